@@ -1,0 +1,55 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// touchd: a Linux input-device bridge daemon with UIKit's touch semantics.
+///
+/// Layering (each module depends only on those above it):
+/// - `TouchCore`: the pure core (geometry, touches, events, view tree, hit-testing, responder chain,
+///   the application event queue). Standard library only: no I/O, no clock, no globals.
+/// - `TouchEvdev`: pure evdev decoding (codes, device descriptions, recordings, frame assembly).
+/// - `TouchLayout`: the TOML layout file, validated into core values.
+/// - `TouchDevices`: the I/O shell around libevdev and libudev.
+/// - `touchd`: the command-line tool and daemon.
+let package = Package(
+    name: "touchd",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "touchd", targets: ["touchd"]),
+        .library(name: "TouchCore", targets: ["TouchCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
+        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CEvdev", path: "Sources/CEvdev", pkgConfig: "libevdev",
+            providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(
+            name: "CUdev", path: "Sources/CUdev", pkgConfig: "libudev",
+            providers: [.apt(["libudev-dev"])]),
+        .target(name: "TouchCore"),
+        .target(name: "TouchEvdev", dependencies: [.product(name: "Yams", package: "Yams")]),
+        .target(
+            name: "TouchLayout",
+            dependencies: ["TouchCore", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "TouchDevices", dependencies: ["TouchEvdev", "CEvdev", "CUdev"]),
+        .executableTarget(
+            name: "touchd",
+            dependencies: [
+                "TouchCore", "TouchEvdev", "TouchLayout", "TouchDevices",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
+            name: "TouchCoreTests",
+            dependencies: [
+                "TouchCore", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
+        .testTarget(name: "TouchEvdevTests", dependencies: ["TouchEvdev"]),
+        .testTarget(name: "TouchLayoutTests", dependencies: ["TouchLayout", "TouchCore"]),
+    ]
+)

@@ -1,0 +1,56 @@
+/// The range and resolution of one absolute axis: the Swift counterpart of `struct input_absinfo`.
+public struct AbsInfo: Hashable, Sendable {
+    public var minimum: Int32
+    public var maximum: Int32
+    public var fuzz: Int32
+    public var flat: Int32
+    /// Units per millimetre (0 when the device does not say).
+    public var resolution: Int32
+    /// The axis's value when the description was taken.
+    public var value: Int32
+
+    public init(
+        minimum: Int32, maximum: Int32, fuzz: Int32 = 0, flat: Int32 = 0, resolution: Int32 = 0,
+        value: Int32 = 0
+    ) {
+        self.minimum = minimum
+        self.maximum = maximum
+        self.fuzz = fuzz
+        self.flat = flat
+        self.resolution = resolution
+        self.value = value
+    }
+}
+
+/// What a device is: its identity and capabilities, as libevdev reports them or as a recording's
+/// description (`N:`, `I:`, `P:`, `B:`, `A:` lines) gives them.
+public struct DeviceDescription: Hashable, Sendable {
+    public var name: String
+    public var bus: UInt16
+    public var vendor: UInt16
+    public var product: UInt16
+    public var version: UInt16
+    /// Input properties (`INPUT_PROP_DIRECT`, `INPUT_PROP_SEMI_MT`, ...).
+    public var properties: Set<UInt16>
+    /// Supported codes by event type.
+    public var codes: [UInt16: Set<UInt16>]
+    /// Absolute axes by code.
+    public var absInfo: [UInt16: AbsInfo]
+
+    public init(
+        name: String, bus: UInt16 = 0, vendor: UInt16 = 0, product: UInt16 = 0, version: UInt16 = 0,
+        properties: Set<UInt16> = [], codes: [UInt16: Set<UInt16>] = [:], absInfo: [UInt16: AbsInfo] = [:]
+    ) {
+        self.name = name
+        self.bus = bus
+        self.vendor = vendor
+        self.product = product
+        self.version = version
+        self.properties = properties
+        self.codes = codes
+        self.absInfo = absInfo
+    }
+
+    /// Whether the device reports `code` of event type `type`.
+    public func has(type: UInt16, code: UInt16) -> Bool { codes[type]?.contains(code) ?? false }
+}

@@ -1,0 +1,46 @@
+/// A point in time on the kernel's input clock, in microseconds.
+///
+/// Live devices report `CLOCK_MONOTONIC` (touchd sets it with `EVIOCSCLOCKID`); recordings report
+/// whatever clock they were made with (often the epoch). Only differences matter to the pipeline.
+public struct EventTime: Comparable, Hashable, Sendable, CustomStringConvertible {
+    /// Microseconds since the clock's origin.
+    public var microseconds: Int64
+
+    public init(microseconds: Int64) { self.microseconds = microseconds }
+
+    public init(seconds: Int64, microseconds: Int64) {
+        self.microseconds = seconds * 1_000_000 + microseconds
+    }
+
+    /// The time in seconds, as UIKit's `UITouch.timestamp` reports it.
+    public var seconds: Double { Double(microseconds) / 1_000_000 }
+
+    public static func < (lhs: EventTime, rhs: EventTime) -> Bool { lhs.microseconds < rhs.microseconds }
+
+    public var description: String {
+        let s = microseconds / 1_000_000
+        let us = abs(microseconds % 1_000_000)
+        let frac = String(us)
+        return "\(s).\(String(repeating: "0", count: 6 - frac.count))\(frac)"
+    }
+}
+
+/// One kernel input event: the Swift counterpart of `struct input_event`.
+///
+/// Every source (a libevdev device, an evemu recording, a libinput-record file) produces these,
+/// and they all go through the same ``FrameAssembler``.
+public struct InputEvent: Hashable, Sendable {
+    public var time: EventTime
+    /// The event type (`EV_SYN`, `EV_KEY`, `EV_ABS`, ...).
+    public var type: UInt16
+    /// The event code within its type (`ABS_MT_SLOT`, `BTN_TOUCH`, ...).
+    public var code: UInt16
+    public var value: Int32
+
+    public init(time: EventTime, type: UInt16, code: UInt16, value: Int32) {
+        self.time = time
+        self.type = type
+        self.code = code
+        self.value = value
+    }
+}
