@@ -51,5 +51,6 @@ let package = Package(
             ]),
         .testTarget(name: "TouchEvdevTests", dependencies: ["TouchEvdev"]),
         .testTarget(name: "TouchLayoutTests", dependencies: ["TouchLayout", "TouchCore"]),
+        .testTarget(name: "TouchDevicesTests", dependencies: ["TouchDevices", "TouchEvdev"]),
     ]
 )
