@@ -1,0 +1,189 @@
+extension Application {
+    /// Dispatches one touches event: new touches are hit-tested, live ones updated, and the changed
+    /// touches delivered to their views' responder chains grouped as UIKit groups them.
+    mutating func dispatchTouches(_ frame: InputFrame) -> DispatchReport {
+        statistics.eventsDispatched += 1
+        var report = DispatchReport(event: Event(type: .touches, timestamp: frame.timestamp, allTouches: []))
+        var changed: [TouchKey] = []
+        var seen: Set<TouchKey> = []
+
+        for contact in frame.contacts {
+            let key = TouchKey(device: frame.device, contact: contact.id)
+            guard seen.insert(key).inserted else {
+                report.anomalies.append("device \(frame.device): contact \(contact.id) twice in one frame")
+                continue
+            }
+            if live[key] == nil {
+                guard contact.phase == .began else {
+                    if contact.phase != .stationary {
+                        report.anomalies.append(
+                            "device \(frame.device): contact \(contact.id) \(contact.phase.rawValue) without a touch-down")
+                    }
+                    continue
+                }
+                begin(contact, key: key, frame: frame, report: &report)
+                changed.append(key)
+            } else {
+                if contact.phase == .began {
+                    report.anomalies.append("device \(frame.device): contact \(contact.id) began twice")
+                }
+                update(key, with: contact, timestamp: frame.timestamp)
+                if live[key]!.touch.phase != .stationary { changed.append(key) }
+            }
+        }
+        // Every other live touch stands still in this event.
+        for key in live.keys where !seen.contains(key) {
+            live[key]!.touch.phase = .stationary
+            live[key]!.touch.coalescedSamples = []
+        }
+        statistics.anomalies += report.anomalies.count
+        deliver(changed, timestamp: frame.timestamp, report: &report)
+        return report
+    }
+
+    /// Cancels the live touches that `shouldCancel` selects, as one event.
+    mutating func cancelTouches(timestamp: Double, where shouldCancel: (Touch) -> Bool) -> DispatchReport? {
+        let keys = live.filter { shouldCancel($0.value.touch) }.sorted { $0.value.touch.id < $1.value.touch.id }.map(\.key)
+        guard !keys.isEmpty else { return nil }
+        statistics.eventsDispatched += 1
+        var report = DispatchReport(event: Event(type: .touches, timestamp: timestamp, allTouches: []))
+        let cancelled = Set(keys)
+        for key in live.keys {
+            live[key]!.touch.coalescedSamples = []
+            if cancelled.contains(key) {
+                live[key]!.touch.previousLocationInWindow = live[key]!.touch.locationInWindow
+                live[key]!.touch.phase = .cancelled
+                live[key]!.touch.timestamp = timestamp
+            } else {
+                live[key]!.touch.phase = .stationary
+            }
+        }
+        deliver(keys, timestamp: timestamp, report: &report)
+        return report
+    }
+
+    private mutating func begin(_ contact: InputContact, key: TouchKey, frame: InputFrame, report: inout DispatchReport) {
+        let hit = tree.hitTest(contact.location, onDisplayOf: frame.window)
+        let window = hit?.window ?? frame.window
+        let view = hit?.view
+        let ppm = tree.windowProperties(of: window)?.pointsPerMillimetre ?? WindowProperties.defaultPointsPerMillimetre
+        let tapCount = taps.tapCount(window: window, location: contact.location, time: frame.timestamp, pointsPerMillimetre: ppm)
+        let delivery = deliveryDecision(for: view, in: window)
+        let touch = Touch(
+            id: nextTouchID, device: frame.device, contact: contact.id, phase: .began, timestamp: frame.timestamp,
+            tapCount: tapCount, majorRadius: contact.majorRadius, majorRadiusTolerance: contact.majorRadiusTolerance,
+            force: contact.force, maximumPossibleForce: contact.maximumPossibleForce, window: window, view: view,
+            locationInWindow: contact.location, previousLocationInWindow: contact.location,
+            beganAt: frame.timestamp, beganLocationInWindow: contact.location, delivery: delivery,
+            coalescedSamples: contact.coalesced)
+        nextTouchID += 1
+        statistics.touchesBegan += 1
+        live[key] = LiveTouch(touch: touch, farthestDistance: 0)
+        report.hits.append(
+            HitRecord(
+                touch: touch.id, device: frame.device, timestamp: frame.timestamp, window: window, view: view,
+                viewPath: view.map { tree.path(to: $0) } ?? [], pointInWindow: contact.location,
+                pointInView: hit?.pointInView, delivery: delivery, tapCount: tapCount))
+    }
+
+    private mutating func update(_ key: TouchKey, with contact: InputContact, timestamp: Double) {
+        var entry = live[key]!
+        entry.touch.previousLocationInWindow = entry.touch.locationInWindow
+        entry.touch.locationInWindow = contact.location
+        entry.touch.timestamp = timestamp
+        entry.touch.phase = contact.phase == .began ? .moved : contact.phase
+        if contact.phase == .moved && contact.location == entry.touch.previousLocationInWindow && contact.coalesced.isEmpty {
+            entry.touch.phase = .stationary
+        }
+        entry.touch.majorRadius = contact.majorRadius
+        entry.touch.majorRadiusTolerance = contact.majorRadiusTolerance
+        entry.touch.force = contact.force
+        entry.touch.maximumPossibleForce = contact.maximumPossibleForce
+        entry.touch.coalescedSamples = contact.coalesced
+        for sample in contact.coalesced {
+            entry.farthestDistance = max(entry.farthestDistance, sample.locationInWindow.distance(to: entry.touch.beganLocationInWindow))
+        }
+        entry.farthestDistance = max(entry.farthestDistance, contact.location.distance(to: entry.touch.beganLocationInWindow))
+        live[key] = entry
+    }
+
+    /// Whether a touch landing on `view` is delivered, given the touches already down in `window`.
+    private func deliveryDecision(for view: ResponderID?, in window: ResponderID) -> TouchDelivery {
+        guard let view, let props = tree.properties(of: view) else { return .noView }
+        let others = live.values.map(\.touch).filter { $0.window == window && $0.delivery == .delivered }
+        if !props.isMultipleTouchEnabled && others.contains(where: { $0.view == view }) {
+            return .multipleTouchDisabled
+        }
+        for other in others where other.view != view {
+            if props.isExclusiveTouch { return .exclusiveTouchElsewhere }
+            if let otherView = other.view, tree.properties(of: otherView)?.isExclusiveTouch == true {
+                return .exclusiveTouchElsewhere
+            }
+        }
+        return .delivered
+    }
+
+    /// Delivers the changed touches: per phase (began, moved, ended, cancelled), one call per view
+    /// with all of that view's touches in that phase, views in the order of their first touch. Then
+    /// finished touches are retired.
+    private mutating func deliver(_ changed: [TouchKey], timestamp: Double, report: inout DispatchReport) {
+        let all = live.values.map(\.touch).sorted { $0.id < $1.id }
+        report.event.allTouches = all
+        report.changedTouches = changed.map { live[$0]!.touch }
+        let event = report.event
+        for trigger in HandlerTrigger.allCases {
+            var groups: [(view: ResponderID, touches: [Touch])] = []
+            for touch in report.changedTouches where HandlerTrigger(phase: touch.phase) == trigger {
+                guard touch.delivery == .delivered, let view = touch.view else { continue }
+                if let i = groups.firstIndex(where: { $0.view == view }) {
+                    groups[i].touches.append(touch)
+                } else {
+                    groups.append((view, [touch]))
+                }
+            }
+            for group in groups {
+                callChain(from: group.view, trigger: trigger, touches: group.touches, event: event, report: &report)
+            }
+        }
+        for key in changed {
+            let entry = live[key]!
+            switch entry.touch.phase {
+            case .ended:
+                let ppm = entry.touch.window.flatMap { tree.windowProperties(of: $0)?.pointsPerMillimetre }
+                    ?? WindowProperties.defaultPointsPerMillimetre
+                taps.touchEnded(entry.touch, farthestDistance: entry.farthestDistance, pointsPerMillimetre: ppm)
+                live[key] = nil
+            case .cancelled:
+                statistics.touchesCancelled += 1
+                live[key] = nil
+            case .began, .moved, .stationary:
+                break
+            }
+        }
+        _ = timestamp
+    }
+
+    /// Walks the responder chain from `first`: each responder's matching handlers emit their actions;
+    /// the call goes on to the next responder unless a matching handler consumes it.
+    private mutating func callChain(
+        from first: ResponderID, trigger: HandlerTrigger, touches: [Touch], event: Event, report: inout DispatchReport
+    ) {
+        let ids = touches.map(\.id)
+        for responder in tree.responderChain(from: first) {
+            let call = ResponderCall(responder: responder, trigger: trigger, touches: ids)
+            report.calls.append(call)
+            var passesOn = true
+            for handler in handlers.handlers(for: responder) where handler.matches(trigger, touches: touches) {
+                report.actions.append(
+                    ActionRecord(
+                        name: handler.action, responder: responder, trigger: trigger, payload: handler.payload,
+                        touches: ids, view: first, timestamp: event.timestamp))
+                statistics.actionsEmitted += 1
+                passesOn = passesOn && handler.passesOn
+            }
+            if !passesOn { return }
+        }
+        report.unhandled.append(ResponderCall(responder: first, trigger: trigger, touches: ids))
+        statistics.unhandledCalls += 1
+    }
+}

@@ -1,0 +1,131 @@
+/// Settings of the application object.
+public struct ApplicationSettings: Hashable, Sendable {
+    public var tap: TapSettings
+    public var queueCapacity: Int
+    /// How many events must wait before move-only frames are merged.
+    public var coalescingThreshold: Int
+
+    public init(tap: TapSettings = TapSettings(), queueCapacity: Int = 1024, coalescingThreshold: Int = 8) {
+        self.tap = tap
+        self.queueCapacity = queueCapacity
+        self.coalescingThreshold = coalescingThreshold
+    }
+}
+
+/// Counters of what the application has done.
+public struct ApplicationStatistics: Hashable, Sendable {
+    public var eventsDispatched = 0
+    public var touchesBegan = 0
+    public var touchesCancelled = 0
+    public var actionsEmitted = 0
+    public var unhandledCalls = 0
+    public var anomalies = 0
+}
+
+/// The application object (the counterpart of `UIApplication`): it owns the view tree, the handlers,
+/// the live touches and the FIFO event queue, and dispatches events one at a time.
+///
+/// Pure and deterministic: time comes only from the events (the kernel's timestamps), and every
+/// effect comes back as a ``DispatchReport`` value.
+public struct Application: Sendable {
+    struct TouchKey: Hashable, Sendable {
+        var device: String
+        var contact: UInt64
+    }
+
+    struct LiveTouch: Sendable {
+        var touch: Touch
+        /// The farthest the touch got from where it landed, in points (for tap detection).
+        var farthestDistance: Double
+    }
+
+    public internal(set) var tree: ViewTree
+    public internal(set) var handlers: HandlerTable
+    public let settings: ApplicationSettings
+    public private(set) var queue: ApplicationEventQueue
+    public internal(set) var statistics = ApplicationStatistics()
+    var live: [TouchKey: LiveTouch] = [:]
+    var nextTouchID: TouchID = 1
+    var taps: TapTracker
+
+    public init(tree: ViewTree, handlers: HandlerTable = HandlerTable(), settings: ApplicationSettings = ApplicationSettings()) {
+        self.tree = tree
+        self.handlers = handlers
+        self.settings = settings
+        self.queue = ApplicationEventQueue(
+            capacity: settings.queueCapacity, coalescingThreshold: settings.coalescingThreshold)
+        self.taps = TapTracker(settings: settings.tap)
+    }
+
+    /// The touches currently down, in the order they began.
+    public var activeTouches: [Touch] { live.values.map(\.touch).sorted { $0.id < $1.id } }
+
+    // MARK: - Queue
+
+    /// Offers an input frame to the event queue (see ``ApplicationEventQueue`` for the policy).
+    public mutating func enqueue(_ frame: InputFrame) -> EnqueueOutcome { queue.enqueue(.touches(frame)) }
+
+    /// Dispatches the oldest queued event, or returns `nil` when the queue is empty.
+    public mutating func dispatchNext() -> DispatchReport? {
+        guard let event = queue.dequeue() else { return nil }
+        switch event {
+        case .touches(let frame): return dispatchTouches(frame)
+        }
+    }
+
+    /// Dispatches every queued event, oldest first.
+    public mutating func dispatchAll() -> [DispatchReport] {
+        var reports: [DispatchReport] = []
+        while let report = dispatchNext() { reports.append(report) }
+        return reports
+    }
+
+    /// Queues `frame` and dispatches everything queued, making room first if the queue is full.
+    public mutating func send(_ frame: InputFrame) -> [DispatchReport] {
+        var reports: [DispatchReport] = []
+        while enqueue(frame) == .full {
+            guard let report = dispatchNext() else { break }
+            reports.append(report)
+        }
+        reports += dispatchAll()
+        return reports
+    }
+
+    // MARK: - Changing the tree
+
+    /// Replaces a view's properties between events. Touches already down keep their view.
+    public mutating func updateView(_ id: ResponderID, _ change: (inout ViewProperties) -> Void) throws(ViewTreeError) {
+        try tree.updateView(id, change)
+    }
+
+    /// Adds a view on top of `parent`'s subviews between events.
+    public mutating func addView(_ id: ResponderID, parent: ResponderID, _ properties: ViewProperties) throws(ViewTreeError) {
+        try tree.addView(id, parent: parent, properties)
+    }
+
+    /// Removes a view and its subtree between events. Touches whose view goes are cancelled first,
+    /// through the responder chain they began in.
+    public mutating func removeView(_ id: ResponderID, timestamp: Double) throws(ViewTreeError) -> DispatchReport? {
+        guard tree.kind(of: id) == .view else { throw .unknownView(id) }
+        let snapshot = tree
+        let report = cancelTouches(timestamp: timestamp) { touch in
+            touch.view.map { snapshot.isDescendant($0, of: id) } ?? false
+        }
+        let removed = try tree.removeView(id)
+        for responder in removed { handlers.removeAll(for: responder) }
+        return report
+    }
+
+    /// Adds a handler between events.
+    public mutating func addHandler(_ handler: Handler) { handlers.add(handler) }
+
+    /// Cancels every live touch (shutdown, reload), delivering `touchesCancelled` up their chains.
+    public mutating func cancelAllTouches(timestamp: Double) -> DispatchReport? {
+        cancelTouches(timestamp: timestamp) { _ in true }
+    }
+
+    /// Cancels the live touches of one device (it was removed).
+    public mutating func cancelTouches(ofDevice device: String, timestamp: Double) -> DispatchReport? {
+        cancelTouches(timestamp: timestamp) { $0.device == device }
+    }
+}

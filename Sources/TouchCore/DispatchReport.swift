@@ -1,0 +1,60 @@
+/// Where a new touch landed: what a `hits` subscriber is told at touch-down.
+public struct HitRecord: Hashable, Sendable {
+    public var touch: TouchID
+    public var device: String
+    public var timestamp: Double
+    /// The window that took the touch (the device's window when none did).
+    public var window: ResponderID?
+    /// The hit-test view, or `nil` when no view took the point.
+    public var view: ResponderID?
+    /// From the window down to the hit view.
+    public var viewPath: [ResponderID]
+    public var pointInWindow: Point
+    public var pointInView: Point?
+    public var delivery: TouchDelivery
+    public var tapCount: Int
+}
+
+/// One call of a responder method: `touchesBegan(_:with:)` on `responder` with `touches`.
+public struct ResponderCall: Hashable, Sendable, CustomStringConvertible {
+    public var responder: ResponderID
+    public var trigger: HandlerTrigger
+    public var touches: [TouchID]
+
+    public var description: String { "\(responder) - \(trigger.methodName) \(touches)" }
+}
+
+/// An action a handler emitted.
+public struct ActionRecord: Hashable, Sendable {
+    public var name: String
+    /// The responder whose handler emitted it.
+    public var responder: ResponderID
+    /// The responder method it ran for.
+    public var trigger: HandlerTrigger
+    public var payload: JSONValue
+    /// The touches of the call.
+    public var touches: [TouchID]
+    /// The hit-test view the call started at.
+    public var view: ResponderID?
+    public var timestamp: Double
+}
+
+/// Everything that dispatching one event produced, in order. The core returns these values; the
+/// socket server turns them into messages.
+public struct DispatchReport: Hashable, Sendable {
+    public var event: Event
+    /// One per touch that began, in contact order.
+    public var hits: [HitRecord] = []
+    /// The touches this event changed (began, moved, ended or cancelled), in contact order.
+    public var changedTouches: [Touch] = []
+    /// Every responder method call, in order.
+    public var calls: [ResponderCall] = []
+    /// Every action emitted, in order.
+    public var actions: [ActionRecord] = []
+    /// Calls that reached the end of the responder chain unconsumed (UIKit drops them).
+    public var unhandled: [ResponderCall] = []
+    /// Input the core could not make sense of (e.g. a move for a contact that never began).
+    public var anomalies: [String] = []
+
+    public init(event: Event) { self.event = event }
+}

@@ -1,0 +1,29 @@
+/// The kind of an event. The counterpart of `UIEvent.EventType`.
+public enum EventType: String, Hashable, Sendable {
+    case touches
+    case presses
+    case motion
+    case remoteControl = "remote_control"
+}
+
+/// One event dispatched from the application's queue. The counterpart of `UIEvent`.
+public struct Event: Hashable, Sendable {
+    public var type: EventType
+    /// Seconds, from the input's kernel timestamp.
+    public var timestamp: Double
+    /// Every touch of the event: all fingers currently down, including stationary ones and those
+    /// ending in this event (`allTouches`).
+    public var allTouches: [Touch]
+
+    public init(type: EventType, timestamp: Double, allTouches: [Touch]) {
+        self.type = type
+        self.timestamp = timestamp
+        self.allTouches = allTouches
+    }
+
+    /// The touches whose hit-test view is `view` (`touches(for: UIView)`).
+    public func touches(for view: ResponderID) -> [Touch] { allTouches.filter { $0.view == view } }
+
+    /// The touches that belong to `window` (`touches(for: UIWindow)`).
+    public func touches(forWindow window: ResponderID) -> [Touch] { allTouches.filter { $0.window == window } }
+}

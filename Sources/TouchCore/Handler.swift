@@ -1,0 +1,80 @@
+/// When a handler runs: which responder method (the counterpart of overriding `touchesBegan` & co.).
+public enum HandlerTrigger: String, Hashable, Sendable, CaseIterable {
+    case touchesBegan = "touches_began"
+    case touchesMoved = "touches_moved"
+    case touchesEnded = "touches_ended"
+    case touchesCancelled = "touches_cancelled"
+
+    /// The responder method's UIKit name.
+    public var methodName: String {
+        switch self {
+        case .touchesBegan: "touchesBegan"
+        case .touchesMoved: "touchesMoved"
+        case .touchesEnded: "touchesEnded"
+        case .touchesCancelled: "touchesCancelled"
+        }
+    }
+
+    /// The trigger of the method touches in `phase` are delivered with (stationary: none).
+    public init?(phase: TouchPhase) {
+        switch phase {
+        case .began: self = .touchesBegan
+        case .moved: self = .touchesMoved
+        case .ended: self = .touchesEnded
+        case .cancelled: self = .touchesCancelled
+        case .stationary: return nil
+        }
+    }
+}
+
+/// A handler attached to a responder: what an override of one of its methods would do.
+///
+/// It emits an action (a name and a static payload) and then either passes the event on to the next
+/// responder, as calling `super` does (the default, like UIKit's default implementation), or consumes it.
+public struct Handler: Hashable, Sendable {
+    public var responder: ResponderID
+    public var trigger: HandlerTrigger
+    public var action: String
+    public var payload: JSONValue
+    /// Whether the event continues to the next responder after this handler (calling `super`).
+    public var passesOn: Bool
+    /// Only when one of the delivered touches has this tap count.
+    public var tapCount: Int?
+
+    public init(
+        responder: ResponderID, trigger: HandlerTrigger, action: String, payload: JSONValue = .object([]),
+        passesOn: Bool = true, tapCount: Int? = nil
+    ) {
+        self.responder = responder
+        self.trigger = trigger
+        self.action = action
+        self.payload = payload
+        self.passesOn = passesOn
+        self.tapCount = tapCount
+    }
+
+    /// Whether the handler runs for `trigger` with these touches.
+    public func matches(_ trigger: HandlerTrigger, touches: [Touch]) -> Bool {
+        guard trigger == self.trigger else { return false }
+        guard let tapCount else { return true }
+        return touches.contains { $0.tapCount == tapCount }
+    }
+}
+
+/// The handlers of every responder, in layout order.
+public struct HandlerTable: Hashable, Sendable {
+    var byResponder: [ResponderID: [Handler]] = [:]
+
+    public init(_ handlers: [Handler] = []) {
+        for handler in handlers { add(handler) }
+    }
+
+    public mutating func add(_ handler: Handler) { byResponder[handler.responder, default: []].append(handler) }
+
+    /// Removes every handler of `responder` (when it leaves the tree).
+    public mutating func removeAll(for responder: ResponderID) { byResponder[responder] = nil }
+
+    public func handlers(for responder: ResponderID) -> [Handler] { byResponder[responder] ?? [] }
+
+    public var count: Int { byResponder.values.reduce(0) { $0 + $1.count } }
+}

@@ -1,0 +1,176 @@
+/// Why a view answered `hitTest(_:with:)` as it did.
+public enum HitTestOutcome: Hashable, Sendable, CustomStringConvertible {
+    /// Skipped: `isHidden` (itself; a hidden superview is never entered).
+    case hidden
+    /// Skipped: `isUserInteractionEnabled == false`.
+    case notInteractive
+    /// Skipped: alpha below 0.01.
+    case transparent(alpha: Double)
+    /// The point is outside the view's hit area (bounds plus expansion).
+    case outside
+    /// No subview took the point: the view itself.
+    case hitSelf
+    /// A subview (or one of its descendants) took the point.
+    case hitSubview
+    /// The pass-through policy turned a result of itself into none.
+    case passedThrough
+    /// The capture policy returned the view without asking its subviews.
+    case captured
+    /// The redirect policy returned the named descendant.
+    case redirected
+
+    public var description: String {
+        switch self {
+        case .hidden: "hidden"
+        case .notInteractive: "user interaction disabled"
+        case .transparent(let alpha): "alpha \(formatNumber(alpha)) < 0.01"
+        case .outside: "point outside"
+        case .hitSelf: "no subview took it: itself"
+        case .hitSubview: "a subview took it"
+        case .passedThrough: "pass-through: never itself"
+        case .captured: "capture: itself"
+        case .redirected: "redirect"
+        }
+    }
+
+    /// Whether the view was skipped before its point test (hidden, not interactive, transparent).
+    public var isIneligible: Bool {
+        switch self {
+        case .hidden, .notInteractive, .transparent: true
+        case .outside, .hitSelf, .hitSubview, .passedThrough, .captured, .redirected: false
+        }
+    }
+}
+
+/// One line of a hit-test trace, in the order seed 001's logs print them: `enter` when a view's
+/// `hitTest(_:with:)` starts, `result` when it returns.
+public struct HitTestStep: Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: Hashable, Sendable {
+        /// The view's hitTest started, with the point in the view's coordinates.
+        case enter(point: Point)
+        /// The view's hitTest returned `result`, for `outcome`.
+        case result(ResponderID?, HitTestOutcome)
+    }
+
+    public var view: ResponderID
+    public var kind: Kind
+
+    public var description: String {
+        switch kind {
+        case .enter(let point): "\(view) - hitTest enter \(point)"
+        case .result(let result, let outcome):
+            "\(view) - hitTest result: \(result.map { $0.rawValue } ?? "nil") (\(outcome))"
+        }
+    }
+}
+
+/// The answer to a hit-test: the view that will receive the touch, and optionally how it was found.
+public struct HitTestResult: Hashable, Sendable {
+    /// The window whose hit-test answered (or the first asked, when none did).
+    public var window: ResponderID
+    /// The hit-test view, or `nil` when nothing took the point.
+    public var view: ResponderID?
+    /// The point in the window's coordinates.
+    public var pointInWindow: Point
+    /// The point in the hit view's coordinates.
+    public var pointInView: Point?
+    /// Every view visited and its result (empty unless a trace was asked for).
+    public var trace: [HitTestStep]
+}
+
+extension ViewTree {
+    /// Hit-tests one window as `UIWindow.hitTest(_:with:)` does: a view (with its subtree) is skipped
+    /// when hidden, not interactive or more transparent than alpha 0.01; otherwise, when the point is
+    /// inside its hit area, its subviews are asked from last (topmost) to first with the point
+    /// converted into each, the first non-nil answer wins, and else the view itself. Policies
+    /// (pass-through, capture, redirect) change the answer as ``HitTestPolicy`` describes.
+    ///
+    /// - Parameters:
+    ///   - point: in the window's coordinates.
+    ///   - window: the window to ask.
+    ///   - traced: whether to record every view visited (costs allocations).
+    /// - Returns: `nil` when `window` is not a window of this tree.
+    public func hitTest(_ point: Point, inWindow window: ResponderID, traced: Bool = false) -> HitTestResult? {
+        guard let index = nodeIndex[window], nodes[Int(index)].window != nil else { return nil }
+        var trace: [HitTestStep] = []
+        let hit = hitTest(node: index, point: point, traced: traced, trace: &trace)
+        let hitID = hit.map { nodes[Int($0)].id }
+        let pointInView = hit.map { convertFromWindow(point, to: $0) }
+        return HitTestResult(window: window, view: hitID, pointInWindow: point, pointInView: pointInView, trace: trace)
+    }
+
+    /// Hit-tests the windows of `window`'s display from the top level down, as UIKit asks each window
+    /// in turn: the first window whose hit-test returns a view receives the touch.
+    public func hitTest(_ point: Point, onDisplayOf window: ResponderID, traced: Bool = false) -> HitTestResult? {
+        guard let props = windowProperties(of: window) else { return nil }
+        var trace: [HitTestStep] = []
+        for candidate in windowsForHitTesting(onDisplay: props.display) {
+            guard var result = hitTest(point, inWindow: candidate, traced: traced) else { continue }
+            trace += result.trace
+            if result.view != nil {
+                result.trace = trace
+                return result
+            }
+        }
+        return HitTestResult(window: window, view: nil, pointInWindow: point, pointInView: nil, trace: trace)
+    }
+
+    /// Why `node` is skipped before its point test, or `nil` when it is eligible.
+    func ineligibility(_ props: ViewProperties) -> HitTestOutcome? {
+        if props.isHidden { return .hidden }
+        if !props.isUserInteractionEnabled { return .notInteractive }
+        if props.alpha < ViewProperties.minimumHitTestAlpha { return .transparent(alpha: props.alpha) }
+        return nil
+    }
+
+    private func hitTest(node index: Int32, point: Point, traced: Bool, trace: inout [HitTestStep]) -> Int32? {
+        let node = nodes[Int(index)]
+        let props = node.properties
+        if traced { trace.append(HitTestStep(view: node.id, kind: .enter(point: point))) }
+        func finish(_ result: Int32?, _ outcome: HitTestOutcome) -> Int32? {
+            if traced {
+                trace.append(
+                    HitTestStep(view: node.id, kind: .result(result.map { nodes[Int($0)].id }, outcome)))
+            }
+            return result
+        }
+        if let skip = ineligibility(props) { return finish(nil, skip) }
+        guard props.hitArea.contains(point) else { return finish(nil, .outside) }
+        switch props.hitTestPolicy {
+        case .capture:
+            return finish(index, .captured)
+        case .redirect(let target):
+            if let targetIndex = nodeIndex[target], isEligibleBranch(from: targetIndex, below: index) {
+                return finish(targetIndex, .redirected)
+            }
+            return finish(hitSubviews(of: node, point: point, traced: traced, trace: &trace) ?? index, .hitSelf)
+        case .default, .passThrough:
+            if let hit = hitSubviews(of: node, point: point, traced: traced, trace: &trace) {
+                return finish(hit, .hitSubview)
+            }
+            if case .passThrough = props.hitTestPolicy { return finish(nil, .passedThrough) }
+            return finish(index, .hitSelf)
+        }
+    }
+
+    private func hitSubviews(of node: Node, point: Point, traced: Bool, trace: inout [HitTestStep]) -> Int32? {
+        for child in node.children.reversed() {
+            let childProps = nodes[Int(child)].properties
+            let converted = point - childProps.frame.origin + childProps.boundsOrigin
+            if let hit = hitTest(node: child, point: converted, traced: traced, trace: &trace) { return hit }
+        }
+        return nil
+    }
+
+    /// Whether `target` and every view between it and `ancestor` (exclusive) are eligible.
+    private func isEligibleBranch(from target: Int32, below ancestor: Int32) -> Bool {
+        var i = target
+        while i != ancestor {
+            guard i >= 0, !nodes[Int(i)].isRemoved, ineligibility(nodes[Int(i)].properties) == nil else {
+                return false
+            }
+            i = nodes[Int(i)].parent
+        }
+        return true
+    }
+}

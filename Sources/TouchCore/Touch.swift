@@ -1,0 +1,102 @@
+/// The phase of a touch. The counterpart of `UITouch.Phase`.
+public enum TouchPhase: String, Hashable, Sendable, CaseIterable {
+    case began
+    case moved
+    case stationary
+    case ended
+    case cancelled
+
+    /// Whether a touch in this phase has finished (ended or cancelled).
+    public var isFinal: Bool {
+        switch self {
+        case .ended, .cancelled: true
+        case .began, .moved, .stationary: false
+        }
+    }
+}
+
+/// A touch's unique number in one application: never reused.
+public typealias TouchID = UInt64
+
+/// One finger on a surface, for its whole life. The counterpart of `UITouch`.
+///
+/// Positions are kept in the touch's window's coordinates; ``location(in:of:)`` converts them into
+/// any view's, as `location(in:)` does.
+public struct Touch: Hashable, Sendable {
+    /// Stable for the finger's whole life; unique within the application.
+    public let id: TouchID
+    /// The device that reported the touch (its stable identity).
+    public let device: String
+    /// The device's own number for the contact.
+    public let contact: UInt64
+    public internal(set) var phase: TouchPhase
+    /// Seconds, from the input event's kernel timestamp.
+    public internal(set) var timestamp: Double
+    /// How many taps in a row this touch is (1 for a single tap), fixed at touch-down.
+    public internal(set) var tapCount: Int
+    /// Half the contact's major axis, in points.
+    public internal(set) var majorRadius: Double
+    /// How far ``majorRadius`` may be off, in points.
+    public internal(set) var majorRadiusTolerance: Double
+    /// Pressure where 1.0 is an average touch; 0 when the device has no pressure.
+    public internal(set) var force: Double
+    /// The largest possible ``force``; 0 when the device has no pressure.
+    public internal(set) var maximumPossibleForce: Double
+    /// The window the touch belongs to (`window`), or `nil` when no window took it.
+    public let window: ResponderID?
+    /// The hit-test view at touch-down (`view`). It never changes, even when the finger leaves it.
+    public let view: ResponderID?
+    /// The position in window coordinates.
+    public internal(set) var locationInWindow: Point
+    /// The previous position in window coordinates (the same as the location at touch-down).
+    public internal(set) var previousLocationInWindow: Point
+    /// The time and place of touch-down.
+    public let beganAt: Double
+    public let beganLocationInWindow: Point
+    /// Whether the touch is delivered to its view's responder chain (see ``TouchDelivery``).
+    public internal(set) var delivery: TouchDelivery
+    /// Samples merged into this update when the event queue coalesced moves (oldest first).
+    public internal(set) var coalescedSamples: [TouchSample]
+
+    /// The position in `view`'s coordinates, or in the window's when `view` is `nil`
+    /// (`location(in:)`). `nil` when `view` is not in the tree.
+    public func location(in view: ResponderID?, of tree: ViewTree) -> Point? {
+        guard let view else { return locationInWindow }
+        return tree.convert(locationInWindow, fromWindowTo: view)
+    }
+
+    /// The previous position in `view`'s coordinates (`previousLocation(in:)`).
+    public func previousLocation(in view: ResponderID?, of tree: ViewTree) -> Point? {
+        guard let view else { return previousLocationInWindow }
+        return tree.convert(previousLocationInWindow, fromWindowTo: view)
+    }
+}
+
+/// Whether a touch reaches its view's responder chain.
+public enum TouchDelivery: Hashable, Sendable {
+    /// Delivered to the hit-test view and up the chain.
+    case delivered
+    /// No view took the point.
+    case noView
+    /// The view has `isMultipleTouchEnabled == false` and already tracks a touch.
+    case multipleTouchDisabled
+    /// Another view of the window is exclusive-touch and tracks a touch, or this view is
+    /// exclusive-touch while others track touches.
+    case exclusiveTouchElsewhere
+}
+
+/// One position sample of a touch, kept when the event queue merges moves under backlog
+/// (UIKit's coalesced touches).
+public struct TouchSample: Hashable, Sendable {
+    public var timestamp: Double
+    public var locationInWindow: Point
+    public var force: Double
+    public var majorRadius: Double
+
+    public init(timestamp: Double, locationInWindow: Point, force: Double, majorRadius: Double) {
+        self.timestamp = timestamp
+        self.locationInWindow = locationInWindow
+        self.force = force
+        self.majorRadius = majorRadius
+    }
+}

@@ -1,0 +1,109 @@
+/// How a view answers `hitTest(_:with:)`: UIKit's default, or one of the overrides the seeds show.
+public enum HitTestPolicy: Hashable, Sendable {
+    /// UIKit's `hitTest(_:with:)`: the deepest eligible subview under the point, else the view itself.
+    case `default`
+    /// Never the result itself, though a subview can be (seed 000 §3.3.2: `return view == self ? nil : view`).
+    case passThrough
+    /// Always the view itself when the point is inside its hit area; subviews are not asked.
+    case capture
+    /// The named descendant when the point is inside the view's hit area (seed 000's
+    /// `return self.subviews[0]`). When that descendant is hidden, transparent or not interactive
+    /// (itself or a view between), the view behaves as `.default`.
+    case redirect(ResponderID)
+}
+
+/// A view's properties. The counterparts of `UIView`'s properties of the same names.
+public struct ViewProperties: Hashable, Sendable {
+    /// The frame in the superview's coordinate space.
+    public var frame: Rect
+    /// The origin of the view's own coordinate space (`bounds.origin`); its size is the frame's.
+    public var boundsOrigin: Point
+    public var isHidden: Bool
+    /// Opacity, 0...1. Below ``ViewProperties/minimumHitTestAlpha`` the view is skipped by hit-testing.
+    public var alpha: Double
+    /// `isUserInteractionEnabled`.
+    public var isUserInteractionEnabled: Bool
+    /// Recorded for drawing; hit-testing never reaches a point outside a superview's bounds anyway.
+    public var clipsToBounds: Bool
+    /// `isMultipleTouchEnabled`: when false the view receives only the first of simultaneous touches.
+    public var isMultipleTouchEnabled: Bool
+    /// `isExclusiveTouch`: while this view tracks a touch, no other view of the window gets new ones,
+    /// and it gets none while other views of the window track touches.
+    public var isExclusiveTouch: Bool
+    /// Points added to the bounds on each side for `point(inside:with:)` (seed 000's enlarged button).
+    public var hitExpansion: EdgeInsets
+    public var hitTestPolicy: HitTestPolicy
+
+    /// UIKit ignores views whose alpha is less than 0.01 (its documentation's rule; the seeds' sample
+    /// code writes `<= 0.01`, touchd follows UIKit: a view with alpha exactly 0.01 can be hit).
+    public static let minimumHitTestAlpha = 0.01
+
+    public init(
+        frame: Rect, boundsOrigin: Point = .zero, isHidden: Bool = false, alpha: Double = 1,
+        isUserInteractionEnabled: Bool = true, clipsToBounds: Bool = false,
+        isMultipleTouchEnabled: Bool = false, isExclusiveTouch: Bool = false,
+        hitExpansion: EdgeInsets = .zero, hitTestPolicy: HitTestPolicy = .default
+    ) {
+        self.frame = frame
+        self.boundsOrigin = boundsOrigin
+        self.isHidden = isHidden
+        self.alpha = alpha
+        self.isUserInteractionEnabled = isUserInteractionEnabled
+        self.clipsToBounds = clipsToBounds
+        self.isMultipleTouchEnabled = isMultipleTouchEnabled
+        self.isExclusiveTouch = isExclusiveTouch
+        self.hitExpansion = hitExpansion
+        self.hitTestPolicy = hitTestPolicy
+    }
+
+    /// The view's own coordinate space: `bounds`.
+    public var bounds: Rect { Rect(origin: boundsOrigin, size: frame.size) }
+
+    /// The area `point(inside:with:)` accepts, in the view's own coordinates.
+    public var hitArea: Rect { bounds.outset(by: hitExpansion) }
+}
+
+/// A window's properties. A window is also a view (as `UIWindow` is a `UIView`) whose frame is
+/// `(0, 0, size)` on its display.
+public struct WindowProperties: Hashable, Sendable {
+    public var size: Size
+    /// `windowLevel`: windows of one display are hit-tested from the highest level down.
+    public var level: Double
+    /// Whether this is the key window (`isKeyWindow`): non-touch events go to it.
+    public var isKey: Bool
+    /// Points per millimetre of the physical screen: converts the layout's millimetre thresholds.
+    public var pointsPerMillimetre: Double
+    /// The display the window is on. Windows of one display overlay each other.
+    public var display: String
+    /// The root view controller (`rootViewController`), if any.
+    public var rootController: ResponderID?
+
+    /// 6.4 points per millimetre, about 163 points per inch (UIKit's reference density).
+    public static let defaultPointsPerMillimetre = 6.4
+
+    public init(
+        size: Size, level: Double = 0, isKey: Bool = false,
+        pointsPerMillimetre: Double = WindowProperties.defaultPointsPerMillimetre,
+        display: String = "default", rootController: ResponderID? = nil
+    ) {
+        self.size = size
+        self.level = level
+        self.isKey = isKey
+        self.pointsPerMillimetre = pointsPerMillimetre
+        self.display = display
+        self.rootController = rootController
+    }
+}
+
+/// A view controller: a responder that owns a root view. The counterpart of `UIViewController`.
+public struct ControllerProperties: Hashable, Sendable {
+    /// The controller's root view (`view`).
+    public var view: ResponderID
+    /// The controller that presented this one (`presentingViewController`), if any.
+    public var presentedBy: ResponderID?
+
+    public init(view: ResponderID, presentedBy: ResponderID? = nil) {
+        self.view = view
+        self.presentedBy = presentedBy
+    }
+}

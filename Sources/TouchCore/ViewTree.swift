@@ -1,0 +1,320 @@
+/// The application's windows, views and view controllers: the tree that touches are dispatched into.
+///
+/// A value type: copying a tree is cheap until one copy changes. Views are kept in an array and
+/// addressed internally by index; responders are named by ``ResponderID`` in the public API. Sibling
+/// order is z-order: a later subview is on top of an earlier one, as in `UIView.subviews`.
+///
+/// Windows are views too (as `UIWindow` is a `UIView`): a window's frame is `(0, 0, size)`.
+public struct ViewTree: Sendable {
+    struct Node: Sendable {
+        var id: ResponderID
+        /// Index of the superview; -1 for a window.
+        var parent: Int32
+        var children: [Int32]
+        var properties: ViewProperties
+        /// Present for windows only.
+        var window: WindowProperties?
+        /// Index of the window this node belongs to (itself for a window).
+        var windowIndex: Int32
+        /// The controller whose root view this is, if any.
+        var rootOf: ResponderID?
+        var isRemoved: Bool
+    }
+
+    var nodes: [Node] = []
+    var nodeIndex: [ResponderID: Int32] = [:]
+    var controllers: [ResponderID: ControllerProperties] = [:]
+    /// Windows in the order they were added.
+    public private(set) var windowIDs: [ResponderID] = []
+    /// View controllers in the order they were added.
+    public private(set) var controllerIDs: [ResponderID] = []
+    /// The application (`UIApplication`): the window's next responder.
+    public let applicationID: ResponderID
+    /// The application delegate: the application's next responder, the end of every chain.
+    public let appDelegateID: ResponderID
+
+    /// An empty tree with the two responders every application has.
+    public init(applicationID: ResponderID = "application", appDelegateID: ResponderID = "app_delegate") {
+        self.applicationID = applicationID
+        self.appDelegateID = appDelegateID
+    }
+
+    // MARK: - Building
+
+    /// Adds a window on top of the windows already added (at the same level).
+    /// - Throws: ``ViewTreeError/duplicateID(_:)``.
+    public mutating func addWindow(_ id: ResponderID, _ properties: WindowProperties) throws(ViewTreeError) {
+        try checkFresh(id)
+        let index = Int32(nodes.count)
+        let frame = Rect(origin: .zero, size: properties.size)
+        nodes.append(
+            Node(
+                id: id, parent: -1, children: [], properties: ViewProperties(frame: frame),
+                window: properties, windowIndex: index, rootOf: nil, isRemoved: false))
+        nodeIndex[id] = index
+        windowIDs.append(id)
+    }
+
+    /// Adds a view as the last (topmost) subview of `parent`, a window or a view.
+    /// - Throws: ``ViewTreeError/duplicateID(_:)``, ``ViewTreeError/unknownParent(view:parent:)``.
+    public mutating func addView(_ id: ResponderID, parent: ResponderID, _ properties: ViewProperties)
+        throws(ViewTreeError)
+    {
+        try checkFresh(id)
+        guard let parentIndex = nodeIndex[parent] else {
+            throw .unknownParent(view: id, parent: parent)
+        }
+        let index = Int32(nodes.count)
+        nodes.append(
+            Node(
+                id: id, parent: parentIndex, children: [], properties: properties, window: nil,
+                windowIndex: nodes[Int(parentIndex)].windowIndex, rootOf: nil, isRemoved: false))
+        nodes[Int(parentIndex)].children.append(index)
+        nodeIndex[id] = index
+    }
+
+    /// Adds a view controller whose root view is `properties.view`.
+    /// - Throws: ``ViewTreeError/duplicateID(_:)``, ``ViewTreeError/unknownView(_:)`` for a missing
+    ///   root view, ``ViewTreeError/viewHasController(view:controller:)`` when that view is already
+    ///   another controller's root view.
+    public mutating func addController(_ id: ResponderID, _ properties: ControllerProperties)
+        throws(ViewTreeError)
+    {
+        try checkFresh(id)
+        guard let viewIndex = nodeIndex[properties.view], nodes[Int(viewIndex)].window == nil else {
+            throw .unknownView(properties.view)
+        }
+        if let owner = nodes[Int(viewIndex)].rootOf {
+            throw .viewHasController(view: properties.view, controller: owner)
+        }
+        nodes[Int(viewIndex)].rootOf = id
+        controllers[id] = properties
+        controllerIDs.append(id)
+    }
+
+    /// Makes `controller` the root view controller of `window`.
+    public mutating func setRootController(_ controller: ResponderID?, of window: ResponderID)
+        throws(ViewTreeError)
+    {
+        guard let index = nodeIndex[window], nodes[Int(index)].window != nil else {
+            throw .unknownWindow(window)
+        }
+        if let controller, controllers[controller] == nil { throw .unknownController(controller) }
+        nodes[Int(index)].window!.rootController = controller
+    }
+
+    /// Changes a view's properties in place.
+    /// - Throws: ``ViewTreeError/unknownView(_:)`` when `id` is not a view (windows included).
+    public mutating func updateView(_ id: ResponderID, _ change: (inout ViewProperties) -> Void)
+        throws(ViewTreeError)
+    {
+        guard let index = nodeIndex[id], nodes[Int(index)].window == nil else { throw .unknownView(id) }
+        change(&nodes[Int(index)].properties)
+    }
+
+    /// Removes a view and its whole subtree, with the controllers whose root views go with it.
+    /// - Returns: the removed responders (views and controllers), parents before children.
+    /// - Throws: ``ViewTreeError/unknownView(_:)`` when `id` is not a view.
+    @discardableResult
+    public mutating func removeView(_ id: ResponderID) throws(ViewTreeError) -> [ResponderID] {
+        guard let index = nodeIndex[id], nodes[Int(index)].window == nil else { throw .unknownView(id) }
+        let parent = Int(nodes[Int(index)].parent)
+        nodes[parent].children.removeAll { $0 == index }
+        var removed: [ResponderID] = []
+        var stack = [index]
+        while let next = stack.popLast() {
+            let node = nodes[Int(next)]
+            removed.append(node.id)
+            nodeIndex[node.id] = nil
+            nodes[Int(next)].isRemoved = true
+            if let controller = node.rootOf {
+                controllers[controller] = nil
+                controllerIDs.removeAll { $0 == controller }
+                removed.append(controller)
+                for w in windowIDs {
+                    let wi = Int(nodeIndex[w]!)
+                    if nodes[wi].window?.rootController == controller { nodes[wi].window?.rootController = nil }
+                }
+            }
+            stack.append(contentsOf: node.children.reversed())
+        }
+        return removed
+    }
+
+    private func checkFresh(_ id: ResponderID) throws(ViewTreeError) {
+        if nodeIndex[id] != nil || controllers[id] != nil || id == applicationID || id == appDelegateID {
+            throw .duplicateID(id)
+        }
+    }
+
+    // MARK: - Reading
+
+    /// What kind of responder `id` names, or `nil` when the tree has no such responder.
+    public func kind(of id: ResponderID) -> ResponderKind? {
+        if let index = nodeIndex[id] { return nodes[Int(index)].window == nil ? .view : .window }
+        if controllers[id] != nil { return .controller }
+        if id == applicationID { return .application }
+        if id == appDelegateID { return .appDelegate }
+        return nil
+    }
+
+    /// A view's (or window's) properties.
+    public func properties(of id: ResponderID) -> ViewProperties? {
+        nodeIndex[id].map { nodes[Int($0)].properties }
+    }
+
+    /// A window's properties, or `nil` when `id` is not a window.
+    public func windowProperties(of id: ResponderID) -> WindowProperties? {
+        nodeIndex[id].flatMap { nodes[Int($0)].window }
+    }
+
+    /// A view controller's properties.
+    public func controllerProperties(of id: ResponderID) -> ControllerProperties? { controllers[id] }
+
+    /// The superview (`superview`): a view or a window; `nil` for a window.
+    public func superview(of id: ResponderID) -> ResponderID? {
+        guard let index = nodeIndex[id] else { return nil }
+        let parent = nodes[Int(index)].parent
+        return parent < 0 ? nil : nodes[Int(parent)].id
+    }
+
+    /// The subviews (`subviews`), bottom to top.
+    public func subviews(of id: ResponderID) -> [ResponderID] {
+        guard let index = nodeIndex[id] else { return [] }
+        return nodes[Int(index)].children.map { nodes[Int($0)].id }
+    }
+
+    /// The window a view belongs to (`window`); a window's is itself.
+    public func window(of id: ResponderID) -> ResponderID? {
+        guard let index = nodeIndex[id] else { return nil }
+        return nodes[Int(nodes[Int(index)].windowIndex)].id
+    }
+
+    /// The controller whose root view `view` is.
+    public func controller(ofRootView view: ResponderID) -> ResponderID? {
+        nodeIndex[view].flatMap { nodes[Int($0)].rootOf }
+    }
+
+    /// The path from the window down to `id`, both included.
+    public func path(to id: ResponderID) -> [ResponderID] {
+        guard var index = nodeIndex[id] else { return [] }
+        var path: [ResponderID] = []
+        while index >= 0 {
+            path.append(nodes[Int(index)].id)
+            index = nodes[Int(index)].parent
+        }
+        return path.reversed()
+    }
+
+    /// Whether `id` is `ancestor` or lies below it.
+    public func isDescendant(_ id: ResponderID, of ancestor: ResponderID) -> Bool {
+        guard var index = nodeIndex[id], let target = nodeIndex[ancestor] else { return false }
+        while index >= 0 {
+            if index == target { return true }
+            index = nodes[Int(index)].parent
+        }
+        return false
+    }
+
+    /// Every view of a window (the window excluded), depth first, bottom to top.
+    public func views(in window: ResponderID) -> [ResponderID] {
+        guard let root = nodeIndex[window] else { return [] }
+        var result: [ResponderID] = []
+        var stack = nodes[Int(root)].children.reversed() as [Int32]
+        while let next = stack.popLast() {
+            result.append(nodes[Int(next)].id)
+            stack.append(contentsOf: nodes[Int(next)].children.reversed())
+        }
+        return result
+    }
+
+    /// The number of live views, windows excluded.
+    public var viewCount: Int { nodeIndex.count - windowIDs.count }
+
+    /// The windows of `display`, in hit-testing order: highest level first, and among equal levels
+    /// the one added last first.
+    public func windowsForHitTesting(onDisplay display: String) -> [ResponderID] {
+        let candidates = windowIDs.enumerated().filter { windowProperties(of: $0.element)?.display == display }
+        return candidates.sorted { a, b in
+            let la = windowProperties(of: a.element)!.level
+            let lb = windowProperties(of: b.element)!.level
+            return la != lb ? la > lb : a.offset > b.offset
+        }.map(\.element)
+    }
+
+    /// The key window: the one marked key, else the first window.
+    public var keyWindow: ResponderID? {
+        windowIDs.first { windowProperties(of: $0)?.isKey == true } ?? windowIDs.first
+    }
+
+    // MARK: - Coordinates
+
+    /// Converts a point in window coordinates into `view`'s coordinates (`convert(_:from: nil)`).
+    /// Each step down subtracts the subview's frame origin and adds its bounds origin.
+    public func convert(_ point: Point, fromWindowTo view: ResponderID) -> Point? {
+        guard let index = nodeIndex[view] else { return nil }
+        return convertFromWindow(point, to: index)
+    }
+
+    /// Converts a point in `view`'s coordinates into its window's coordinates (`convert(_:to: nil)`).
+    public func convert(_ point: Point, toWindowFrom view: ResponderID) -> Point? {
+        guard var index = nodeIndex[view] else { return nil }
+        var p = point
+        while nodes[Int(index)].parent >= 0 {
+            let props = nodes[Int(index)].properties
+            p = p - props.boundsOrigin + props.frame.origin
+            index = nodes[Int(index)].parent
+        }
+        return p
+    }
+
+    /// Converts a point between two views of one display (`convert(_:from:)`); `nil` means window
+    /// coordinates. Windows of one display share their origin.
+    public func convert(_ point: Point, from source: ResponderID?, to destination: ResponderID?) -> Point? {
+        var inWindow = point
+        if let source {
+            guard let p = convert(point, toWindowFrom: source) else { return nil }
+            inWindow = p
+        }
+        guard let destination else { return inWindow }
+        return convert(inWindow, fromWindowTo: destination)
+    }
+
+    func convertFromWindow(_ point: Point, to index: Int32) -> Point {
+        var chain: [Int32] = []
+        var i = index
+        while nodes[Int(i)].parent >= 0 {
+            chain.append(i)
+            i = nodes[Int(i)].parent
+        }
+        var p = point
+        for step in chain.reversed() {
+            let props = nodes[Int(step)].properties
+            p = p - props.frame.origin + props.boundsOrigin
+        }
+        return p
+    }
+}
+
+/// A structural error in building or changing a ``ViewTree``.
+public enum ViewTreeError: Error, Hashable, Sendable, CustomStringConvertible {
+    case duplicateID(ResponderID)
+    case unknownParent(view: ResponderID, parent: ResponderID)
+    case unknownView(ResponderID)
+    case unknownWindow(ResponderID)
+    case unknownController(ResponderID)
+    case viewHasController(view: ResponderID, controller: ResponderID)
+
+    public var description: String {
+        switch self {
+        case .duplicateID(let id): "the id \"\(id)\" is already used by another responder"
+        case .unknownParent(let view, let parent):
+            "view \"\(view)\": parent \"\(parent)\" is neither a window nor a view"
+        case .unknownView(let id): "\"\(id)\" is not a view"
+        case .unknownWindow(let id): "\"\(id)\" is not a window"
+        case .unknownController(let id): "\"\(id)\" is not a view controller"
+        case .viewHasController(let view, let controller):
+            "view \"\(view)\" is already the root view of controller \"\(controller)\""
+        }
+    }
+}
