@@ -55,6 +55,11 @@ public struct HitTestStep: Hashable, Sendable, CustomStringConvertible {
     public var view: ResponderID
     public var kind: Kind
 
+    public init(view: ResponderID, kind: Kind) {
+        self.view = view
+        self.kind = kind
+    }
+
     public var description: String {
         switch kind {
         case .enter(let point): "\(view) - hitTest enter \(point)"

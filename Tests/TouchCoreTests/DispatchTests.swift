@@ -1,0 +1,206 @@
+import Testing
+import TouchCore
+
+@Suite struct DispatchTests {
+    let seedResponders: Set<ResponderID> = ["blue", "orange", "ViewController", "app_delegate"]
+
+    @Test func aTapOnBlueRunsTheChainLikeSeed001() {
+        var app = Application(tree: seedExperimentTree())
+        let reports = app.send(frame(1.0, contact(1, .began, 70, 150))) + app.send(frame(1.05, contact(1, .ended, 70, 150)))
+        #expect(
+            calls(reports, among: seedResponders) == [
+                "blue - touchesBegan", "orange - touchesBegan", "ViewController - touchesBegan", "app_delegate - touchesBegan",
+                "blue - touchesEnded", "orange - touchesEnded", "ViewController - touchesEnded", "app_delegate - touchesEnded",
+            ])
+        #expect(reports[0].hits.count == 1)
+        let hit = reports[0].hits[0]
+        #expect(hit.view == "blue")
+        #expect(hit.viewPath == ["window", "root", "orange", "blue"])
+        #expect(hit.pointInView == Point(x: 30, y: 30))
+        #expect(reports[0].unhandled.count == 1, "nothing consumed it: dropped at the end of the chain")
+    }
+
+    @Test func handlersEmitAndPassOnByDefaultAndConsumeWhenTold() {
+        let handlers = HandlerTable([
+            Handler(responder: "blue", trigger: .touchesBegan, action: "blue.began"),
+            Handler(responder: "orange", trigger: .touchesBegan, action: "orange.began", payload: .object([("n", 1)]), passesOn: false),
+            Handler(responder: "ViewController", trigger: .touchesBegan, action: "never"),
+            Handler(responder: "orange", trigger: .touchesEnded, action: "orange.ended"),
+        ])
+        var app = Application(tree: seedExperimentTree(), handlers: handlers)
+        let began = app.send(frame(1.0, contact(1, .began, 70, 150)))
+        #expect(began.flatMap(\.actions).map(\.name) == ["blue.began", "orange.began"])
+        #expect(began[0].calls.map(\.responder) == ["blue", "orange"], "orange consumed it")
+        #expect(began[0].actions[1].payload == .object([("n", 1)]))
+        #expect(began[0].actions[1].view == "blue")
+        #expect(began[0].unhandled.isEmpty)
+        let ended = app.send(frame(1.1, contact(1, .ended, 70, 150)))
+        #expect(ended.flatMap(\.actions).map(\.name) == ["orange.ended"])
+        #expect(ended[0].calls.last?.responder == "app_delegate")
+    }
+
+    @Test func twoFingersLandingInOneFrameOnOneViewGiveOneCallWithTwoTouches() {
+        var tree = seedExperimentTree()
+        try? tree.updateView("blue") { $0.isMultipleTouchEnabled = true }
+        var app = Application(tree: tree)
+        let r = app.send(frame(1.0, contact(1, .began, 60, 140), contact(2, .began, 80, 160)))
+        let blueCalls = r[0].calls.filter { $0.responder == "blue" }
+        #expect(blueCalls.count == 1)
+        #expect(blueCalls[0].touches.count == 2)
+        #expect(r[0].hits.count == 2)
+    }
+
+    @Test func twoFingersLandingOneAfterTheOtherGiveTwoCalls() {
+        var tree = seedExperimentTree()
+        try? tree.updateView("blue") { $0.isMultipleTouchEnabled = true }
+        var app = Application(tree: tree)
+        let first = app.send(frame(1.0, contact(1, .began, 60, 140)))
+        let second = app.send(frame(1.02, contact(1, .stationary, 60, 140), contact(2, .began, 80, 160)))
+        #expect(first[0].calls.filter { $0.responder == "blue" }.map(\.touches.count) == [1])
+        #expect(second[0].calls.filter { $0.responder == "blue" }.map(\.touches.count) == [1])
+        #expect(second[0].event.allTouches.count == 2)
+    }
+
+    @Test func stationaryTouchesAreInAllTouchesButNotInTouchesMoved() throws {
+        var tree = seedExperimentTree()
+        try tree.updateView("blue") { $0.isMultipleTouchEnabled = true }
+        var app = Application(tree: tree)
+        _ = app.send(frame(1.0, contact(1, .began, 60, 140), contact(2, .began, 80, 160)))
+        let r = app.send(frame(1.01, contact(1, .moved, 62, 141), contact(2, .stationary, 80, 160)))
+        let moved = r[0].calls.filter { $0.responder == "blue" }
+        #expect(moved.count == 1)
+        #expect(moved[0].trigger == .touchesMoved)
+        #expect(moved[0].touches == [1])
+        #expect(r[0].event.allTouches.map(\.phase) == [.moved, .stationary])
+        let t = try #require(r[0].event.allTouches.first)
+        #expect(t.previousLocationInWindow == Point(x: 60, y: 140))
+        #expect(t.location(in: "blue", of: app.tree) == Point(x: 22, y: 21))
+        #expect(t.previousLocation(in: "blue", of: app.tree) == Point(x: 20, y: 20))
+        #expect(t.location(in: nil, of: app.tree) == Point(x: 62, y: 141))
+    }
+
+    @Test func touchesOnDifferentViewsInOneFrameGiveOneCallPerView() {
+        var app = Application(tree: seedExperimentTree())
+        // blue at (70,150); green at window (20+200+10, 100+20+10) = (230,130)
+        let r = app.send(frame(1.0, contact(1, .began, 70, 150), contact(2, .began, 230, 130)))
+        let firstCalls = r[0].calls.filter { ["blue", "green"].contains($0.responder) }
+        #expect(firstCalls.map(\.responder) == ["blue", "green"])
+        #expect(r[0].calls.filter { $0.responder == "orange" }.count == 2, "each call walks its own chain")
+    }
+
+    @Test func aViewWithoutMultipleTouchGetsOnlyItsFirstTouch() {
+        var app = Application(tree: seedExperimentTree())
+        let r1 = app.send(frame(1.0, contact(1, .began, 60, 140)))
+        let r2 = app.send(frame(1.1, contact(1, .stationary, 60, 140), contact(2, .began, 80, 160)))
+        #expect(r1[0].hits[0].delivery == .delivered)
+        #expect(r2[0].hits[0].delivery == .multipleTouchDisabled)
+        #expect(r2[0].calls.isEmpty)
+        let r3 = app.send(frame(1.2, contact(1, .ended, 60, 140), contact(2, .ended, 80, 160)))
+        #expect(r3[0].calls.filter { $0.responder == "blue" }.map(\.touches) == [[1]])
+        // Two at once on such a view: only the first is delivered.
+        let r4 = app.send(frame(2.0, contact(3, .began, 60, 140), contact(4, .began, 80, 160)))
+        #expect(r4[0].hits.map(\.delivery) == [.delivered, .multipleTouchDisabled])
+        #expect(r4[0].calls.filter { $0.responder == "blue" }.map(\.touches) == [[3]])
+    }
+
+    @Test func exclusiveTouchBlocksOtherViewsOfTheWindow() throws {
+        var tree = seedExperimentTree()
+        try tree.updateView("green") { $0.isExclusiveTouch = true }
+        var app = Application(tree: tree)
+        // Green tracks a touch: a touch on blue is not delivered.
+        _ = app.send(frame(1.0, contact(1, .began, 230, 130)))
+        let blocked = app.send(frame(1.1, contact(1, .stationary, 230, 130), contact(2, .began, 70, 150)))
+        #expect(blocked[0].hits[0].delivery == .exclusiveTouchElsewhere)
+        _ = app.send(frame(1.2, contact(1, .ended, 230, 130), contact(2, .ended, 70, 150)))
+        // Blue tracks a touch: a touch on exclusive green is not delivered.
+        _ = app.send(frame(2.0, contact(3, .began, 70, 150)))
+        let blocked2 = app.send(frame(2.1, contact(3, .stationary, 70, 150), contact(4, .began, 230, 130)))
+        #expect(blocked2[0].hits[0].delivery == .exclusiveTouchElsewhere)
+        // Without exclusive touch, both are delivered.
+        var plain = Application(tree: seedExperimentTree())
+        _ = plain.send(frame(1.0, contact(1, .began, 230, 130)))
+        #expect(plain.send(frame(1.1, contact(1, .stationary, 230, 130), contact(2, .began, 70, 150)))[0].hits[0].delivery == .delivered)
+    }
+
+    @Test func theHitViewIsFixedForTheTouchsLife() throws {
+        var app = Application(tree: seedExperimentTree())
+        _ = app.send(frame(1.0, contact(1, .began, 70, 150)))
+        let r = app.send(frame(1.1, contact(1, .moved, 300, 600)))
+        let touch = try #require(r[0].changedTouches.first)
+        #expect(touch.view == "blue")
+        #expect(r[0].calls.first?.responder == "blue")
+        #expect(touch.location(in: "blue", of: app.tree) == Point(x: 260, y: 480))
+    }
+
+    @Test func aTouchOutsideEveryViewStillBelongsToTheWindow() {
+        var tree = ViewTree()
+        try? tree.addWindow("window", WindowProperties(size: Size(width: 100, height: 100)))
+        var app = Application(tree: tree)
+        let r = app.send(frame(1.0, contact(1, .began, 500, 500)))
+        #expect(r[0].hits[0].view == nil)
+        #expect(r[0].hits[0].delivery == .noView)
+        #expect(r[0].calls.isEmpty)
+        #expect(app.send(frame(1.1, contact(1, .ended, 500, 500)))[0].changedTouches.map(\.phase) == [.ended])
+        #expect(app.activeTouches.isEmpty)
+    }
+
+    @Test func touchPropertiesComeFromTheInput() throws {
+        var app = Application(tree: seedExperimentTree())
+        let c = InputContact(
+            id: 7, phase: .began, location: Point(x: 70, y: 150), majorRadius: 5.5, majorRadiusTolerance: 0.5,
+            force: 1.2, maximumPossibleForce: 6.67)
+        let r = app.send(InputFrame(device: "pad", window: "window", timestamp: 12.5, contacts: [c]))
+        let t = try #require(r[0].changedTouches.first)
+        #expect(t.majorRadius == 5.5)
+        #expect(t.majorRadiusTolerance == 0.5)
+        #expect(t.force == 1.2)
+        #expect(t.maximumPossibleForce == 6.67)
+        #expect(t.timestamp == 12.5)
+        #expect(t.device == "pad")
+        #expect(t.contact == 7)
+        #expect(t.window == "window")
+        #expect(t.phase == .began)
+    }
+
+    @Test func removingAViewCancelsItsTouchesThroughTheChainTheyBeganIn() throws {
+        let handlers = HandlerTable([Handler(responder: "orange", trigger: .touchesCancelled, action: "orange.cancelled")])
+        var app = Application(tree: seedExperimentTree(), handlers: handlers)
+        _ = app.send(frame(1.0, contact(1, .began, 70, 150)))
+        let report = try #require(try app.removeView("orange", timestamp: 1.5))
+        #expect(report.calls.map(\.responder).prefix(3) == ["blue", "orange", "root"])
+        #expect(report.calls.allSatisfy { $0.trigger == .touchesCancelled })
+        #expect(report.actions.map(\.name) == ["orange.cancelled"])
+        #expect(app.activeTouches.isEmpty)
+        #expect(app.tree.kind(of: "blue") == nil)
+        // The contact's later updates are ignored, not crashes.
+        let later = app.send(frame(1.6, contact(1, .ended, 70, 150)))
+        #expect(later[0].calls.isEmpty)
+        #expect(later[0].anomalies.count == 1)
+    }
+
+    @Test func cancelAllTouchesCancelsEveryLiveTouchOnce() {
+        var app = Application(tree: seedExperimentTree())
+        _ = app.send(frame(1.0, contact(1, .began, 70, 150), contact(2, .began, 230, 130)))
+        let report = app.cancelAllTouches(timestamp: 2.0)
+        #expect(report?.changedTouches.map(\.phase) == [.cancelled, .cancelled])
+        #expect(app.cancelAllTouches(timestamp: 2.1) == nil)
+        #expect(app.statistics.touchesCancelled == 2)
+    }
+
+    @Test func deviceRemovalCancelsOnlyThatDevicesTouches() {
+        var app = Application(tree: seedExperimentTree())
+        _ = app.send(frame(1.0, contact(1, .began, 70, 150), device: "a"))
+        _ = app.send(frame(1.0, contact(1, .began, 230, 130), device: "b"))
+        let report = app.cancelTouches(ofDevice: "a", timestamp: 1.5)
+        #expect(report?.changedTouches.map(\.device) == ["a"])
+        #expect(app.activeTouches.map(\.device) == ["b"])
+    }
+
+    @Test func anomaliesAreReportedNotFatal() {
+        var app = Application(tree: seedExperimentTree())
+        let r = app.send(frame(1.0, contact(9, .moved, 70, 150), contact(9, .began, 70, 150)))
+        #expect(r[0].anomalies.count == 2, "a move without touch-down, then the same contact twice")
+        let dup = app.send(frame(1.0, contact(1, .began, 70, 150), contact(1, .began, 70, 150)))
+        #expect(dup[0].anomalies.count == 1)
+    }
+}

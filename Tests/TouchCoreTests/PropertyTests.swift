@@ -1,0 +1,139 @@
+import PropertyBased
+import Testing
+import TouchCore
+
+/// Invariants that must hold for any input, checked on generated trees and touch streams.
+@Suite struct PropertyTests {
+    /// A deterministic stream of numbers from the generated seed list.
+    struct Dice {
+        var numbers: [Int]
+        var i = 0
+        mutating func next(_ bound: Int) -> Int {
+            defer { i += 1 }
+            return numbers.isEmpty ? 0 : numbers[i % numbers.count] % max(bound, 1)
+        }
+    }
+
+    /// A random tree of up to ~30 views with random frames, visibility, interaction and policies.
+    static func randomTree(_ dice: inout Dice) -> ViewTree {
+        var tree = ViewTree()
+        try! tree.addWindow("window", WindowProperties(size: Size(width: 400, height: 400)))
+        var ids: [ResponderID] = ["window"]
+        let count = 1 + dice.next(30)
+        for n in 0..<count {
+            let id = ResponderID("v\(n)")
+            let parent = ids[dice.next(ids.count)]
+            var props = ViewProperties(
+                frame: Rect(x: Double(dice.next(300)) - 20, y: Double(dice.next(300)) - 20,
+                            width: Double(dice.next(250)), height: Double(dice.next(250))))
+            props.isHidden = dice.next(6) == 0
+            props.isUserInteractionEnabled = dice.next(6) != 0
+            props.alpha = [1, 0.5, 0.01, 0.005, 0][dice.next(5)]
+            props.hitExpansion = EdgeInsets(all: Double(dice.next(3) * 5))
+            props.boundsOrigin = Point(x: Double(dice.next(3) * 10), y: 0)
+            switch dice.next(8) {
+            case 0: props.hitTestPolicy = .passThrough
+            case 1: props.hitTestPolicy = .capture
+            default: break
+            }
+            try! tree.addView(id, parent: parent, props)
+            ids.append(id)
+        }
+        // Some redirects to real descendants.
+        for id in ids.dropFirst() where dice.next(10) == 0 {
+            let descendants = tree.views(in: "window").filter { $0 != id && tree.isDescendant($0, of: id) }
+            if !descendants.isEmpty {
+                let target = descendants[dice.next(descendants.count)]
+                try! tree.updateView(id) { $0.hitTestPolicy = .redirect(target) }
+            }
+        }
+        return tree
+    }
+
+    @Test func aHitIsAlwaysAVisibleInteractiveDescendantOfTheWindowOrNothing() async {
+        await propertyCheck(count: 300, input: Gen.int(in: 0...1_000_000).array(of: 20...200)) { numbers in
+            var dice = Dice(numbers: numbers)
+            let tree = Self.randomTree(&dice)
+            for _ in 0..<20 {
+                let point = Point(x: Double(dice.next(460)) - 30, y: Double(dice.next(460)) - 30)
+                guard let result = tree.hitTest(point, inWindow: "window", traced: true), let hit = result.view else {
+                    continue
+                }
+                #expect(tree.window(of: hit) == "window")
+                for step in tree.path(to: hit) {
+                    let props = tree.properties(of: step)!
+                    #expect(!props.isHidden, "hit \(hit) through hidden \(step)")
+                    #expect(props.isUserInteractionEnabled, "hit \(hit) through non-interactive \(step)")
+                    #expect(props.alpha >= 0.01, "hit \(hit) through transparent \(step)")
+                }
+                // The trace is balanced: every enter has its result, in nested order.
+                var depth = 0
+                for step in result.trace {
+                    if case .enter = step.kind { depth += 1 } else { depth -= 1 }
+                    #expect(depth >= 0)
+                }
+                #expect(depth == 0)
+                #expect(tree.hitTest(point, inWindow: "window")?.view == hit, "tracing does not change the answer")
+            }
+        }
+    }
+
+    @Test func everyTouchThatBeginsEndsOrIsCancelledExactlyOnce() async {
+        await propertyCheck(count: 300, input: Gen.int(in: 0...1_000_000).array(of: 10...300)) { numbers in
+            var dice = Dice(numbers: numbers)
+            var app = Application(
+                tree: Self.randomTree(&dice),
+                settings: ApplicationSettings(queueCapacity: 4 + dice.next(8), coalescingThreshold: 1 + dice.next(4)))
+            var down: Set<UInt64> = []
+            var reports: [DispatchReport] = []
+            var t = 0.0
+            for _ in 0..<(numbers.count / 3) {
+                t += Double(1 + dice.next(50)) / 1000
+                var contacts: [InputContact] = []
+                for id in UInt64(0)..<5 {
+                    let p = Point(x: Double(dice.next(420)) - 10, y: Double(dice.next(420)) - 10)
+                    let roll = dice.next(10)
+                    if down.contains(id) {
+                        let phase: TouchPhase = roll == 0 ? .ended : roll == 1 ? .cancelled : roll < 6 ? .moved : .stationary
+                        contacts.append(InputContact(id: id, phase: phase, location: p))
+                        if phase.isFinal { down.remove(id) }
+                    } else if roll < 3 {
+                        contacts.append(InputContact(id: id, phase: .began, location: p))
+                        down.insert(id)
+                    } else if roll == 9 {
+                        // Garbage: a move for a contact that is not down.
+                        contacts.append(InputContact(id: id, phase: .moved, location: p))
+                    }
+                }
+                // Sometimes queue several frames before dispatching, so that the queue merges moves.
+                let f = InputFrame(device: "dev", window: "window", timestamp: t, contacts: contacts)
+                if dice.next(3) == 0 {
+                    if app.enqueue(f) == .full { reports += app.dispatchAll(); reports += app.send(f) }
+                } else {
+                    reports += app.send(f)
+                }
+                if dice.next(40) == 0, let victim = app.tree.views(in: "window").first {
+                    if let r = try? app.removeView(victim, timestamp: t) { reports.append(r) }
+                }
+            }
+            reports += app.dispatchAll()
+            if let r = app.cancelAllTouches(timestamp: t + 1) { reports.append(r) }
+
+            let began = reports.flatMap(\.hits).map(\.touch)
+            #expect(Set(began).count == began.count, "touch ids are never reused")
+            var finals: [TouchID: Int] = [:]
+            for touch in reports.flatMap(\.changedTouches) where touch.phase.isFinal { finals[touch.id, default: 0] += 1 }
+            for id in began { #expect(finals[id] == 1, "touch \(id) finished \(finals[id] ?? 0) times") }
+            #expect(finals.count == began.count)
+            #expect(app.activeTouches.isEmpty)
+            // A cancelled or ended touch that was delivered reaches the responders that saw it begin.
+            let beganCalls = reports.flatMap(\.calls).filter { $0.trigger == .touchesBegan }
+            let finalCalls = reports.flatMap(\.calls).filter { $0.trigger == .touchesEnded || $0.trigger == .touchesCancelled }
+            for id in began {
+                let sawBegin = Set(beganCalls.filter { $0.touches.contains(id) }.map(\.responder))
+                let sawEnd = Set(finalCalls.filter { $0.touches.contains(id) }.map(\.responder))
+                #expect(sawBegin.isSubset(of: sawEnd), "touch \(id): began at \(sawBegin), finished at \(sawEnd)")
+            }
+        }
+    }
+}
