@@ -9,6 +9,8 @@ import PackageDescription
 /// - `TouchEvdev`: pure evdev decoding (codes, device descriptions, recordings, frame assembly).
 /// - `TouchLayout`: the TOML layout file, validated into core values.
 /// - `TouchDevices`: the I/O shell around libevdev and libudev.
+/// - `TouchProtocol`: the socket protocol's messages and requests (newline-delimited JSON).
+/// - `TouchDaemon`: the event loop, the socket server and the input-to-dispatch pipeline.
 /// - `touchd`: the command-line tool and daemon.
 let package = Package(
     name: "touchd",
@@ -37,10 +39,17 @@ let package = Package(
             name: "TouchLayout",
             dependencies: ["TouchCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "TouchDevices", dependencies: ["TouchEvdev", "CEvdev", "CUdev"]),
+        .target(name: "TouchProtocol", dependencies: ["TouchCore"]),
+        .target(
+            name: "TouchDaemon",
+            dependencies: [
+                "TouchCore", "TouchEvdev", "TouchLayout", "TouchDevices", "TouchProtocol",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .executableTarget(
             name: "touchd",
             dependencies: [
-                "TouchCore", "TouchEvdev", "TouchLayout", "TouchDevices",
+                "TouchCore", "TouchEvdev", "TouchLayout", "TouchDevices", "TouchProtocol", "TouchDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -52,5 +61,9 @@ let package = Package(
         .testTarget(name: "TouchEvdevTests", dependencies: ["TouchEvdev"]),
         .testTarget(name: "TouchLayoutTests", dependencies: ["TouchLayout", "TouchCore"]),
         .testTarget(name: "TouchDevicesTests", dependencies: ["TouchDevices", "TouchEvdev"]),
+        .testTarget(name: "TouchProtocolTests", dependencies: ["TouchProtocol", "TouchCore"]),
+        .testTarget(
+            name: "TouchDaemonTests",
+            dependencies: ["TouchDaemon", "TouchProtocol", "TouchCore", "TouchEvdev", "TouchLayout"]),
     ]
 )

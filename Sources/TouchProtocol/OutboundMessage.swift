@@ -1,0 +1,46 @@
+import TouchCore
+
+/// One message for clients, rendered once and sent to every client whose subscriptions match.
+///
+/// Each client numbers its own messages: the sequence number is added when the message is written
+/// to that client, so a client sees `1, 2, 3, ...` with a gap only where messages were dropped.
+public struct OutboundMessage: Hashable, Sendable {
+    /// The topic, or `nil` for messages every client gets (hello, replies, notices).
+    public var topic: Topic?
+    /// The views the message is about (hit view and its path, the acting responder...), for filters.
+    public var views: [ResponderID]
+    /// The action's name, for action filters.
+    public var action: String?
+    /// Whether the message may be dropped for a slow client (touch moves may; hits, actions and
+    /// replies may not: a client that cannot take them is disconnected instead).
+    public var droppable: Bool
+    /// The JSON members after `seq`, without braces: `"type":"hit",...`.
+    public var body: String
+
+    public init(topic: Topic?, views: [ResponderID] = [], action: String? = nil, droppable: Bool, body: String) {
+        self.topic = topic
+        self.views = views
+        self.action = action
+        self.droppable = droppable
+        self.body = body
+    }
+
+    /// Builds a message from a JSON object's members.
+    public init(
+        topic: Topic?, views: [ResponderID] = [], action: String? = nil, droppable: Bool, members: [(String, JSONValue)]
+    ) {
+        var body = ""
+        for (i, (key, value)) in members.enumerated() {
+            if i > 0 { body += "," }
+            JSONValue.string(key).write(to: &body)
+            body += ":"
+            value.write(to: &body)
+        }
+        self.init(topic: topic, views: views, action: action, droppable: droppable, body: body)
+    }
+
+    /// The line sent to a client: `{"seq":N,<body>}` and a newline.
+    public func line(seq: UInt64) -> String {
+        body.isEmpty ? "{\"seq\":\(seq)}\n" : "{\"seq\":\(seq),\(body)}\n"
+    }
+}

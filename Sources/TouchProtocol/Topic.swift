@@ -1,0 +1,16 @@
+/// What a client can subscribe to.
+public enum Topic: String, CaseIterable, Hashable, Sendable {
+    /// Where each touch landed, at touch-down.
+    case hits
+    /// Actions emitted by handlers.
+    case actions
+    /// Every touch in every phase, with every property.
+    case touches
+    /// Gesture recognizer state changes.
+    case gestures
+    /// Devices added and removed.
+    case devices
+}
+
+/// The protocol's version: incremented when a message or request changes incompatibly.
+public let protocolVersion = 1
