@@ -39,11 +39,12 @@ let package = Package(
             name: "TouchLayout",
             dependencies: ["TouchCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "TouchDevices", dependencies: ["TouchEvdev", "CEvdev", "CUdev"]),
+        .target(name: "CLinux"),
         .target(name: "TouchProtocol", dependencies: ["TouchCore"]),
         .target(
             name: "TouchDaemon",
             dependencies: [
-                "TouchCore", "TouchEvdev", "TouchLayout", "TouchDevices", "TouchProtocol",
+                "TouchCore", "TouchEvdev", "TouchLayout", "TouchDevices", "TouchProtocol", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(

@@ -1,0 +1,1 @@
+/* Linux system interfaces that Swift does not import directly: see include/clinux.h. */

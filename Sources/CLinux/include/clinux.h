@@ -1,0 +1,25 @@
+#ifndef TOUCHD_CLINUX_H
+#define TOUCHD_CLINUX_H
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/stat.h>
+#include <signal.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <errno.h>
+#include <string.h>
+
+/* SO_PEERCRED's struct ucred needs _GNU_SOURCE in some headers: mirror it. */
+struct touchd_ucred { int pid; unsigned int uid; unsigned int gid; };
+
+/* accept4 is declared only under _GNU_SOURCE. */
+int accept4(int sockfd, struct sockaddr *addr, socklen_t *addrlen, int flags);
+
+static inline int touchd_peer_credentials(int fd, struct touchd_ucred *out) {
+    socklen_t len = sizeof(*out);
+    return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, out, &len);
+}
+#endif

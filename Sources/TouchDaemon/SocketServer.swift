@@ -1,0 +1,250 @@
+import CLinux
+import TouchProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Who may connect, checked against the peer's credentials (SO_PEERCRED). Empty lists allow everyone
+/// the socket file's permissions let in.
+public struct PeerPolicy: Hashable, Sendable {
+    public var allowedUIDs: Set<UInt32>
+    public var allowedGIDs: Set<UInt32>
+
+    public init(allowedUIDs: Set<UInt32> = [], allowedGIDs: Set<UInt32> = []) {
+        self.allowedUIDs = allowedUIDs
+        self.allowedGIDs = allowedGIDs
+    }
+
+    public func allows(_ peer: PeerCredentials?) -> Bool {
+        if allowedUIDs.isEmpty && allowedGIDs.isEmpty { return true }
+        guard let peer else { return false }
+        return peer.uid == 0 || allowedUIDs.contains(peer.uid) || allowedGIDs.contains(peer.gid)
+    }
+}
+
+/// The daemon's Unix stream socket: accepts clients, reads their request lines, and fans messages
+/// out to the clients whose subscriptions match, never blocking on any of them.
+public final class SocketServer {
+    public let path: String
+    public let listenFD: Int32
+    /// Whether the descriptor came from systemd (then the file is never unlinked by touchd).
+    public let isActivated: Bool
+    public let limits: ClientLimits
+    public let policy: PeerPolicy
+    private let loop: EventLoop
+    private var clients: [Int32: ClientConnection] = [:]
+    /// Called with each request line of a client; the answer (a reply message) is sent back to it.
+    public var onRequest: ((_ client: ClientHandle, _ line: String) -> OutboundMessage?)?
+    /// Called when a client is connected, with its greeting to send first.
+    public var greeting: OutboundMessage?
+    public private(set) var statistics = Statistics()
+
+    public struct Statistics: Hashable, Sendable {
+        public var accepted = 0
+        public var refused = 0
+        public var disconnectedSlow = 0
+        public var droppedMessages = 0
+        public var sentMessages = 0
+    }
+
+    /// A client as request handlers see it.
+    public struct ClientHandle: Hashable, Sendable {
+        public let fd: Int32
+    }
+
+    /// Binds `path` (mode `mode`, group `group` when given), or adopts an already listening descriptor.
+    ///
+    /// A socket file left behind is removed only when nothing answers on it: a running daemon's
+    /// socket is never taken over.
+    public init(
+        path: String, loop: EventLoop, mode: mode_t = 0o660, group: gid_t? = nil, activatedFD: Int32? = nil,
+        limits: ClientLimits = ClientLimits(), policy: PeerPolicy = PeerPolicy()
+    ) throws(SystemError) {
+        self.path = path
+        self.loop = loop
+        self.limits = limits
+        self.policy = policy
+        if let activatedFD {
+            listenFD = activatedFD
+            isActivated = true
+            _ = fcntl(activatedFD, F_SETFL, fcntl(activatedFD, F_GETFL) | O_NONBLOCK)
+        } else {
+            isActivated = false
+            try SocketServer.removeStaleSocket(at: path)
+            let fd = try syscall("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+            do {
+                var addr = try SocketServer.address(path)
+                let oldMask = umask(0o177)
+                defer { umask(oldMask) }
+                try syscall("bind", path) {
+                    withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+                }
+                try syscall("chmod", path) { chmod(path, mode) }
+                if let group { try syscall("chown", path) { chown(path, uid_t.max, group) } }
+                try syscall("listen", path) { listen(fd, 64) }
+            } catch {
+                close(fd)
+                throw error
+            }
+            listenFD = fd
+        }
+        try loop.register(listenFD, for: .readable) { [unowned self] _ in self.acceptClients() }
+    }
+
+    /// Closes every client and the listening socket; unlinks the file unless systemd owns it.
+    public func shutdown(reason: String) {
+        for client in clients.values {
+            let bye = OutboundMessage(topic: nil, droppable: false, members: [("type", "goodbye"), ("reason", .string(reason))])
+            _ = client.send(bye, limits: ClientLimits(maximumQueuedBytes: .max))
+            _ = client.flush()
+            drop(client)
+        }
+        loop.unregister(listenFD)
+        if !isActivated {
+            close(listenFD)
+            unlink(path)
+        }
+    }
+
+    public var clientCount: Int { clients.count }
+
+    /// Sends `message` to every client that wants it.
+    public func broadcast(_ message: OutboundMessage) {
+        for client in clients.values where client.wants(message) { deliver(message, to: client) }
+    }
+
+    /// Sends `message` to one client.
+    public func send(_ message: OutboundMessage, to handle: ClientHandle) {
+        guard let client = clients[handle.fd] else { return }
+        deliver(message, to: client)
+    }
+
+    /// Changes a client's subscriptions.
+    public func withSubscriptions<T>(of handle: ClientHandle, _ body: (inout [Subscription], inout Int) -> T) -> T? {
+        guard let client = clients[handle.fd] else { return nil }
+        return body(&client.subscriptions, &client.nextSubscriptionID)
+    }
+
+    /// Disconnects a client after sending it `reason`.
+    public func disconnect(_ handle: ClientHandle, reason: String) {
+        guard let client = clients[handle.fd] else { return }
+        let bye = OutboundMessage(topic: nil, droppable: false, members: [("type", "goodbye"), ("reason", .string(reason))])
+        _ = client.send(bye, limits: ClientLimits(maximumQueuedBytes: .max))
+        _ = client.flush()
+        drop(client)
+    }
+
+    /// Per-client figures for the `stats` command.
+    public var clientSummaries: [(fd: Int32, queuedBytes: Int, dropped: Int, subscriptions: Int)] {
+        clients.values.sorted { $0.fd < $1.fd }.map { ($0.fd, $0.queuedBytes, $0.totalDropped, $0.subscriptions.count) }
+    }
+
+    private func deliver(_ message: OutboundMessage, to client: ClientConnection) {
+        switch client.send(message, limits: limits) {
+        case .queued:
+            statistics.sentMessages += 1
+            switch client.flush() {
+            case .done: break
+            case .wouldBlock: loop.modify(client.fd, for: [.readable, .writable])
+            case .failed: drop(client)
+            }
+        case .dropped:
+            statistics.droppedMessages += 1
+        case .overflow:
+            statistics.disconnectedSlow += 1
+            let bye = OutboundMessage(
+                topic: nil, droppable: false,
+                members: [("type", "goodbye"), ("reason", "too slow: a message that may not be dropped could not be queued")])
+            // Best effort: the queue is full, so this may not get through either.
+            _ = client.send(bye, limits: ClientLimits(maximumQueuedBytes: .max))
+            _ = client.flush()
+            drop(client)
+        }
+    }
+
+    private func acceptClients() {
+        while true {
+            let fd = accept4(listenFD, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+            if fd < 0 { return }
+            var cred = touchd_ucred()
+            let credentials = touchd_peer_credentials(fd, &cred) == 0 ? PeerCredentials(pid: cred.pid, uid: cred.uid, gid: cred.gid) : nil
+            let client = ClientConnection(fd: fd, credentials: credentials)
+            guard policy.allows(credentials) else {
+                statistics.refused += 1
+                let bye = OutboundMessage(topic: nil, droppable: false, members: [("type", "goodbye"), ("reason", "not allowed")])
+                _ = client.send(bye, limits: limits)
+                _ = client.flush()
+                close(fd)
+                continue
+            }
+            do {
+                try loop.register(fd, for: .readable) { [unowned self] readiness in self.handle(fd: fd, readiness) }
+            } catch {
+                close(fd)
+                continue
+            }
+            clients[fd] = client
+            statistics.accepted += 1
+            if let greeting { deliver(greeting, to: client) }
+        }
+    }
+
+    private func handle(fd: Int32, _ readiness: EventLoop.Readiness) {
+        guard let client = clients[fd] else { return }
+        if readiness.contains(.writable) {
+            switch client.flush() {
+            case .done: loop.modify(fd, for: .readable)
+            case .wouldBlock: break
+            case .failed: drop(client); return
+            }
+        }
+        guard readiness.contains(.readable) || readiness.contains(.hangup) else { return }
+        switch client.readLines(limits: limits) {
+        case .closed:
+            drop(client)
+        case .tooLong:
+            let error = OutboundMessage(
+                topic: nil, droppable: false,
+                members: [("type", "error"), ("error", .object([("code", "line_too_long"), ("message", .string("request lines are limited to \(limits.maximumLineLength) bytes"))]))])
+            deliver(error, to: client)
+            disconnect(ClientHandle(fd: fd), reason: "request line too long")
+        case .lines(let lines):
+            for line in lines where !line.isEmpty {
+                guard clients[fd] != nil else { return }
+                if let reply = onRequest?(ClientHandle(fd: fd), line) { deliver(reply, to: client) }
+            }
+            if client.closeReason != nil, clients[fd] != nil { drop(client) }
+        }
+    }
+
+    private func drop(_ client: ClientConnection) {
+        guard clients.removeValue(forKey: client.fd) != nil else { return }
+        loop.unregister(client.fd)
+        close(client.fd)
+    }
+
+    static func address(_ path: String) throws(SystemError) -> sockaddr_un {
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { throw SystemError("bind", path, errno: ENAMETOOLONG) }
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+        }
+        return addr
+    }
+
+    /// Removes a socket file nobody listens on; refuses when a daemon answers on it.
+    static func removeStaleSocket(at path: String) throws(SystemError) {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return }
+        guard (st.st_mode & S_IFMT) == S_IFSOCK else { throw SystemError("bind", "\(path) exists and is not a socket", errno: EEXIST) }
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard probe >= 0 else { throw SystemError("socket") }
+        defer { close(probe) }
+        var addr = try address(path)
+        let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        if r == 0 { throw SystemError("bind", "\(path): another touchd is listening on it", errno: EADDRINUSE) }
+        if errno == ECONNREFUSED || errno == ENOENT { unlink(path) } else { throw SystemError("connect", path) }
+    }
+}
