@@ -1,0 +1,53 @@
+import Testing
+import TouchCore
+import TouchProtocol
+
+@Suite struct RequestTests {
+    @Test func wellFormedRequestsParse() throws {
+        #expect(try Request.parse(#"{"id":1,"cmd":"ping"}"#).result.get() == .ping)
+        #expect(Request.parse(#"{"id":"abc","cmd":"ping"}"#).id == .string("abc"))
+        #expect(
+            try Request.parse(#"{"id":2,"cmd":"subscribe","topics":["hits","actions"],"views":["home.*"],"actions":["open"]}"#).result.get()
+                == .subscribe(topics: [.hits, .actions], views: ["home.*"], actions: ["open"]))
+        #expect(
+            try Request.parse(#"{"cmd":"subscribe"}"#).result.get() == .subscribe(topics: Set(Topic.allCases), views: nil, actions: nil))
+        #expect(try Request.parse(#"{"cmd":"hit_test","x":10,"y":20.5}"#).result.get() == .hitTest(point: Point(x: 10, y: 20.5), window: nil))
+        var changes = ViewChanges()
+        changes.isHidden = true
+        changes.alpha = 0.5
+        changes.frame = Rect(x: 1, y: 2, width: 3, height: 4)
+        #expect(
+            try Request.parse(#"{"cmd":"set","view":"ok","properties":{"hidden":true,"alpha":0.5,"frame":[1,2,3,4]}}"#).result.get()
+                == .set(view: "ok", changes: changes))
+        #expect(try Request.parse(#"{"cmd":"remove_view","view":"x"}"#).result.get() == .removeView(view: "x"))
+    }
+
+    @Test(arguments: [
+        ("{not json", "malformed_json"),
+        ("[1,2]", "malformed_request"),
+        (#"{"id":1}"#, "malformed_request"),
+        (#"{"id":1,"cmd":"explode"}"#, "unknown_command"),
+        (#"{"id":1,"cmd":"hit_test","x":"10","y":1}"#, "bad_argument"),
+        (#"{"id":1,"cmd":"hit_test","x":true,"y":1}"#, "bad_argument"),
+        (#"{"id":1,"cmd":"subscribe","topics":["nope"]}"#, "bad_argument"),
+        (#"{"id":1,"cmd":"subscribe","topics":"hits"}"#, "bad_argument"),
+        (#"{"id":1,"cmd":"set","view":"v","properties":{"alpha":2}}"#, "bad_argument"),
+        (#"{"id":1,"cmd":"set","view":"v","properties":{"hiden":true}}"#, "bad_argument"),
+        (#"{"id":1,"cmd":"set","view":"v","properties":{"hidden":1}}"#, "bad_argument"),
+        (#"{"id":1,"cmd":"add_view","view":"v","parent":"p","properties":{}}"#, "bad_argument"),
+        (#"{"id":1,"cmd":"unsubscribe","subscription":1.5}"#, "bad_argument"),
+    ])
+    func badRequestsGetACodeAndASentence(line: String, code: String) {
+        let (_, result) = Request.parse(line)
+        guard case .failure(let error) = result else { Issue.record("\(line) parsed"); return }
+        #expect(error.code == code)
+        #expect(!error.message.isEmpty)
+    }
+
+    @Test func repliesCarryTheRequestID() {
+        #expect(Reply.ok(.int(4), .object([("pong", true)])).line(seq: 9) == #"{"seq":9,"type":"reply","id":4,"ok":true,"result":{"pong":true}}"# + "\n")
+        #expect(
+            Reply.error(.string("a"), RequestError("unknown_command", "no")).line(seq: 1)
+                == #"{"seq":1,"type":"reply","id":"a","ok":false,"error":{"code":"unknown_command","message":"no"}}"# + "\n")
+    }
+}
