@@ -73,6 +73,25 @@ public final class EventLoop {
         }
     }
 
+    /// Waits up to `timeoutMilliseconds` (-1: forever) for one batch of ready descriptors and handles
+    /// it. Returns how many descriptors were ready. Lets tests drive the loop step by step.
+    @discardableResult
+    public func runOnce(timeoutMilliseconds: Int32) throws(SystemError) -> Int {
+        var events = [epoll_event](repeating: epoll_event(), count: 64)
+        let n = epoll_wait(epfd, &events, Int32(events.count), timeoutMilliseconds)
+        if n < 0 {
+            if errno == EINTR { return 0 }
+            throw SystemError("epoll_wait")
+        }
+        if n > 0 { wakeups += 1 }
+        for i in 0..<Int(n) {
+            let fd = events[i].data.fd
+            handlers[fd]?(Readiness(rawValue: events[i].events))
+        }
+        runDeferred()
+        return Int(n)
+    }
+
     /// Runs whatever was deferred (also useful when driving the loop's parts without `run`).
     public func runDeferred() {
         while !deferred.isEmpty {

@@ -1,0 +1,169 @@
+import CLinux
+import TouchCore
+import TouchProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The running daemon: one event loop that owns the application (view tree, touches, event queue),
+/// the socket clients and the input sources. Requests are handled between events, never in the
+/// middle of dispatching one, because the loop runs each callback to completion.
+public final class Daemon {
+    public let loop: EventLoop
+    public let server: SocketServer
+    public private(set) var app: Application
+    public let version: String
+    /// Re-reads the layout; returns the new application, or throws a readable error (the old layout
+    /// then keeps running).
+    public var reloadLayout: (() throws -> Application)?
+    /// Describes the input devices for the `devices` request.
+    public var describeDevices: () -> JSONValue = { .array([]) }
+    /// Called after every published batch (for status lines, counters).
+    public var onPublished: ((Int) -> Void)?
+    public private(set) var framesIn = 0
+
+    public init(app: Application, server: SocketServer, loop: EventLoop, version: String) {
+        self.app = app
+        self.server = server
+        self.loop = loop
+        self.version = version
+        server.greeting = MessageEncoder.hello(daemonVersion: version)
+        server.onRequest = { [unowned self] client, line in self.handle(line, from: client) }
+    }
+
+    /// The monotonic clock in seconds: the kernel's input clock, for events touchd makes itself
+    /// (cancellations on removal, reload and shutdown).
+    public static func monotonicNow() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    // MARK: - Input
+
+    /// Queues an input frame and dispatches everything queued, publishing what it produced.
+    public func receive(_ frame: InputFrame) {
+        framesIn += 1
+        publish(app.send(frame))
+    }
+
+    /// Publishes already-dispatched reports to the clients.
+    public func publish(_ reports: [DispatchReport]) {
+        var count = 0
+        for report in reports {
+            for message in MessageEncoder.messages(for: report, tree: app.tree) {
+                server.broadcast(message)
+                count += 1
+            }
+        }
+        if count > 0 { onPublished?(count) }
+    }
+
+    /// Publishes a message that is not about a dispatched event (devices added or removed).
+    public func publish(_ message: OutboundMessage) { server.broadcast(message) }
+
+    /// Cancels every touch (before a shutdown or reload), telling the clients.
+    public func cancelAllTouches() {
+        if let report = app.cancelAllTouches(timestamp: Daemon.monotonicNow()) { publish([report]) }
+    }
+
+    /// Cancels one device's touches (it was removed).
+    public func cancelTouches(ofDevice device: String) {
+        if let report = app.cancelTouches(ofDevice: device, timestamp: Daemon.monotonicNow()) { publish([report]) }
+    }
+
+    /// Replaces the application with a freshly loaded one, cancelling every live touch first.
+    public func replaceApplication(_ newApp: Application) {
+        cancelAllTouches()
+        app = newApp
+    }
+
+    // MARK: - Requests
+
+    func handle(_ line: String, from client: SocketServer.ClientHandle) -> OutboundMessage? {
+        let (id, parsed) = Request.parse(line)
+        switch parsed {
+        case .failure(let error): return Reply.error(id, error)
+        case .success(let request):
+            switch perform(request, client: client) {
+            case .success(let result): return Reply.ok(id, result)
+            case .failure(let error): return Reply.error(id, error)
+            }
+        }
+    }
+
+    func perform(_ request: Request, client: SocketServer.ClientHandle) -> Result<JSONValue, RequestError> {
+        switch request {
+        case .ping:
+            return .success(.object([("pong", true)]))
+        case .subscribe(let topics, let views, let actions):
+            let id = server.withSubscriptions(of: client) { subs, next -> Int in
+                defer { next += 1 }
+                subs.append(Subscription(id: next, topics: topics, views: views, actions: actions))
+                return next
+            }
+            return .success(.object([("subscription", .int(Int64(id ?? 0)))]))
+        case .unsubscribe(let subscription):
+            let removed = server.withSubscriptions(of: client) { subs, _ -> Bool in
+                let before = subs.count
+                subs.removeAll { $0.id == subscription }
+                return subs.count < before
+            } ?? false
+            return removed ? .success(.object([])) : .failure(RequestError("unknown_subscription", "no subscription \(subscription) on this connection"))
+        case .hitTest(let point, let window):
+            guard let target = window ?? app.tree.keyWindow else { return .failure(RequestError("no_window", "the layout has no window")) }
+            guard let result = app.tree.hitTest(point, onDisplayOf: target, traced: true) else {
+                return .failure(RequestError("unknown_window", "\"\(target)\" is not a window"))
+            }
+            return .success(TreeDescription.hitTest(result, tree: app.tree))
+        case .set(let view, let changes):
+            do {
+                try app.updateView(view) { changes.apply(to: &$0) }
+                return .success(.object([]))
+            } catch {
+                return .failure(RequestError("unknown_view", error.description))
+            }
+        case .addView(let view, let parent, let changes):
+            var props = ViewProperties(frame: .zero)
+            changes.apply(to: &props)
+            do {
+                try app.addView(view, parent: parent, props)
+                return .success(.object([]))
+            } catch {
+                return .failure(RequestError("bad_argument", error.description))
+            }
+        case .removeView(let view):
+            do {
+                if let report = try app.removeView(view, timestamp: Daemon.monotonicNow()) { publish([report]) }
+                return .success(.object([]))
+            } catch {
+                return .failure(RequestError("unknown_view", error.description))
+            }
+        case .reload:
+            guard let reloadLayout else { return .failure(RequestError("unsupported", "this daemon has no layout file to reload")) }
+            do {
+                replaceApplication(try reloadLayout())
+                return .success(.object([("views", .int(Int64(app.tree.viewCount)))]))
+            } catch {
+                return .failure(RequestError("reload_failed", "\(error)"))
+            }
+        case .devices:
+            return .success(describeDevices())
+        case .views:
+            return .success(TreeDescription.views(app.tree))
+        case .stats:
+            let s = app.statistics
+            let srv = server.statistics
+            return .success(
+                .object([
+                    ("frames_in", .int(Int64(framesIn))), ("events_dispatched", .int(Int64(s.eventsDispatched))),
+                    ("touches_began", .int(Int64(s.touchesBegan))), ("touches_cancelled", .int(Int64(s.touchesCancelled))),
+                    ("actions_emitted", .int(Int64(s.actionsEmitted))), ("anomalies", .int(Int64(s.anomalies))),
+                    ("queue_high_water_mark", .int(Int64(app.queue.highWaterMark))), ("queue_coalesced", .int(Int64(app.queue.coalescedCount))),
+                    ("clients", .int(Int64(server.clientCount))), ("messages_sent", .int(Int64(srv.sentMessages))),
+                    ("messages_dropped", .int(Int64(srv.droppedMessages))), ("clients_disconnected_slow", .int(Int64(srv.disconnectedSlow))),
+                    ("active_touches", .int(Int64(app.activeTouches.count))), ("wakeups", .int(Int64(loop.wakeups))),
+                ]))
+        }
+    }
+}

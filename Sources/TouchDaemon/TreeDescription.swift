@@ -1,0 +1,82 @@
+import TouchCore
+import TouchProtocol
+
+/// JSON descriptions of the tree and of hit-tests, for replies and the CLI.
+public enum TreeDescription {
+    /// Every responder: windows (with their views depth first), controllers, application and delegate.
+    public static func views(_ tree: ViewTree) -> JSONValue {
+        var items: [JSONValue] = []
+        for window in tree.windowIDs {
+            let w = tree.windowProperties(of: window)!
+            items.append(
+                .object([
+                    ("id", .string(window.rawValue)), ("kind", "window"),
+                    ("size", .array([.double(w.size.width), .double(w.size.height)])), ("level", .double(w.level)),
+                    ("key", .bool(tree.keyWindow == window)), ("points_per_mm", .double(w.pointsPerMillimetre)),
+                    ("display", .string(w.display)), ("root_controller", w.rootController.map { .string($0.rawValue) } ?? .null),
+                ]))
+            for view in tree.views(in: window) {
+                let p = tree.properties(of: view)!
+                items.append(
+                    .object([
+                        ("id", .string(view.rawValue)), ("kind", "view"),
+                        ("parent", .string(tree.superview(of: view)!.rawValue)),
+                        ("frame", .array([p.frame.minX, p.frame.minY, p.frame.width, p.frame.height].map { .double($0) })),
+                        ("hidden", .bool(p.isHidden)), ("alpha", .double(p.alpha)), ("interactive", .bool(p.isUserInteractionEnabled)),
+                        ("controller", tree.controller(ofRootView: view).map { .string($0.rawValue) } ?? .null),
+                    ]))
+            }
+        }
+        for controller in tree.controllerIDs {
+            let c = tree.controllerProperties(of: controller)!
+            items.append(
+                .object([
+                    ("id", .string(controller.rawValue)), ("kind", "controller"), ("view", .string(c.view.rawValue)),
+                    ("presented_by", c.presentedBy.map { .string($0.rawValue) } ?? .null),
+                ]))
+        }
+        items.append(.object([("id", .string(tree.applicationID.rawValue)), ("kind", "application")]))
+        items.append(.object([("id", .string(tree.appDelegateID.rawValue)), ("kind", "app_delegate")]))
+        return .array(items)
+    }
+
+    /// A hit-test's answer with its trace and the hit view's responder chain.
+    public static func hitTest(_ result: HitTestResult, tree: ViewTree) -> JSONValue {
+        let trace: [JSONValue] = result.trace.map { step in
+            switch step.kind {
+            case .enter(let point):
+                .object([("view", .string(step.view.rawValue)), ("step", "enter"), ("point", MessageEncoder.point(point))])
+            case .result(let hit, let outcome):
+                .object([
+                    ("view", .string(step.view.rawValue)), ("step", "result"), ("result", hit.map { .string($0.rawValue) } ?? .null),
+                    ("reason", .string(outcome.description)),
+                ])
+            }
+        }
+        let chain = result.view.map { tree.responderChain(from: $0) } ?? []
+        return .object([
+            ("window", .string(result.window.rawValue)), ("view", result.view.map { .string($0.rawValue) } ?? .null),
+            ("path", .array(result.view.map { tree.path(to: $0) }?.map { .string($0.rawValue) } ?? [])),
+            ("point", MessageEncoder.point(result.pointInWindow)),
+            ("point_in_view", result.pointInView.map(MessageEncoder.point) ?? .null),
+            ("responder_chain", .array(chain.map { .string($0.rawValue) })), ("trace", .array(trace)),
+        ])
+    }
+
+    /// The hit-test trace as readable lines, in seed 001's style, indented by depth.
+    public static func traceLines(_ result: HitTestResult) -> [String] {
+        var lines: [String] = []
+        var depth = 0
+        for step in result.trace {
+            switch step.kind {
+            case .enter(let point):
+                lines.append(String(repeating: "  ", count: depth) + "→ \(step.view) enter at \(point)")
+                depth += 1
+            case .result(let hit, let outcome):
+                depth -= 1
+                lines.append(String(repeating: "  ", count: depth) + "← \(step.view) result: \(hit?.rawValue ?? "nil") (\(outcome))")
+            }
+        }
+        return lines
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import Testing
+import TouchCore
+import TouchDaemon
+import TouchProtocol
+
+@Suite(.serialized) struct SocketServerTests {
+    @Test func clientsGetHelloRepliesAndTheirSubscribedTopicsInOrder() throws {
+        let h = try DaemonHarness(app: kioskApp())
+        let all = try h.connect()
+        let actionsOnly = try h.connect(topics: ["actions"])
+        let prefix = try h.connect(topics: ["hits"], extra: #","views":["home.can*"]"#)
+        #expect(all.of(type: "hello").count == 1)
+        #expect(all.messages.first?["type"] as? String == "hello")
+        #expect((all.reply(id: 0)?["result"] as? [String: Any])?["subscription"] as? Int == 1)
+
+        tap(h.daemon, id: 1, at: Point(x: 150, y: 150), t: 1)
+        tap(h.daemon, id: 2, at: Point(x: 450, y: 150), t: 2)
+        try h.settle()
+        for c in [all, actionsOnly, prefix] { c.poll() }
+
+        #expect(all.of(type: "hit").map { $0["view"] as? String } == ["home.ok", "home.cancel"])
+        #expect(all.of(type: "touch").map { $0["phase"] as? String } == ["began", "ended", "began", "ended"])
+        #expect(all.of(type: "action").map { $0["name"] as? String } == ["ok", "cancel"])
+        #expect(actionsOnly.of(type: "hit").isEmpty)
+        #expect(actionsOnly.of(type: "action").map { $0["name"] as? String } == ["ok", "cancel"])
+        #expect(prefix.of(type: "hit").map { $0["view"] as? String } == ["home.cancel"])
+        for c in [all, actionsOnly, prefix] { #expect(c.seqs == Array(1...c.seqs.count), "no gaps") }
+    }
+
+    @Test func badRequestsGetErrorsAndTheConnectionStays() throws {
+        let h = try DaemonHarness(app: kioskApp())
+        let c = try h.connect()
+        c.send("{this is not json")
+        c.send(#"{"id":5,"cmd":"launch_missiles"}"#)
+        c.send(#"{"id":6,"cmd":"set","view":"home.ok","properties":{"alpha":"high"}}"#)
+        c.send(#"{"id":7,"cmd":"set","view":"nope","properties":{"hidden":true}}"#)
+        c.send(#"{"id":8,"cmd":"ping"}"#)
+        try h.settle()
+        c.poll()
+        let replies = c.of(type: "reply")
+        #expect(replies.compactMap { ($0["error"] as? [String: Any])?["code"] as? String } == ["malformed_json", "unknown_command", "bad_argument", "unknown_view"])
+        #expect(c.reply(id: 8)?["ok"] as? Bool == true)
+        #expect(!c.closed)
+    }
+
+    @Test func anOverlongLineIsAnErrorAndADisconnect() throws {
+        let h = try DaemonHarness(app: kioskApp(), limits: ClientLimits(maximumQueuedBytes: 1 << 20, maximumLineLength: 1024))
+        let bad = try h.connect()
+        let good = try h.connect()
+        bad.sendRaw(Array(repeating: UInt8(ascii: "x"), count: 4096))
+        try h.settle()
+        bad.poll()
+        #expect(bad.of(type: "error").first.flatMap { ($0["error"] as? [String: Any])?["code"] as? String } == "line_too_long")
+        #expect(bad.of(type: "goodbye").count == 1)
+        #expect(bad.closed)
+        good.send(#"{"id":1,"cmd":"ping"}"#)
+        try h.settle()
+        good.poll()
+        #expect(good.reply(id: 1)?["ok"] as? Bool == true, "others are unaffected")
+    }
+
+    @Test func aStalledClientStaysBoundedAndOthersSeeEverything() throws {
+        let limits = ClientLimits(maximumQueuedBytes: 32 * 1024, maximumLineLength: 64 * 1024)
+        let h = try DaemonHarness(app: kioskApp(), limits: limits)
+        let stalled = try h.connect(topics: ["touches"])
+        stalled.shrinkReceiveBuffer()
+        let reader = try h.connect(topics: ["touches", "actions"])
+        // One finger moving at 1 kHz for 3 s, with the reader reading and the stalled client never.
+        h.daemon.receive(InputFrame(device: "d", window: "main", timestamp: 0, contacts: [InputContact(id: 1, phase: .began, location: Point(x: 150, y: 150))]))
+        for i in 1...3000 {
+            let p = Point(x: 150 + Double(i % 40), y: 150)
+            h.daemon.receive(InputFrame(device: "d", window: "main", timestamp: Double(i) / 1000, contacts: [InputContact(id: 1, phase: .moved, location: p)]))
+            if i % 50 == 0 {
+                try h.settle()
+                reader.poll()
+                let queued = h.daemon.server.clientSummaries.map(\.queuedBytes).max() ?? 0
+                #expect(queued <= limits.maximumQueuedBytes + 4096, "queued bytes stay bounded: \(queued)")
+            }
+        }
+        try h.settle()
+        reader.poll()
+        #expect(reader.of(type: "touch").count == 3001)
+        #expect(reader.seqs == Array(1...reader.seqs.count), "the reader sees every message in order")
+        #expect(h.daemon.server.statistics.droppedMessages > 0)
+        // The stalled client starts reading again: it learns what it missed.
+        for _ in 0..<50 {
+            stalled.poll()
+            try h.settle()
+        }
+        h.daemon.receive(InputFrame(device: "d", window: "main", timestamp: 4, contacts: [InputContact(id: 1, phase: .moved, location: Point(x: 200, y: 150))]))
+        try h.settle()
+        stalled.poll()
+        let notices = stalled.of(type: "dropped")
+        #expect(!notices.isEmpty)
+        let missed = notices.map { $0["count"] as! Int }.reduce(0, +)
+        let touches = stalled.of(type: "touch").count
+        #expect(touches + missed == 3002, "every message is either received or reported missing")
+        // Sequence numbers: received plus reported missing cover 1...last without overlap.
+        var covered = Set(stalled.seqs)
+        for n in notices { covered.formUnion((n["first_seq"] as! Int)...(n["last_seq"] as! Int)) }
+        #expect(covered == Set(1...(stalled.seqs.max() ?? 0)))
+    }
+
+    @Test func aStalledClientThatWouldLoseAnActionIsDisconnectedWithAReason() throws {
+        let limits = ClientLimits(maximumQueuedBytes: 8 * 1024, maximumLineLength: 64 * 1024)
+        let h = try DaemonHarness(app: kioskApp(), limits: limits)
+        let stalled = try h.connect(topics: ["actions", "hits"])
+        stalled.shrinkReceiveBuffer()
+        let reader = try h.connect(topics: ["actions"])
+        for i in 0..<2000 {
+            tap(h.daemon, id: UInt64(i + 10), at: Point(x: 150, y: 150), t: Double(i))
+            if i % 50 == 0 {
+                try h.settle()
+                reader.poll()
+            }
+        }
+        try h.settle()
+        reader.poll()
+        #expect(reader.of(type: "action").count == 2000)
+        #expect(h.daemon.server.statistics.disconnectedSlow == 1)
+        #expect(h.daemon.server.clientCount == 1)
+        stalled.poll()
+        // What it did receive is in order, and it was closed.
+        #expect(stalled.seqs == Array(1...stalled.seqs.count))
+        #expect(stalled.closed)
+    }
+
+    @Test func treeChangesInterleavedWithTouches() throws {
+        let h = try DaemonHarness(app: kioskApp())
+        let c = try h.connect()
+        c.send(#"{"id":1,"cmd":"set","view":"home.ok","properties":{"hidden":true}}"#)
+        try h.settle()
+        tap(h.daemon, id: 1, at: Point(x: 150, y: 150), t: 1)
+        c.send(#"{"id":2,"cmd":"set","view":"home.ok","properties":{"hidden":false}}"#)
+        c.send(#"{"id":3,"cmd":"add_view","view":"home.new","parent":"home","properties":{"frame":[100,300,100,100]}}"#)
+        try h.settle()
+        tap(h.daemon, id: 2, at: Point(x: 150, y: 150), t: 2)
+        tap(h.daemon, id: 3, at: Point(x: 150, y: 350), t: 3)
+        // A touch held on home.new, then the view is removed: the touch is cancelled.
+        h.daemon.receive(InputFrame(device: "d", window: "main", timestamp: 4, contacts: [InputContact(id: 4, phase: .began, location: Point(x: 150, y: 350))]))
+        c.send(#"{"id":4,"cmd":"remove_view","view":"home.new"}"#)
+        c.send(#"{"id":5,"cmd":"hit_test","x":150,"y":150}"#)
+        try h.settle()
+        c.poll()
+        #expect(c.of(type: "hit").map { $0["view"] as? String } == ["home", "home.ok", "home.new", "home.new"])
+        #expect(c.of(type: "action").map { $0["name"] as? String } == ["ok"])
+        let phases = c.of(type: "touch").filter { $0["touch"] as? Int == 4 }.map { $0["phase"] as? String }
+        #expect(phases == ["began", "cancelled"])
+        let hit = c.reply(id: 5)?["result"] as? [String: Any]
+        #expect(hit?["view"] as? String == "home.ok")
+        #expect((hit?["responder_chain"] as? [String])?.last == "app_delegate")
+        #expect((hit?["trace"] as? [Any])?.isEmpty == false)
+        for id in 1...5 { #expect(c.reply(id: id)?["ok"] as? Bool == true, "request \(id)") }
+    }
+
+    @Test func garbageInputNeverCrashesTheDaemon() throws {
+        let h = try DaemonHarness(app: kioskApp())
+        let c = try h.connect()
+        var rng = SystemRandomNumberGenerator()
+        let fragments = [#"{"cmd":"#, #""set""#, "}", "{", "\"", "[", "]", ",", "null", "1e999", #"{"cmd":"hit_test","x":1e308,"y":-1e308}"#,
+                         #"{"cmd":"subscribe","topics":[1,2]}"#, "\u{00}", "\u{FFFF}", #"{"id":{"a":[1,{"b":null}]},"cmd":"ping"}"#]
+        for i in 0..<300 {
+            // Let the daemon read now and then: the test client's own sends must not overflow.
+            if i % 20 == 0 { try h.drain(c) }
+            var line = ""
+            for _ in 0..<Int.random(in: 1...6, using: &rng) { line += fragments.randomElement(using: &rng)! }
+            c.send(line)
+            // Truncated input too.
+            c.sendRaw(Array(line.utf8.prefix(Int.random(in: 0...line.utf8.count, using: &rng))))
+            c.send("")
+        }
+        c.send(#"{"id":"last","cmd":"ping"}"#)
+        try h.drain(c)
+        #expect(c.of(type: "reply").contains { $0["id"] as? String == "last" && $0["ok"] as? Bool == true },
+                "\(c.messages.suffix(3)) \(c.messages.count)")
+        #expect(!c.closed)
+    }
+
+    @Test func aLiveDaemonsSocketIsNeverTakenOverButAStaleOneIsReplaced() throws {
+        let h = try DaemonHarness(app: kioskApp())
+        let loop = try EventLoop()
+        #expect(throws: SystemError.self) { _ = try SocketServer(path: h.path, loop: loop) }
+        // A stale file: a socket nobody listens on.
+        let stale = NSTemporaryDirectory() + "touchd-stale-\(getpid()).sock"
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in stale.utf8.enumerated() { raw[i] = b } }
+        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        close(fd)
+        let server = try SocketServer(path: stale, loop: loop)
+        var st = stat()
+        #expect(stat(stale, &st) == 0)
+        #expect(st.st_mode & 0o777 == 0o660)
+        server.shutdown(reason: "test over")
+        #expect(stat(stale, &st) != 0, "the socket file is removed on shutdown")
+    }
+}
