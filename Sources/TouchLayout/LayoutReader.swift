@@ -1,0 +1,412 @@
+/// One entry of an array of tables, with its index in the file (`view[3]` has index 3).
+struct Entry<Spec> {
+    var index: Int
+    var spec: Spec
+}
+
+/// What the reader made of the file: every entry, with placeholders where a value was unusable
+/// (the log says why), so the cross-reference checks can still run over all of it.
+struct LayoutDraft {
+    var version = 1
+    var application = ApplicationSpec()
+    var tap = TapSpec()
+    var queue = QueueSpec()
+    var windows: [Entry<WindowSpec>] = []
+    /// `key` as written in each window (nil when absent), parallel to `windows`.
+    var windowKeyFlags: [Bool?] = []
+    var controllers: [Entry<ControllerSpec>] = []
+    var views: [Entry<ViewSpec>] = []
+    var handlers: [Entry<HandlerSpec>] = []
+    var devices: [Entry<DeviceSpec>] = []
+    /// Whether `window` was present at all (so a malformed one is not also reported as missing).
+    var hasWindowKey = false
+}
+
+/// Reads the TOML tree into a ``LayoutDraft``: types, ranges, required and unknown keys.
+/// Cross-references are checked afterwards by ``LayoutValidator``.
+struct LayoutReader {
+    let log: IssueLog
+    /// The layout file's path as given, for resolving relative `pointercal` paths.
+    let file: String
+
+    static let topKeys = ["version", "application", "tap", "queue", "window", "controller", "view", "handler", "device"]
+    static let applicationKeys = ["id", "delegate"]
+    static let tapKeys = ["interval", "distance_mm", "max_duration", "slop_mm"]
+    static let queueKeys = ["capacity"]
+    static let windowKeys = ["id", "size", "level", "key", "points_per_mm", "display", "root_controller"]
+    static let controllerKeys = ["id", "view", "presented_by"]
+    static let viewKeys = [
+        "id", "parent", "frame", "bounds_origin", "hidden", "alpha", "interactive", "clips_to_bounds",
+        "multiple_touch", "exclusive_touch", "hit_expansion", "hit_test", "redirect",
+    ]
+    static let handlerKeys = ["responder", "on", "action", "payload", "pass_on", "tap_count"]
+    static let deviceKeys = [
+        "match", "window", "region", "rotation", "swap_axes", "invert_x", "invert_y", "calibration",
+        "udev_calibration", "pointercal", "grab", "palm_pressure", "palm_touch_major",
+    ]
+    static let matchKeys = ["kind", "name", "usb", "id_path", "id_serial", "devnode"]
+
+    /// UIKit and other likely spellings of keys, for "did you mean".
+    static let aliases: [String: [String: String]] = [
+        "window": [
+            "rootViewController": "root_controller", "windowLevel": "level", "isKeyWindow": "key",
+            "points_per_millimetre": "points_per_mm", "points_per_millimeter": "points_per_mm",
+            "frame": "size",
+        ],
+        "controller": ["presentingViewController": "presented_by", "root_view": "view"],
+        "view": [
+            "userInteractionEnabled": "interactive", "multipleTouchEnabled": "multiple_touch",
+            "bounds": "bounds_origin", "superview": "parent", "hitTestPolicy": "hit_test",
+            "opacity": "alpha",
+        ],
+        "handler": ["trigger": "on", "event": "on", "method": "on", "passOn": "pass_on", "consume": "pass_on"],
+        "device": [
+            "name": "match.name", "kind": "match.kind", "usb": "match.usb", "id_path": "match.id_path",
+            "id_serial": "match.id_serial", "devnode": "match.devnode",
+        ],
+        "tap": ["max_distance_mm": "distance_mm", "duration": "max_duration"],
+    ]
+
+    func read(_ root: [String: TOMLNode]) -> LayoutDraft {
+        var draft = LayoutDraft()
+        let top = Fields(log: log, path: .root, values: root)
+        top.rejectUnknownKeys(Self.topKeys, what: "the layout file", aliases: ["windows": "window", "views": "view"])
+
+        if let node = root["version"] {
+            switch node {
+            case .integer(1): break
+            case .integer(let value):
+                log.add(.invalidValue, top.at("version"), "version \(value) is not supported: expected 1")
+                draft.version = Int(clamping: value)
+            default:
+                top.wrongType(top.at("version"), node, "the integer 1")
+            }
+        }
+        if let fields = top.table("application", expect: "an [application] table") {
+            draft.application = readApplication(fields)
+        }
+        if let fields = top.table("tap", expect: "a [tap] table") {
+            draft.tap = readTap(fields)
+        }
+        if let fields = top.table("queue", expect: "a [queue] table") {
+            let range = QueueSpec.capacityRange
+            let capacity = fields.integer(
+                "capacity", expect: "an integer from \(range.lowerBound) to \(range.upperBound)",
+                valid: { $0 >= Int64(range.lowerBound) && $0 <= Int64(range.upperBound) })
+            draft.queue = QueueSpec(capacity: capacity ?? QueueSpec.defaultCapacity)
+            fields.rejectUnknownKeys(Self.queueKeys, what: "[queue]")
+        }
+
+        draft.hasWindowKey = root["window"] != nil
+        for (index, fields) in entries("window", in: top) {
+            let (window, key) = readWindow(fields)
+            draft.windows.append(Entry(index: index, spec: window))
+            draft.windowKeyFlags.append(key)
+        }
+        for (index, fields) in entries("controller", in: top) {
+            draft.controllers.append(Entry(index: index, spec: readController(fields)))
+        }
+        for (index, fields) in entries("view", in: top) {
+            draft.views.append(Entry(index: index, spec: readView(fields)))
+        }
+        for (index, fields) in entries("handler", in: top) {
+            draft.handlers.append(Entry(index: index, spec: readHandler(fields)))
+        }
+        for (index, fields) in entries("device", in: top) {
+            draft.devices.append(Entry(index: index, spec: readDevice(fields)))
+        }
+        return draft
+    }
+
+    /// The tables of the array of tables `name` (`[[name]]`), with their indices.
+    private func entries(_ name: String, in top: Fields) -> [(Int, Fields)] {
+        guard let node = top.values[name] else { return [] }
+        let expect = "[[\(name)]] entries (an array of tables)"
+        switch node {
+        case .array(let items):
+            var result: [(Int, Fields)] = []
+            for (index, item) in items.enumerated() {
+                let path = top.at(name).appending(index: index)
+                if case .table(let values) = item {
+                    result.append((index, Fields(log: log, path: path, values: values)))
+                } else {
+                    top.wrongType(path, item, "a table (one [[\(name)]] entry)")
+                }
+            }
+            return result
+        case .table:
+            log.add(
+                .wrongType, top.at(name),
+                "expected \(expect), found a single table: write [[\(name)]], not [\(name)]")
+            return []
+        default:
+            top.wrongType(top.at(name), node, expect)
+            return []
+        }
+    }
+
+    /// Reads `id` first so that every later issue of the entry can name it.
+    private func readID(_ fields: Fields, what: String) -> String {
+        let id = fields.string("id", required: true, expect: "a non-empty string, the \(what)'s unique id")
+        if let id { log.name(fields.path, id: id) }
+        return id ?? ""
+    }
+
+    private func readApplication(_ fields: Fields) -> ApplicationSpec {
+        let id = fields.string("id", expect: "a non-empty string, the application's responder id")
+        let delegate = fields.string("delegate", expect: "a non-empty string, the app delegate's responder id")
+        fields.rejectUnknownKeys(Self.applicationKeys, what: "[application]")
+        return ApplicationSpec(id: id ?? ApplicationSpec.defaultID, delegate: delegate ?? ApplicationSpec.defaultDelegateID)
+    }
+
+    private func readTap(_ fields: Fields) -> TapSpec {
+        func positive(_ key: String, _ unit: String) -> Double? {
+            fields.number(key, expect: "a finite number > 0 (\(unit))", valid: { $0.isFinite && $0 > 0 })
+        }
+        let defaults = TapSpec()
+        let spec = TapSpec(
+            interval: positive("interval", "seconds") ?? defaults.interval,
+            distanceMillimetres: positive("distance_mm", "millimetres") ?? defaults.distanceMillimetres,
+            maximumDuration: positive("max_duration", "seconds") ?? defaults.maximumDuration,
+            slopMillimetres: positive("slop_mm", "millimetres") ?? defaults.slopMillimetres)
+        fields.rejectUnknownKeys(Self.tapKeys, what: "[tap]", aliases: Self.aliases["tap"] ?? [:])
+        return spec
+    }
+
+    private func readWindow(_ fields: Fields) -> (WindowSpec, Bool?) {
+        let id = readID(fields, what: "window")
+        let size = fields.numbers(
+            "size", names: ["width", "height"], nonNegative: [0, 1], required: true,
+            expect: "[width, height]: two finite numbers >= 0, in points")
+        let level = fields.number("level", expect: "a finite number (higher windows are on top)")
+        let key = fields.bool("key")
+        let pointsPerMillimetre = fields.number(
+            "points_per_mm", expect: "a finite number > 0 (points per millimetre)", valid: { $0.isFinite && $0 > 0 })
+        let display = fields.string("display", expect: "a non-empty display name")
+        let rootController = fields.string("root_controller", expect: "the id of a [[controller]]")
+        fields.rejectUnknownKeys(Self.windowKeys, what: "a [[window]]", aliases: Self.aliases["window"] ?? [:])
+        let spec = WindowSpec(
+            id: id, size: LayoutSize(width: size?[0] ?? 0, height: size?[1] ?? 0), level: level ?? 0,
+            isKey: false, pointsPerMillimetre: pointsPerMillimetre ?? WindowSpec.defaultPointsPerMillimetre,
+            display: display ?? WindowSpec.defaultDisplay, rootController: rootController)
+        return (spec, key)
+    }
+
+    private func readController(_ fields: Fields) -> ControllerSpec {
+        let id = readID(fields, what: "controller")
+        let view = fields.string("view", required: true, expect: "the id of the controller's root [[view]]")
+        let presentedBy = fields.string("presented_by", expect: "the id of the presenting [[controller]]")
+        fields.rejectUnknownKeys(Self.controllerKeys, what: "a [[controller]]", aliases: Self.aliases["controller"] ?? [:])
+        return ControllerSpec(id: id, view: view ?? "", presentedBy: presentedBy)
+    }
+
+    private func readView(_ fields: Fields) -> ViewSpec {
+        let id = readID(fields, what: "view")
+        let parent = fields.string("parent", required: true, expect: "the id of a [[window]] or of a [[view]]")
+        let frame = fields.numbers(
+            "frame", names: ["x", "y", "width", "height"], nonNegative: [2, 3], required: true,
+            expect: "[x, y, width, height]: four finite numbers, width and height >= 0")
+        let boundsOrigin = fields.numbers("bounds_origin", names: ["x", "y"], expect: "[x, y]: two finite numbers")
+        let hidden = fields.bool("hidden")
+        let alpha = fields.number("alpha", expect: "a number from 0 to 1", valid: { (0...1).contains($0) })
+        let interactive = fields.bool("interactive")
+        let clips = fields.bool("clips_to_bounds")
+        let multipleTouch = fields.bool("multiple_touch")
+        let exclusiveTouch = fields.bool("exclusive_touch")
+        let expansion = readHitExpansion(fields)
+        let policy = readHitTest(fields)
+        fields.rejectUnknownKeys(Self.viewKeys, what: "a [[view]]", aliases: Self.aliases["view"] ?? [:])
+        return ViewSpec(
+            id: id, parent: parent ?? "",
+            frame: frame.map { LayoutRect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) }
+                ?? LayoutRect(x: 0, y: 0, width: 0, height: 0),
+            boundsOrigin: boundsOrigin.map { LayoutPoint(x: $0[0], y: $0[1]) } ?? .zero,
+            isHidden: hidden ?? false, alpha: alpha ?? 1, isUserInteractionEnabled: interactive ?? true,
+            clipsToBounds: clips ?? false, isMultipleTouchEnabled: multipleTouch ?? false,
+            isExclusiveTouch: exclusiveTouch ?? false, hitExpansion: expansion ?? .zero, hitTest: policy ?? .default)
+    }
+
+    private func readHitExpansion(_ fields: Fields) -> LayoutInsets? {
+        guard let node = fields.values["hit_expansion"] else { return nil }
+        let path = fields.at("hit_expansion")
+        let expect = "a finite number >= 0 (points on every side) or [top, left, bottom, right], each >= 0"
+        switch node {
+        case .integer, .float:
+            return fields.checkedNumber(node, at: path, expect: expect, valid: { $0.isFinite && $0 >= 0 })
+                .map(LayoutInsets.init(all:))
+        case .array:
+            return fields.checkedNumbers(
+                node, at: path, names: ["top", "left", "bottom", "right"], nonNegative: [0, 1, 2, 3], expect: expect
+            ).map { LayoutInsets(top: $0[0], left: $0[1], bottom: $0[2], right: $0[3]) }
+        default:
+            fields.wrongType(path, node, expect)
+            return nil
+        }
+    }
+
+    private enum PolicyName { case `default`, passThrough, capture, redirect }
+
+    private func readHitTest(_ fields: Fields) -> HitTestPolicySpec? {
+        let name = fields.choice(
+            "hit_test",
+            [("default", PolicyName.default), ("pass-through", .passThrough), ("capture", .capture), ("redirect", .redirect)])
+        let hitTestIsBad = fields.has("hit_test") && name == nil
+        let target = fields.string("redirect", expect: "the id of a strict descendant of this view")
+        switch name {
+        case .redirect:
+            guard let target else {
+                if !fields.has("redirect") {
+                    fields.missing("redirect", "the id of a strict descendant of this view, required by hit_test = \"redirect\"")
+                }
+                return nil
+            }
+            return .redirect(target)
+        case .default, .passThrough, .capture, nil:
+            if fields.has("redirect") && !hitTestIsBad {
+                let current = name == nil ? "no hit_test" : "hit_test = \(quote(fields.values["hit_test"]?.stringValue ?? ""))"
+                log.add(
+                    .conflict, fields.at("redirect"),
+                    "redirect has no effect with \(current): expected hit_test = \"redirect\" alongside it, or no redirect")
+            }
+            switch name {
+            case .passThrough: return .passThrough
+            case .capture: return .capture
+            default: return name == nil ? nil : .default
+            }
+        }
+    }
+
+    private func readHandler(_ fields: Fields) -> HandlerSpec {
+        let responder = fields.string(
+            "responder", required: true,
+            expect: "the id of a window, view, controller, the application or its delegate")
+        let triggers = HandlerTrigger.allCases.map { ($0.rawValue, $0) }
+        let trigger = fields.choice("on", triggers)
+        if !fields.has("on") {
+            fields.missing("on", "one of " + triggers.map { quote($0.0) }.joined(separator: ", "))
+        }
+        let action = fields.string("action", required: true, expect: "a non-empty action name")
+        let payload = fields.values["payload"].flatMap { payloadValue($0, at: fields.at("payload")) }
+        let passOn = fields.bool("pass_on")
+        let tapCount = fields.integer("tap_count", expect: "an integer >= 1", valid: { $0 >= 1 })
+        fields.rejectUnknownKeys(Self.handlerKeys, what: "a [[handler]]", aliases: Self.aliases["handler"] ?? [:])
+        return HandlerSpec(
+            responder: responder ?? "", trigger: trigger ?? .touchesBegan, action: action ?? "", payload: payload,
+            passesOn: passOn ?? true, tapCount: tapCount)
+    }
+
+    /// Converts a payload, refusing `inf` and `nan` (JSON has no spelling for them).
+    private func payloadValue(_ node: TOMLNode, at path: TOMLPath) -> PayloadValue? {
+        switch node {
+        case .string(let text): return .string(text)
+        case .integer(let value): return .integer(value)
+        case .float(let value):
+            guard value.isFinite else {
+                log.add(.invalidValue, path, "\(node.shortText) cannot be sent as JSON: expected a finite number")
+                return nil
+            }
+            return .double(value)
+        case .bool(let value): return .bool(value)
+        case .dateTime(let text, _): return .string(text)
+        case .array(let items):
+            let values = items.enumerated().map { payloadValue($0.element, at: path.appending(index: $0.offset)) }
+            let kept = values.compactMap { $0 }
+            return kept.count == values.count ? .array(kept) : nil
+        case .table(let entries):
+            var result: [String: PayloadValue] = [:]
+            var failed = false
+            for key in entries.keys.sorted() {
+                guard let entry = entries[key] else { continue }
+                if let value = payloadValue(entry, at: path.appending(key)) { result[key] = value } else { failed = true }
+            }
+            return failed ? nil : .table(result)
+        }
+    }
+
+    private func readDevice(_ fields: Fields) -> DeviceSpec {
+        var match = DeviceMatchSpec()
+        if let matchFields = fields.table("match", expect: "a table of match criteria, e.g. match.kind = \"touchscreen\"") {
+            match = readMatch(matchFields)
+        }
+        let window = fields.string("window", required: true, expect: "the id of the [[window]] the device feeds")
+        let region = fields.numbers(
+            "region", names: ["x", "y", "width", "height"], nonNegative: [2, 3],
+            expect: "[x, y, width, height] in window points: four finite numbers, width and height >= 0")
+        let rotation = readRotation(fields)
+        let swapAxes = fields.bool("swap_axes")
+        let invertX = fields.bool("invert_x")
+        let invertY = fields.bool("invert_y")
+        let calibration = fields.numbers(
+            "calibration", names: ["a", "b", "c", "d", "e", "f"],
+            expect: "6 finite numbers [a, b, c, d, e, f] (a libinput calibration matrix)")
+        let udevCalibration = fields.bool("udev_calibration")
+        let pointercal = fields.string("pointercal", expect: "the path of a tslib pointercal file")
+        if fields.has("calibration") && fields.has("pointercal") {
+            log.add(
+                .conflict, fields.at("pointercal"),
+                "pointercal and calibration are both set: expected at most one of them")
+        }
+        let grab = fields.bool("grab")
+        let palmPressure = fields.integer("palm_pressure", expect: "an integer >= 0 (device units)", valid: { $0 >= 0 })
+        let palmTouchMajor = fields.integer(
+            "palm_touch_major", expect: "an integer >= 0 (device units)", valid: { $0 >= 0 })
+        fields.rejectUnknownKeys(Self.deviceKeys, what: "a [[device]]", aliases: Self.aliases["device"] ?? [:])
+        return DeviceSpec(
+            match: match, window: window ?? "",
+            region: region.map { LayoutRect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) },
+            rotation: rotation ?? .none, swapAxes: swapAxes ?? false, invertX: invertX ?? false,
+            invertY: invertY ?? false, calibration: calibration, usesUdevCalibration: udevCalibration ?? true,
+            pointercal: pointercal.map(resolve), grab: grab ?? true, palmPressure: palmPressure,
+            palmTouchMajor: palmTouchMajor)
+    }
+
+    private func readRotation(_ fields: Fields) -> Rotation? {
+        let expect = "0, 90, 180 or 270 (degrees clockwise)"
+        guard let node = fields.values["rotation"] else { return nil }
+        guard let degrees = fields.checkedNumber(node, at: fields.at("rotation"), expect: expect, valid: { $0.isFinite })
+        else { return nil }
+        guard let whole = Int(exactly: degrees), let rotation = Rotation(rawValue: whole) else {
+            log.add(.invalidValue, fields.at("rotation"), "\(node.shortText) is not a rotation: expected \(expect)")
+            return nil
+        }
+        return rotation
+    }
+
+    private func readMatch(_ fields: Fields) -> DeviceMatchSpec {
+        let kind = fields.choice("kind", DeviceKindSpec.allCases.map { ($0.rawValue, $0) })
+        var name = fields.string("name", expect: "a glob over the device name (* ? [...])")
+        if let pattern = name, let problem = Glob.problem(in: pattern) {
+            log.add(
+                .invalidValue, fields.at("name"),
+                "\(quote(pattern)) is not a valid glob (\(problem)): expected a glob over the device name (* ? [...])")
+            name = nil
+        }
+        var usb: USBID?
+        let usbExpect = "\"vvvv:pppp\": the USB vendor and product ids, four hexadecimal digits each"
+        if let text = fields.string("usb", expect: usbExpect) {
+            usb = USBID(text)
+            if usb == nil {
+                log.add(.invalidValue, fields.at("usb"), "\(quote(text)) is not a USB id: expected \(usbExpect)")
+            }
+        }
+        let idPath = fields.string("id_path", expect: "udev's ID_PATH of the device")
+        let idSerial = fields.string("id_serial", expect: "udev's ID_SERIAL of the device")
+        let devnode = fields.string("devnode", expect: "a device node path such as /dev/input/event5")
+        fields.rejectUnknownKeys(Self.matchKeys, what: "match")
+        return DeviceMatchSpec(
+            kind: kind ?? .any, name: name, usb: usb, idPath: idPath, idSerial: idSerial, devnode: devnode)
+    }
+
+    /// A relative path resolved against the directory of the layout file.
+    private func resolve(_ path: String) -> String {
+        guard !path.hasPrefix("/"), let slash = file.lastIndex(of: "/") else { return path }
+        return String(file[...slash]) + path
+    }
+}
+
+extension TOMLNode {
+    var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+}
