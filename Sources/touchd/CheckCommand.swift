@@ -1,9 +1,103 @@
 import ArgumentParser
+import TouchCore
+import TouchLayout
+#if canImport(Glibc)
+import Glibc
+#endif
 
+/// `touchd check`: validates a layout and prints what it contains.
 struct CheckCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "check", abstract: "Not yet available.")
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Validate a layout file and print a summary of it.",
+        discussion: "Exits with status 0 when the layout is valid, 1 when it is not (every problem is listed).")
+
+    @Option(name: .long, help: "The layout file (TOML).")
+    var config: String
 
     func run() throws {
-        throw ValidationError("touchd check is not available yet")
+        let (document, app) = try loadLayout(config)
+        print(LayoutSummary.text(document: document, app: app, file: config))
+    }
+}
+
+/// Loads and validates a layout, printing every problem and exiting 1 when there are any.
+func loadLayout(_ path: String) throws -> (LayoutDocument, Application) {
+    do throws(LayoutErrors) {
+        let document = try LayoutLoader.load(path: path)
+        return (document, try document.makeApplication(file: path))
+    } catch let errors {
+        var stderr = StandardError()
+        print(errors.description, to: &stderr)
+        let n = errors.issues.count
+        print("\(path): \(n) problem\(n == 1 ? "" : "s"); nothing was loaded", to: &stderr)
+        throw ExitCode.failure
+    }
+}
+
+/// Writes to standard error.
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        _ = string.withCString { Glibc.write(2, $0, strlen($0)) }
+    }
+}
+
+/// The readable summary `touchd check` prints.
+enum LayoutSummary {
+    /// The smallest comfortable touch target, in millimetres.
+    static let minimumTargetMillimetres = 9.0
+
+    static func text(document: LayoutDocument, app: Application, file: String) -> String {
+        let tree = app.tree
+        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+        var lines: [String] = []
+        lines.append(
+            "\(file): valid: \(plural(tree.windowIDs.count, "window")), \(plural(tree.viewCount, "view")), "
+                + "\(plural(tree.controllerIDs.count, "controller")), \(plural(app.handlers.count, "handler")), "
+                + "\(plural(document.devices.count, "device entry").replacingOccurrences(of: "entrys", with: "entries"))")
+        for window in tree.windowIDs {
+            let w = tree.windowProperties(of: window)!
+            let key = tree.keyWindow == window ? ", key" : ""
+            lines.append(
+                "window \(window): \(formatNumber(w.size.width))×\(formatNumber(w.size.height)) pt, level \(formatNumber(w.level))\(key), "
+                    + "\(formatNumber(w.pointsPerMillimetre)) pt/mm, display \(w.display), \(plural(tree.views(in: window).count, "view"))"
+                    + (w.rootController.map { ", root controller \($0)" } ?? ""))
+        }
+        for controller in tree.controllerIDs {
+            let c = tree.controllerProperties(of: controller)!
+            lines.append("controller \(controller): root view \(c.view)" + (c.presentedBy.map { ", presented by \($0)" } ?? ""))
+        }
+        for handler in document.handlers {
+            lines.append(
+                "handler \(handler.responder) on \(handler.trigger.rawValue) → \(handler.action)"
+                    + (handler.tapCount.map { " (tap count \($0))" } ?? "") + (handler.passesOn ? "" : ", consumes"))
+        }
+        for (i, device) in document.devices.enumerated() {
+            lines.append("device[\(i)]: \(device.match.kind.rawValue) → window \(device.window)")
+        }
+        lines += warnings(document: document, tree: tree)
+        return lines.joined(separator: "\n")
+    }
+
+    /// Views with handlers whose hit area is smaller than a finger's comfortable target.
+    static func warnings(document: LayoutDocument, tree: ViewTree) -> [String] {
+        var result: [String] = []
+        var warned: Set<String> = []
+        for handler in document.handlers where !warned.contains(handler.responder) {
+            let id = ResponderID(handler.responder)
+            guard tree.kind(of: id) == .view, let props = tree.properties(of: id), let window = tree.window(of: id),
+                let ppm = tree.windowProperties(of: window)?.pointsPerMillimetre
+            else { continue }
+            let area = props.hitArea
+            let w = area.width / ppm
+            let h = area.height / ppm
+            if min(w, h) < minimumTargetMillimetres {
+                warned.insert(handler.responder)
+                result.append(
+                    "warning: view \(id): its hit area is \(formatNumber(w))×\(formatNumber(h)) mm, smaller than the "
+                        + "\(formatNumber(minimumTargetMillimetres)) mm a finger needs (hit_expansion can enlarge it)")
+            }
+        }
+        return result
     }
 }

@@ -1,9 +1,49 @@
 import ArgumentParser
+import TouchCore
+import TouchDaemon
+import TouchLayout
 
+/// `touchd hit-test`: explains where a touch at a point would go.
 struct HitTestCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "hit-test", abstract: "Not yet available.")
+    static let configuration = CommandConfiguration(
+        commandName: "hit-test",
+        abstract: "Hit-test a point of a layout and print the trace, the hit view and its responder chain.")
+
+    @Option(name: .long, help: "The layout file (TOML).")
+    var config: String
+
+    @Option(name: .long, help: "The window whose coordinates X and Y are in (default: the key window).")
+    var window: String?
+
+    @Flag(name: .long, help: "Print the answer as JSON.")
+    var json = false
+
+    @Argument(help: "X in window points.")
+    var x: Double
+
+    @Argument(help: "Y in window points.")
+    var y: Double
 
     func run() throws {
-        throw ValidationError("touchd hit-test is not available yet")
+        let (_, app) = try loadLayout(config)
+        let tree = app.tree
+        guard let target = window.map({ ResponderID($0) }) ?? tree.keyWindow else {
+            throw ValidationError("the layout has no window")
+        }
+        guard let result = tree.hitTest(Point(x: x, y: y), onDisplayOf: target, traced: true) else {
+            throw ValidationError("\"\(target)\" is not a window of \(config); windows: \(tree.windowIDs.map(\.rawValue).joined(separator: ", "))")
+        }
+        if json {
+            print(TreeDescription.hitTest(result, tree: tree).jsonText)
+            return
+        }
+        for line in TreeDescription.traceLines(result) { print(line) }
+        if let view = result.view {
+            print("hit: \(view) in window \(result.window) at \(result.pointInView!) (view coordinates)")
+            print("path: \(tree.path(to: view).map(\.rawValue).joined(separator: " > "))")
+            print("responder chain: \(tree.responderChain(from: view).map(\.rawValue).joined(separator: " → "))")
+        } else {
+            print("hit: nothing takes the point \(result.pointInWindow)")
+        }
     }
 }

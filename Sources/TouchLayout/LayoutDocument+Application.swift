@@ -1,0 +1,113 @@
+import TouchCore
+
+extension LayoutDocument {
+    /// The core's view tree, handlers and settings for this layout: what the application runs.
+    ///
+    /// Views are added so that every parent comes before its children, and siblings keep their
+    /// order in the file (z-order). The document is already validated, so building cannot fail on a
+    /// layout the loader accepted; a failure here is reported as a ``LayoutErrors`` all the same.
+    public func makeApplication(file: String = "layout") throws(LayoutErrors) -> Application {
+        do {
+            return Application(tree: try makeTree(), handlers: makeHandlers(), settings: makeSettings())
+        } catch {
+            throw LayoutErrors([
+                LayoutIssue(kind: .invalidValue, file: file, line: nil, column: nil, keyPath: "", id: nil, message: error.description)
+            ])
+        }
+    }
+
+    /// The view tree alone.
+    public func makeTree() throws(ViewTreeError) -> ViewTree {
+        var tree = ViewTree(applicationID: ResponderID(application.id), appDelegateID: ResponderID(application.delegate))
+        for window in windows {
+            try tree.addWindow(
+                ResponderID(window.id),
+                WindowProperties(
+                    size: Size(width: window.size.width, height: window.size.height), level: window.level,
+                    isKey: window.isKey, pointsPerMillimetre: window.pointsPerMillimetre, display: window.display))
+        }
+        var children: [String: [ViewSpec]] = [:]
+        for view in views { children[view.parent, default: []].append(view) }
+        func addSubtree(of parent: String) throws(ViewTreeError) {
+            for view in children[parent] ?? [] {
+                try tree.addView(ResponderID(view.id), parent: ResponderID(parent), view.coreProperties)
+                try addSubtree(of: view.id)
+            }
+        }
+        for window in windows { try addSubtree(of: window.id) }
+        for controller in controllers {
+            try tree.addController(
+                ResponderID(controller.id),
+                ControllerProperties(view: ResponderID(controller.view), presentedBy: controller.presentedBy.map { ResponderID($0) }))
+        }
+        for window in windows {
+            if let root = window.rootController { try tree.setRootController(ResponderID(root), of: ResponderID(window.id)) }
+        }
+        return tree
+    }
+
+    /// The handlers, in file order.
+    public func makeHandlers() -> HandlerTable {
+        HandlerTable(
+            handlers.map { spec in
+                Handler(
+                    responder: ResponderID(spec.responder), trigger: spec.trigger.coreTrigger, action: spec.action,
+                    payload: spec.payload?.jsonValue ?? .object([]), passesOn: spec.passesOn, tapCount: spec.tapCount)
+            })
+    }
+
+    /// Tap counting and queue settings.
+    public func makeSettings() -> ApplicationSettings {
+        ApplicationSettings(
+            tap: TapSettings(
+                interval: tap.interval, distanceMillimetres: tap.distanceMillimetres, maximumDuration: tap.maximumDuration,
+                slopMillimetres: tap.slopMillimetres),
+            queueCapacity: queue.capacity)
+    }
+}
+
+extension ViewSpec {
+    /// The core's properties for this view.
+    public var coreProperties: ViewProperties {
+        let policy: HitTestPolicy =
+            switch hitTest {
+            case .default: .default
+            case .passThrough: .passThrough
+            case .capture: .capture
+            case .redirect(let target): .redirect(ResponderID(target))
+            }
+        return ViewProperties(
+            frame: Rect(x: frame.x, y: frame.y, width: frame.width, height: frame.height),
+            boundsOrigin: Point(x: boundsOrigin.x, y: boundsOrigin.y), isHidden: isHidden, alpha: alpha,
+            isUserInteractionEnabled: isUserInteractionEnabled, clipsToBounds: clipsToBounds,
+            isMultipleTouchEnabled: isMultipleTouchEnabled, isExclusiveTouch: isExclusiveTouch,
+            hitExpansion: EdgeInsets(top: hitExpansion.top, left: hitExpansion.left, bottom: hitExpansion.bottom, right: hitExpansion.right),
+            hitTestPolicy: policy)
+    }
+}
+
+extension HandlerTrigger {
+    /// The core's trigger of the same name.
+    public var coreTrigger: TouchCore.HandlerTrigger {
+        switch self {
+        case .touchesBegan: .touchesBegan
+        case .touchesMoved: .touchesMoved
+        case .touchesEnded: .touchesEnded
+        case .touchesCancelled: .touchesCancelled
+        }
+    }
+}
+
+extension PayloadValue {
+    /// The payload as the core's JSON value (table keys in ascending order).
+    public var jsonValue: JSONValue {
+        switch self {
+        case .string(let s): .string(s)
+        case .integer(let i): .int(i)
+        case .double(let d): .double(d)
+        case .bool(let b): .bool(b)
+        case .array(let items): .array(items.map(\.jsonValue))
+        case .table: .object(sortedEntries.map { ($0.key, $0.value.jsonValue) })
+        }
+    }
+}

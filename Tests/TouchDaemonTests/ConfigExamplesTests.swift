@@ -1,0 +1,74 @@
+import Testing
+import TouchCore
+import TouchLayout
+
+/// The example layouts in `config/` are valid and behave as their comments say.
+@Suite struct ConfigExamplesTests {
+    static let configDirectory: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)  // Tests/TouchDaemonTests/ConfigExamplesTests.swift
+        return parts.joined(separator: "/") + "/config"
+    }()
+
+    static func load(_ name: String) throws -> Application {
+        try LayoutLoader.load(path: configDirectory + "/" + name).makeApplication(file: name)
+    }
+
+    @Test(arguments: ["kiosk.toml", "seed-experiment.toml"])
+    func everyExampleLoads(name: String) throws {
+        let app = try Self.load(name)
+        #expect(app.tree.viewCount > 0)
+        #expect(app.handlers.count > 0)
+    }
+
+    @Test func theSeedExperimentReproducesTheArticlesLogs() throws {
+        let app = try Self.load("seed-experiment.toml")
+        let result = try #require(app.tree.hitTest(Point(x: 100, y: 200), inWindow: "window", traced: true))
+        #expect(result.view == "blue")
+        let colours: Set<ResponderID> = ["orange", "black", "green", "blue", "red"]
+        let log = result.trace.filter { colours.contains($0.view) }.map { step -> String in
+            switch step.kind {
+            case .enter: "\(step.view) enter"
+            case .result(let hit, _): "\(step.view) \(hit?.rawValue ?? "nil")"
+            }
+        }
+        #expect(log == ["orange enter", "black enter", "black nil", "green enter", "green nil", "blue enter", "red enter", "red nil", "blue blue", "orange blue"])
+        var running = app
+        var actions: [String] = []
+        for (t, phase) in [(1.0, TouchPhase.began), (1.1, .ended)] {
+            let frame = InputFrame(device: "d", window: "window", timestamp: t, contacts: [InputContact(id: 1, phase: phase, location: Point(x: 100, y: 200))])
+            actions += running.send(frame).flatMap(\.actions).map(\.name)
+        }
+        #expect(actions == [
+            "blue.touchesBegan", "orange.touchesBegan", "ViewController.touchesBegan", "app_delegate.touchesBegan",
+            "blue.touchesEnded", "orange.touchesEnded", "ViewController.touchesEnded", "app_delegate.touchesEnded",
+        ])
+    }
+
+    func tap(_ app: inout Application, _ x: Double, _ y: Double, at t: Double, id: UInt64) -> [ActionRecord] {
+        var actions: [ActionRecord] = []
+        for (dt, phase) in [(0.0, TouchPhase.began), (0.08, .ended)] {
+            let frame = InputFrame(device: "d", window: "main", timestamp: t + dt, contacts: [InputContact(id: id, phase: phase, location: Point(x: x, y: y))])
+            actions += app.send(frame).flatMap(\.actions)
+        }
+        return actions
+    }
+
+    @Test func theKioskHomeScreenAndItsDialog() throws {
+        var app = try Self.load("kiosk.toml")
+        // The doors tile: grid (40,136) + tile (0,0,380,292).
+        #expect(tap(&app, 200, 250, at: 1, id: 1).map(\.name) == ["open-tile"])
+        // The small info button, enlarged by its hit expansion: just outside its 20×20 frame.
+        #expect(tap(&app, 1218, 40, at: 2, id: 2).map(\.name) == ["show-info"])
+        // A double tap on the lights tile emits the double-tap action on the second tap.
+        #expect(tap(&app, 600, 250, at: 3, id: 3).map(\.name) == ["open-tile"])
+        #expect(tap(&app, 602, 251, at: 3.2, id: 4).map(\.name) == ["lights-all-off"])
+        // Showing the dialog: its backdrop captures every touch outside the panel.
+        try app.updateView("dialog.root") { $0.isHidden = false }
+        #expect(tap(&app, 200, 250, at: 5, id: 5).map(\.name) == ["dialog.outside-tap"])
+        #expect(tap(&app, 390 + 270 + 100, 250 + 210 + 30, at: 6, id: 6).map(\.name) == ["dialog.confirm"])
+        #expect(tap(&app, 390 + 30 + 100, 250 + 210 + 30, at: 7, id: 7).map(\.name) == ["dialog.dismiss"])
+        // The dialog's chain goes through the presenting controller.
+        #expect(app.tree.responderChain(from: "dialog.ok").contains("home"))
+    }
+}
