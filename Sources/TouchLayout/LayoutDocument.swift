@@ -117,7 +117,8 @@
 /// | `pass_on` | boolean | `true` | | `true`: the touch then goes on up the responder chain (like calling `super`); `false`: the handler consumes it. |
 /// | `tap_count` | integer | none | >= 1 | Run only for touches whose `tapCount` equals it. |
 ///
-/// A responder may have several handlers; they run in file order.
+/// A responder may have several handlers. All that match run, in file order; the touch then goes on
+/// up the responder chain only if every one of them has `pass_on = true`.
 ///
 /// ## `[[device]]`
 ///

@@ -1,0 +1,130 @@
+import Testing
+
+@testable import TouchLayout
+
+/// The repository's `config/` directory, found from this file's path.
+func configPath(_ name: String) -> String {
+    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)  // Tests/TouchLayoutTests/ExampleLayoutTests.swift
+    return (parts + ["config", Substring(name)]).joined(separator: "/")
+}
+
+/// A plain re-statement of UIKit hit-testing over the specs, enough to check that the example
+/// layouts put things where their comments say (the real one lives in TouchCore).
+func hitView(_ document: LayoutDocument, window: String, x: Double, y: Double) -> String? {
+    func hit(_ id: String, _ point: LayoutPoint) -> String? {
+        guard let view = document.view(id) else { return nil }
+        guard !view.isHidden, view.alpha >= 0.01, view.isUserInteractionEnabled else { return nil }
+        let e = view.hitExpansion
+        let area = LayoutRect(
+            x: view.boundsOrigin.x - e.left, y: view.boundsOrigin.y - e.top,
+            width: view.frame.width + e.left + e.right, height: view.frame.height + e.top + e.bottom)
+        guard area.contains(point) else { return nil }
+        switch view.hitTest {
+        case .capture: return id
+        case .redirect(let target): return target
+        case .default, .passThrough:
+            for subview in document.subviews(of: id).reversed() {
+                let local = LayoutPoint(x: point.x - subview.frame.x, y: point.y - subview.frame.y)
+                if let found = hit(subview.id, local) { return found }
+            }
+            return view.hitTest == .passThrough ? nil : id
+        }
+    }
+    for view in document.subviews(of: window).reversed() {
+        if let found = hit(view.id, LayoutPoint(x: x - view.frame.x, y: y - view.frame.y)) { return found }
+    }
+    return window
+}
+
+@Suite struct ExampleLayoutTests {
+    @Test func kioskLoads() throws {
+        let document = try LayoutLoader.load(path: configPath("kiosk.toml"))
+        let main = try #require(document.window("main"))
+        #expect(main.size == LayoutSize(width: 1280, height: 800))
+        #expect(main.isKey)
+        #expect(main.rootController == "home")
+        #expect(document.view("header") != nil)
+
+        let tiles = document.subviews(of: "grid")
+        #expect(tiles.count == 6)
+        #expect(tiles.allSatisfy { $0.frame.width >= 200 && $0.frame.height >= 200 })
+
+        let info = try #require(document.view("header.info"))
+        #expect(info.frame.size == LayoutSize(width: 20, height: 20))
+        #expect(info.hitExpansion == LayoutInsets(all: 10))
+
+        // Every tile emits an action when touched.
+        for tile in tiles {
+            #expect(document.handlers(for: tile.id).contains { $0.trigger == .touchesEnded && !$0.action.isEmpty })
+        }
+        #expect(document.handlers(for: "tile.lights").map(\.tapCount) == [1, 2])
+
+        // The dialog: presented by home, on top of the home screen, with a capturing backdrop.
+        #expect(document.controller("dialog") == ControllerSpec(id: "dialog", view: "dialog.root", presentedBy: "home"))
+        #expect(document.subviews(of: "main").map(\.id) == ["home.root", "dialog.root"])
+        let backdrop = try #require(document.view("dialog.backdrop"))
+        #expect(backdrop.hitTest == .capture)
+        #expect(backdrop.alpha < 1)
+        #expect(backdrop.frame == LayoutRect(x: 0, y: 0, width: 1280, height: 800))
+        #expect(document.handlers(for: "dialog.ok").first?.payload == .table(["answer": .string("ok")]))
+        #expect(document.handlers(for: "dialog.cancel").first?.action == "dialog.dismiss")
+
+        #expect(document.devices == [DeviceSpec(match: DeviceMatchSpec(kind: .touchscreen), window: "main")])
+    }
+
+    @Test func kioskTouchesLandWhereTheCommentsSay() throws {
+        let document = try LayoutLoader.load(path: configPath("kiosk.toml"))
+        // The dialog starts hidden: the tiles and the expanded info button take touches.
+        #expect(document.view("dialog.root")?.isHidden == true)
+        #expect(hitView(document, window: "main", x: 200, y: 300) == "tile.doors")
+        #expect(hitView(document, window: "main", x: 40 + 410 + 5, y: 136 + 332 + 5) == "tile.cameras")
+        #expect(hitView(document, window: "main", x: 1212, y: 30) == "header.info")  // outside 20×20, inside +10
+        #expect(hitView(document, window: "main", x: 1205, y: 30) == "header")
+        #expect(hitView(document, window: "main", x: 100, y: 48) == "header")  // the title is not interactive
+
+        // Shown, the dialog makes the home screen unreachable; its buttons work.
+        var shown = document
+        let index = try #require(shown.views.firstIndex { $0.id == "dialog.root" })
+        shown.views[index].isHidden = false
+        #expect(hitView(shown, window: "main", x: 200, y: 300) == "dialog.backdrop")
+        #expect(hitView(shown, window: "main", x: 1230, y: 48) == "dialog.backdrop")
+        #expect(hitView(shown, window: "main", x: 390 + 270 + 100, y: 250 + 210 + 30) == "dialog.ok")
+        #expect(hitView(shown, window: "main", x: 390 + 30 + 100, y: 250 + 210 + 30) == "dialog.cancel")
+        #expect(hitView(shown, window: "main", x: 640, y: 300) == "dialog.panel")
+    }
+
+    @Test func seedExperimentLoads() throws {
+        let document = try LayoutLoader.load(path: configPath("seed-experiment.toml"))
+        #expect(document.windows == [
+            WindowSpec(id: "window", size: LayoutSize(width: 375, height: 667), isKey: true, rootController: "ViewController"),
+        ])
+        #expect(document.controllers == [ControllerSpec(id: "ViewController", view: "root")])
+        #expect(document.view("root")?.frame == LayoutRect(x: 0, y: 0, width: 375, height: 667))
+        #expect(document.subviews(of: "window").map(\.id) == ["root"])
+        #expect(document.subviews(of: "root").map(\.id) == ["orange"])
+        // Bottom to top: hit-testing asks black, then green, then blue, as in the article's log.
+        #expect(document.subviews(of: "orange").map(\.id) == ["blue", "green", "black"])
+        #expect(document.subviews(of: "blue").map(\.id) == ["red"])
+        #expect(document.views.count == 6)
+
+        // A touch on blue away from red lands on blue; one on red lands on red.
+        #expect(hitView(document, window: "window", x: 60, y: 160) == "blue")
+        #expect(hitView(document, window: "window", x: 150, y: 250) == "red")
+        #expect(hitView(document, window: "window", x: 300, y: 200) == "black")
+        #expect(hitView(document, window: "window", x: 100, y: 400) == "green")
+        #expect(hitView(document, window: "window", x: 10, y: 10) == "root")
+
+        var expected: [HandlerSpec] = []
+        for responder in ["blue", "orange", "ViewController", "app_delegate"] {
+            for (trigger, method) in [
+                (HandlerTrigger.touchesBegan, "touchesBegan"), (.touchesEnded, "touchesEnded"),
+                (.touchesCancelled, "touchesCancelled"),
+            ] {
+                expected.append(HandlerSpec(responder: responder, trigger: trigger, action: "\(responder).\(method)"))
+            }
+        }
+        #expect(document.handlers == expected)
+        #expect(document.devices == [DeviceSpec(window: "window")])
+    }
+}

@@ -1,0 +1,649 @@
+import Foundation
+import Testing
+
+@testable import TouchLayout
+
+/// One test per validation rule: each checks the key path, the line and the expectation.
+@Suite struct ValidationTests {
+    @Test func theBaseLayoutIsValid() throws {
+        #expect(issues(baseLayout).isEmpty, "\(issues(baseLayout))")
+    }
+
+    // MARK: syntax, keys, types
+
+    @Test func syntaxErrorsHaveLineAndColumn() {
+        let text = baseLayout + """
+            [[view]]
+            id = "c"
+            parent = = "a"
+            """
+        let issue = singleIssue(text)
+        #expect(issue?.kind == .syntax)
+        #expect(issue?.line == line(of: "parent = =", in: text))
+        #expect(issue?.column != nil)
+        let prefix = "layout.toml:\(line(of: "parent = =", in: text) ?? 0):\(issue?.column ?? 0): TOML syntax error: "
+        #expect(issue?.description.hasPrefix(prefix) == true, "\(String(describing: issue))")
+    }
+
+    @Test func unknownKeysSuggestTheClosestKnownKey() {
+        let text = baseLayout.replacingOccurrences(of: "frame = [10, 10, 100, 100]", with: "frame = [10, 10, 100, 100]\nalpah = 0.5")
+        check(
+            singleIssue(text), kind: .unknownKey, keyPath: "view[1].alpah", line: line(of: "alpah", in: text),
+            location: #"view "a" (view[1]).alpah"#, mentions: [#"unknown key "alpah""#, #"did you mean "alpha"?"#])
+    }
+
+    @Test func unknownKeysKnowUIKitSpellings() {
+        let text = baseLayout + """
+            [[view]]
+            id = "c"
+            parent = "a"
+            frame = [0, 0, 1, 1]
+            userInteractionEnabled = false
+            """
+        check(
+            singleIssue(text), kind: .unknownKey, keyPath: "view[4].userInteractionEnabled",
+            line: line(of: "userInteractionEnabled", in: text), mentions: [#"did you mean "interactive"?"#])
+    }
+
+    @Test func unknownKeysWithoutACloseMatchListTheKnownKeys() {
+        let text = "zebra = 1\n" + baseLayout
+        check(
+            singleIssue(text), kind: .unknownKey, keyPath: "zebra", line: 1,
+            mentions: ["unknown key \"zebra\" in the layout file", #"expected one of "version", "application""#])
+    }
+
+    @Test func unknownTopLevelTablesAreTypos() {
+        let text = baseLayout + """
+            [[views]]
+            id = "c"
+            """
+        check(
+            singleIssue(text), kind: .unknownKey, keyPath: "views", line: line(of: "[[views]]", in: text),
+            mentions: [#"did you mean "view"?"#])
+    }
+
+    @Test func unknownKeysInNestedTables() {
+        let text = baseLayout + """
+            [[device]]
+            window = "main"
+            match.knd = "touchscreen"
+            """
+        check(
+            singleIssue(text), kind: .unknownKey, keyPath: "device[0].match.knd", line: line(of: "match.knd", in: text),
+            mentions: [#"did you mean "kind"?"#])
+    }
+
+    @Test func wrongTypesNameWhatWasFound() {
+        let text = baseLayout.replacingOccurrences(of: "frame = [200, 10, 100, 100]", with: "frame = [200, 10, 100, 100]\nhidden = \"no\"")
+        check(
+            singleIssue(text), kind: .wrongType, keyPath: "view[3].hidden", line: line(of: "hidden", in: text),
+            location: #"view "b" (view[3]).hidden"#,
+            mentions: [#"expected a boolean (true or false), found a string "no""#])
+    }
+
+    @Test func wrongTypesInsideArraysNameTheElement() {
+        let text = baseLayout.replacingOccurrences(of: "size = [800, 600]", with: "size = [800, \"600\"]")
+        check(
+            singleIssue(text), kind: .wrongType, keyPath: "window[0].size[1]", line: line(of: "size =", in: text),
+            location: #"window "main" (window[0]).size[1]"#, mentions: ["expected a number (height)", "found a string \"600\""])
+    }
+
+    @Test func aSingleTableWhereAnArrayOfTablesBelongs() {
+        let text = """
+            [window]
+            id = "w"
+            size = [1, 1]
+            """
+        check(
+            singleIssue(text), kind: .wrongType, keyPath: "window", line: 1,
+            mentions: ["write [[window]], not [window]"])
+    }
+
+    @Test func missingRequiredKeysPointAtTheirEntry() {
+        let text = baseLayout + """
+            [[view]]
+            id = "c"
+            parent = "a"
+            """
+        check(
+            singleIssue(text), kind: .missingKey, keyPath: "view[4].frame",
+            line: line(of: "[[view]]", in: text, occurrence: 5), location: #"view "c" (view[4]).frame"#,
+            mentions: ["missing required key", "expected [x, y, width, height]"])
+    }
+
+    @Test func missingIDsAndHandlerKeys() {
+        let text = baseLayout + """
+            [[handler]]
+            responder = "a"
+            """
+        let found = issues(text)
+        let handlerLine = line(of: "[[handler]]", in: text)
+        #expect(found.map(\.keyPath) == ["handler[0].on", "handler[0].action"], "\(found)")
+        #expect(found.allSatisfy { $0.kind == .missingKey && $0.line == handlerLine })
+        #expect(found.first?.description.contains(#"expected one of "touches_began""#) == true)
+    }
+
+    @Test func aLayoutWithoutWindowsIsRefused() {
+        check(
+            singleIssue("version = 1\n"), kind: .missingKey, keyPath: "window", line: nil,
+            mentions: ["no [[window]]", "expected at least one window"])
+    }
+
+    // MARK: version
+
+    @Test func versionTwoIsRejected() {
+        let text = "version = 2\n" + baseLayout
+        check(
+            singleIssue(text), kind: .invalidValue, keyPath: "version", line: 1,
+            mentions: ["version 2 is not supported: expected 1"])
+    }
+
+    // MARK: ids and references
+
+    @Test func duplicateIDsAcrossResponderKinds() {
+        let text = baseLayout + """
+            [[view]]
+            id = "main"
+            parent = "a"
+            frame = [0, 0, 1, 1]
+            """
+        check(
+            singleIssue(text), kind: .duplicateID, keyPath: "view[4].id", line: line(of: #"id = "main""#, in: text, occurrence: 2),
+            mentions: [#"duplicate id "main""#, #"window "main" (window[0]) on line 2"#, "expected ids unique across"])
+    }
+
+    @Test func duplicateIDsWithTheDefaultApplicationIDs() {
+        let text = baseLayout + """
+            [[view]]
+            id = "app_delegate"
+            parent = "a"
+            frame = [0, 0, 1, 1]
+            """
+        check(
+            singleIssue(text), kind: .duplicateID, keyPath: "view[4].id", line: line(of: #"id = "app_delegate""#, in: text),
+            mentions: ["the app delegate (its default id)"])
+    }
+
+    @Test func unknownParents() {
+        let text = baseLayout.replacingOccurrences(of: "parent = \"a\"", with: "parent = \"aa\"")
+        check(
+            singleIssue(text), kind: .unknownReference, keyPath: "view[2].parent", line: line(of: #"parent = "aa""#, in: text),
+            location: #"view "a.child" (view[2]).parent"#,
+            mentions: [#"unknown parent "aa""#, "expected the id of a [[window]] or of a [[view]]", #"did you mean "a"?"#])
+    }
+
+    @Test func parentsMustBeWindowsOrViews() {
+        let text = baseLayout.replacingOccurrences(of: "parent = \"a\"", with: "parent = \"home\"")
+        check(
+            singleIssue(text), kind: .unknownReference, keyPath: "view[2].parent", line: line(of: #"parent = "home""#, in: text),
+            mentions: [#"parent "home" is a controller: expected the id of a [[window]] or of a [[view]]"#])
+    }
+
+    @Test func unknownControllers() {
+        let text = baseLayout.replacingOccurrences(of: #"root_controller = "home""#, with: #"root_controller = "hom""#)
+        check(
+            singleIssue(text), kind: .unknownReference, keyPath: "window[0].root_controller", line: 4,
+            mentions: [#"unknown root controller "hom""#, "expected the id of a [[controller]]", #"did you mean "home"?"#])
+    }
+
+    @Test func unknownPresentingControllers() {
+        let text = baseLayout + """
+            [[controller]]
+            id = "sheet"
+            view = "b"
+            presented_by = "nobody"
+            """
+        check(
+            singleIssue(text), kind: .unknownReference, keyPath: "controller[1].presented_by",
+            line: line(of: "presented_by", in: text), mentions: [#"unknown presenting controller "nobody""#])
+    }
+
+    @Test func unknownControllerViews() {
+        let text = baseLayout + """
+            [[controller]]
+            id = "sheet"
+            view = "main"
+            """
+        check(
+            singleIssue(text), kind: .unknownReference, keyPath: "controller[1].view", line: line(of: #"view = "main""#, in: text),
+            location: #"controller "sheet" (controller[1]).view"#,
+            mentions: [#"view "main" is a window: expected the id of the controller's root [[view]]"#])
+    }
+
+    @Test func unknownResponders() {
+        let text = baseLayout + """
+            [[handler]]
+            responder = "blue"
+            on = "touches_began"
+            action = "x"
+            """
+        check(
+            singleIssue(text), kind: .unknownReference, keyPath: "handler[0].responder", line: line(of: "responder", in: text),
+            mentions: [#"unknown responder "blue""#, "expected the id of a window, view, controller, the application or its delegate"])
+    }
+
+    @Test func handlersMayTargetEveryKindOfResponder() {
+        var text = baseLayout
+        for responder in ["main", "home", "a", "application", "app_delegate"] {
+            text += "[[handler]]\nresponder = \"\(responder)\"\non = \"touches_moved\"\naction = \"x\"\n"
+        }
+        #expect(issues(text).isEmpty, "\(issues(text))")
+    }
+
+    @Test func unknownWindows() {
+        let text = baseLayout + """
+            [[device]]
+            window = "a"
+            """
+        check(
+            singleIssue(text), kind: .unknownReference, keyPath: "device[0].window", line: line(of: #"window = "a""#, in: text),
+            mentions: [#"window "a" is a view: expected the id of a [[window]]"#])
+    }
+
+    // MARK: structure
+
+    @Test func cyclesInViewParents() {
+        let text = baseLayout + """
+            [[view]]
+            id = "x"
+            parent = "z"
+            frame = [0, 0, 1, 1]
+            [[view]]
+            id = "y"
+            parent = "x"
+            frame = [0, 0, 1, 1]
+            [[view]]
+            id = "z"
+            parent = "y"
+            frame = [0, 0, 1, 1]
+            """
+        check(
+            singleIssue(text), kind: .cycle, keyPath: "view[4].parent", line: line(of: #"parent = "z""#, in: text),
+            location: #"view "x" (view[4]).parent"#,
+            mentions: [#"views "x" → "z" → "y" → "x" form a cycle of parents"#, "expected every chain of parents to end at a window"])
+    }
+
+    @Test func aViewThatIsItsOwnParent() {
+        let text = baseLayout + """
+            [[view]]
+            id = "self"
+            parent = "self"
+            frame = [0, 0, 1, 1]
+            """
+        check(
+            singleIssue(text), kind: .cycle, keyPath: "view[4].parent", line: line(of: #"parent = "self""#, in: text),
+            mentions: [#"view "self" is its own parent"#])
+    }
+
+    @Test func cyclesInPresentingControllers() {
+        let text = baseLayout + """
+            [[controller]]
+            id = "one"
+            view = "a"
+            presented_by = "two"
+            [[controller]]
+            id = "two"
+            view = "b"
+            presented_by = "one"
+            """
+        check(
+            singleIssue(text), kind: .cycle, keyPath: "controller[1].presented_by",
+            line: line(of: #"presented_by = "two""#, in: text),
+            mentions: [#"controllers "one" → "two" → "one" present each other in a cycle"#])
+    }
+
+    @Test func aViewThatIsTheRootOfTwoControllers() {
+        let text = baseLayout + """
+            [[controller]]
+            id = "other"
+            view = "home.root"
+            """
+        check(
+            singleIssue(text), kind: .conflict, keyPath: "controller[1].view",
+            line: line(of: #"view = "home.root""#, in: text, occurrence: 2),
+            mentions: [#"view "home.root" is already the root view of controller "home" (controller[0])"#,
+                       "expected each view to be the root view of at most one controller"])
+    }
+
+    @Test func aRootControllerWhoseViewIsNotInItsWindow() {
+        let text = baseLayout.replacingOccurrences(of: "view = \"home.root\"", with: "view = \"a\"")
+        check(
+            singleIssue(text), kind: .conflict, keyPath: "window[0].root_controller", line: 4,
+            location: #"window "main" (window[0]).root_controller"#,
+            mentions: [#"root controller "home" has root view "a", whose parent is "home.root", not this window"#,
+                       #"expected the root controller's view to be a top-level view of this window (parent = "main")"#])
+    }
+
+    @Test func redirectTargetsMustBeStrictDescendants() {
+        let text = baseLayout.replacingOccurrences(
+            of: "frame = [200, 10, 100, 100]", with: "frame = [200, 10, 100, 100]\nhit_test = \"redirect\"\nredirect = \"a.child\"")
+        check(
+            singleIssue(text), kind: .invalidValue, keyPath: "view[3].redirect", line: line(of: "redirect = ", in: text),
+            location: #"view "b" (view[3]).redirect"#,
+            mentions: [#""a.child" is not inside view "b" (its parent is "a")"#, "expected the id of a strict descendant"])
+    }
+
+    @Test func redirectToADeeperDescendantIsFine() {
+        let text = baseLayout.replacingOccurrences(
+            of: "frame = [0, 0, 800, 600]", with: "frame = [0, 0, 800, 600]\nhit_test = \"redirect\"\nredirect = \"a.child\"")
+        #expect(issues(text).isEmpty, "\(issues(text))")
+        #expect((try? load(text))?.view("home.root")?.hitTest == .redirect("a.child"))
+    }
+
+    @Test func redirectToItself() {
+        let text = baseLayout.replacingOccurrences(
+            of: "frame = [200, 10, 100, 100]", with: "frame = [200, 10, 100, 100]\nhit_test = \"redirect\"\nredirect = \"b\"")
+        check(
+            singleIssue(text), kind: .invalidValue, keyPath: "view[3].redirect", line: line(of: "redirect = ", in: text),
+            mentions: ["redirect names the view itself"])
+    }
+
+    @Test func redirectOnlyWithTheRedirectPolicy() {
+        let text = baseLayout.replacingOccurrences(
+            of: "frame = [10, 10, 100, 100]", with: "frame = [10, 10, 100, 100]\nredirect = \"a.child\"")
+        check(
+            singleIssue(text), kind: .conflict, keyPath: "view[1].redirect", line: line(of: "redirect = ", in: text),
+            mentions: [#"expected hit_test = "redirect" alongside it"#])
+    }
+
+    @Test func theRedirectPolicyNeedsATarget() {
+        let text = baseLayout.replacingOccurrences(
+            of: "frame = [10, 10, 100, 100]", with: "frame = [10, 10, 100, 100]\nhit_test = \"redirect\"")
+        check(
+            singleIssue(text), kind: .missingKey, keyPath: "view[1].redirect", line: line(of: "[[view]]", in: text, occurrence: 2),
+            mentions: [#"required by hit_test = "redirect""#])
+    }
+
+    @Test func unknownHitTestPoliciesSuggestTheSpelling() {
+        let text = baseLayout.replacingOccurrences(
+            of: "frame = [10, 10, 100, 100]", with: "frame = [10, 10, 100, 100]\nhit_test = \"passthrough\"")
+        check(
+            singleIssue(text), kind: .invalidValue, keyPath: "view[1].hit_test", line: line(of: "hit_test", in: text),
+            mentions: [#"expected one of "default", "pass-through", "capture", "redirect""#, #"did you mean "pass-through"?"#])
+    }
+
+    @Test func moreThanOneKeyWindow() {
+        let text = baseLayout + """
+            [[window]]
+            id = "second"
+            size = [1, 1]
+            key = true
+            [[window]]
+            id = "third"
+            size = [1, 1]
+            key = true
+            """
+        check(
+            singleIssue(text), kind: .conflict, keyPath: "window[2].key", line: line(of: "key = true", in: text, occurrence: 2),
+            location: #"window "third" (window[2]).key"#,
+            mentions: [#"window "second" (window[1]) already has key = true"#, "expected at most one key window"])
+    }
+
+    // MARK: values
+
+    @Test func negativeSizes() {
+        let text = baseLayout.replacingOccurrences(of: "size = [800, 600]", with: "size = [-800, 600]")
+        check(
+            singleIssue(text), kind: .invalidValue, keyPath: "window[0].size[0]", line: 3,
+            mentions: ["width -800 is negative", "expected [width, height]: two finite numbers >= 0"])
+    }
+
+    @Test func negativeFrameSizes() {
+        let text = baseLayout.replacingOccurrences(of: "frame = [5, 5, 20, 20]", with: "frame = [5, 5, 20, -20]")
+        check(
+            singleIssue(text), kind: .invalidValue, keyPath: "view[2].frame[3]", line: line(of: "-20", in: text),
+            location: #"view "a.child" (view[2]).frame[3]"#,
+            mentions: ["height -20 is negative", "width and height >= 0"])
+    }
+
+    @Test func nonFiniteNumbers() {
+        let text = baseLayout.replacingOccurrences(of: "frame = [5, 5, 20, 20]", with: "frame = [inf, 5, 20, 20]")
+        check(
+            singleIssue(text), kind: .invalidValue, keyPath: "view[2].frame[0]", line: line(of: "inf", in: text),
+            mentions: ["x inf is not a finite number", "expected [x, y, width, height]: four finite numbers"])
+        let size = baseLayout.replacingOccurrences(of: "size = [800, 600]", with: "size = [800, nan]")
+        check(singleIssue(size), kind: .invalidValue, keyPath: "window[0].size[1]", line: 3, mentions: ["height nan is not a finite number"])
+    }
+
+    @Test func framesNeedFourNumbers() {
+        let text = baseLayout.replacingOccurrences(of: "frame = [5, 5, 20, 20]", with: "frame = [5, 5, 20]")
+        check(
+            singleIssue(text), kind: .invalidValue, keyPath: "view[2].frame", line: line(of: "[5, 5, 20]", in: text),
+            mentions: ["[5, 5, 20] has 3 elements: expected [x, y, width, height]"])
+    }
+
+    @Test func alphaOutsideZeroToOne() {
+        let text = baseLayout.replacingOccurrences(of: "frame = [200, 10, 100, 100]", with: "frame = [200, 10, 100, 100]\nalpha = 1.5")
+        let issue = singleIssue(text)
+        let alphaLine = line(of: "alpha", in: text) ?? 0
+        check(
+            issue, kind: .invalidValue, keyPath: "view[3].alpha", line: alphaLine, location: #"view "b" (view[3]).alpha"#,
+            mentions: ["1.5 is out of range: expected a number from 0 to 1"])
+        #expect(
+            issue?.description
+                == "layout.toml:\(alphaLine):1: view \"b\" (view[3]).alpha: 1.5 is out of range: expected a number from 0 to 1")
+    }
+
+    @Test func negativeHitExpansion() {
+        let single = baseLayout.replacingOccurrences(of: "frame = [5, 5, 20, 20]", with: "frame = [5, 5, 20, 20]\nhit_expansion = -10")
+        check(
+            singleIssue(single), kind: .invalidValue, keyPath: "view[2].hit_expansion", line: line(of: "hit_expansion", in: single),
+            mentions: ["-10 is out of range", "expected a finite number >= 0 (points on every side) or [top, left, bottom, right]"])
+        let sides = baseLayout.replacingOccurrences(
+            of: "frame = [5, 5, 20, 20]", with: "frame = [5, 5, 20, 20]\nhit_expansion = [0, 4, -1, 0]")
+        check(
+            singleIssue(sides), kind: .invalidValue, keyPath: "view[2].hit_expansion[2]",
+            line: line(of: "hit_expansion", in: sides), mentions: ["bottom -1 is negative"])
+    }
+
+    @Test func tapAndQueueRanges() {
+        let text = """
+            [tap]
+            interval = 0
+            slop_mm = -1
+            [queue]
+            capacity = 8
+            """ + "\n" + baseLayout
+        let found = issues(text)
+        #expect(found.map(\.keyPath) == ["tap.interval", "tap.slop_mm", "queue.capacity"], "\(found)")
+        #expect(found.map(\.line) == [2, 3, 5])
+        #expect(found[0].description.contains("0 is out of range: expected a finite number > 0 (seconds)"))
+        #expect(found[2].description.contains("8 is out of range: expected an integer from 16 to 1048576"))
+    }
+
+    @Test func integersAreRequiredWhereDocumented() {
+        let text = baseLayout + """
+            [[handler]]
+            responder = "a"
+            on = "touches_ended"
+            action = "x"
+            tap_count = 2.0
+            """
+        check(
+            singleIssue(text), kind: .wrongType, keyPath: "handler[0].tap_count", line: line(of: "tap_count", in: text),
+            mentions: ["expected an integer >= 1, found a floating-point number 2.0"])
+    }
+
+    @Test func emptyActions() {
+        let text = baseLayout + """
+            [[handler]]
+            responder = "a"
+            on = "touches_ended"
+            action = ""
+            """
+        check(
+            singleIssue(text), kind: .invalidValue, keyPath: "handler[0].action", line: line(of: "action", in: text),
+            mentions: ["the string is empty: expected a non-empty action name"])
+    }
+
+    @Test func badRotation() {
+        let text = baseLayout + """
+            [[device]]
+            window = "main"
+            rotation = 45
+            """
+        check(
+            singleIssue(text), kind: .invalidValue, keyPath: "device[0].rotation", line: line(of: "rotation", in: text),
+            mentions: ["45 is not a rotation: expected 0, 90, 180 or 270"])
+    }
+
+    @Test func rotationMayBeAFloat() throws {
+        let text = baseLayout + "[[device]]\nwindow = \"main\"\nrotation = 270.0\n"
+        #expect(try load(text).devices.first?.rotation == .clockwise270)
+    }
+
+    @Test func calibrationNeedsSixFiniteNumbers() {
+        let short = baseLayout + """
+            [[device]]
+            window = "main"
+            calibration = [1, 0, 0, 0, 1]
+            """
+        check(
+            singleIssue(short), kind: .invalidValue, keyPath: "device[0].calibration", line: line(of: "calibration", in: short),
+            mentions: ["has 5 elements: expected 6 finite numbers [a, b, c, d, e, f]"])
+        let infinite = baseLayout + """
+            [[device]]
+            window = "main"
+            calibration = [1, 0, 0, 0, 1, -inf]
+            """
+        check(
+            singleIssue(infinite), kind: .invalidValue, keyPath: "device[0].calibration[5]",
+            line: line(of: "calibration", in: infinite), mentions: ["f -inf is not a finite number", "expected 6 finite numbers"])
+    }
+
+    @Test func calibrationAndPointercalExcludeEachOther() {
+        let text = baseLayout + """
+            [[device]]
+            window = "main"
+            calibration = [1, 0, 0, 0, 1, 0]
+            pointercal = "/etc/pointercal"
+            """
+        check(
+            singleIssue(text), kind: .conflict, keyPath: "device[0].pointercal", line: line(of: "pointercal", in: text),
+            mentions: ["pointercal and calibration are both set: expected at most one of them"])
+    }
+
+    @Test func badUSBIDs() {
+        let text = baseLayout + """
+            [[device]]
+            window = "main"
+            match = { usb = "3eb:8c1f" }
+            """
+        check(
+            singleIssue(text), kind: .invalidValue, keyPath: "device[0].match.usb", line: line(of: "usb", in: text),
+            mentions: [#""3eb:8c1f" is not a USB id: expected "vvvv:pppp""#])
+    }
+
+    @Test func badGlobs() {
+        let text = baseLayout + """
+            [[device]]
+            window = "main"
+            [device.match]
+            name = "Atmel[*"
+            """
+        check(
+            singleIssue(text), kind: .invalidValue, keyPath: "device[0].match.name", line: line(of: "name = ", in: text),
+            mentions: ["is not a valid glob", "never closed"])
+    }
+
+    @Test func nonFinitePayloads() {
+        let text = baseLayout + """
+            [[handler]]
+            responder = "a"
+            on = "touches_ended"
+            action = "x"
+            payload = { level = nan }
+            """
+        check(
+            singleIssue(text), kind: .invalidValue, keyPath: "handler[0].payload.level", line: line(of: "payload", in: text),
+            mentions: ["nan cannot be sent as JSON: expected a finite number"])
+    }
+
+    // MARK: files and reporting
+
+    @Test func unreadableFilesNameThePathAndTheReason() {
+        #expect(throws: LayoutErrors.self) { try LayoutLoader.load(path: "/nonexistent/touchd/layout.toml") }
+        do {
+            _ = try LayoutLoader.load(path: "/nonexistent/touchd/layout.toml")
+        } catch {
+            #expect(error.issues.count == 1)
+            #expect(error.issues.first?.kind == .unreadableFile)
+            #expect(
+                error.description
+                    == "/nonexistent/touchd/layout.toml: cannot read the layout file: No such file or directory (errno 2)")
+        }
+        do {
+            _ = try LayoutLoader.load(path: "/")
+        } catch {
+            #expect(error.description.contains("Is a directory"), "\(error)")
+        }
+    }
+
+    @Test func textThatIsNotUTF8OrHasNULs() throws {
+        let path = "/tmp/touchlayout-test-\(UInt64.random(in: 0...UInt64.max)).toml"
+        try writeFile(path, Array("[[window]]\nid = \"caf".utf8) + [0xE9] + Array("\"\n".utf8))
+        defer { removeFile(path) }
+        do {
+            _ = try LayoutLoader.load(path: path)
+            Issue.record("loaded text that is not UTF-8")
+        } catch {
+            #expect(error.issues.first?.kind == .unreadableFile)
+            #expect(error.issues.first?.line == 2)
+            #expect(error.description.contains("not UTF-8"))
+        }
+        let nul = issues("[[window]]\nid = \"a\0b\"\n")
+        #expect(nul.first?.kind == .syntax && nul.first?.line == 2 && nul.first?.column == 8, "\(nul)")
+    }
+
+    @Test func everyProblemIsReportedAtOnceInLineOrder() {
+        let text = """
+            version = 2
+            [[window]]
+            id = "main"
+            size = [800, -1]
+            key = "yes"
+
+            [[view]]
+            id = "v"
+            parent = "nowhere"
+            frame = [0, 0, 10, 10]
+            alpha = 2
+            colour = "red"
+
+            [[handler]]
+            responder = "v"
+            on = "touches_begun"
+            action = ""
+            """
+        let found = issues(text)
+        #expect(
+            found.map(\.keyPath) == [
+                "version", "window[0].size[1]", "window[0].key", "view[0].parent", "view[0].alpha", "view[0].colour",
+                "handler[0].on", "handler[0].action",
+            ], "\(found)")
+        #expect(found.map(\.line) == [1, 4, 5, 9, 11, 12, 16, 17])
+        #expect(found.allSatisfy { $0.file == "layout.toml" && $0.description.contains("expected") }, "\(found)")
+        let thrown = LayoutErrors(found)
+        #expect(thrown.description.split(separator: "\n").count == found.count)
+    }
+
+    @Test func aBrokenEntryDoesNotHideOthersOrCauseFollowOnErrors() {
+        // "a" has a bad frame, but its id still counts: "child" is not reported as orphaned.
+        let text = """
+            [[window]]
+            id = "w"
+            size = [1, 1]
+            [[view]]
+            id = "a"
+            parent = "w"
+            frame = "wide"
+            [[view]]
+            id = "child"
+            parent = "a"
+            frame = [0, 0, 1, 1]
+            """
+        check(
+            singleIssue(text), kind: .wrongType, keyPath: "view[0].frame", line: 7,
+            mentions: ["expected [x, y, width, height]", #"found a string "wide""#])
+    }
+}
