@@ -137,7 +137,11 @@ public final class LoopTimer {
 public final class SignalSource {
     public let fd: Int32
 
-    /// Blocks `signals` for the process and reads them from a descriptor instead.
+    /// Blocks `signals` and reads them from a descriptor instead.
+    ///
+    /// The mask is per thread and threads inherit it: create this before any other thread starts
+    /// (the daemon's command is synchronous for this reason), or a thread that still has the signal
+    /// unblocked takes it with its default action.
     public init(_ signals: [Int32]) throws(SystemError) {
         var mask = sigset_t()
         sigemptyset(&mask)

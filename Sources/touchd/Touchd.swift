@@ -2,10 +2,11 @@ import ArgumentParser
 
 /// The `touchd` command: the daemon and its tools.
 @main
-struct Touchd: AsyncParsableCommand {
+struct Touchd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "touchd",
         abstract: "Bridges Linux touchscreens and touchpads to a UIKit-style view tree and its socket clients.",
-        subcommands: [CheckCommand.self, HitTestCommand.self, ReplayCommand.self, DevicesCommand.self]
+        subcommands: [RunCommand.self, CheckCommand.self, HitTestCommand.self, ReplayCommand.self, DevicesCommand.self],
+        defaultSubcommand: RunCommand.self
     )
 }

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Logging
+import TouchCore
+import TouchDaemon
+import TouchLayout
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The version touchd reports in its hello message.
+let touchdVersion = "touchd 0.1.0"
+
+/// `touchd --config FILE`: runs the daemon.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the daemon (the default: `touchd --config FILE` is `touchd run --config FILE`).")
+
+    @Option(name: .long, help: "The layout file (TOML).")
+    var config: String
+
+    @Option(name: .long, help: "The socket path.")
+    var socket: String = "/run/touchd/touchd.sock"
+
+    @Option(name: .long, help: "The socket file's group (name or number); default: the daemon's own group.")
+    var socketGroup: String?
+
+    @Option(name: .long, help: "Allowed client user ids, comma-separated (root is always allowed). Default: whoever the file mode lets in.")
+    var allowUsers: String?
+
+    @Option(name: .long, help: "Allowed client group ids, comma-separated.")
+    var allowGroups: String?
+
+    @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: String = "info"
+
+    func run() throws {
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw ValidationError("--log-level \(logLevel): expected trace, debug, info, notice, warning, error or critical")
+        }
+        var logger = Logger(label: "touchd")
+        logger.logLevel = level
+        let path = config
+        let (_, app) = try loadLayout(path)
+        var gid: gid_t?
+        if let socketGroup {
+            if let n = gid_t(socketGroup) { gid = n } else if let g = getgrnam(socketGroup) { gid = g.pointee.gr_gid } else {
+                throw ValidationError("--socket-group \(socketGroup): no such group")
+            }
+        }
+        func ids(_ text: String?, _ flag: String) throws -> Set<UInt32> {
+            guard let text else { return [] }
+            return Set(try text.split(separator: ",").map { part in
+                guard let n = UInt32(part.trimmingCharacters(in: .whitespaces)) else { throw ValidationError("\(flag): \"\(part)\" is not a number") }
+                return n
+            })
+        }
+        let policy = PeerPolicy(allowedUIDs: try ids(allowUsers, "--allow-users"), allowedGIDs: try ids(allowGroups, "--allow-groups"))
+        let directory = String(socket[..<(socket.lastIndex(of: "/") ?? socket.startIndex)])
+        if !directory.isEmpty { mkdir(directory, 0o755) }
+        let runner = try DaemonRunner(
+            app: app,
+            options: DaemonRunner.Options(socketPath: socket, socketGroup: gid, peerPolicy: policy, version: touchdVersion),
+            sources: [], logger: logger,
+            reloadLayout: { try LayoutLoader.load(path: path).makeApplication(file: path) })
+        try runner.run()
+    }
+}
