@@ -17,6 +17,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "touchd", targets: ["touchd"]),
+        .executable(name: "touchctl", targets: ["touchctl"]),
         .library(name: "TouchCore", targets: ["TouchCore"]),
     ],
     dependencies: [
@@ -54,6 +55,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        .executableTarget(
+            name: "touchctl",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(
             name: "TouchCoreTests",
             dependencies: [
