@@ -20,6 +20,8 @@ public final class Daemon {
     public var describeDevices: () -> JSONValue = { .array([]) }
     /// Called after every published batch (for status lines, counters).
     public var onPublished: ((Int) -> Void)?
+    /// Called before (true) and after (false) a reload requested over the socket replaces the layout.
+    public var onReload: ((Bool) -> Void)?
     public private(set) var framesIn = 0
 
     public init(app: Application, server: SocketServer, loop: EventLoop, version: String) {
@@ -142,7 +144,10 @@ public final class Daemon {
         case .reload:
             guard let reloadLayout else { return .failure(RequestError("unsupported", "this daemon has no layout file to reload")) }
             do {
-                replaceApplication(try reloadLayout())
+                let fresh = try reloadLayout()
+                onReload?(true)
+                replaceApplication(fresh)
+                onReload?(false)
                 return .success(.object([("views", .int(Int64(app.tree.viewCount)))]))
             } catch {
                 return .failure(RequestError("reload_failed", "\(error)"))

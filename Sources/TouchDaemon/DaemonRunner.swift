@@ -39,16 +39,19 @@ public final class DaemonRunner {
     private var sources: [InputSource]
     private var finishedSources = 0
     private let logger: Logger
-    /// Called once the socket listens and the sources are open (systemd's READY=1).
-    public var onReady: (() -> Void)?
-    /// Called around a reload (systemd's RELOADING=1 ... READY=1).
-    public var onReloading: ((Bool) -> Void)?
+    private let notifier: SystemdNotifier
+    private let watchdogTimer: LoopTimer?
+    private let statusTimer: LoopTimer
+    private var lastStatus = ""
 
     public init(
         app: Application, options: Options, sources: [InputSource], activatedFD: Int32? = nil, logger: Logger,
-        reloadLayout: (() throws -> Application)?
+        notifier: SystemdNotifier = SystemdNotifier(environment: [:]), reloadLayout: (() throws -> Application)?
     ) throws {
         loop = try EventLoop()
+        self.notifier = notifier
+        watchdogTimer = notifier.watchdogInterval != nil ? try LoopTimer() : nil
+        statusTimer = try LoopTimer()
         signals = try SignalSource([SIGTERM, SIGINT, SIGHUP, SIGPIPE])
         let server = try SocketServer(
             path: options.socketPath, loop: loop, mode: options.socketMode, group: options.socketGroup, activatedFD: activatedFD,
@@ -64,15 +67,30 @@ public final class DaemonRunner {
         try loop.register(signals.fd, for: .readable) { [unowned self] _ in
             for signal in self.signals.receive() { self.handle(signal: signal) }
         }
+        if let watchdogTimer, let interval = notifier.watchdogInterval {
+            // Half the interval, as systemd recommends. The timer runs on the loop, so a stuck loop
+            // stops the pings and systemd restarts the daemon.
+            try loop.register(watchdogTimer.fd, for: .readable) { [unowned self] _ in
+                watchdogTimer.acknowledge()
+                self.notifier.watchdog()
+            }
+            watchdogTimer.arm(after: interval / 2, interval: interval / 2)
+        }
+        try loop.register(statusTimer.fd, for: .readable) { [unowned self] _ in
+            self.statusTimer.acknowledge()
+            self.updateStatus()
+        }
         let exitWhenInputEnds = options.exitWhenInputEnds
         for source in sources {
             try source.start(on: loop) { [unowned self] event in
                 switch event {
                 case .frame(let frame): self.daemon.receive(frame)
                 case .deviceAdded(let id, let description):
+                    self.scheduleStatus()
                     self.logger.info("device added", metadata: ["device": "\(id)"])
                     self.daemon.publish(DeviceMessages.added(id: id, description: description))
                 case .deviceRemoved(let id):
+                    self.scheduleStatus()
                     self.logger.info("device removed", metadata: ["device": "\(id)"])
                     self.daemon.cancelTouches(ofDevice: id)
                     self.daemon.publish(DeviceMessages.removed(id: id))
@@ -89,13 +107,43 @@ public final class DaemonRunner {
 
     /// Runs until a stop signal; returns normally for a clean exit.
     public func run() throws {
-        logger.info("listening", metadata: ["socket": "\(daemon.server.path)", "views": "\(daemon.app.tree.viewCount)"])
-        onReady?()
+        let socket = daemon.server.isActivated ? "descriptor \(daemon.server.listenFD) from systemd" : daemon.server.path
+        logger.info("listening", metadata: ["socket": "\(socket)", "views": "\(daemon.app.tree.viewCount)"])
+        lastStatus = statusText()
+        notifier.ready(status: lastStatus)
+        // Status lines follow client and device changes at most once a second, and only while
+        // something changes: an idle daemon has no timer armed.
+        daemon.server.onClientsChanged = { [unowned self] in self.scheduleStatus() }
         try loop.run()
+    }
+
+    /// The `STATUS=` line: devices, clients, views.
+    func statusText() -> String {
+        var devices = 0
+        if case .array(let items) = daemon.describeDevices() { devices = items.count }
+        return "\(devices) device\(devices == 1 ? "" : "s"), \(daemon.server.clientCount) client\(daemon.server.clientCount == 1 ? "" : "s"), \(daemon.app.tree.viewCount) views"
+    }
+
+    private var statusPending = false
+
+    func scheduleStatus() {
+        guard notifier.isActive, !statusPending else { return }
+        statusPending = true
+        statusTimer.arm(after: 1)
+    }
+
+    private func updateStatus() {
+        statusPending = false
+        let text = statusText()
+        if text != lastStatus {
+            lastStatus = text
+            notifier.status(text)
+        }
     }
 
     /// Cancels live touches, says goodbye to clients, closes the socket and ends ``run()``.
     public func stop(reason: String) {
+        notifier.stopping()
         daemon.cancelAllTouches()
         for source in sources { source.stop() }
         daemon.server.shutdown(reason: reason)
@@ -109,14 +157,15 @@ public final class DaemonRunner {
             stop(reason: "shutting down")
         case SIGHUP:
             guard let reload = daemon.reloadLayout else { return }
-            onReloading?(true)
+            notifier.reloading()
             do {
                 daemon.replaceApplication(try reload())
                 logger.info("layout reloaded", metadata: ["views": "\(daemon.app.tree.viewCount)"])
             } catch {
                 logger.error("reload refused; the previous layout keeps running: \(error)")
             }
-            onReloading?(false)
+            lastStatus = statusText()
+            notifier.ready(status: lastStatus)
         default:
             break
         }

@@ -37,6 +37,8 @@ public final class SocketServer {
     public var onRequest: ((_ client: ClientHandle, _ line: String) -> OutboundMessage?)?
     /// Called when a client is connected, with its greeting to send first.
     public var greeting: OutboundMessage?
+    /// Called after a client connects or goes away.
+    public var onClientsChanged: (() -> Void)?
     public private(set) var statistics = Statistics()
 
     public struct Statistics: Hashable, Sendable {
@@ -185,6 +187,7 @@ public final class SocketServer {
             }
             clients[fd] = client
             statistics.accepted += 1
+            onClientsChanged?()
             if let greeting { deliver(greeting, to: client) }
         }
     }
@@ -221,6 +224,7 @@ public final class SocketServer {
         guard clients.removeValue(forKey: client.fd) != nil else { return }
         loop.unregister(client.fd)
         close(client.fd)
+        onClientsChanged?()
     }
 
     static func address(_ path: String) throws(SystemError) -> sockaddr_un {

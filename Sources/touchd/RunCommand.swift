@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Logging
 import TouchCore
 import TouchDaemon
@@ -38,8 +39,14 @@ struct RunCommand: ParsableCommand {
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw ValidationError("--log-level \(logLevel): expected trace, debug, info, notice, warning, error or critical")
         }
-        var logger = Logger(label: "touchd")
-        logger.logLevel = level
+        let environment = ProcessInfo.processInfo.environment
+        let forJournal = environment["JOURNAL_STREAM"] != nil
+        LoggingSystem.bootstrap { label in
+            var handler = JournalLogHandler(label: label, forJournal: forJournal)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "touchd")
         let path = config
         let (_, app) = try loadLayout(path)
         var gid: gid_t?
@@ -56,13 +63,26 @@ struct RunCommand: ParsableCommand {
             })
         }
         let policy = PeerPolicy(allowedUIDs: try ids(allowUsers, "--allow-users"), allowedGIDs: try ids(allowGroups, "--allow-groups"))
-        let directory = String(socket[..<(socket.lastIndex(of: "/") ?? socket.startIndex)])
-        if !directory.isEmpty { mkdir(directory, 0o755) }
-        let runner = try DaemonRunner(
-            app: app,
-            options: DaemonRunner.Options(socketPath: socket, socketGroup: gid, peerPolicy: policy, version: touchdVersion),
-            sources: [], logger: logger,
-            reloadLayout: { try LayoutLoader.load(path: path).makeApplication(file: path) })
+        let activated = SocketActivation.listeningDescriptor()
+        if activated == nil {
+            let directory = String(socket[..<(socket.lastIndex(of: "/") ?? socket.startIndex)])
+            if !directory.isEmpty { mkdir(directory, 0o755) }
+        }
+        let notifier = SystemdNotifier(environment: environment)
+        let runner: DaemonRunner
+        do {
+            runner = try DaemonRunner(
+                app: app,
+                options: DaemonRunner.Options(socketPath: socket, socketGroup: gid, peerPolicy: policy, version: touchdVersion),
+                sources: [], activatedFD: activated, logger: logger, notifier: notifier,
+                reloadLayout: { try LayoutLoader.load(path: path).makeApplication(file: path) })
+        } catch let error as SystemError {
+            logger.critical("cannot start: \(error)")
+            throw ExitCode.failure
+        }
+        runner.daemon.onReload = { starting in
+            if starting { notifier.reloading() } else { notifier.ready(status: "layout reloaded") }
+        }
         try runner.run()
     }
 }

@@ -1,0 +1,57 @@
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A swift-log handler writing one line per message to standard error.
+///
+/// Under systemd (`JOURNAL_STREAM` set) each line starts with the syslog priority in angle brackets
+/// (`<3>` for errors), which journald turns into the entry's priority; elsewhere lines read
+/// `2026-11-22T10:00:00Z warning touchd: message key=value`.
+public struct JournalLogHandler: LogHandler {
+    public var logLevel: Logger.Level = .info
+    public var metadata: Logger.Metadata = [:]
+    let label: String
+    let forJournal: Bool
+
+    public init(label: String, forJournal: Bool) {
+        self.label = label
+        self.forJournal = forJournal
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    /// The syslog priority of a level.
+    public static func priority(_ level: Logger.Level) -> Int {
+        switch level {
+        case .trace, .debug: 7
+        case .info: 6
+        case .notice: 5
+        case .warning: 4
+        case .error: 3
+        case .critical: 2
+        }
+    }
+
+    public func log(event: LogEvent) {
+        var all = metadata
+        if let extra = event.metadata { all.merge(extra) { $1 } }
+        let fields = all.keys.sorted().map { "\($0)=\(all[$0]!)" }.joined(separator: " ")
+        let text = event.message.description + (fields.isEmpty ? "" : " " + fields)
+        let line: String
+        if forJournal {
+            line = "<\(Self.priority(event.level))>\(text)\n"
+        } else {
+            var now = time(nil)
+            var tm = tm()
+            gmtime_r(&now, &tm)
+            var buffer = [CChar](repeating: 0, count: 32)
+            strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &tm)
+            line = "\(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) \(event.level) \(label): \(text)\n"
+        }
+        _ = line.withCString { Glibc.write(2, $0, strlen($0)) }
+    }
+}

@@ -1,0 +1,88 @@
+import CLinux
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Talks to systemd's service manager through `NOTIFY_SOCKET` (the `sd_notify` protocol): one
+/// datagram per state change (`READY=1`, `STATUS=...`, `RELOADING=1`, `WATCHDOG=1`, `STOPPING=1`).
+///
+/// Without `NOTIFY_SOCKET` (not started by systemd) every call does nothing.
+public final class SystemdNotifier {
+    private let fd: Int32
+    private var address = sockaddr_un()
+    private var addressLength: socklen_t = 0
+    /// How often systemd wants `WATCHDOG=1` (from `WATCHDOG_USEC`, when `WATCHDOG_PID` is ours or absent).
+    public let watchdogInterval: Double?
+
+    /// Reads `NOTIFY_SOCKET` and `WATCHDOG_USEC` from `environment`.
+    public init(environment: [String: String]) {
+        if let usec = environment["WATCHDOG_USEC"].flatMap(Double.init),
+            environment["WATCHDOG_PID"].map({ Int32($0) == getpid() }) ?? true
+        {
+            watchdogInterval = usec / 1e6
+        } else {
+            watchdogInterval = nil
+        }
+        guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty,
+            path.utf8.count < MemoryLayout.size(ofValue: address.sun_path)
+        else {
+            fd = -1
+            return
+        }
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        address.sun_family = sa_family_t(AF_UNIX)
+        var bytes = Array(path.utf8)
+        if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }  // an abstract socket
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i] = b } }
+        addressLength = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
+    }
+
+    deinit { if fd >= 0 { close(fd) } }
+
+    /// Whether systemd is listening.
+    public var isActive: Bool { fd >= 0 }
+
+    /// Sends `state` (newline-separated `KEY=VALUE` lines); returns whether it was sent.
+    @discardableResult
+    public func notify(_ state: String) -> Bool {
+        guard fd >= 0 else { return false }
+        let bytes = Array(state.utf8)
+        let sent = withUnsafePointer(to: &address) { addr in
+            addr.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
+                bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), sa, addressLength) }
+            }
+        }
+        return sent == bytes.count
+    }
+
+    public func ready(status: String) { notify("READY=1\nSTATUS=\(status)") }
+    public func status(_ text: String) { notify("STATUS=\(text)") }
+    public func watchdog() { notify("WATCHDOG=1") }
+    public func stopping() { notify("STOPPING=1") }
+
+    /// `RELOADING=1` with the monotonic time systemd 253 and later want beside it.
+    public func reloading() {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        notify("RELOADING=1\nMONOTONIC_USEC=\(Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)")
+    }
+}
+
+/// The listening socket systemd passed, if it passed one to this process (`LISTEN_PID`, `LISTEN_FDS`).
+public enum SocketActivation {
+    /// The first passed descriptor (3) when `LISTEN_PID` is this process and `LISTEN_FDS` >= 1.
+    /// The variables are removed so that children do not adopt the descriptor too.
+    public static func listeningDescriptor() -> Int32? {
+        defer {
+            unsetenv("LISTEN_PID")
+            unsetenv("LISTEN_FDS")
+            unsetenv("LISTEN_FDNAMES")
+        }
+        guard let pidText = getenv("LISTEN_PID").map({ String(cString: $0) }), Int32(pidText) == getpid(),
+            let countText = getenv("LISTEN_FDS").map({ String(cString: $0) }), let count = Int32(countText), count >= 1
+        else { return nil }
+        let fd: Int32 = 3
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        return fd
+    }
+}
