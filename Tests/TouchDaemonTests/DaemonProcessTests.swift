@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `touchd` binary as systemd runs it: notify messages, reload by signal, socket
+/// activation, clean exit.
+@Suite(.serialized) struct DaemonProcessTests {
+    /// `touchd`, built beside the test bundle.
+    static let touchd: String = {
+        let me = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        var dir = me
+        // The runner may be inside the .xctest bundle directory.
+        for _ in 0..<3 {
+            let candidate = dir.appendingPathComponent("touchd").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return me.appendingPathComponent("touchd").path
+    }()
+
+    static let kiosk: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/") + "/config/kiosk.toml"
+    }()
+
+    /// A datagram socket standing in for systemd's notify socket.
+    final class NotifySocket {
+        let fd: Int32
+        let path: String
+
+        init() {
+            path = NSTemporaryDirectory() + "touchd-notify-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+            var addr = sockaddr_un()
+            addr.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+            _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        }
+
+        deinit {
+            close(fd)
+            unlink(path)
+        }
+
+        /// Datagrams until one contains `needle` or `timeout` seconds pass.
+        func wait(for needle: String, timeout: Double = 5) -> [String] {
+            var seen: [String] = []
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&pfd, 1, 100) > 0 else { continue }
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                guard n > 0 else { continue }
+                let text = String(decoding: buffer[0..<n], as: UTF8.self)
+                seen.append(text)
+                if text.contains(needle) { return seen }
+            }
+            return seen
+        }
+    }
+
+    func temporaryPath(_ name: String) -> String {
+        NSTemporaryDirectory() + "touchd-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    func viewCount(socket: String) throws -> Int {
+        let client = try TestClient(path: socket)
+        client.send(#"{"id":1,"cmd":"views"}"#)
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            usleep(20_000)
+            client.poll()
+            if let reply = client.reply(id: 1), let items = reply["result"] as? [[String: Any]] {
+                return items.filter { $0["kind"] as? String == "view" }.count
+            }
+        }
+        throw SystemErrorForTests("no reply to views")
+    }
+
+    struct SystemErrorForTests: Error { var message: String; init(_ m: String) { message = m } }
+
+    @Test func notifiesReadyStatusWatchdogReloadAndStopping() throws {
+        let notify = NotifySocket()
+        let layout = temporaryPath("layout") + ".toml"
+        try FileManager.default.copyItem(atPath: Self.kiosk, toPath: layout)
+        defer { unlink(layout) }
+        let socket = temporaryPath("sock") + ".sock"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.touchd)
+        process.arguments = ["--config", layout, "--socket", socket]
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = notify.path
+        environment["WATCHDOG_USEC"] = "200000"
+        environment["JOURNAL_STREAM"] = "8:1234"
+        process.environment = environment
+        let stderr = Pipe()
+        process.standardError = stderr
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        let ready = notify.wait(for: "READY=1")
+        #expect(ready.last?.contains("READY=1") == true, "\(ready)")
+        #expect(ready.last?.contains("STATUS=0 devices, 0 clients, 16 views") == true, "\(ready)")
+        #expect(notify.wait(for: "WATCHDOG=1", timeout: 2).last == "WATCHDOG=1")
+        #expect(try viewCount(socket: socket) == 16)
+
+        // A bad layout is refused and the old one keeps running.
+        try "[[window]]\nid = 1\n".write(toFile: layout, atomically: true, encoding: .utf8)
+        kill(process.processIdentifier, SIGHUP)
+        let badReload = notify.wait(for: "READY=1")
+        #expect(badReload.contains { $0.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") })
+        #expect(try viewCount(socket: socket) == 16)
+
+        // A good one replaces it.
+        var text = try String(contentsOfFile: Self.kiosk, encoding: .utf8)
+        text += "\n[[view]]\nid = \"extra\"\nparent = \"home.root\"\nframe = [0, 0, 10, 10]\n"
+        try text.write(toFile: layout, atomically: true, encoding: .utf8)
+        kill(process.processIdentifier, SIGHUP)
+        _ = notify.wait(for: "READY=1")
+        #expect(try viewCount(socket: socket) == 17)
+
+        let started = Date()
+        kill(process.processIdentifier, SIGTERM)
+        #expect(notify.wait(for: "STOPPING=1").last == "STOPPING=1")
+        process.waitUntilExit()
+        #expect(Date().timeIntervalSince(started) < 1.0, "exits within a second")
+        #expect(process.terminationStatus == 0)
+        #expect(access(socket, F_OK) != 0, "the socket file is removed")
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("<6>listening"), "journald priorities: \(log)")
+        #expect(log.contains("<3>reload refused"), "\(log)")
+    }
+
+    @Test func adoptsASocketFromSystemdAndLeavesItInPlace() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate") else {
+            Issue.record("systemd-socket-activate is not installed (Debian package systemd)")
+            return
+        }
+        let socket = temporaryPath("activated") + ".sock"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
+        process.arguments = ["-l", socket, Self.touchd, "--config", Self.kiosk, "--socket", temporaryPath("unused") + ".sock"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var client: TestClient?
+        for _ in 0..<50 where client == nil {
+            usleep(50_000)
+            client = try? TestClient(path: socket)
+        }
+        let c = try #require(client)
+        var hello: [String: Any]?
+        for _ in 0..<100 where hello == nil {
+            usleep(20_000)
+            c.poll()
+            hello = c.of(type: "hello").first
+        }
+        #expect(hello?["protocol"] as? Int == 1)
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(access(socket, F_OK) == 0, "an adopted socket is never unlinked by touchd")
+        unlink(socket)
+    }
+}
