@@ -1,0 +1,181 @@
+import Yams
+
+/// Reads `libinput record` YAML (format version 1): the first device's `evdev` description
+/// (`name`, `id`, `codes`, `absinfo`, `properties`), its `udev.properties`, and the `evdev` event
+/// lists (`[sec, usec, type, code, value]`). Unknown keys and `libinput` event entries are ignored,
+/// as the format asks of its readers.
+struct LibinputRecordParser {
+    let name: String
+
+    func parse(_ text: String) throws(RecordingError) -> Recording {
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else {
+                throw RecordingError(
+                    file: name, kind: .unexpected(expected: "a libinput-record document", found: "empty document"))
+            }
+            root = node
+        } catch let error as RecordingError {
+            throw error
+        } catch {
+            throw yamlError(error)
+        }
+
+        let rootMap = try mapping(root, "the top-level mapping with 'version' and 'devices'")
+        guard let versionNode = rootMap["version"] else {
+            throw unexpected(root, "a 'version' key", "no 'version'")
+        }
+        guard versionNode.int == 1 else {
+            throw unexpected(versionNode, "version 1", versionNode.string ?? "a non-scalar")
+        }
+        guard let devicesNode = rootMap["devices"] else {
+            throw unexpected(root, "a 'devices' key", "no 'devices'")
+        }
+        let devices = try sequence(devicesNode, "a list of devices")
+        guard let device = devices.first else {
+            throw unexpected(devicesNode, "at least one device", "an empty list")
+        }
+        let deviceMap = try mapping(device, "a device mapping with 'evdev' and 'events'")
+        guard let evdev = deviceMap["evdev"] else {
+            throw unexpected(device, "an 'evdev' key", "no 'evdev'")
+        }
+        let description = try readDescription(evdev)
+        let udev = try readUdevProperties(deviceMap["udev"])
+        let events = try readEvents(deviceMap["events"])
+        return Recording(
+            description: description, events: events, format: .libinputRecord, descriptionSource: .embedded,
+            udevProperties: udev)
+    }
+
+    private func readDescription(_ node: Node) throws(RecordingError) -> DeviceDescription {
+        let map = try mapping(node, "the 'evdev' mapping")
+        var description = DeviceDescription(name: map["name"]?.string ?? "")
+        if let idNode = map["id"] {
+            let ids = try sequence(idNode, "'id: [bus, vendor, product, version]'")
+            let values = ids.compactMap { $0.int.flatMap(UInt16.init(exactly:)) }
+            guard ids.count == 4, values.count == 4 else {
+                throw unexpected(idNode, "'id: [bus, vendor, product, version]' with 16-bit numbers", "\(ids.count) items")
+            }
+            description.bus = values[0]
+            description.vendor = values[1]
+            description.product = values[2]
+            description.version = values[3]
+        }
+        if let codesNode = map["codes"] {
+            for (typeNode, listNode) in try mapping(codesNode, "'codes: {type: [codes]}'") {
+                guard let type = typeNode.int.flatMap(UInt16.init(exactly:)), type <= 0x1f else {
+                    throw unexpected(typeNode, "an event type number from 0 to 31", typeNode.string ?? "?")
+                }
+                var set = Set<UInt16>()
+                for codeNode in try sequence(listNode, "a list of event codes") {
+                    guard let code = codeNode.int.flatMap(UInt16.init(exactly:)) else {
+                        throw unexpected(codeNode, "an event code number", codeNode.string ?? "?")
+                    }
+                    set.insert(code)
+                }
+                description.codes[type] = set
+            }
+        }
+        if let absNode = map["absinfo"] {
+            for (codeNode, infoNode) in try mapping(absNode, "'absinfo: {code: [min, max, fuzz, flat, resolution]}'") {
+                guard let code = codeNode.int.flatMap(UInt16.init(exactly:)), code <= 0x3f else {
+                    throw unexpected(codeNode, "an absolute axis code from 0 to 63", codeNode.string ?? "?")
+                }
+                let items = try sequence(infoNode, "'[min, max, fuzz, flat, resolution]'")
+                let values = items.compactMap { $0.int.flatMap(Int32.init(exactly:)) }
+                guard items.count == 5, values.count == 5 else {
+                    throw unexpected(infoNode, "'[min, max, fuzz, flat, resolution]' as 5 integers", "\(items.count) items")
+                }
+                description.absInfo[code] = AbsInfo(
+                    minimum: values[0], maximum: values[1], fuzz: values[2], flat: values[3], resolution: values[4])
+                description.codes[EventType.abs, default: []].insert(code)
+            }
+        }
+        if let propertiesNode = map["properties"] {
+            for propertyNode in try sequence(propertiesNode, "a list of input property numbers") {
+                guard let property = propertyNode.int.flatMap(UInt16.init(exactly:)), property <= 0x1f else {
+                    throw unexpected(propertyNode, "an input property number from 0 to 31", propertyNode.string ?? "?")
+                }
+                description.properties.insert(property)
+            }
+        }
+        return description
+    }
+
+    private func readUdevProperties(_ node: Node?) throws(RecordingError) -> [String: String] {
+        guard let node, let list = try mapping(node, "the 'udev' mapping")["properties"] else { return [:] }
+        var result: [String: String] = [:]
+        for item in try sequence(list, "a list of 'KEY=value' strings") {
+            guard let text = item.string, let equals = text.firstIndex(of: "=") else {
+                throw unexpected(item, "a 'KEY=value' string", item.string ?? "a non-scalar")
+            }
+            result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+        }
+        return result
+    }
+
+    private func readEvents(_ node: Node?) throws(RecordingError) -> [InputEvent] {
+        guard let node else { return [] }
+        if case .scalar = node { return [] }  // `events:` with nothing after it
+        var events: [InputEvent] = []
+        for entry in try sequence(node, "a list of event entries ('- evdev: [...]')") {
+            let entryMap = try mapping(entry, "an event entry mapping ('evdev:' or 'libinput:')")
+            guard let evdevList = entryMap["evdev"] else { continue }
+            for eventNode in try sequence(evdevList, "a list of '[sec, usec, type, code, value]'") {
+                let items = try sequence(eventNode, "'[sec, usec, type, code, value]'")
+                let numbers = items.compactMap(\.int)
+                guard items.count == 5, numbers.count == 5, numbers[0] >= 0, numbers[0] < 1 << 40,
+                    (0..<1_000_000).contains(numbers[1]),
+                    let type = UInt16(exactly: numbers[2]), let code = UInt16(exactly: numbers[3]),
+                    let value = Int32(exactly: numbers[4])
+                else {
+                    throw unexpected(
+                        eventNode, "'[sec, usec, type, code, value]' as 5 integers in range", "\(items.count) items")
+                }
+                events.append(
+                    InputEvent(
+                        time: EventTime(seconds: Int64(numbers[0]), microseconds: Int64(numbers[1])),
+                        type: type, code: code, value: value))
+            }
+        }
+        return events
+    }
+
+    // MARK: Node access with errors that name the line
+
+    private func mapping(_ node: Node, _ expected: String) throws(RecordingError) -> Node.Mapping {
+        guard let map = node.mapping else { throw unexpected(node, expected, describe(node)) }
+        return map
+    }
+
+    private func sequence(_ node: Node, _ expected: String) throws(RecordingError) -> [Node] {
+        guard let list = node.sequence else { throw unexpected(node, expected, describe(node)) }
+        return Array(list)
+    }
+
+    private func describe(_ node: Node) -> String {
+        switch node {
+        case .scalar(let scalar): return scalar.string
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .alias: return "an alias"
+        }
+    }
+
+    private func unexpected(_ node: Node, _ expected: String, _ found: String) -> RecordingError {
+        RecordingError(file: name, line: node.mark?.line, kind: .unexpected(expected: expected, found: found))
+    }
+
+    private func yamlError(_ error: any Error) -> RecordingError {
+        if let yaml = error as? YamlError {
+            switch yaml {
+            case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
+                .composer(_, let problem, let mark, _):
+                return RecordingError(file: name, line: mark.line, kind: .invalidYAML(problem: problem))
+            default:
+                break
+            }
+        }
+        return RecordingError(file: name, kind: .invalidYAML(problem: String(describing: error)))
+    }
+}
