@@ -1,0 +1,107 @@
+/// What one contact looks like at a moment: the values a ``DeviceContact`` carries besides its
+/// identity and phase.
+struct ContactValues: Hashable, Sendable {
+    var x: Int32
+    var y: Int32
+    var touchMajor: Int32?
+    var pressure: Int32?
+    var toolType: Int32?
+}
+
+/// Device-wide state outside the per-contact axes: the single-touch position, `ABS_PRESSURE`, and
+/// the keys that say whether something touches.
+struct SharedState: Sendable {
+    var x: Int32
+    var y: Int32
+    var pressure: Int32
+    var touchKey = false
+    var leftButton = false
+    /// `BTN_TOUCH` went to 0 in the frame being assembled.
+    var touchKeyReleasedThisFrame = false
+
+    init(description: DeviceDescription) {
+        x = description.absInfo[AbsCode.x]?.value ?? 0
+        y = description.absInfo[AbsCode.y]?.value ?? 0
+        pressure = description.absInfo[AbsCode.pressure]?.value ?? 0
+    }
+
+    mutating func beginFrame() {
+        touchKeyReleasedThisFrame = false
+    }
+
+    mutating func apply(_ event: InputEvent) {
+        if event.type == EventType.key {
+            if event.code == KeyCode.btnTouch {
+                touchKey = event.value != 0
+                if event.value == 0 { touchKeyReleasedThisFrame = true }
+            } else if event.code == KeyCode.btnLeft {
+                leftButton = event.value != 0
+            }
+        } else if event.type == EventType.abs {
+            if event.code == AbsCode.x {
+                x = event.value
+            } else if event.code == AbsCode.y {
+                y = event.value
+            } else if event.code == AbsCode.pressure {
+                pressure = event.value
+            }
+        }
+    }
+}
+
+/// Collects one frame's output while the trackers work through its events.
+struct FrameOutput {
+    let time: EventTime
+    /// The frame restores state after lost events: a contact that is gone was not seen to lift, so
+    /// it is cancelled rather than ended.
+    let isResync: Bool
+    let palm: PalmThresholds
+    /// The position axes, to notice contacts that begin outside them.
+    let xAxis: AbsInfo?
+    let yAxis: AbsInfo?
+    private(set) var contacts: [DeviceContact] = []
+    private(set) var anomalies: [DeviceAnomaly] = []
+    private(set) var nextID: UInt64
+
+    init(time: EventTime, isResync: Bool, palm: PalmThresholds, capabilities: DeviceCapabilities, nextID: UInt64) {
+        self.time = time
+        self.isResync = isResync
+        self.palm = palm
+        self.xAxis = capabilities.xAxis
+        self.yAxis = capabilities.yAxis
+        self.nextID = nextID
+    }
+
+    /// The phase of a contact whose lift the stream shows.
+    var liftPhase: ContactPhase { isResync ? .cancelled : .ended }
+
+    mutating func newID() -> UInt64 {
+        defer { nextID &+= 1 }
+        return nextID
+    }
+
+    mutating func emit(id: UInt64, phase: ContactPhase, values: ContactValues, slot: Int32?) {
+        if phase == .began, !Self.contains(xAxis, values.x) || !Self.contains(yAxis, values.y) {
+            report(.beganOutsideAxisRange(x: values.x, y: values.y))
+        }
+        contacts.append(
+            DeviceContact(
+                id: id, phase: phase, x: values.x, y: values.y, touchMajor: values.touchMajor,
+                pressure: values.pressure, toolType: values.toolType, slot: slot))
+    }
+
+    private static func contains(_ axis: AbsInfo?, _ value: Int32) -> Bool {
+        guard let axis, axis.minimum < axis.maximum else { return true }
+        return (axis.minimum...axis.maximum).contains(value)
+    }
+
+    mutating func report(_ kind: DeviceAnomaly.Kind) {
+        anomalies.append(DeviceAnomaly(time: time, kind: kind))
+    }
+
+    /// The frame, or nil when nothing began, moved, ended or was cancelled.
+    func frame() -> ContactFrame? {
+        guard contacts.contains(where: { $0.phase != .stationary }) else { return nil }
+        return ContactFrame(time: time, contacts: contacts.sorted { $0.id < $1.id })
+    }
+}
