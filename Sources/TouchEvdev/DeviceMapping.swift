@@ -1,0 +1,154 @@
+/// A contact in window points, with UIKit's physical properties. Plain numbers, ready to become a
+/// `UITouch`-like value elsewhere.
+public struct MappedContact: Hashable, Sendable {
+    public var id: UInt64
+    public var phase: ContactPhase
+    /// Location in window points.
+    public var x: Double
+    /// See ``x``.
+    public var y: Double
+    /// Radius of the contact in points (`UITouch.majorRadius`); 0 when the device reports no size.
+    public var majorRadius: Double
+    /// How far off ``majorRadius`` may be, in points (`UITouch.majorRadiusTolerance`).
+    public var majorRadiusTolerance: Double
+    /// Pressure where 1.0 is a typical touch (`UITouch.force`); 0 without a pressure axis.
+    public var force: Double
+    /// The largest ``force`` the device can report (`UITouch.maximumPossibleForce`); 0 without a
+    /// pressure axis.
+    public var maximumPossibleForce: Double
+
+    public init(
+        id: UInt64, phase: ContactPhase, x: Double, y: Double, majorRadius: Double, majorRadiusTolerance: Double,
+        force: Double, maximumPossibleForce: Double
+    ) {
+        self.id = id
+        self.phase = phase
+        self.x = x
+        self.y = y
+        self.majorRadius = majorRadius
+        self.majorRadiusTolerance = majorRadiusTolerance
+        self.force = force
+        self.maximumPossibleForce = maximumPossibleForce
+    }
+}
+
+/// The ranges a device's contacts are measured against.
+public struct MappingAxes: Hashable, Sendable {
+    /// The x position axis (multi-touch when the device has it).
+    public var x: AbsInfo
+    /// The y position axis.
+    public var y: AbsInfo
+    /// The contact-size axis (``DeviceContact/touchMajor``), if any.
+    public var touchMajor: AbsInfo?
+    /// The pressure axis (``DeviceContact/pressure``), if any.
+    public var pressure: AbsInfo?
+
+    public init(x: AbsInfo, y: AbsInfo, touchMajor: AbsInfo? = nil, pressure: AbsInfo? = nil) {
+        self.x = x
+        self.y = y
+        self.touchMajor = touchMajor
+        self.pressure = pressure
+    }
+
+    /// The axes ``DeviceCapabilities`` chose; a device without position axes gets 0…1 (its contacts
+    /// all land in the middle).
+    public init(capabilities: DeviceCapabilities) {
+        self.init(
+            x: capabilities.xAxis ?? AbsInfo(minimum: 0, maximum: 0),
+            y: capabilities.yAxis ?? AbsInfo(minimum: 0, maximum: 0),
+            touchMajor: capabilities.touchMajorAxis, pressure: capabilities.pressureAxis)
+    }
+}
+
+/// Converts device contacts into window points for one target.
+///
+/// Location: x and y are normalised through the axis ranges (`(x − min)/(max − min)`; a zero-width
+/// range gives 0.5), corrected by the ``MappingTransform`` (matrix, rotation, swap, inversion,
+/// clamping), then scaled into the target's region.
+///
+/// Size: ``MappedContact/majorRadius`` is half the touch major. Millimetres come from the position
+/// axes' resolution (the mean of x and y, in units per mm, when both are set) and become points
+/// through ``MappingTarget/pointsPerMillimetre``; without a resolution, device units become points
+/// by the position scale `√(region area / device area)`, which a rotation or swap does not change.
+/// The touch-major axis's own resolution is ignored: the kernel measures touch major in position
+/// units, and real devices declare nonsense there (3M: 1 unit/mm for a 32767-unit axis).
+/// ``MappedContact/majorRadiusTolerance`` is half the touch-major axis's fuzz, or half a unit when
+/// it has none, converted the same way. The calibration matrix's scaling is not applied to sizes.
+///
+/// Force: a typical touch is taken to press 15 % of the pressure range, so
+/// `force = (p − min) / (0.15 · (max − min))`, clamped to `0…maximumPossibleForce`, and
+/// `maximumPossibleForce = 1 / 0.15 ≈ 6.67`, close to UIKit's.
+public struct DeviceMapping: Hashable, Sendable {
+    /// The fraction of the pressure range a typical touch presses.
+    public static let typicalPressureFraction = 0.15
+
+    public var axes: MappingAxes
+    public var transform: MappingTransform
+    public var target: MappingTarget
+
+    public init(axes: MappingAxes, transform: MappingTransform = .identity, target: MappingTarget) {
+        self.axes = axes
+        self.transform = transform
+        self.target = target
+    }
+
+    public init(capabilities: DeviceCapabilities, transform: MappingTransform = .identity, target: MappingTarget) {
+        self.init(axes: MappingAxes(capabilities: capabilities), transform: transform, target: target)
+    }
+
+    /// The contact in window points.
+    public func map(_ contact: DeviceContact) -> MappedContact {
+        let location = self.location(x: contact.x, y: contact.y)
+        let (radius, tolerance) = self.radius(touchMajor: contact.touchMajor)
+        let (force, maximum) = self.force(pressure: contact.pressure)
+        return MappedContact(
+            id: contact.id, phase: contact.phase, x: location.x, y: location.y, majorRadius: radius,
+            majorRadiusTolerance: tolerance, force: force, maximumPossibleForce: maximum)
+    }
+
+    /// A device position in window points.
+    public func location(x: Int32, y: Int32) -> (x: Double, y: Double) {
+        let normal = transform.apply(x: Self.normalise(x, axes.x), y: Self.normalise(y, axes.y))
+        let region = target.effectiveRegion
+        return (region.x + normal.x * region.width, region.y + normal.y * region.height)
+    }
+
+    /// `(majorRadius, majorRadiusTolerance)` in points for a touch major in device units.
+    public func radius(touchMajor: Int32?) -> (radius: Double, tolerance: Double) {
+        guard let touchMajor else { return (0, 0) }
+        let pointsPerUnit = self.pointsPerUnit
+        let fuzz = axes.touchMajor?.fuzz ?? 0
+        let toleranceUnits = fuzz > 0 ? Double(fuzz) / 2 : 0.5
+        return (Double(touchMajor) / 2 * pointsPerUnit, toleranceUnits * pointsPerUnit)
+    }
+
+    /// `(force, maximumPossibleForce)` for a pressure in device units; `(0, 0)` without a pressure axis.
+    public func force(pressure: Int32?) -> (force: Double, maximum: Double) {
+        guard let pressure, let axis = axes.pressure, axis.maximum > axis.minimum else { return (0, 0) }
+        let span = Double(axis.maximum) - Double(axis.minimum)
+        let typical = Self.typicalPressureFraction * span
+        let maximum = span / typical
+        let force = (Double(pressure) - Double(axis.minimum)) / typical
+        return (min(max(force, 0), maximum), maximum)
+    }
+
+    /// Points per device unit for sizes (see the type's discussion).
+    public var pointsPerUnit: Double {
+        if axes.x.resolution > 0 && axes.y.resolution > 0 {
+            let unitsPerMillimetre = (Double(axes.x.resolution) + Double(axes.y.resolution)) / 2
+            return target.pointsPerMillimetre / unitsPerMillimetre
+        }
+        let region = target.effectiveRegion
+        let deviceArea = Self.span(axes.x) * Self.span(axes.y)
+        return (abs(region.width * region.height) / deviceArea).squareRoot()
+    }
+
+    private static func span(_ axis: AbsInfo) -> Double {
+        max(Double(axis.maximum) - Double(axis.minimum), 1)
+    }
+
+    private static func normalise(_ value: Int32, _ axis: AbsInfo) -> Double {
+        guard axis.maximum != axis.minimum else { return 0.5 }
+        return (Double(value) - Double(axis.minimum)) / (Double(axis.maximum) - Double(axis.minimum))
+    }
+}
