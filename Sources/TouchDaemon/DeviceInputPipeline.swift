@@ -1,0 +1,148 @@
+import TouchCore
+import TouchEvdev
+import TouchLayout
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a device cannot be set up for input.
+public struct DevicePipelineError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var device: String
+    public var problem: String
+
+    public init(device: String, problem: String) {
+        self.device = device
+        self.problem = problem
+    }
+
+    public var description: String { "device \(device): \(problem)" }
+}
+
+/// One device's path from kernel events to the application's input frames:
+/// ``FrameAssembler`` (slots, protocols, SYN_DROPPED) → ``DeviceMapping`` (axes, calibration,
+/// rotation, region) → ``InputFrame``. Live devices and recordings go through exactly this code.
+public struct DeviceInputPipeline: Sendable {
+    public let deviceID: String
+    public let window: ResponderID
+    public private(set) var assembler: FrameAssembler
+    public let mapping: DeviceMapping
+
+    /// Sets a device up from its description and its `[[device]]` entry.
+    ///
+    /// - Parameters:
+    ///   - layoutDirectory: where a relative `pointercal` path is resolved.
+    /// - Throws: ``DevicePipelineError`` when the window is missing, the device has no position
+    ///   axes, or a calibration cannot be read.
+    public init(
+        deviceID: String, description: DeviceDescription, udevProperties: [String: String] = [:], spec: DeviceSpec,
+        tree: ViewTree
+    ) throws(DevicePipelineError) {
+        let window = ResponderID(spec.window)
+        guard let windowProps = tree.windowProperties(of: window) else {
+            throw DevicePipelineError(device: deviceID, problem: "its layout entry names window \"\(spec.window)\", which the layout does not have")
+        }
+        let palm = PalmThresholds(pressure: spec.palmPressure.map { Int32(clamping: $0) }, touchMajor: spec.palmTouchMajor.map { Int32(clamping: $0) })
+        let assembler = FrameAssembler(description: description, udevProperties: udevProperties, palmThresholds: palm)
+        let capabilities = assembler.capabilities
+        guard capabilities.xAxis != nil, capabilities.yAxis != nil else {
+            throw DevicePipelineError(device: deviceID, problem: "it has no absolute position axes (ABS_X/ABS_Y or ABS_MT_POSITION_X/Y)")
+        }
+        var calibration = CalibrationMatrix.identity
+        if let values = spec.calibration, values.count == 6 {
+            calibration = CalibrationMatrix(a: values[0], b: values[1], c: values[2], d: values[3], e: values[4], f: values[5])
+        } else if let path = spec.pointercal {
+            do {
+                let text = try Self.readText(path)
+                let pointercal = try Pointercal.parse(text)
+                let region = spec.region
+                calibration = try pointercal.normalisedMatrix(
+                    xAxis: capabilities.xAxis!, yAxis: capabilities.yAxis!,
+                    screenWidth: Int(region?.width ?? windowProps.size.width), screenHeight: Int(region?.height ?? windowProps.size.height))
+            } catch let error as CalibrationError {
+                throw DevicePipelineError(device: deviceID, problem: "pointercal \(path): \(error)")
+            } catch {
+                throw DevicePipelineError(device: deviceID, problem: "pointercal \(path): \(error)")
+            }
+        } else if spec.usesUdevCalibration {
+            do {
+                if let matrix = try CalibrationMatrix.fromUdev(udevProperties) { calibration = matrix }
+            } catch {
+                throw DevicePipelineError(device: deviceID, problem: "\(error)")
+            }
+        }
+        let rotation = TouchEvdev.Rotation(rawValue: spec.rotation.rawValue) ?? .none
+        let transform = MappingTransform(
+            calibration: calibration, rotation: rotation, swapsAxes: spec.swapAxes, invertsX: spec.invertX, invertsY: spec.invertY)
+        let region = spec.region.map { WindowRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+        let target = MappingTarget(
+            windowWidth: windowProps.size.width, windowHeight: windowProps.size.height, region: region,
+            pointsPerMillimetre: windowProps.pointsPerMillimetre)
+        self.deviceID = deviceID
+        self.window = window
+        self.assembler = assembler
+        self.mapping = DeviceMapping(capabilities: capabilities, transform: transform, target: target)
+    }
+
+    /// Feeds one kernel event; returns a frame at each `SYN_REPORT` that changed something.
+    public mutating func feed(_ event: InputEvent) -> InputFrame? {
+        assembler.feed(event).map(convert)
+    }
+
+    /// Ends every live contact as cancelled (the device went away, or a recording ended).
+    public mutating func finish(at time: EventTime) -> InputFrame? {
+        assembler.finish(at: time).map(convert)
+    }
+
+    /// Anomalies the device produced since the last call (for the logs).
+    public mutating func takeAnomalies() -> [DeviceAnomaly] { assembler.takeAnomalies() }
+
+    func convert(_ frame: ContactFrame) -> InputFrame {
+        let contacts = frame.contacts.map { contact -> InputContact in
+            let mapped = mapping.map(contact)
+            return InputContact(
+                id: mapped.id, phase: Self.phase(mapped.phase), location: Point(x: mapped.x, y: mapped.y),
+                majorRadius: mapped.majorRadius, majorRadiusTolerance: mapped.majorRadiusTolerance, force: mapped.force,
+                maximumPossibleForce: mapped.maximumPossibleForce)
+        }
+        return InputFrame(device: deviceID, window: window, timestamp: frame.time.seconds, contacts: contacts)
+    }
+
+    static func phase(_ phase: ContactPhase) -> TouchPhase {
+        switch phase {
+        case .began: .began
+        case .moved: .moved
+        case .stationary: .stationary
+        case .ended: .ended
+        case .cancelled: .cancelled
+        }
+    }
+
+    static func readText(_ path: String) throws -> String {
+        guard let file = fopen(path, "r") else { throw DevicePipelineError(device: path, problem: String(cString: strerror(errno))) }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, file)
+            if n <= 0 { break }
+            bytes += buffer[0..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension DeviceFacts {
+    /// What matching needs to know, from a description, its capabilities and udev properties.
+    public init(description: DeviceDescription, udevProperties: [String: String], devnode: String?) {
+        let capabilities = DeviceCapabilities(description: description, udevProperties: udevProperties)
+        let kind: Kind =
+            switch capabilities.kind {
+            case .touchscreen, .tablet: .touchscreen
+            case .touchpad: .touchpad
+            case .other: .other
+            }
+        self.init(
+            name: description.name, vendor: description.vendor, product: description.product, kind: kind,
+            idPath: udevProperties["ID_PATH"], idSerial: udevProperties["ID_SERIAL"], devnode: devnode)
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+import TouchCore
+import TouchDaemon
+import TouchEvdev
+import TouchLayout
+import TouchProtocol
+
+/// Every real recording in ../shared/recordings through the whole pipeline (decode, frames,
+/// mapping, application, messages), and the bundled demo recording as a golden test.
+@Suite struct RecordingReplayTests {
+    static let root: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/")
+    }()
+    static let recordings = root + "/../shared/recordings"
+    static let available = FileManager.default.fileExists(atPath: recordings + "/INDEX.tsv")
+
+    struct Row: CustomTestStringConvertible, Sendable {
+        var path: String
+        var touchDowns: Int?
+        var maxContacts: Int?
+        var testDescription: String { path }
+    }
+
+    /// The INDEX.tsv rows that are touch recordings with events (not description-only, not the keyboard).
+    static let rows: [Row] = {
+        guard available, let text = try? String(contentsOfFile: recordings + "/INDEX.tsv", encoding: .utf8) else { return [] }
+        var lines = text.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        let header = lines.removeFirst()
+        func column(_ name: String) -> Int { header.firstIndex(of: name)! }
+        return lines.compactMap { cells in
+            let format = cells[column("format")]
+            guard !format.contains("description only"), !cells[column("path")].hasSuffix(".yml") else { return nil }
+            return Row(path: cells[column("path")], touchDowns: Int(cells[column("touch_downs")]), maxContacts: Int(cells[column("max_simultaneous_contacts")]))
+        }
+    }()
+
+    static func checkAvailable() {
+        if !available {
+            if ProcessInfo.processInfo.environment["CI"] != nil {
+                Issue.record("../shared/recordings is missing: CI must run the recording tests")
+            } else {
+                print("note: ../shared/recordings is absent: the real-recording replay tests were skipped")
+            }
+        }
+    }
+
+    static func plainLayout() throws -> (LayoutDocument, Application) {
+        let document = try LayoutLoader.parse("[[window]]\nid = \"w\"\nsize = [1000, 1000]\n", file: "test.toml")
+        return (document, try document.makeApplication())
+    }
+
+    @Test func recordingsAreThere() {
+        Self.checkAvailable()
+        if Self.available { #expect(Self.rows.count >= 30) }
+    }
+
+    @Test(.enabled(if: RecordingReplayTests.available, "../shared/recordings is absent"), arguments: RecordingReplayTests.rows)
+    func replaysThroughTheWholePipeline(row: Row) throws {
+        let (document, loaded) = try Self.plainLayout()
+        var app = loaded
+        var replay = try RecordingReplay(path: Self.recordings + "/" + row.path, descriptionPath: nil, layout: document, tree: app.tree, window: "w")
+        var hits: [HitRecord] = []
+        var finals: [TouchID: Int] = [:]
+        var maxDown = 0
+        var messages = 0
+        replay.run(into: &app) { report, tree in
+            hits += report.hits
+            for touch in report.changedTouches where touch.phase.isFinal { finals[touch.id, default: 0] += 1 }
+            maxDown = max(maxDown, report.event.allTouches.filter { !$0.phase.isFinal }.count)
+            messages += MessageEncoder.messages(for: report, tree: tree).count
+        }
+        if let expected = row.touchDowns { #expect(hits.count == expected, "touch-downs") }
+        if let expected = row.maxContacts, row.touchDowns != nil { #expect(maxDown <= expected, "simultaneous contacts") }
+        #expect(!hits.isEmpty, "at least one touch")
+        for hit in hits {
+            #expect(finals[hit.touch] == 1, "touch \(hit.touch) finished \(finals[hit.touch] ?? 0) times")
+            #expect(hit.pointInWindow.x >= 0 && hit.pointInWindow.x <= 1000 && hit.pointInWindow.y >= 0 && hit.pointInWindow.y <= 1000,
+                    "lands inside the window: \(hit.pointInWindow)")
+            #expect(hit.window == "w")
+        }
+        #expect(app.activeTouches.isEmpty)
+        #expect(messages > 0)
+    }
+
+    @Test(.enabled(if: RecordingReplayTests.available, "../shared/recordings is absent"))
+    func theLGPinchKeepsTwoTouchesWhoseDistanceChanges() throws {
+        let (document, loaded) = try Self.plainLayout()
+        var app = loaded
+        var replay = try RecordingReplay(path: Self.recordings + "/hid-devices/lg_1fd2_0064_0.ev", descriptionPath: nil, layout: document, tree: app.tree, window: "w")
+        var distances: [Double] = []
+        replay.run(into: &app) { report, _ in
+            let down = report.event.allTouches.filter { !$0.phase.isFinal }
+            if down.count == 2 { distances.append(down[0].locationInWindow.distance(to: down[1].locationInWindow)) }
+        }
+        let spread = (distances.max() ?? 0) - (distances.min() ?? 0)
+        #expect(distances.count > 10)
+        #expect(spread > 100, "a pinch: the fingers' distance changes by \(spread) points")
+    }
+
+    @Test func theDemoRecordingOnTheKioskLayoutGivesTheDocumentedActions() throws {
+        let document = try LayoutLoader.load(path: Self.root + "/config/kiosk.toml")
+        var app = try document.makeApplication()
+        var replay = try RecordingReplay(path: Self.root + "/config/demo-taps.evemu", descriptionPath: nil, layout: document, tree: app.tree, window: nil)
+        #expect(replay.match?.explanation == "device[0] → window main")
+        var subscriber = SubscriberView(topics: [.hits, .actions])
+        var lines: [String] = []
+        replay.run(into: &app) { report, tree in lines += subscriber.lines(for: report, tree: tree) }
+        let messages = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(messages.map { $0["seq"] as? Int } == Array(1...messages.count).map { Optional($0) })
+        #expect(messages.filter { $0["type"] as? String == "action" }.map { $0["name"] as? String } == [
+            "open-tile", "show-info", "open-tile", "lights-all-off", "unhandled-touch", "open-tile", "open-tile",
+        ])
+        #expect(messages.filter { $0["type"] as? String == "hit" }.map { $0["view"] as? String } == [
+            "tile.doors", "header.info", "tile.lights", "tile.lights", "grid", "tile.music", "tile.cameras", "tile.cameras",
+        ])
+        #expect(messages.filter { $0["type"] as? String == "hit" }.map { $0["tap_count"] as? Int } == [1, 1, 1, 2, 1, 1, 1, 1])
+    }
+
+    @Test func aRecordingNoEntryTakesIsExplained() throws {
+        let document = try LayoutLoader.parse(
+            "[[window]]\nid = \"w\"\nsize = [100, 100]\n[[device]]\nmatch.kind = \"touchpad\"\nwindow = \"w\"\n", file: "pads.toml")
+        let app = try document.makeApplication()
+        #expect {
+            _ = try RecordingReplay(path: Self.root + "/config/demo-taps.evemu", descriptionPath: nil, layout: document, tree: app.tree, window: nil)
+        } throws: { error in
+            "\(error)".contains("kind is touchscreen, not touchpad") && "\(error)".contains("--window")
+        }
+    }
+
+    @Test func aBadRecordingNamesItsLine() throws {
+        let path = NSTemporaryDirectory() + "touchd-bad-\(getpid()).evemu"
+        try "N: x\nI: 0003 0001 0001 0001\nE: 1.0 0003 zz 1\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { unlink(path) }
+        let (document, app) = try Self.plainLayout()
+        #expect {
+            _ = try RecordingReplay(path: path, descriptionPath: nil, layout: document, tree: app.tree, window: "w")
+        } throws: { error in
+            "\(error)".contains(":3")
+        }
+    }
+}
