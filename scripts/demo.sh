@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
-# The daemon's main job on bundled data, with no touchscreen needed: validates the bundled kiosk
-# layout, then explains where touches on the seed experiment layout go.
+# The daemon's main job on bundled data, with no touchscreen needed: touchd runs the bundled kiosk
+# layout (config/kiosk.toml) and plays a bundled recording (config/demo-taps.evemu, made by
+# scripts/make-demo-recording.py) as if it were a touchscreen; touchctl subscribes over the socket
+# and prints what a kiosk app would receive.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 swift build --product touchd
-bin=$(swift build --show-bin-path)/touchd
-echo "== touchd check --config config/kiosk.toml"
-"$bin" check --config config/kiosk.toml
+swift build --product touchctl
+bin=$(swift build --show-bin-path)
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+"$bin/touchd" check --config config/kiosk.toml
 echo
-echo "== touchd hit-test --config config/seed-experiment.toml 100 200"
-"$bin" hit-test --config config/seed-experiment.toml 100 200
+echo "== touchd --config config/kiosk.toml --replay config/demo-taps.evemu; touchctl monitor:"
+"$bin/touchd" --config config/kiosk.toml --socket "$dir/touchd.sock" --log-level warning \
+  --replay config/demo-taps.evemu --replay-waits-for-client --exit-after-replay &
+daemon=$!
+for _ in $(seq 100); do [ -S "$dir/touchd.sock" ] && break; sleep 0.1; done
+"$bin/touchctl" monitor --socket "$dir/touchd.sock" --topics hits,actions,devices
+wait "$daemon"

@@ -22,6 +22,8 @@ public final class Daemon {
     public var onPublished: ((Int) -> Void)?
     /// Called before (true) and after (false) a reload requested over the socket replaces the layout.
     public var onReload: ((Bool) -> Void)?
+    /// Called after every `subscribe` request (a replay can wait for its first client).
+    public var onSubscribe: (() -> Void)?
     public private(set) var framesIn = 0
 
     public init(app: Application, server: SocketServer, loop: EventLoop, version: String) {
@@ -104,6 +106,7 @@ public final class Daemon {
                 subs.append(Subscription(id: next, topics: topics, views: views, actions: actions))
                 return next
             }
+            loop.deferWork { [weak self] in self?.onSubscribe?() }
             return .success(.object([("subscription", .int(Int64(id ?? 0)))]))
         case .unsubscribe(let subscription):
             let removed = server.withSubscriptions(of: client) { subs, _ -> Bool in

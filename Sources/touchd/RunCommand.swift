@@ -35,6 +35,18 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
+    @Option(name: .long, help: "Play this recording as an input device (for demos and tests without hardware).")
+    var replay: String?
+
+    @Option(name: .long, help: "Replay speed factor.")
+    var replaySpeed: Double = 1
+
+    @Flag(name: .long, help: "Start the replay when the first client subscribes.")
+    var replayWaitsForClient = false
+
+    @Flag(name: .long, help: "Exit once the replay has ended.")
+    var exitAfterReplay = false
+
     func run() throws {
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw ValidationError("--log-level \(logLevel): expected trace, debug, info, notice, warning, error or critical")
@@ -48,7 +60,19 @@ struct RunCommand: ParsableCommand {
         }
         let logger = Logger(label: "touchd")
         let path = config
-        let (_, app) = try loadLayout(path)
+        let (document, app) = try loadLayout(path)
+        var sources: [InputSource] = []
+        var recordingSource: RecordingSource?
+        if let replay {
+            do {
+                let setup = try RecordingReplay(path: replay, descriptionPath: nil, layout: document, tree: app.tree, window: nil)
+                recordingSource = RecordingSource(replay: setup, speed: replaySpeed)
+                sources.append(recordingSource!)
+            } catch {
+                logger.critical("cannot replay \(replay): \(error)")
+                throw ExitCode.failure
+            }
+        }
         var gid: gid_t?
         if let socketGroup {
             if let n = gid_t(socketGroup) { gid = n } else if let g = getgrnam(socketGroup) { gid = g.pointee.gr_gid } else {
@@ -73,12 +97,20 @@ struct RunCommand: ParsableCommand {
         do {
             runner = try DaemonRunner(
                 app: app,
-                options: DaemonRunner.Options(socketPath: socket, socketGroup: gid, peerPolicy: policy, version: touchdVersion),
-                sources: [], activatedFD: activated, logger: logger, notifier: notifier,
+                options: DaemonRunner.Options(
+                    socketPath: socket, socketGroup: gid, peerPolicy: policy, version: touchdVersion, exitWhenInputEnds: exitAfterReplay),
+                sources: sources, activatedFD: activated, logger: logger, notifier: notifier,
                 reloadLayout: { try LayoutLoader.load(path: path).makeApplication(file: path) })
         } catch let error as SystemError {
             logger.critical("cannot start: \(error)")
             throw ExitCode.failure
+        }
+        if let recordingSource {
+            if replayWaitsForClient {
+                runner.daemon.onSubscribe = { recordingSource.begin() }
+            } else {
+                recordingSource.begin()
+            }
         }
         runner.daemon.onReload = { starting in
             if starting { notifier.reloading() } else { notifier.ready(status: "layout reloaded") }

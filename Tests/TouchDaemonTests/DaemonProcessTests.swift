@@ -167,3 +167,67 @@ import Glibc
         unlink(socket)
     }
 }
+
+extension DaemonProcessTests {
+    /// A recording with one finger held for `hold` seconds on the kiosk's doors tile.
+    static func heldTouchRecording(hold: Double) -> String {
+        """
+        N: held finger
+        I: 0003 0001 0001 0001
+        P: 02 00 00 00 00 00 00 00
+        B: 00 0b 00 00 00 00 00 00 00
+        B: 03 03 00 00 00 00 80 60 02
+        A: 00 0 1279 0 0 0
+        A: 01 0 799 0 0 0
+        A: 2f 0 9 0 0 0
+        A: 35 0 1279 0 0 0
+        A: 36 0 799 0 0 0
+        A: 39 0 65535 0 0 0
+        E: 1.000000 0003 002f 0000
+        E: 1.000000 0003 0039 0001
+        E: 1.000000 0003 0035 0200
+        E: 1.000000 0003 0036 0250
+        E: 1.000000 0000 0000 0000
+        E: \(String(format: "%.6f", 1 + hold)) 0003 0039 -001
+        E: \(String(format: "%.6f", 1 + hold)) 0000 0000 0000
+
+        """
+    }
+
+    @Test func sigtermDuringATouchCancelsItAndSaysGoodbye() throws {
+        let recording = temporaryPath("held") + ".evemu"
+        try Self.heldTouchRecording(hold: 30).write(toFile: recording, atomically: true, encoding: .utf8)
+        defer { unlink(recording) }
+        let socket = temporaryPath("sigterm") + ".sock"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.touchd)
+        process.arguments = ["--config", Self.kiosk, "--socket", socket, "--replay", recording, "--replay-waits-for-client"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var client: TestClient?
+        for _ in 0..<100 where client == nil {
+            usleep(50_000)
+            client = try? TestClient(path: socket)
+        }
+        let c = try #require(client)
+        c.send(#"{"id":1,"cmd":"subscribe","topics":["touches","hits"]}"#)
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline && c.of(type: "touch").isEmpty {
+            usleep(20_000)
+            c.poll()
+        }
+        #expect(c.of(type: "touch").first?["phase"] as? String == "began")
+        #expect(c.of(type: "hit").first?["view"] as? String == "tile.doors")
+        let started = Date()
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(Date().timeIntervalSince(started) < 1.0)
+        #expect(process.terminationStatus == 0)
+        c.poll()
+        let phases = c.of(type: "touch").map { $0["phase"] as? String }
+        #expect(phases == ["began", "cancelled"])
+        #expect(c.of(type: "goodbye").first?["reason"] as? String == "shutting down")
+        #expect(c.closed)
+    }
+}
