@@ -11,6 +11,7 @@ import PackageDescription
 /// - `TouchDevices`: the I/O shell around libevdev and libudev.
 /// - `TouchProtocol`: the socket protocol's messages and requests (newline-delimited JSON).
 /// - `TouchDaemon`: the event loop, the socket server and the input-to-dispatch pipeline.
+/// - `TouchRender`: pictures of a layout and its touches (SVG).
 /// - `touchd`: the command-line tool and daemon.
 let package = Package(
     name: "touchd",
@@ -42,6 +43,7 @@ let package = Package(
         .target(name: "TouchDevices", dependencies: ["TouchEvdev", "CEvdev", "CUdev"]),
         .target(name: "CLinux"),
         .target(name: "TouchProtocol", dependencies: ["TouchCore"]),
+        .target(name: "TouchRender", dependencies: ["TouchCore"]),
         .target(
             name: "TouchDaemon",
             dependencies: [
@@ -51,7 +53,7 @@ let package = Package(
         .executableTarget(
             name: "touchd",
             dependencies: [
-                "TouchCore", "TouchEvdev", "TouchLayout", "TouchDevices", "TouchProtocol", "TouchDaemon",
+                "TouchCore", "TouchEvdev", "TouchLayout", "TouchDevices", "TouchProtocol", "TouchDaemon", "TouchRender",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -67,6 +69,7 @@ let package = Package(
         .testTarget(name: "TouchLayoutTests", dependencies: ["TouchLayout", "TouchCore"]),
         .testTarget(name: "TouchDevicesTests", dependencies: ["TouchDevices", "TouchEvdev"]),
         .testTarget(name: "TouchProtocolTests", dependencies: ["TouchProtocol", "TouchCore"]),
+        .testTarget(name: "TouchRenderTests", dependencies: ["TouchRender", "TouchCore", "TouchLayout", "TouchDaemon"]),
         .testTarget(
             name: "TouchDaemonTests",
             dependencies: ["TouchDaemon", "TouchProtocol", "TouchCore", "TouchEvdev", "TouchLayout"]),

@@ -1,0 +1,2 @@
+/// Pictures of a layout and its touches.
+public enum TouchRender {}
