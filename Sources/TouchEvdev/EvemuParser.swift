@@ -36,9 +36,9 @@ struct EvemuParser {
         var lastLine = 0
 
         for (number, line) in TextLines(text) {
-            lastLine = number
             let content = line.trimmingLeadingSpaces()
             if content.isEmpty { continue }
+            lastLine = number
             if content.hasPrefix("#") {
                 readHeaderComment(
                     content.dropFirst(), type: &commentType, code: &commentCode, values: &commentValues)

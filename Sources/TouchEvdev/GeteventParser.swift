@@ -26,9 +26,10 @@ struct GeteventParser {
         }
 
         for (number, line) in TextLines(text) {
-            lastLine = number
             let content = line.trimmingSpaces()
-            if content.isEmpty || content.hasPrefix("could not") { continue }
+            if content.isEmpty { continue }
+            lastLine = number
+            if content.hasPrefix("could not") { continue }
             if content.hasPrefix("add device") {
                 // add device 1: /dev/input/event2
                 if let colon = content.firstIndex(of: ":") {
