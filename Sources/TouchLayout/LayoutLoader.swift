@@ -38,6 +38,17 @@ public enum LayoutLoader {
                     message: "TOML syntax error: a NUL character: expected text without control characters")
             ])
         }
+        let locator = SourceLocator(text: text)
+        if let trap = locator.parserTrap {
+            var found = ""
+            PayloadValue.writeJSONString(trap.found, to: &found)
+            throw LayoutErrors([
+                LayoutIssue(
+                    kind: .syntax, file: file, line: trap.position.line, column: trap.position.column,
+                    message: "TOML syntax error: Error while parsing \(trap.context): expected \(trap.expected), saw \(found)"
+                        + (trap.hint.map { "; \($0)" } ?? ""))
+            ])
+        }
         let root: [String: TOMLNode]
         do {
             root = try TOMLNode.parse(text)
@@ -50,7 +61,7 @@ public enum LayoutLoader {
         } catch {
             throw LayoutErrors([LayoutIssue(kind: .syntax, file: file, message: "TOML syntax error: \(error)")])
         }
-        let log = IssueLog(file: file, locator: SourceLocator(text: text))
+        let log = IssueLog(file: file, locator: locator)
         var draft = LayoutReader(log: log, file: file).read(root)
         var validator = LayoutValidator(log: log)
         validator.validate(&draft)

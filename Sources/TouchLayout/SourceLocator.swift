@@ -1,3 +1,14 @@
+/// Text the TOML parser cannot be given (see ``SourceLocator/parserTrap``).
+struct ParserTrap: Sendable {
+    var position: SourcePosition
+    /// The offending text (one character, or a whole value).
+    var found: String
+    /// What the parser was reading: "table header" or "array".
+    var context: String
+    var expected: String
+    var hint: String? = nil
+}
+
 /// A 1-based line and column (in Unicode scalars) in the layout text.
 struct SourcePosition: Hashable, Sendable {
     var line: Int
@@ -16,11 +27,18 @@ struct SourcePosition: Hashable, Sendable {
 /// worst a position is missing and the caller falls back to an enclosing one.
 struct SourceLocator: Sendable {
     private(set) var positions: [TOMLPath: SourcePosition] = [:]
+    /// The first spot where the TOML parser in TOMLKit 0.6.0 (toml++) would abort the process
+    /// instead of reporting an error, so the loader reports it itself before parsing: a table
+    /// header whose key does not start with a key character or a quote (`[=a]`, `[[[a]]]`), an
+    /// array element that starts with `}` or a Unicode line separator (`[1, }]`), or an unquoted
+    /// value that is no TOML 1.0 number, boolean, date or time (`07:3x`, `.5`, `yes`).
+    private(set) var parserTrap: ParserTrap?
 
     init(text: String) {
         var scanner = LocatorScanner(scalars: Array(text.unicodeScalars))
         scanner.run()
         positions = scanner.positions
+        parserTrap = scanner.parserTrap
     }
 
     /// Where `path` is written, or else where the nearest enclosing table or array is.
@@ -46,6 +64,7 @@ private struct LocatorScanner {
     /// How many elements each array of tables (by its concrete path) has so far.
     var arrayTableCounts: [TOMLPath: Int] = [:]
     var currentTable = TOMLPath.root
+    var parserTrap: ParserTrap?
 
     init(scalars: [Unicode.Scalar]) {
         self.scalars = scalars
@@ -124,6 +143,10 @@ private struct LocatorScanner {
         let position = here
         let isArray = peek(1) == "["
         advance(isArray ? 2 : 1)
+        skipSpaces()
+        if let c = current, !Self.startsKey(c), c != "]" {
+            trap(c, in: "table header", expected: "a bare or quoted key")
+        }
         let keys = readKey()
         skipRestOfLine()
         guard !keys.isEmpty else { return }
@@ -143,6 +166,24 @@ private struct LocatorScanner {
             }
         }
         currentTable = path
+    }
+
+    mutating func trap(_ found: Unicode.Scalar, in context: String, expected: String) {
+        trap(String(Character(found)), at: here, in: context, expected: expected)
+    }
+
+    mutating func trap(
+        _ found: String, at position: SourcePosition, in context: String, expected: String, hint: String? = nil
+    ) {
+        if parserTrap == nil {
+            parserTrap = ParserTrap(position: position, found: found, context: context, expected: expected, hint: hint)
+        }
+    }
+
+    /// Whether a key may start with `c`: a bare-key character (A-Z a-z 0-9 _ -) or a quote.
+    static func startsKey(_ c: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || c == "_" || c == "-"
+            || c == "\"" || c == "'"
     }
 
     /// Reads a possibly dotted key: its parts and where each starts.
@@ -217,6 +258,9 @@ private struct LocatorScanner {
                     advance()
                     continue
                 }
+                if c == "}" || c == "\u{85}" || c == "\u{2028}" || c == "\u{2029}" {
+                    trap(c, in: "array", expected: "a value")
+                }
                 let elementPath = path.appending(index: element)
                 record(elementPath, here)
                 let start = index
@@ -243,7 +287,21 @@ private struct LocatorScanner {
             }
         default:
             // Numbers, booleans, dates and times: up to the next delimiter.
-            while let c = current, !",]}\n\r#".unicodeScalars.contains(c) { advance() }
+            let start = here
+            var token: [Unicode.Scalar] = []
+            while let c = current, !",]}\n\r#".unicodeScalars.contains(c) {
+                token.append(c)
+                advance()
+            }
+            while let last = token.last, last == " " || last == "\t" { token.removeLast() }
+            if !TOMLScalarSyntax.isValid(token) {
+                var text = ""
+                text.unicodeScalars.append(contentsOf: token.prefix(40))
+                let bareWord = !token.isEmpty && token.allSatisfy { Self.startsKey($0) && $0 != "\"" && $0 != "'" }
+                trap(
+                    text, at: start, in: "value", expected: "a string, number, boolean, date or time",
+                    hint: bareWord ? "text needs quotes: \"\(text)\"" : nil)
+            }
         }
     }
 
