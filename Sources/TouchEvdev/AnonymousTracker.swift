@@ -183,12 +183,13 @@ struct AnonymousTracker: Sendable {
             }
             return result
         }
-        var distances: [(distance: Int64, new: Int, old: Int)] = []
+        // Squared distances in Double: Int32 extremes would overflow Int64.
+        var distances: [(distance: Double, new: Int, old: Int)] = []
         distances.reserveCapacity(candidates.count * tracked.count)
         for (newIndex, candidate) in candidates.enumerated() {
             for (oldIndex, contact) in tracked.enumerated() {
-                let dx = Int64(candidate.values.x) - Int64(contact.values.x)
-                let dy = Int64(candidate.values.y) - Int64(contact.values.y)
+                let dx = Double(candidate.values.x) - Double(contact.values.x)
+                let dy = Double(candidate.values.y) - Double(contact.values.y)
                 distances.append((dx * dx + dy * dy, newIndex, oldIndex))
             }
         }

@@ -4,13 +4,20 @@
 /// libinput reads it from the udev property `LIBINPUT_CALIBRATION_MATRIX` (`"a b c d e f"`);
 /// `"0 -1 1 1 0 0"` turns the input 90° clockwise, `"-1 0 1 0 -1 1"` 180°.
 public struct CalibrationMatrix: Hashable, Sendable, CustomStringConvertible {
+    /// x' per x.
     public var a: Double
+    /// x' per y.
     public var b: Double
+    /// x' offset.
     public var c: Double
+    /// y' per x.
     public var d: Double
+    /// y' per y.
     public var e: Double
+    /// y' offset.
     public var f: Double
 
+    /// A matrix from its six coefficients, in udev's order.
     public init(a: Double, b: Double, c: Double, d: Double, e: Double, f: Double) {
         self.a = a
         self.b = b
@@ -67,15 +74,19 @@ public struct CalibrationMatrix: Hashable, Sendable, CustomStringConvertible {
 public struct CalibrationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `LIBINPUT_CALIBRATION_MATRIX` or `pointercal`.
     public var source: String
+    /// The text that was read.
     public var text: String
+    /// What is wrong with it.
     public var problem: String
 
+    /// An error about `text` from `source`.
     public init(source: String, text: String, problem: String) {
         self.source = source
         self.text = text
         self.problem = problem
     }
 
+    /// One line: the source, the text and the problem.
     public var description: String {
         "\(source) '\(RecordingError.abbreviated(text))': \(problem)"
     }

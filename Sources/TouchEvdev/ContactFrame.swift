@@ -26,6 +26,7 @@ public struct DeviceContact: Hashable, Sendable {
     /// Unique for the assembler's whole life (a counter from 1), the same for the finger's whole
     /// life, never reused.
     public var id: UInt64
+    /// Where the contact is in its life in this frame.
     public var phase: ContactPhase
     /// Position in device units: the multi-touch axes when the device has them, else `ABS_X`.
     public var x: Int32
@@ -42,6 +43,7 @@ public struct DeviceContact: Hashable, Sendable {
     /// The protocol-B slot, nil for protocol A and single-touch devices.
     public var slot: Int32?
 
+    /// A contact; the optional values default to nil (the device lacks the axis).
     public init(
         id: UInt64, phase: ContactPhase, x: Int32, y: Int32, touchMajor: Int32? = nil, pressure: Int32? = nil,
         toolType: Int32? = nil, slot: Int32? = nil
@@ -65,6 +67,7 @@ public struct ContactFrame: Hashable, Sendable {
     /// ordered by ``DeviceContact/id`` (oldest first).
     public var contacts: [DeviceContact]
 
+    /// A frame at `time` holding `contacts`.
     public init(time: EventTime, contacts: [DeviceContact]) {
         self.time = time
         self.contacts = contacts

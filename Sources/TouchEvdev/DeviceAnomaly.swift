@@ -37,13 +37,16 @@ public struct DeviceAnomaly: Hashable, Sendable, CustomStringConvertible {
 
     /// The time of the event (or frame) concerned.
     public var time: EventTime
+    /// What happened.
     public var kind: Kind
 
+    /// An anomaly of `kind` at `time`.
     public init(time: EventTime, kind: Kind) {
         self.time = time
         self.kind = kind
     }
 
+    /// Whose fault it is: the device for protocol violations, the reader for lost events.
     public var blame: Blame {
         switch kind {
         case .eventsDropped: return .reader
@@ -53,6 +56,7 @@ public struct DeviceAnomaly: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// One line for a log: time, blame and what was done about it.
     public var description: String {
         let what: String
         switch kind {

@@ -36,7 +36,9 @@ public enum TouchSignal: Hashable, Sendable {
 /// A device's touch-relevant capabilities, derived from its ``DeviceDescription`` and, when known,
 /// its udev properties.
 public struct DeviceCapabilities: Hashable, Sendable {
+    /// What the device is.
     public var kind: DeviceKind
+    /// How it reports several fingers.
     public var multitouch: MultitouchProtocol
     /// Slots for protocol B (at most ``FrameAssembler/maximumSlots``), 0 otherwise.
     public var slotCount: Int

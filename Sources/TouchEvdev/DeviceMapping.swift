@@ -1,7 +1,9 @@
 /// A contact in window points, with UIKit's physical properties. Plain numbers, ready to become a
 /// `UITouch`-like value elsewhere.
 public struct MappedContact: Hashable, Sendable {
+    /// The contact's ``DeviceContact/id``.
     public var id: UInt64
+    /// The contact's phase (`UITouch.phase`).
     public var phase: ContactPhase
     /// Location in window points.
     public var x: Double
@@ -17,6 +19,7 @@ public struct MappedContact: Hashable, Sendable {
     /// pressure axis.
     public var maximumPossibleForce: Double
 
+    /// A mapped contact from its parts.
     public init(
         id: UInt64, phase: ContactPhase, x: Double, y: Double, majorRadius: Double, majorRadiusTolerance: Double,
         force: Double, maximumPossibleForce: Double
@@ -43,6 +46,7 @@ public struct MappingAxes: Hashable, Sendable {
     /// The pressure axis (``DeviceContact/pressure``), if any.
     public var pressure: AbsInfo?
 
+    /// Axes given one by one.
     public init(x: AbsInfo, y: AbsInfo, touchMajor: AbsInfo? = nil, pressure: AbsInfo? = nil) {
         self.x = x
         self.y = y
@@ -82,16 +86,21 @@ public struct DeviceMapping: Hashable, Sendable {
     /// The fraction of the pressure range a typical touch presses.
     public static let typicalPressureFraction = 0.15
 
+    /// The device's ranges.
     public var axes: MappingAxes
+    /// The corrections applied in normalised coordinates.
     public var transform: MappingTransform
+    /// The window, region and density contacts are mapped into.
     public var target: MappingTarget
 
+    /// A mapping for explicit axes.
     public init(axes: MappingAxes, transform: MappingTransform = .identity, target: MappingTarget) {
         self.axes = axes
         self.transform = transform
         self.target = target
     }
 
+    /// A mapping for the axes ``DeviceCapabilities`` chose for a device.
     public init(capabilities: DeviceCapabilities, transform: MappingTransform = .identity, target: MappingTarget) {
         self.init(axes: MappingAxes(capabilities: capabilities), transform: transform, target: target)
     }

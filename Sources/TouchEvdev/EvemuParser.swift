@@ -72,6 +72,9 @@ struct EvemuParser {
                 description.version = ids[3]
             case "P":
                 let bytes = try readBytes(rest.fields(), line: number, text: line, expected: "'P: <hex bytes>'")
+                guard propertyBytes + bytes.count <= 64 else {
+                    throw unexpected(number, "at most 64 bytes of 'P:' properties", line)
+                }
                 hasDescription = true
                 for (offset, byte) in bytes.enumerated() {
                     for bit in 0..<8 where byte & (1 << bit) != 0 {
@@ -79,9 +82,6 @@ struct EvemuParser {
                     }
                 }
                 propertyBytes += bytes.count
-                if propertyBytes > 64 {
-                    throw unexpected(number, "at most 64 bytes of 'P:' properties", line)
-                }
             case "B":
                 let fields = rest.fields()
                 guard let typeField = fields.first, let type = NumberText.hex16(typeField), type <= 0x1f else {

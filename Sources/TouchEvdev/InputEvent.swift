@@ -6,8 +6,10 @@ public struct EventTime: Comparable, Hashable, Sendable, CustomStringConvertible
     /// Microseconds since the clock's origin.
     public var microseconds: Int64
 
+    /// A time in microseconds.
     public init(microseconds: Int64) { self.microseconds = microseconds }
 
+    /// A time from seconds and microseconds, as `struct timeval` holds it.
     public init(seconds: Int64, microseconds: Int64) {
         self.microseconds = seconds * 1_000_000 + microseconds
     }
@@ -17,6 +19,7 @@ public struct EventTime: Comparable, Hashable, Sendable, CustomStringConvertible
 
     public static func < (lhs: EventTime, rhs: EventTime) -> Bool { lhs.microseconds < rhs.microseconds }
 
+    /// `seconds.micros`, as evemu writes it.
     public var description: String {
         let s = microseconds / 1_000_000
         let us = abs(microseconds % 1_000_000)
@@ -30,13 +33,16 @@ public struct EventTime: Comparable, Hashable, Sendable, CustomStringConvertible
 /// Every source (a libevdev device, an evemu recording, a libinput-record file) produces these,
 /// and they all go through the same ``FrameAssembler``.
 public struct InputEvent: Hashable, Sendable {
+    /// When the kernel stamped the event.
     public var time: EventTime
     /// The event type (`EV_SYN`, `EV_KEY`, `EV_ABS`, ...).
     public var type: UInt16
     /// The event code within its type (`ABS_MT_SLOT`, `BTN_TOUCH`, ...).
     public var code: UInt16
+    /// The value: an axis position, 1/0 for a key press/release, a tracking id, ...
     public var value: Int32
 
+    /// An event from its four fields.
     public init(time: EventTime, type: UInt16, code: UInt16, value: Int32) {
         self.time = time
         self.type = type

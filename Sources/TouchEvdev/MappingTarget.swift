@@ -1,10 +1,15 @@
 /// A rectangle in window points (origin top left, y down).
 public struct WindowRect: Hashable, Sendable {
+    /// Left edge.
     public var x: Double
+    /// Top edge.
     public var y: Double
+    /// Width in points.
     public var width: Double
+    /// Height in points.
     public var height: Double
 
+    /// A rectangle from its origin and size.
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
@@ -24,6 +29,7 @@ public struct MappingTarget: Hashable, Sendable {
     /// Points per millimetre on the display (for contact sizes from the axis resolution).
     public var pointsPerMillimetre: Double
 
+    /// A target window, optionally restricted to `region`.
     public init(windowWidth: Double, windowHeight: Double, region: WindowRect? = nil, pointsPerMillimetre: Double) {
         self.windowWidth = windowWidth
         self.windowHeight = windowHeight
@@ -63,6 +69,7 @@ public struct MappingTransform: Hashable, Sendable {
     /// libinput-style calibration (``CalibrationMatrix/parse(udevProperty:)``, or converted from a
     /// tslib ``Pointercal``).
     public var calibration: CalibrationMatrix
+    /// A quarter-turn rotation, after the calibration matrix.
     public var rotation: Rotation
     /// Exchange x and y.
     public var swapsAxes: Bool
@@ -74,6 +81,7 @@ public struct MappingTransform: Hashable, Sendable {
     /// calibration, lands on the region's edge). On by default.
     public var clampsToRegion: Bool
 
+    /// A transform; every correction defaults to none, clamping to on.
     public init(
         calibration: CalibrationMatrix = .identity, rotation: Rotation = .none, swapsAxes: Bool = false,
         invertsX: Bool = false, invertsY: Bool = false, clampsToRegion: Bool = true

@@ -11,6 +11,7 @@ public struct PalmThresholds: Hashable, Sendable {
     /// Contact size, in the units of ``DeviceContact/touchMajor``.
     public var touchMajor: Int32?
 
+    /// Thresholds; nil leaves that value unchecked.
     public init(pressure: Int32? = nil, touchMajor: Int32? = nil) {
         self.pressure = pressure
         self.touchMajor = touchMajor

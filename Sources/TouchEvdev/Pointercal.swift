@@ -14,6 +14,7 @@ public struct Pointercal: Hashable, Sendable {
     /// informational: the coefficients already map into the screen as it was then.
     public var rotation: Int?
 
+    /// A pointercal from its parts.
     public init(coefficients: [Int64], screenWidth: Int? = nil, screenHeight: Int? = nil, rotation: Int? = nil) {
         self.coefficients = coefficients
         self.screenWidth = screenWidth
@@ -69,10 +70,16 @@ public struct Pointercal: Hashable, Sendable {
     ///   - yAxis: The device's y position axis.
     ///   - screenWidth: The screen width in pixels, used when the file does not say.
     ///   - screenHeight: The screen height in pixels, used when the file does not say.
-    /// - Throws: ``CalibrationError`` when neither the file nor the caller gives the screen size.
+    /// - Throws: ``CalibrationError`` when neither the file nor the caller gives the screen size, or
+    ///   when ``coefficients`` is not seven numbers with a non-zero `a6`.
     public func normalisedMatrix(
         xAxis: AbsInfo, yAxis: AbsInfo, screenWidth: Int? = nil, screenHeight: Int? = nil
     ) throws(CalibrationError) -> CalibrationMatrix {
+        guard coefficients.count == 7, coefficients[6] != 0 else {
+            throw CalibrationError(
+                source: "pointercal", text: coefficients.map(String.init).joined(separator: " "),
+                problem: "expected 7 coefficients a0…a6 with a6 ≠ 0")
+        }
         guard let width = self.screenWidth ?? screenWidth, let height = self.screenHeight ?? screenHeight,
             width > 0, height > 0
         else {

@@ -14,6 +14,7 @@ public struct Recording: Hashable, Sendable {
     /// udev properties the recording carries (libinput-record's `udev.properties`), else empty.
     public var udevProperties: [String: String]
 
+    /// A recording from its parts; the defaults describe an evemu file with its own description.
     public init(
         description: DeviceDescription, events: [InputEvent], format: RecordingFormat = .evemu,
         descriptionSource: DescriptionSource = .embedded, udevProperties: [String: String] = [:]

@@ -22,14 +22,17 @@ public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible
     public var file: String
     /// The 1-based line at fault, when there is one.
     public var line: Int?
+    /// What went wrong.
     public var kind: Kind
 
+    /// An error in `file`, at `line` when one is to blame.
     public init(file: String, line: Int? = nil, kind: Kind) {
         self.file = file
         self.line = line
         self.kind = kind
     }
 
+    /// One line for a person: `file:line: expected …, found '…'`.
     public var description: String {
         let place = line.map { "\(file):\($0)" } ?? file
         switch kind {

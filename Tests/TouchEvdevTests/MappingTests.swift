@@ -98,6 +98,13 @@ import TouchEvdev
         #expect(throws: CalibrationError.self) { try Pointercal.parse(text) }
     }
 
+    @Test func aHandMadePointercalWithTooFewCoefficientsIsRejected() {
+        let axis = AbsInfo(minimum: 0, maximum: 10)
+        #expect(throws: CalibrationError.self) {
+            try Pointercal(coefficients: [1, 2], screenWidth: 10, screenHeight: 10).normalisedMatrix(xAxis: axis, yAxis: axis)
+        }
+    }
+
     @Test func radiusComesFromTheResolutionWhenThereIsOne() {
         let mapping = DeviceMapping(axes: Self.axes, target: Self.target)
         // 120 units at 10 units/mm = 12 mm across: a 6 mm radius, 48 points at 8 points/mm.

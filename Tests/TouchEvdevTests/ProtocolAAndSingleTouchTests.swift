@@ -82,6 +82,18 @@ import TouchEvdev
         #expect(assembler.feed(script.take()).last?.contacts.count == 2)
     }
 
+    @Test func extremeCoordinatesDoNotTrap() {
+        var assembler = FrameAssembler(description: TestDevices.anonymous())
+        var script = EventScript()
+        script.report(.min, .min)
+        script.report(.max, .max)
+        script.syn()
+        script.report(.max, .min)
+        script.report(.min, .max)
+        script.syn()
+        #expect(assembler.feed(script.take()).count == 2)
+    }
+
     @Test func trackingIDsDecideIdentityWhenEveryContactHasOne() throws {
         var assembler = FrameAssembler(description: TestDevices.anonymous(trackingID: true))
         var script = EventScript()
