@@ -95,8 +95,9 @@ public final class DaemonRunner {
                     self.daemon.cancelTouches(ofDevice: id)
                     self.daemon.publish(DeviceMessages.removed(id: id))
                 case .finished:
+                    // Only finite sources (recordings) finish; live devices never do.
                     self.finishedSources += 1
-                    if exitWhenInputEnds && self.finishedSources == self.sources.count {
+                    if exitWhenInputEnds {
                         self.logger.info("input ended")
                         self.stop(reason: "input ended")
                     }

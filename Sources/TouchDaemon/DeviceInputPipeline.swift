@@ -88,6 +88,12 @@ public struct DeviceInputPipeline: Sendable {
         assembler.feed(event).map(convert)
     }
 
+    /// Brings the contacts up to date after lost events (libevdev's sync delta, read after the
+    /// `SYN_DROPPED` that was passed to ``feed(_:)``).
+    public mutating func resync(with delta: [InputEvent], at time: EventTime) -> InputFrame? {
+        assembler.resync(with: delta, at: time).map(convert)
+    }
+
     /// Ends every live contact as cancelled (the device went away, or a recording ended).
     public mutating func finish(at time: EventTime) -> InputFrame? {
         assembler.finish(at: time).map(convert)

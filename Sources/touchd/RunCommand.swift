@@ -35,6 +35,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
+    @Flag(name: .long, help: "Do not open input devices (with --replay: only the recording).")
+    var noDevices = false
+
     @Option(name: .long, help: "Play this recording as an input device (for demos and tests without hardware).")
     var replay: String?
 
@@ -62,6 +65,7 @@ struct RunCommand: ParsableCommand {
         let path = config
         let (document, app) = try loadLayout(path)
         var sources: [InputSource] = []
+        if !noDevices { sources.append(LiveDeviceSource(layout: document, tree: app.tree, logger: logger)) }
         var recordingSource: RecordingSource?
         if let replay {
             do {

@@ -1,0 +1,175 @@
+import Logging
+import TouchCore
+import TouchDevices
+import TouchEvdev
+import TouchLayout
+import TouchProtocol
+
+/// The real touchscreens and touchpads: found through libudev (hotplug included), read through
+/// libevdev, each through its own ``DeviceInputPipeline`` into the application.
+///
+/// A device unplugged mid-touch has its touches cancelled; plugged back in, it comes back under
+/// the same stable identity (its port, serial, ids and name; not its event number).
+public final class LiveDeviceSource: InputSource {
+    final class OpenDevice {
+        let device: EvdevDevice
+        var pipeline: DeviceInputPipeline
+        let facts: DeviceFacts
+        let match: DeviceMatch
+        let udev: UdevInputDevice
+
+        init(device: EvdevDevice, pipeline: DeviceInputPipeline, facts: DeviceFacts, match: DeviceMatch, udev: UdevInputDevice) {
+            self.device = device
+            self.pipeline = pipeline
+            self.facts = facts
+            self.match = match
+            self.udev = udev
+        }
+    }
+
+    private let layout: LayoutDocument
+    private var tree: ViewTree
+    private let logger: Logger
+    private var udev: Udev?
+    private var monitorFD: Int32 = -1
+    private weak var loop: EventLoop?
+    private var sink: ((InputSourceEvent) -> Void)?
+    private var open: [String: OpenDevice] = [:]  // by devnode
+    /// Devices seen but not used, with the reason (for `devices`).
+    private var ignored: [String: (facts: DeviceFacts, reason: String)] = [:]
+
+    public init(layout: LayoutDocument, tree: ViewTree, logger: Logger) {
+        self.layout = layout
+        self.tree = tree
+        self.logger = logger
+    }
+
+    public func start(on loop: EventLoop, sink: @escaping (InputSourceEvent) -> Void) throws {
+        self.loop = loop
+        self.sink = sink
+        let udev = try Udev()
+        self.udev = udev
+        do {
+            monitorFD = try udev.startMonitor()
+            try loop.register(monitorFD, for: .readable) { [unowned self] _ in self.hotplug() }
+        } catch {
+            logger.warning("no hotplug: \(error)")
+        }
+        if !Udev.udevdIsRunning {
+            logger.notice("udevd is not running: devices are classified from their capabilities, and hotplug uses kernel events")
+        }
+        for device in udev.inputDevices() { add(device) }
+    }
+
+    public func stop() {
+        for (node, entry) in open {
+            loop?.unregister(entry.device.fileDescriptor)
+            open[node] = nil
+        }
+        if monitorFD >= 0 { loop?.unregister(monitorFD) }
+    }
+
+    public var deviceDescriptions: JSONValue {
+        var items: [JSONValue] = open.values.sorted { $0.udev.devnode < $1.udev.devnode }.map { entry in
+            .object([
+                ("device", .string(entry.pipeline.deviceID)), ("devnode", .string(entry.udev.devnode)), ("name", .string(entry.facts.name)),
+                ("kind", .string(entry.facts.kind.rawValue)), ("matched", .string(entry.match.explanation)), ("grabbed", .bool(entry.device.isGrabbed)),
+            ])
+        }
+        for (node, info) in ignored.sorted(by: { $0.key < $1.key }) {
+            items.append(.object([("devnode", .string(node)), ("name", .string(info.facts.name)), ("kind", .string(info.facts.kind.rawValue)), ("ignored", .string(info.reason))]))
+        }
+        return .array(items)
+    }
+
+    private func add(_ info: UdevInputDevice) {
+        guard open[info.devnode] == nil, let loop else { return }
+        let device: EvdevDevice
+        do {
+            device = try EvdevDevice(path: info.devnode)
+        } catch {
+            logger.debug("cannot open \(info.devnode): \(error)")
+            return
+        }
+        let facts = DeviceFacts(description: device.description, udevProperties: info.properties, devnode: info.devnode)
+        guard facts.kind != .other else { return }
+        let match = DeviceMatcher.match(facts, in: layout.devices)
+        guard case .matched(_, let spec) = match else {
+            ignored[info.devnode] = (facts, match.explanation)
+            logger.info("device ignored", metadata: ["devnode": "\(info.devnode)", "name": "\(facts.name)", "reason": "\(match.explanation)"])
+            return
+        }
+        let id = StableIdentity.of(
+            name: facts.name, vendor: facts.vendor, product: facts.product, properties: info.properties, physicalPath: device.physicalPath)
+        let pipeline: DeviceInputPipeline
+        do {
+            pipeline = try DeviceInputPipeline(deviceID: id, description: device.description, udevProperties: info.properties, spec: spec, tree: tree)
+        } catch {
+            logger.error("device \(info.devnode) cannot be used: \(error)")
+            return
+        }
+        if spec.grab {
+            do { try device.grab() } catch { logger.warning("\(error)") }
+        }
+        let entry = OpenDevice(device: device, pipeline: pipeline, facts: facts, match: match, udev: info)
+        open[info.devnode] = entry
+        ignored[info.devnode] = nil
+        do {
+            try loop.register(device.fileDescriptor, for: .readable) { [unowned self] _ in self.read(info.devnode) }
+        } catch {
+            open[info.devnode] = nil
+            logger.error("\(error)")
+            return
+        }
+        sink?(.deviceAdded(id: id, description: .object([
+            ("devnode", .string(info.devnode)), ("name", .string(facts.name)), ("kind", .string(facts.kind.rawValue)),
+            ("matched", .string(match.explanation)),
+        ])))
+        read(info.devnode)
+    }
+
+    private func read(_ devnode: String) {
+        guard let entry = open[devnode] else { return }
+        switch entry.device.readAvailable() {
+        case .events(let events):
+            feed(events, to: entry)
+        case .resync(let before, let dropped, let delta, let after):
+            feed(before, to: entry)
+            logger.warning("events were lost (SYN_DROPPED): resynchronising", metadata: ["device": "\(entry.pipeline.deviceID)"])
+            _ = entry.pipeline.feed(dropped)
+            if let frame = entry.pipeline.resync(with: delta, at: dropped.time) { sink?(.frame(frame)) }
+            feed(after, to: entry)
+        case .removed(let before):
+            feed(before, to: entry)
+            remove(devnode)
+        }
+        for anomaly in entry.pipeline.takeAnomalies() {
+            logger.warning("\(anomaly)", metadata: ["device": "\(entry.pipeline.deviceID)"])
+        }
+    }
+
+    private func feed(_ events: [InputEvent], to entry: OpenDevice) {
+        for event in events {
+            if let frame = entry.pipeline.feed(event) { sink?(.frame(frame)) }
+        }
+    }
+
+    private func remove(_ devnode: String) {
+        ignored[devnode] = nil
+        guard let entry = open.removeValue(forKey: devnode) else { return }
+        loop?.unregister(entry.device.fileDescriptor)
+        let now = EventTime(microseconds: Int64(Daemon.monotonicNow() * 1_000_000))
+        if let frame = entry.pipeline.finish(at: now) { sink?(.frame(frame)) }
+        sink?(.deviceRemoved(id: entry.pipeline.deviceID))
+    }
+
+    private func hotplug() {
+        guard let udev else { return }
+        for event in udev.receive() {
+            switch event {
+            case .added(let info): add(info)
+            case .removed(let devnode, _): remove(devnode)
+            }
+        }
+    }
+}
