@@ -142,7 +142,8 @@ public enum StableIdentity {
         let ids = String(format4(vendor)) + ":" + format4(product)
         var parts: [String] = []
         if let path = properties["ID_PATH"], !path.isEmpty { parts.append(path) } else if let phys = physicalPath, !phys.isEmpty { parts.append(phys) }
-        if let serial = properties["ID_SERIAL"], !serial.isEmpty { parts.append(serial) }
+        // udev says "noserial" for devices without one (virtual devices among them).
+        if let serial = properties["ID_SERIAL"], !serial.isEmpty, serial != "noserial" { parts.append(serial) }
         parts.append(ids)
         parts.append(name)
         return parts.joined(separator: "/")

@@ -231,3 +231,38 @@ extension DaemonProcessTests {
         #expect(c.closed)
     }
 }
+
+extension DaemonProcessTests {
+    static let systemdDirectory: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/") + "/systemd"
+    }()
+
+    @Test func theServiceUnitIsVerifiedAndItsExposureIsAtMost2() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") else {
+            Issue.record("systemd-analyze is not installed (Debian package systemd)")
+            return
+        }
+        let dir = temporaryPath("units")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // The installed binary does not exist here: point ExecStart at one that does.
+        let unit = try String(contentsOfFile: Self.systemdDirectory + "/touchd.service", encoding: .utf8)
+            .replacingOccurrences(of: "/usr/local/bin/touchd", with: "/bin/true")
+        try unit.write(toFile: dir + "/touchd.service", atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: Self.systemdDirectory + "/touchd.socket", toPath: dir + "/touchd.socket")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
+        process.arguments = ["security", "--offline=yes", "--no-pager", dir + "/touchd.service"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let line = try #require(text.split(separator: "\n").first { $0.contains("Overall exposure level") }, "\(text)")
+        let figure = line.split(separator: " ").compactMap { Double($0) }.first
+        #expect(figure != nil && figure! <= 2.0, "\(line)")
+    }
+}

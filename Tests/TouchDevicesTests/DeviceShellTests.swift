@@ -26,6 +26,7 @@ import TouchEvdev
         let kernelOnly = StableIdentity.of(name: "Atmel maXTouch", vendor: 0x03eb, product: 0x8c1f, properties: [:], physicalPath: "usb-0000:00:14.0-2/input0")
         #expect(kernelOnly == "usb-0000:00:14.0-2/input0/03eb:8c1f/Atmel maXTouch")
         #expect(StableIdentity.of(name: "x", vendor: 1, product: 2, properties: [:], physicalPath: nil) == "0001:0002/x")
+        #expect(StableIdentity.of(name: "x", vendor: 1, product: 2, properties: ["ID_SERIAL": "noserial"], physicalPath: nil) == "0001:0002/x")
     }
 
     @Test func enumerationWorksWithoutUdevd() throws {
