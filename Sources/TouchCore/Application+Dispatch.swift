@@ -37,7 +37,7 @@ extension Application {
             live[key]!.touch.coalescedSamples = []
         }
         statistics.anomalies += report.anomalies.count
-        deliver(changed, timestamp: frame.timestamp, report: &report)
+        deliver(changed, report: &report)
         return report
     }
 
@@ -58,7 +58,7 @@ extension Application {
                 live[key]!.touch.phase = .stationary
             }
         }
-        deliver(keys, timestamp: timestamp, report: &report)
+        deliver(keys, report: &report)
         return report
     }
 
@@ -126,7 +126,7 @@ extension Application {
     /// Delivers the changed touches: per phase (began, moved, ended, cancelled), one call per view
     /// with all of that view's touches in that phase, views in the order of their first touch. Then
     /// finished touches are retired.
-    private mutating func deliver(_ changed: [TouchKey], timestamp: Double, report: inout DispatchReport) {
+    private mutating func deliver(_ changed: [TouchKey], report: inout DispatchReport) {
         let all = live.values.map(\.touch).sorted { $0.id < $1.id }
         report.event.allTouches = all
         report.changedTouches = changed.map { live[$0]!.touch }
@@ -160,7 +160,6 @@ extension Application {
                 break
             }
         }
-        _ = timestamp
     }
 
     /// Walks the responder chain from `first`: each responder's matching handlers emit their actions;
