@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The whole test suite: core, layout, protocol, socket and recording tests.
+# The whole test suite: core, layout, evdev, protocol, socket, process and recording tests, then the
+# end-to-end run on a real Linux kernel under QEMU (uinput and uhid devices, udevd, hotplug).
 # Tests that read ../shared/recordings say plainly when it is absent (and fail when CI is set).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 swift build --build-tests
 swift test --skip-build
+bash scripts/vm/e2e.sh

@@ -1,0 +1,126 @@
+/* vm-uinput: creates uinput touch devices in the end-to-end guest and plays scripted touches.
+ *
+ *   vm-uinput SCRIPT      (one command per line; '#' starts a comment)
+ *
+ *   create touchscreen|touchpad NAME   create the device (4095x2559 @16/mm, or 1000x600 @10/mm)
+ *   down SLOT ID X Y                   a finger lands in SLOT with tracking id ID at X,Y (device units)
+ *   move SLOT X Y
+ *   up SLOT
+ *   sync                               SYN_REPORT (BTN_TOUCH / BTN_TOOL_* follow the fingers down)
+ *   sleep MS
+ *   destroy                            unplug the device
+ *   wait PATH                          wait until the file PATH exists (the job's "go")
+ *   say TEXT                           print TEXT (to order the job's log)
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/uinput.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+static int fd = -1;
+static int touchpad;
+static int down[16];
+
+static void die(const char *what) { perror(what); exit(1); }
+
+static void emit(int type, int code, int value) {
+    struct input_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.type = type; ev.code = code; ev.value = value;
+    if (write(fd, &ev, sizeof ev) != sizeof ev) die("write");
+}
+
+static void abs_setup(int code, int min, int max, int res) {
+    struct uinput_abs_setup a;
+    memset(&a, 0, sizeof a);
+    a.code = code; a.absinfo.minimum = min; a.absinfo.maximum = max; a.absinfo.resolution = res;
+    if (ioctl(fd, UI_SET_ABSBIT, code) < 0 || ioctl(fd, UI_ABS_SETUP, &a) < 0) die("UI_ABS_SETUP");
+}
+
+static void create(const char *kind, const char *name) {
+    touchpad = strcmp(kind, "touchpad") == 0;
+    fd = open("/dev/uinput", O_WRONLY | O_NONBLOCK);
+    if (fd < 0) die("/dev/uinput");
+    ioctl(fd, UI_SET_EVBIT, EV_SYN); ioctl(fd, UI_SET_EVBIT, EV_KEY); ioctl(fd, UI_SET_EVBIT, EV_ABS);
+    ioctl(fd, UI_SET_KEYBIT, BTN_TOUCH);
+    int w = touchpad ? 1000 : 4095, h = touchpad ? 600 : 2559, res = touchpad ? 10 : 16;
+    if (touchpad) {
+        ioctl(fd, UI_SET_KEYBIT, BTN_LEFT); ioctl(fd, UI_SET_KEYBIT, BTN_TOOL_FINGER);
+        ioctl(fd, UI_SET_KEYBIT, BTN_TOOL_DOUBLETAP);
+        ioctl(fd, UI_SET_PROPBIT, INPUT_PROP_POINTER); ioctl(fd, UI_SET_PROPBIT, INPUT_PROP_BUTTONPAD);
+    } else {
+        ioctl(fd, UI_SET_PROPBIT, INPUT_PROP_DIRECT);
+    }
+    abs_setup(ABS_X, 0, w, res); abs_setup(ABS_Y, 0, h, res);
+    abs_setup(ABS_MT_SLOT, 0, 9, 0);
+    abs_setup(ABS_MT_POSITION_X, 0, w, res); abs_setup(ABS_MT_POSITION_Y, 0, h, res);
+    abs_setup(ABS_MT_TRACKING_ID, 0, 65535, 0);
+    abs_setup(ABS_MT_PRESSURE, 0, 255, 0);
+    struct uinput_setup s;
+    memset(&s, 0, sizeof s);
+    s.id.bustype = BUS_USB; s.id.vendor = 0x1234; s.id.product = touchpad ? 2 : 1; s.id.version = 1;
+    snprintf(s.name, sizeof s.name, "%s", name);
+    if (ioctl(fd, UI_DEV_SETUP, &s) < 0) die("UI_DEV_SETUP");
+    if (ioctl(fd, UI_DEV_CREATE) < 0) die("UI_DEV_CREATE");
+    char sys[64] = {0};
+    if (ioctl(fd, UI_GET_SYSNAME(sizeof sys), sys) >= 0) {
+        char path[128];
+        snprintf(path, sizeof path, "/sys/class/input/%s", sys);
+        DIR *d = opendir(path);
+        struct dirent *e;
+        while (d && (e = readdir(d))) if (strncmp(e->d_name, "event", 5) == 0) printf("created %s /dev/input/%s\n", kind, e->d_name);
+        if (d) closedir(d);
+    }
+    fflush(stdout);
+    memset(down, 0, sizeof down);
+}
+
+static void sync_frame(void) {
+    int n = 0;
+    for (int i = 0; i < 16; i++) n += down[i];
+    emit(EV_KEY, BTN_TOUCH, n > 0);
+    if (touchpad) { emit(EV_KEY, BTN_TOOL_FINGER, n == 1); emit(EV_KEY, BTN_TOOL_DOUBLETAP, n == 2); }
+    emit(EV_SYN, SYN_REPORT, 0);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) { fprintf(stderr, "usage: vm-uinput SCRIPT\n"); return 2; }
+    FILE *f = fopen(argv[1], "r");
+    if (!f) die(argv[1]);
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        char cmd[32] = {0}, a[64] = {0}, b[128] = {0};
+        int s, id, x, y, ms;
+        if (line[0] == '#' || sscanf(line, "%31s", cmd) != 1) continue;
+        if (!strcmp(cmd, "create") && sscanf(line, "%*s %63s %127[^\n]", a, b) == 2) create(a, b);
+        else if (!strcmp(cmd, "down") && sscanf(line, "%*s %d %d %d %d", &s, &id, &x, &y) == 4) {
+            emit(EV_ABS, ABS_MT_SLOT, s); emit(EV_ABS, ABS_MT_TRACKING_ID, id);
+            emit(EV_ABS, ABS_MT_POSITION_X, x); emit(EV_ABS, ABS_MT_POSITION_Y, y); emit(EV_ABS, ABS_MT_PRESSURE, 60);
+            emit(EV_ABS, ABS_X, x); emit(EV_ABS, ABS_Y, y);
+            down[s] = 1;
+        } else if (!strcmp(cmd, "move") && sscanf(line, "%*s %d %d %d", &s, &x, &y) == 3) {
+            emit(EV_ABS, ABS_MT_SLOT, s); emit(EV_ABS, ABS_MT_POSITION_X, x); emit(EV_ABS, ABS_MT_POSITION_Y, y);
+            emit(EV_ABS, ABS_X, x); emit(EV_ABS, ABS_Y, y);
+        } else if (!strcmp(cmd, "up") && sscanf(line, "%*s %d", &s) == 1) {
+            emit(EV_ABS, ABS_MT_SLOT, s); emit(EV_ABS, ABS_MT_TRACKING_ID, -1);
+            down[s] = 0;
+        } else if (!strcmp(cmd, "sync")) sync_frame();
+        else if (!strcmp(cmd, "sleep") && sscanf(line, "%*s %d", &ms) == 1) {
+            struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+            nanosleep(&t, NULL);
+        } else if (!strcmp(cmd, "destroy")) {
+            ioctl(fd, UI_DEV_DESTROY); close(fd); fd = -1;
+            printf("destroyed\n"); fflush(stdout);
+        } else if (!strcmp(cmd, "wait") && sscanf(line, "%*s %63s", a) == 1) {
+            while (access(a, F_OK) != 0) usleep(20000);
+        } else if (!strcmp(cmd, "say")) { printf("%s", line + 4); fflush(stdout); }
+        else { fprintf(stderr, "vm-uinput: cannot read: %s", line); return 2; }
+    }
+    return 0;
+}

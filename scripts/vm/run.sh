@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Boots a throw-away guest with a real Linux 6.1 input stack and runs a job in it.
+#   run.sh [--udev] [--timeout SECONDS] JOBDIR [BINARY...]
+# JOBDIR is copied to /job (its executable `run` is the job); each BINARY is copied to /job/bin with
+# its shared libraries. Prints the job's stdout and stderr; exits with its status (124: timeout,
+# 125: the guest failed).
+set -uo pipefail
+VM=${TOUCHD_VM:-/tmp/touchd-vm}
+udev=0 timeout=240
+while [ $# -gt 0 ]; do
+  case $1 in
+    --udev) udev=1;; --timeout) timeout=$2; shift;;
+    *) break;;
+  esac; shift
+done
+job=$1; shift
+[ -f "$VM/base.cpio" ] || { echo "run.sh: no lab in $VM (run scripts/vm/setup.sh)" >&2; exit 125; }
+w=$(mktemp -d); trap 'rm -rf "$w"' EXIT
+mkdir -p "$w/root/job/bin"
+cp -a "$job/." "$w/root/job/"
+for bin in "$@"; do
+  cp -L "$bin" "$w/root/job/bin/"
+  ldd "$bin" 2>/dev/null | awk '/=> \//{print $3} $1 ~ /^\//{print $1}' | while read -r lib; do
+    to=$lib; case $to in /lib/*|/lib64/*) to=/usr$to;; esac
+    mkdir -p "$w/root$(dirname "$to")"; cp -L "$lib" "$w/root$to"
+  done
+done
+(cd "$w/root" && find . -mindepth 1 | cpio -o -H newc -R 0:0 --quiet) > "$w/job.cpio"
+cat "$VM/base.cpio" "$w/job.cpio" > "$w/initrd"
+: > "$w/out"; : > "$w/err"; : > "$w/status"
+timeout --foreground -k 5 "$timeout" qemu-system-x86_64 -nodefaults -no-user-config -machine pc -accel tcg -cpu max \
+  -m 1024 -smp 1 -kernel "$VM/vmlinux" -initrd "$w/initrd" -display none -no-reboot \
+  -append "console=ttyS0 quiet panic=-1 touchd.udev=$udev" \
+  -serial "file:$w/console" -serial "file:$w/out" -serial "file:$w/err" -serial "file:$w/status" \
+  </dev/null >"$w/qemu.log" 2>&1
+qrc=$?
+cat "$w/out"; cat "$w/err" >&2
+if [ $qrc = 124 ] || [ $qrc = 137 ]; then echo "run.sh: the guest timed out after ${timeout}s" >&2; tail -20 "$w/console" >&2; exit 124; fi
+rc=$(head -n1 "$w/status" | tr -dc '0-9')
+[ -n "$rc" ] || { echo "run.sh: the guest reported no status (qemu $qrc)" >&2; cat "$w/qemu.log" >&2; tail -30 "$w/console" >&2; exit 125; }
+exit "$rc"
