@@ -4,6 +4,8 @@ extension Application {
     mutating func dispatchTouches(_ frame: InputFrame) -> DispatchReport {
         statistics.eventsDispatched += 1
         var report = DispatchReport(event: Event(type: .touches, timestamp: frame.timestamp, allTouches: []))
+        // Timers due before this event fire first (a long press that began while the finger rested).
+        fireTimers(upTo: frame.timestamp, report: &report)
         var changed: [TouchKey] = []
         var seen: Set<TouchKey> = []
 
@@ -131,10 +133,13 @@ extension Application {
         report.event.allTouches = all
         report.changedTouches = changed.map { live[$0]!.touch }
         let event = report.event
+        // Recognizers see the touches first, and may take them from the views.
+        runRecognizers(report.changedTouches, time: event.timestamp, report: &report)
         for trigger in HandlerTrigger.allCases {
             var groups: [(view: ResponderID, touches: [Touch])] = []
             for touch in report.changedTouches where HandlerTrigger(phase: touch.phase) == trigger {
-                guard touch.delivery == .delivered, let view = touch.view else { continue }
+                guard touch.delivery == .delivered, let view = touch.view, !gestures.claimed.contains(touch.id) else { continue }
+                if !gestures.isEmpty && !heldBack(touch) { continue }
                 if let i = groups.firstIndex(where: { $0.view == view }) {
                     groups[i].touches.append(touch)
                 } else {
@@ -143,6 +148,7 @@ extension Application {
             }
             for group in groups {
                 callChain(from: group.view, trigger: trigger, touches: group.touches, event: event, report: &report)
+                if trigger == .touchesBegan { for touch in group.touches { gestures.deliveredBegan.insert(touch.id) } }
             }
         }
         for key in changed {
@@ -160,23 +166,45 @@ extension Application {
                 break
             }
         }
+        if !gestures.isEmpty { resetFinishedRecognizers() }
+    }
+
+    /// Whether `touch`'s view call goes ahead now (`true`) or is held back by a recognizer's delay.
+    private mutating func heldBack(_ touch: Touch) -> Bool {
+        if gestures.heldBegan[touch.id] != nil {
+            // Its began is still held: so is everything after it; keep its last state for the end.
+            if touch.phase.isFinal { gestures.heldEnded[touch.id] = touch }
+            return false
+        }
+        switch touch.phase {
+        case .began where gestures.holds(touch.id, \.delaysTouchesBegan):
+            gestures.heldBegan[touch.id] = touch
+            return false
+        case .ended where gestures.holds(touch.id, \.delaysTouchesEnded):
+            gestures.heldEnded[touch.id] = touch
+            return false
+        default:
+            return true
+        }
     }
 
     /// Walks the responder chain from `first`: each responder's matching handlers emit their actions;
     /// the call goes on to the next responder unless a matching handler consumes it.
-    private mutating func callChain(
+    mutating func callChain(
         from first: ResponderID, trigger: HandlerTrigger, touches: [Touch], event: Event, report: inout DispatchReport
     ) {
         let ids = touches.map(\.id)
         for responder in tree.responderChain(from: first) {
             let call = ResponderCall(responder: responder, trigger: trigger, touches: ids)
             report.calls.append(call)
+            report.log.append(.call(call))
             var passesOn = true
             for handler in handlers.handlers(for: responder) where handler.matches(trigger, touches: touches) {
-                report.actions.append(
-                    ActionRecord(
-                        name: handler.action, responder: responder, trigger: trigger, payload: handler.payload,
-                        touches: ids, view: first, timestamp: event.timestamp))
+                let action = ActionRecord(
+                    name: handler.action, responder: responder, trigger: trigger, payload: handler.payload,
+                    touches: ids, view: first, timestamp: event.timestamp)
+                report.actions.append(action)
+                report.log.append(.action(action))
                 statistics.actionsEmitted += 1
                 passesOn = passesOn && handler.passesOn
             }

@@ -47,14 +47,19 @@ public struct Application: Sendable {
     var live: [TouchKey: LiveTouch] = [:]
     var nextTouchID: TouchID = 1
     var taps: TapTracker
+    var gestures = GestureArena()
 
-    public init(tree: ViewTree, handlers: HandlerTable = HandlerTable(), settings: ApplicationSettings = ApplicationSettings()) {
+    public init(
+        tree: ViewTree, handlers: HandlerTable = HandlerTable(), gestureRecognizers: [GestureRecognizerSpec] = [],
+        settings: ApplicationSettings = ApplicationSettings()
+    ) {
         self.tree = tree
         self.handlers = handlers
         self.settings = settings
         self.queue = ApplicationEventQueue(
             capacity: settings.queueCapacity, coalescingThreshold: settings.coalescingThreshold)
         self.taps = TapTracker(settings: settings.tap)
+        for spec in gestureRecognizers { try? addGestureRecognizer(spec) }
     }
 
     /// The touches currently down, in the order they began.
@@ -79,6 +84,9 @@ public struct Application: Sendable {
         while let report = dispatchNext() { reports.append(report) }
         return reports
     }
+
+    /// Fires every recognizer timer still pending (a replay's end), at its own time.
+    public mutating func flushTimers() -> DispatchReport? { advanceTime(to: .infinity) }
 
     /// Queues `frame` and dispatches everything queued, making room first if the queue is full.
     public mutating func send(_ frame: InputFrame) -> [DispatchReport] {
@@ -112,7 +120,10 @@ public struct Application: Sendable {
             touch.view.map { snapshot.isDescendant($0, of: id) } ?? false
         }
         let removed = try tree.removeView(id)
-        for responder in removed { handlers.removeAll(for: responder) }
+        for responder in removed {
+            handlers.removeAll(for: responder)
+            gestures.remove(attachedTo: responder)
+        }
         return report
     }
 

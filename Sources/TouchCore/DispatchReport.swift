@@ -21,22 +21,37 @@ public struct ResponderCall: Hashable, Sendable, CustomStringConvertible {
     public var trigger: HandlerTrigger
     public var touches: [TouchID]
 
+    public init(responder: ResponderID, trigger: HandlerTrigger, touches: [TouchID]) {
+        self.responder = responder
+        self.trigger = trigger
+        self.touches = touches
+    }
+
     public var description: String { "\(responder) - \(trigger.methodName) \(touches)" }
 }
 
 /// An action a handler emitted.
 public struct ActionRecord: Hashable, Sendable {
     public var name: String
-    /// The responder whose handler emitted it.
+    /// The responder whose handler emitted it, or the gesture recognizer that did.
     public var responder: ResponderID
-    /// The responder method it ran for.
-    public var trigger: HandlerTrigger
+    /// The responder method it ran for (`nil` for a recognizer's action).
+    public var trigger: HandlerTrigger?
     public var payload: JSONValue
     /// The touches of the call.
     public var touches: [TouchID]
     /// The hit-test view the call started at.
     public var view: ResponderID?
     public var timestamp: Double
+    /// The recognizer's state, for a recognizer's action.
+    public var gestureState: GestureState? = nil
+}
+
+/// One step of a dispatch, in the order it happened: what seed 001's logs print.
+public enum DispatchLogEntry: Hashable, Sendable {
+    case call(ResponderCall)
+    case gesture(GestureRecord)
+    case action(ActionRecord)
 }
 
 /// Everything that dispatching one event produced, in order. The core returns these values; the
@@ -55,6 +70,10 @@ public struct DispatchReport: Hashable, Sendable {
     public var unhandled: [ResponderCall] = []
     /// Input the core could not make sense of (e.g. a move for a contact that never began).
     public var anomalies: [String] = []
+    /// Gesture recognizer state changes, in order.
+    public var gestures: [GestureRecord] = []
+    /// Calls, recognizer changes and actions interleaved in the order they happened.
+    public var log: [DispatchLogEntry] = []
 
     public init(event: Event) { self.event = event }
 }

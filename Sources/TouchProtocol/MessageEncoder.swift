@@ -8,8 +8,20 @@ public enum MessageEncoder {
         out.reserveCapacity(report.hits.count + report.changedTouches.count + report.actions.count)
         for hit in report.hits { out.append(message(for: hit)) }
         for touch in report.changedTouches { out.append(message(for: touch, tree: tree)) }
+        for gesture in report.gestures { out.append(message(for: gesture)) }
         for action in report.actions { out.append(message(for: action)) }
         return out
+    }
+
+    public static func message(for gesture: GestureRecord) -> OutboundMessage {
+        var members: [(String, JSONValue)] = [
+            ("type", "gesture"), ("time", .double(gesture.timestamp)), ("recognizer", .string(gesture.recognizer.rawValue)),
+            ("kind", .string(gesture.kind)), ("view", .string(gesture.view.rawValue)), ("state", .string(gesture.state.rawValue)),
+            ("location", point(gesture.location)), ("touches", .array(gesture.touches.map { .int(Int64($0)) })),
+        ]
+        members += gesture.values
+        let droppable = gesture.state == .changed
+        return OutboundMessage(topic: .gestures, views: [gesture.view, gesture.recognizer], droppable: droppable, members: members)
     }
 
     public static func message(for hit: HitRecord) -> OutboundMessage {
@@ -46,7 +58,8 @@ public enum MessageEncoder {
     public static func message(for action: ActionRecord) -> OutboundMessage {
         let members: [(String, JSONValue)] = [
             ("type", "action"), ("time", .double(action.timestamp)), ("name", .string(action.name)),
-            ("responder", .string(action.responder.rawValue)), ("event", .string(action.trigger.rawValue)),
+            ("responder", .string(action.responder.rawValue)),
+            ("event", .string(action.trigger?.rawValue ?? "gesture_\(action.gestureState?.rawValue ?? "")")),
             ("view", id(action.view)), ("touches", .array(action.touches.map { .int(Int64($0)) })),
             ("payload", action.payload),
         ]

@@ -1,0 +1,198 @@
+extension Application {
+    /// Attaches a gesture recognizer to its view (between events).
+    /// - Throws: ``ViewTreeError/unknownView(_:)`` when the view is not in the tree.
+    public mutating func addGestureRecognizer(_ spec: GestureRecognizerSpec) throws(ViewTreeError) {
+        guard let window = tree.window(of: spec.view), tree.kind(of: spec.view) != nil else { throw .unknownView(spec.view) }
+        let ppm = tree.windowProperties(of: window)?.pointsPerMillimetre ?? WindowProperties.defaultPointsPerMillimetre
+        gestures.add(GestureRecognizer(spec: spec, pointsPerMillimetre: ppm, tapSettings: settings.tap))
+    }
+
+    /// The state of a recognizer.
+    public func gestureState(of recognizer: ResponderID) -> GestureState? { gestures.recognizers[recognizer]?.state }
+
+    /// When the next recognizer timer is due (kernel-clock seconds), for the daemon's timer.
+    public var nextDeadline: Double? { gestures.nextDeadline }
+
+    /// Fires the recognizer timers due at or before `time` (a long press beginning, a multi-tap
+    /// window closing). Time is only ever what the caller says: replays pass recording times.
+    public mutating func advanceTime(to time: Double) -> DispatchReport? {
+        guard let due = gestures.nextDeadline, due <= time else { return nil }
+        var report = DispatchReport(event: Event(type: .touches, timestamp: due, allTouches: activeTouches))
+        fireTimers(upTo: time, report: &report)
+        return report
+    }
+
+    mutating func fireTimers(upTo time: Double, report: inout DispatchReport) {
+        while let (id, due) = gestures.recognizers.compactMap({ key, r in r.deadline.map { (key, $0) } })
+            .min(by: { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }), due <= time
+        {
+            if let next = gestures.recognizers[id]!.timerFired(at: due) {
+                transition(id, to: next, time: due, report: &report)
+            }
+        }
+    }
+
+    /// Runs the recognizers on one event's changed touches, before the views see them.
+    mutating func runRecognizers(_ changed: [Touch], time: Double, report: inout DispatchReport) {
+        guard !gestures.isEmpty else { return }
+        for touch in changed where touch.phase == .began {
+            guard let view = touch.view, touch.delivery == .delivered else { continue }
+            var ids: [ResponderID] = []
+            var current: ResponderID? = view
+            while let v = current {
+                for id in gestures.byView[v] ?? [] where gestures.recognizers[id]?.acceptsTouches == true { ids.append(id) }
+                current = tree.superview(of: v)
+            }
+            gestures.touchRecognizers[touch.id] = ids
+        }
+        for id in gestures.order {
+            let mine = changed.filter { gestures.touchRecognizers[$0.id]?.contains(id) == true }
+            guard !mine.isEmpty, gestures.recognizers[id] != nil else { continue }
+            if let next = gestures.recognizers[id]!.update(mine, time: time) {
+                transition(id, to: next, time: time, report: &report)
+            }
+        }
+    }
+
+    /// Moves a recognizer to `state`, with UIKit's arbitration.
+    mutating func transition(_ id: ResponderID, to state: GestureState, time: Double, report: inout DispatchReport) {
+        guard let recognizer = gestures.recognizers[id] else { return }
+        switch state {
+        case .began, .recognized:
+            guard recognizer.state == .possible else { return }
+            let waiting = recognizer.spec.requiresFailureOf.contains { other in
+                guard let o = gestures.recognizers[other] else { return false }
+                return o.state == .possible && o.isEngaged
+            }
+            if waiting {
+                gestures.recognizers[id]!.pending = state
+                return
+            }
+            commit(id, state, time: time, report: &report)
+        case .failed:
+            guard recognizer.state == .possible else { return }
+            gestures.recognizers[id]!.state = .failed
+            gestures.recognizers[id]!.pending = nil
+            gestures.recognizers[id]!.deadline = nil
+            record(id, time: time, report: &report)
+            // Those waiting for this one to fail may now go ahead.
+            for other in gestures.order where gestures.recognizers[other]?.spec.requiresFailureOf.contains(id) == true {
+                if let pending = gestures.recognizers[other]?.pending {
+                    gestures.recognizers[other]!.pending = nil
+                    transition(other, to: pending, time: time, report: &report)
+                }
+            }
+            releaseHeldTouches(time: time, report: &report)
+        case .changed, .ended, .cancelled:
+            guard recognizer.state == .began || recognizer.state == .changed else { return }
+            gestures.recognizers[id]!.state = state
+            record(id, time: time, report: &report)
+            if state == .ended { emitAction(id, time: time, report: &report) }
+        case .possible:
+            break
+        }
+    }
+
+    private mutating func commit(_ id: ResponderID, _ state: GestureState, time: Double, report: inout DispatchReport) {
+        gestures.recognizers[id]!.state = state
+        gestures.recognizers[id]!.pending = nil
+        gestures.recognizers[id]!.deadline = nil
+        record(id, time: time, report: &report)
+        emitAction(id, time: time, report: &report)
+        let touches = Set(gestures.recognizers[id]!.touchIDs)
+        // Every other recognizer of these touches fails, unless it may recognize simultaneously.
+        for other in gestures.order where other != id {
+            guard let o = gestures.recognizers[other], o.state == .possible, o.isEngaged,
+                !Set(o.touchIDs).isDisjoint(with: touches) || o.spec.requiresFailureOf.contains(id),
+                !gestures.simultaneous(id, other)
+            else { continue }
+            transition(other, to: .failed, time: time, report: &report)
+        }
+        guard gestures.recognizers[id]!.spec.cancelsTouchesInView else {
+            releaseHeldTouches(time: time, report: &report)
+            return
+        }
+        var toCancel: [Touch] = []
+        for touchID in gestures.recognizers[id]!.touchIDs where !gestures.claimed.contains(touchID) {
+            gestures.claimed.insert(touchID)
+            gestures.heldBegan[touchID] = nil
+            if gestures.deliveredBegan.contains(touchID) {
+                var touch = gestures.heldEnded.removeValue(forKey: touchID) ?? live.values.first { $0.touch.id == touchID }?.touch
+                touch?.phase = .cancelled
+                if let touch { toCancel.append(touch) }
+            }
+        }
+        deliverToViews(.touchesCancelled, toCancel, report: &report)
+        releaseHeldTouches(time: time, report: &report)
+    }
+
+    /// Delivers held `touchesBegan`/`touchesEnded` calls that no recognizer holds any more.
+    mutating func releaseHeldTouches(time: Double, report: inout DispatchReport) {
+        let began = gestures.heldBegan.values.filter { !gestures.holds($0.id, \.delaysTouchesBegan) }.sorted { $0.id < $1.id }
+        for touch in began { gestures.heldBegan[touch.id] = nil }
+        var beganTouches = began
+        for i in beganTouches.indices { beganTouches[i].phase = .began }
+        deliverToViews(.touchesBegan, beganTouches, report: &report)
+        for touch in beganTouches { gestures.deliveredBegan.insert(touch.id) }
+        let ended = gestures.heldEnded.values.filter { !gestures.holds($0.id, \.delaysTouchesEnded) && !gestures.heldBegan.keys.contains($0.id) }
+            .sorted { $0.id < $1.id }
+        for touch in ended { gestures.heldEnded[touch.id] = nil }
+        deliverToViews(.touchesEnded, ended.filter { gestures.deliveredBegan.contains($0.id) }, report: &report)
+    }
+
+    /// Calls `trigger` on the views of `touches` (one call per view) and up their chains.
+    mutating func deliverToViews(_ trigger: HandlerTrigger, _ touches: [Touch], report: inout DispatchReport) {
+        var groups: [(view: ResponderID, touches: [Touch])] = []
+        for touch in touches {
+            guard let view = touch.view else { continue }
+            if let i = groups.firstIndex(where: { $0.view == view }) { groups[i].touches.append(touch) } else { groups.append((view, [touch])) }
+        }
+        for group in groups where tree.kind(of: group.view) != nil {
+            callChain(from: group.view, trigger: trigger, touches: group.touches, event: report.event, report: &report)
+        }
+    }
+
+    private mutating func record(_ id: ResponderID, time: Double, report: inout DispatchReport) {
+        let r = gestures.recognizers[id]!
+        let entry = GestureRecord(
+            recognizer: id, kind: r.spec.kind.name, view: r.spec.view, state: r.state, timestamp: time, location: r.centroid,
+            touches: r.touchIDs, values: r.values)
+        report.gestures.append(entry)
+        report.log.append(.gesture(entry))
+    }
+
+    private mutating func emitAction(_ id: ResponderID, time: Double, report: inout DispatchReport) {
+        let r = gestures.recognizers[id]!
+        guard let name = r.spec.action else { return }
+        let action = ActionRecord(
+            name: name, responder: id, trigger: nil, payload: r.spec.payload, touches: r.touchIDs, view: r.spec.view,
+            timestamp: time, gestureState: r.state)
+        report.actions.append(action)
+        report.log.append(.action(action))
+        statistics.actionsEmitted += 1
+    }
+
+    /// Resets recognizers that are done and whose touches have all finished.
+    mutating func resetFinishedRecognizers() {
+        let liveIDs = Set(live.values.map(\.touch.id))
+        for id in gestures.order {
+            guard let r = gestures.recognizers[id] else { continue }
+            let anyLive = r.touchIDs.contains { liveIDs.contains($0) }
+            if r.state.isTerminal && !anyLive {
+                gestures.recognizers[id]!.reset()
+            } else if r.state == .possible && !anyLive && r.deadline == nil && r.pending == nil && !r.tracks.isEmpty {
+                // A recognizer whose touches all ended without deciding (a pan never moved far enough).
+                transitionFailedQuietly(id)
+            }
+        }
+        for touchID in gestures.touchRecognizers.keys where !liveIDs.contains(touchID) && gestures.heldEnded[touchID] == nil && gestures.heldBegan[touchID] == nil {
+            gestures.touchRecognizers[touchID] = nil
+            gestures.claimed.remove(touchID)
+            gestures.deliveredBegan.remove(touchID)
+        }
+    }
+
+    private mutating func transitionFailedQuietly(_ id: ResponderID) {
+        gestures.recognizers[id]!.reset()
+    }
+}
