@@ -162,7 +162,8 @@
 /// kiosk.toml:9:1: view "blue" (view[2]).hiden: unknown key "hiden" in a [[view]]: did you mean "hidden"?
 /// ```
 ///
-/// The checks: TOML syntax (with line and column); unknown keys; wrong types; missing required
+/// The checks: TOML syntax (with line and column; unquoted values must follow the TOML 1.0
+/// grammar, and a bare word such as `id = main` is told to use quotes); unknown keys; wrong types; missing required
 /// keys; ranges (sizes, alpha, tap settings, queue capacity, hit expansion, rotation, integers);
 /// duplicate ids; references to unknown (or wrong kinds of) windows, views, controllers and
 /// responders; cycles of view parents and of presenting controllers; a view that is the root of
