@@ -48,7 +48,35 @@ public final class Daemon {
     /// Queues an input frame and dispatches everything queued, publishing what it produced.
     public func receive(_ frame: InputFrame) {
         framesIn += 1
+        lastInputTime = frame.timestamp
+        lastInputArrival = Daemon.monotonicNow()
         publish(app.send(frame))
+        armGestureTimer()
+    }
+
+    /// The input clock's time of the last frame, and when (monotonic) it arrived: recognizer
+    /// deadlines are in input time, which for a recording is not the monotonic clock.
+    private var lastInputTime = 0.0
+    private var lastInputArrival = 0.0
+    private var gestureTimer: LoopTimer?
+
+    /// Arms the loop's timer for the next recognizer deadline (a long press, a multi-tap window).
+    func armGestureTimer() {
+        guard let deadline = app.nextDeadline else {
+            gestureTimer?.arm(after: nil)
+            return
+        }
+        if gestureTimer == nil, let timer = try? LoopTimer() {
+            gestureTimer = timer
+            try? loop.register(timer.fd, for: .readable) { [unowned self] _ in
+                timer.acknowledge()
+                let now = self.lastInputTime + (Daemon.monotonicNow() - self.lastInputArrival)
+                if let report = self.app.advanceTime(to: now) { self.publish([report]) }
+                self.armGestureTimer()
+            }
+        }
+        let elapsed = Daemon.monotonicNow() - lastInputArrival
+        gestureTimer?.arm(after: max(deadline - lastInputTime - elapsed, 0.000_001))
     }
 
     /// Publishes already-dispatched reports to the clients.

@@ -50,6 +50,8 @@ public struct RecordingReplay: Sendable {
         if let frame = pipeline.finish(at: end) {
             for report in app.send(frame) { each(report, app.tree) }
         }
+        // Recognizer timers still pending fire at their own times (a last tap's multi-tap window).
+        if let report = app.flushTimers() { each(report, app.tree) }
     }
 }
 

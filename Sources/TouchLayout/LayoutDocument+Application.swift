@@ -8,7 +8,8 @@ extension LayoutDocument {
     /// layout the loader accepted; a failure here is reported as a ``LayoutErrors`` all the same.
     public func makeApplication(file: String = "layout") throws(LayoutErrors) -> Application {
         do {
-            return Application(tree: try makeTree(), handlers: makeHandlers(), settings: makeSettings())
+            return Application(
+                tree: try makeTree(), handlers: makeHandlers(), gestureRecognizers: makeGestureRecognizers(), settings: makeSettings())
         } catch {
             throw LayoutErrors([
                 LayoutIssue(kind: .invalidValue, file: file, line: nil, column: nil, keyPath: "", id: nil, message: error.description)
@@ -54,6 +55,36 @@ extension LayoutDocument {
                     responder: ResponderID(spec.responder), trigger: spec.trigger.coreTrigger, action: spec.action,
                     payload: spec.payload?.jsonValue ?? .object([]), passesOn: spec.passesOn, tapCount: spec.tapCount)
             })
+    }
+
+    /// The gesture recognizers, in file order.
+    public func makeGestureRecognizers() -> [GestureRecognizerSpec] {
+        gestures.map { g in
+            let kind: GestureKind =
+                switch g.kind {
+                case .tap: .tap(taps: g.taps, touches: g.touches)
+                case .longPress: .longPress(minimumDuration: g.duration, allowableMovementMillimetres: g.movementMillimetres, touches: g.touches)
+                case .pan: .pan(minimumTouches: g.minimumTouches, maximumTouches: g.maximumTouches, thresholdMillimetres: g.thresholdMillimetres)
+                case .swipe:
+                    .swipe(
+                        directions: g.directions.reduce(into: SwipeDirections()) { set, name in
+                            switch name {
+                            case "left": set.insert(.left)
+                            case "up": set.insert(.up)
+                            case "down": set.insert(.down)
+                            default: set.insert(.right)
+                            }
+                        }, touches: g.touches, minimumDistanceMillimetres: g.distanceMillimetres, maximumDuration: g.maximumDuration)
+                case .pinch: .pinch(threshold: g.scale)
+                case .rotation: .rotation(thresholdRadians: g.angleDegrees * Double.pi / 180)
+                }
+            return GestureRecognizerSpec(
+                id: ResponderID(g.id), view: ResponderID(g.view), kind: kind, cancelsTouchesInView: g.cancelsTouchesInView,
+                delaysTouchesBegan: g.delaysTouchesBegan, delaysTouchesEnded: g.delaysTouchesEnded,
+                requiresFailureOf: g.requiresFailureOf.map { ResponderID($0) },
+                recognizesSimultaneouslyWith: g.simultaneousWith.map { ResponderID($0) }, action: g.action,
+                payload: g.payload?.jsonValue ?? .object([]))
+        }
     }
 
     /// Tap counting and queue settings.

@@ -188,11 +188,13 @@ public struct LayoutDocument: Hashable, Sendable {
     public var handlers: [HandlerSpec]
     /// `[[device]]` entries, in file order.
     public var devices: [DeviceSpec]
+    /// `[[gesture]]` entries, in file order.
+    public var gestures: [GestureSpec]
 
     public init(
         version: Int = 1, application: ApplicationSpec = ApplicationSpec(), tap: TapSpec = TapSpec(),
         queue: QueueSpec = QueueSpec(), windows: [WindowSpec] = [], controllers: [ControllerSpec] = [],
-        views: [ViewSpec] = [], handlers: [HandlerSpec] = [], devices: [DeviceSpec] = []
+        views: [ViewSpec] = [], handlers: [HandlerSpec] = [], devices: [DeviceSpec] = [], gestures: [GestureSpec] = []
     ) {
         self.version = version
         self.application = application
@@ -203,6 +205,7 @@ public struct LayoutDocument: Hashable, Sendable {
         self.views = views
         self.handlers = handlers
         self.devices = devices
+        self.gestures = gestures
     }
 
     public func window(_ id: String) -> WindowSpec? { windows.first { $0.id == id } }

@@ -69,7 +69,8 @@ public enum LayoutLoader {
         return LayoutDocument(
             version: draft.version, application: draft.application, tap: draft.tap, queue: draft.queue,
             windows: draft.windows.map(\.spec), controllers: draft.controllers.map(\.spec),
-            views: draft.views.map(\.spec), handlers: draft.handlers.map(\.spec), devices: draft.devices.map(\.spec))
+            views: draft.views.map(\.spec), handlers: draft.handlers.map(\.spec), devices: draft.devices.map(\.spec),
+            gestures: draft.gestures.map(\.spec))
     }
 
     // MARK: reading the file

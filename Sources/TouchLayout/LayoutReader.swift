@@ -17,6 +17,7 @@ struct LayoutDraft {
     var controllers: [Entry<ControllerSpec>] = []
     var views: [Entry<ViewSpec>] = []
     var handlers: [Entry<HandlerSpec>] = []
+    var gestures: [Entry<GestureSpec>] = []
     var devices: [Entry<DeviceSpec>] = []
     /// Whether `window` was present at all (so a malformed one is not also reported as missing).
     var hasWindowKey = false
@@ -29,7 +30,7 @@ struct LayoutReader {
     /// The layout file's path as given, for resolving relative `pointercal` paths.
     let file: String
 
-    static let topKeys = ["version", "application", "tap", "queue", "window", "controller", "view", "handler", "device"]
+    static let topKeys = ["version", "application", "tap", "queue", "window", "controller", "view", "handler", "gesture", "device"]
     static let applicationKeys = ["id", "delegate"]
     static let tapKeys = ["interval", "distance_mm", "max_duration", "slop_mm"]
     static let queueKeys = ["capacity"]
@@ -111,6 +112,9 @@ struct LayoutReader {
         }
         for (index, fields) in entries("handler", in: top) {
             draft.handlers.append(Entry(index: index, spec: readHandler(fields)))
+        }
+        for (index, fields) in entries("gesture", in: top) {
+            draft.gestures.append(Entry(index: index, spec: readGesture(fields)))
         }
         for (index, fields) in entries("device", in: top) {
             draft.devices.append(Entry(index: index, spec: readDevice(fields)))
@@ -293,6 +297,71 @@ struct LayoutReader {
         return HandlerSpec(
             responder: responder ?? "", trigger: trigger ?? .touchesBegan, action: action ?? "", payload: payload,
             passesOn: passOn ?? true, tapCount: tapCount)
+    }
+
+    private func readGesture(_ fields: Fields) -> GestureSpec {
+        let id = readID(fields, what: "gesture")
+        let view = fields.string("view", required: true, expect: "the id of the [[view]] it is attached to")
+        let kinds = GestureKindSpec.allCases.map { ($0.rawValue, $0) }
+        let kind = fields.choice("kind", kinds)
+        if !fields.has("kind") { fields.missing("kind", "one of " + kinds.map { quote($0.0) }.joined(separator: ", ")) }
+        var spec = GestureSpec(id: id, view: view ?? "", kind: kind ?? .tap)
+        let count = { (key: String, value: inout Int) in
+            if let n = fields.integer(key, expect: "an integer from 1 to 10", valid: { (1...10).contains($0) }) { value = n }
+        }
+        count("taps", &spec.taps)
+        count("touches", &spec.touches)
+        count("min_touches", &spec.minimumTouches)
+        count("max_touches", &spec.maximumTouches)
+        let positive = { (key: String, value: inout Double) in
+            if let n = fields.number(key, expect: "a finite number > 0", valid: { $0.isFinite && $0 > 0 }) { value = n }
+        }
+        positive("duration", &spec.duration)
+        positive("movement_mm", &spec.movementMillimetres)
+        positive("threshold_mm", &spec.thresholdMillimetres)
+        positive("distance_mm", &spec.distanceMillimetres)
+        positive("max_duration", &spec.maximumDuration)
+        positive("angle_degrees", &spec.angleDegrees)
+        if let n = fields.number("scale", expect: "a finite number > 1", valid: { $0.isFinite && $0 > 1 }) { spec.scale = n }
+        if spec.minimumTouches > spec.maximumTouches {
+            log.add(.conflict, fields.at("min_touches"), "min_touches \(spec.minimumTouches) is more than max_touches \(spec.maximumTouches): expected min_touches <= max_touches")
+        }
+        func stringList(_ key: String, expect: String) -> [String]? {
+            guard let node = fields.values[key] else { return nil }
+            guard case .array(let items) = node else {
+                fields.wrongType(fields.at(key), node, expect)
+                return nil
+            }
+            var result: [String] = []
+            for (i, item) in items.enumerated() {
+                guard case .string(let text) = item, !text.isEmpty else {
+                    fields.wrongType(fields.at(key).appending(index: i), item, "a non-empty string")
+                    return nil
+                }
+                result.append(text)
+            }
+            return result
+        }
+        if let directions = stringList("directions", expect: "an array of directions: \"left\", \"right\", \"up\", \"down\"") {
+            for (i, d) in directions.enumerated() where !GestureSpec.directionNames.contains(d) {
+                log.add(.invalidValue, fields.at("directions").appending(index: i), "\(quote(d)) is not a direction: expected \"left\", \"right\", \"up\" or \"down\"")
+            }
+            if directions.isEmpty { log.add(.invalidValue, fields.at("directions"), "no direction: expected at least one") }
+            spec.directions = directions
+        }
+        spec.requiresFailureOf = stringList("requires_failure_of", expect: "an array of gesture ids") ?? []
+        spec.simultaneousWith = stringList("simultaneous_with", expect: "an array of gesture ids") ?? []
+        if let b = fields.bool("cancels_touches_in_view") { spec.cancelsTouchesInView = b }
+        if let b = fields.bool("delays_touches_began") { spec.delaysTouchesBegan = b }
+        if let b = fields.bool("delays_touches_ended") { spec.delaysTouchesEnded = b }
+        spec.action = fields.string("action", expect: "a non-empty action name")
+        spec.payload = fields.values["payload"].flatMap { payloadValue($0, at: fields.at("payload")) }
+        fields.rejectUnknownKeys(GestureSpec.keys, what: "a [[gesture]]", aliases: [
+            "cancelsTouchesInView": "cancels_touches_in_view", "delaysTouchesBegan": "delays_touches_began",
+            "delaysTouchesEnded": "delays_touches_ended", "numberOfTapsRequired": "taps", "numberOfTouchesRequired": "touches",
+            "minimumPressDuration": "duration", "type": "kind",
+        ])
+        return spec
     }
 
     /// Converts a payload, refusing `inf` and `nan` (JSON has no spelling for them).

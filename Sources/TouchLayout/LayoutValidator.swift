@@ -47,10 +47,35 @@ struct LayoutValidator {
                 allowed: [.window, .view, .controller, .application, .delegate],
                 expect: "the id of a window, view, controller, the application or its delegate")
         }
+        checkGestures(draft)
         for entry in draft.devices {
             checkReference(
                 entry.spec.window, at: path("device", entry.index, "window"), role: "window", allowed: [.window],
                 expect: "the id of a [[window]]")
+        }
+    }
+
+    /// Gestures: attached to a view, ids unique among gestures and responders, references to gestures.
+    private func checkGestures(_ draft: LayoutDraft) {
+        var gestureIDs: [String: Int] = [:]
+        for entry in draft.gestures where !entry.spec.id.isEmpty {
+            if declarations[entry.spec.id] != nil || gestureIDs[entry.spec.id] != nil {
+                log.add(.duplicateID, path("gesture", entry.index, "id"),
+                        "duplicate id \(quote(entry.spec.id)): expected ids unique across gestures and responders")
+            } else {
+                gestureIDs[entry.spec.id] = entry.index
+            }
+        }
+        for entry in draft.gestures {
+            checkReference(entry.spec.view, at: path("gesture", entry.index, "view"), role: "view", allowed: [.view], expect: "the id of a [[view]]")
+            for (key, ids) in [("requires_failure_of", entry.spec.requiresFailureOf), ("simultaneous_with", entry.spec.simultaneousWith)] {
+                for (i, id) in ids.enumerated() where gestureIDs[id] == nil || id == entry.spec.id {
+                    let message = id == entry.spec.id
+                        ? "a gesture cannot name itself: expected the id of another [[gesture]]"
+                        : "unknown gesture \(quote(id)): expected the id of a [[gesture]]"
+                    log.add(.unknownReference, path("gesture", entry.index, key).appending(index: i), message)
+                }
+            }
         }
     }
 
