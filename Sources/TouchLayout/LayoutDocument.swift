@@ -190,11 +190,14 @@ public struct LayoutDocument: Hashable, Sendable {
     public var devices: [DeviceSpec]
     /// `[[gesture]]` entries, in file order.
     public var gestures: [GestureSpec]
+    /// `[daemon]`: the socket's path, permissions and allowed peers.
+    public var daemon: DaemonSpec
 
     public init(
         version: Int = 1, application: ApplicationSpec = ApplicationSpec(), tap: TapSpec = TapSpec(),
         queue: QueueSpec = QueueSpec(), windows: [WindowSpec] = [], controllers: [ControllerSpec] = [],
-        views: [ViewSpec] = [], handlers: [HandlerSpec] = [], devices: [DeviceSpec] = [], gestures: [GestureSpec] = []
+        views: [ViewSpec] = [], handlers: [HandlerSpec] = [], devices: [DeviceSpec] = [], gestures: [GestureSpec] = [],
+        daemon: DaemonSpec = DaemonSpec()
     ) {
         self.version = version
         self.application = application
@@ -206,6 +209,7 @@ public struct LayoutDocument: Hashable, Sendable {
         self.handlers = handlers
         self.devices = devices
         self.gestures = gestures
+        self.daemon = daemon
     }
 
     public func window(_ id: String) -> WindowSpec? { windows.first { $0.id == id } }

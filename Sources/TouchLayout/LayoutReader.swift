@@ -18,6 +18,7 @@ struct LayoutDraft {
     var views: [Entry<ViewSpec>] = []
     var handlers: [Entry<HandlerSpec>] = []
     var gestures: [Entry<GestureSpec>] = []
+    var daemon = DaemonSpec()
     var devices: [Entry<DeviceSpec>] = []
     /// Whether `window` was present at all (so a malformed one is not also reported as missing).
     var hasWindowKey = false
@@ -30,7 +31,7 @@ struct LayoutReader {
     /// The layout file's path as given, for resolving relative `pointercal` paths.
     let file: String
 
-    static let topKeys = ["version", "application", "tap", "queue", "window", "controller", "view", "handler", "gesture", "device"]
+    static let topKeys = ["version", "application", "tap", "queue", "window", "controller", "view", "handler", "gesture", "device", "daemon"]
     static let applicationKeys = ["id", "delegate"]
     static let tapKeys = ["interval", "distance_mm", "max_duration", "slop_mm"]
     static let queueKeys = ["capacity"]
@@ -88,6 +89,9 @@ struct LayoutReader {
         }
         if let fields = top.table("tap", expect: "a [tap] table") {
             draft.tap = readTap(fields)
+        }
+        if let fields = top.table("daemon", expect: "a [daemon] table") {
+            draft.daemon = readDaemon(fields)
         }
         if let fields = top.table("queue", expect: "a [queue] table") {
             let range = QueueSpec.capacityRange
@@ -297,6 +301,37 @@ struct LayoutReader {
         return HandlerSpec(
             responder: responder ?? "", trigger: trigger ?? .touchesBegan, action: action ?? "", payload: payload,
             passesOn: passOn ?? true, tapCount: tapCount)
+    }
+
+    private func readDaemon(_ fields: Fields) -> DaemonSpec {
+        var spec = DaemonSpec()
+        if let path = fields.string("socket", expect: "an absolute path for the socket") {
+            if path.hasPrefix("/") { spec.socket = path } else {
+                log.add(.invalidValue, fields.at("socket"), "\(quote(path)) is relative: expected an absolute path")
+            }
+        }
+        spec.socketGroup = fields.string("socket_group", expect: "a group name or number")
+        if let mode = fields.string("socket_mode", expect: "an octal mode such as \"0660\"") {
+            if let value = UInt32(mode, radix: 8), value <= 0o777 { spec.socketMode = value } else {
+                log.add(.invalidValue, fields.at("socket_mode"), "\(quote(mode)) is not a mode: expected an octal mode such as \"0660\"")
+            }
+        }
+        for (key, keyPath) in [("allow_users", \DaemonSpec.allowUsers), ("allow_groups", \DaemonSpec.allowGroups)] {
+            guard let node = fields.values[key] else { continue }
+            guard case .array(let items) = node else {
+                fields.wrongType(fields.at(key), node, "an array of numeric ids")
+                continue
+            }
+            var ids: [UInt32] = []
+            for (i, item) in items.enumerated() {
+                if case .integer(let n) = item, n >= 0, n <= Int64(UInt32.max) { ids.append(UInt32(n)) } else {
+                    fields.wrongType(fields.at(key).appending(index: i), item, "a numeric id >= 0")
+                }
+            }
+            spec[keyPath: keyPath] = ids
+        }
+        fields.rejectUnknownKeys(DaemonSpec.keys, what: "[daemon]", aliases: ["path": "socket", "group": "socket_group", "mode": "socket_mode"])
+        return spec
     }
 
     private func readGesture(_ fields: Fields) -> GestureSpec {

@@ -20,16 +20,16 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "The layout file (TOML).")
     var config: String
 
-    @Option(name: .long, help: "The socket path.")
-    var socket: String = "/run/touchd/touchd.sock"
+    @Option(name: .long, help: "The socket path (default: the layout's [daemon] socket, else /run/touchd/touchd.sock).")
+    var socket: String?
 
-    @Option(name: .long, help: "The socket file's group (name or number); default: the daemon's own group.")
+    @Option(name: .long, help: "The socket file's group (name or number); default: the layout's, else the daemon's own group.")
     var socketGroup: String?
 
-    @Option(name: .long, help: "Allowed client user ids, comma-separated (root is always allowed). Default: whoever the file mode lets in.")
+    @Option(name: .long, help: "Allowed client user ids, comma-separated (root is always allowed). Default: the layout's, else whoever the file mode lets in.")
     var allowUsers: String?
 
-    @Option(name: .long, help: "Allowed client group ids, comma-separated.")
+    @Option(name: .long, help: "Allowed client group ids, comma-separated. Default: the layout's.")
     var allowGroups: String?
 
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
@@ -77,20 +77,24 @@ struct RunCommand: ParsableCommand {
                 throw ExitCode.failure
             }
         }
+        let daemonSpec = document.daemon
+        let socket = self.socket ?? daemonSpec.socket
         var gid: gid_t?
-        if let socketGroup {
+        if let socketGroup = self.socketGroup ?? daemonSpec.socketGroup {
             if let n = gid_t(socketGroup) { gid = n } else if let g = getgrnam(socketGroup) { gid = g.pointee.gr_gid } else {
                 throw ValidationError("--socket-group \(socketGroup): no such group")
             }
         }
-        func ids(_ text: String?, _ flag: String) throws -> Set<UInt32> {
-            guard let text else { return [] }
+        func ids(_ text: String?, _ flag: String, _ fromLayout: [UInt32]) throws -> Set<UInt32> {
+            guard let text else { return Set(fromLayout) }
             return Set(try text.split(separator: ",").map { part in
                 guard let n = UInt32(part.trimmingCharacters(in: .whitespaces)) else { throw ValidationError("\(flag): \"\(part)\" is not a number") }
                 return n
             })
         }
-        let policy = PeerPolicy(allowedUIDs: try ids(allowUsers, "--allow-users"), allowedGIDs: try ids(allowGroups, "--allow-groups"))
+        let policy = PeerPolicy(
+            allowedUIDs: try ids(allowUsers, "--allow-users", daemonSpec.allowUsers),
+            allowedGIDs: try ids(allowGroups, "--allow-groups", daemonSpec.allowGroups))
         let activated = SocketActivation.listeningDescriptor()
         if activated == nil {
             let directory = String(socket[..<(socket.lastIndex(of: "/") ?? socket.startIndex)])
@@ -102,7 +106,8 @@ struct RunCommand: ParsableCommand {
             runner = try DaemonRunner(
                 app: app,
                 options: DaemonRunner.Options(
-                    socketPath: socket, socketGroup: gid, peerPolicy: policy, version: touchdVersion, exitWhenInputEnds: exitAfterReplay),
+                    socketPath: socket, socketMode: mode_t(daemonSpec.socketMode), socketGroup: gid, peerPolicy: policy,
+                    version: touchdVersion, exitWhenInputEnds: exitAfterReplay),
                 sources: sources, activatedFD: activated, logger: logger, notifier: notifier,
                 reloadLayout: { try LayoutLoader.load(path: path).makeApplication(file: path) })
         } catch let error as SystemError {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchLayout
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -264,5 +265,42 @@ extension DaemonProcessTests {
         let line = try #require(text.split(separator: "\n").first { $0.contains("Overall exposure level") }, "\(text)")
         let figure = line.split(separator: " ").compactMap { Double($0) }.first
         #expect(figure != nil && figure! <= 2.0, "\(line)")
+    }
+}
+
+extension DaemonProcessTests {
+    @Test func theSocketPathAndModeCanComeFromTheLayout() throws {
+        let socket = temporaryPath("fromlayout") + ".sock"
+        let layout = temporaryPath("daemon") + ".toml"
+        let text = try String(contentsOfFile: Self.kiosk, encoding: .utf8) + "\n[daemon]\nsocket = \"\(socket)\"\nsocket_mode = \"0600\"\n"
+        try text.write(toFile: layout, atomically: true, encoding: .utf8)
+        defer { unlink(layout) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.touchd)
+        process.arguments = ["--config", layout, "--no-devices"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var st = stat()
+        for _ in 0..<100 where stat(socket, &st) != 0 { usleep(50_000) }
+        #expect(stat(socket, &st) == 0)
+        #expect(st.st_mode & 0o777 == 0o600)
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test func badDaemonSettingsAreLayoutErrors() {
+        #expect {
+            _ = try LayoutLoader.parse(
+                "[[window]]\nid = \"w\"\nsize = [1, 1]\n[daemon]\nsocket = \"relative.sock\"\nsocket_mode = \"999\"\nallow_users = [-1]\nmode = 1\n",
+                file: "d.toml")
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("d.toml:5:1: daemon.socket: \"relative.sock\" is relative")
+                && text.contains("d.toml:6:1: daemon.socket_mode: \"999\" is not a mode")
+                && text.contains("d.toml:7:16: daemon.allow_users[0]")
+                && text.contains("daemon.mode: unknown key \"mode\" in [daemon]: did you mean \"socket_mode\"")
+        }
     }
 }
