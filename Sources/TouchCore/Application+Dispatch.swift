@@ -135,7 +135,7 @@ extension Application {
         let event = report.event
         // Recognizers see the touches first, and may take them from the views.
         runRecognizers(report.changedTouches, time: event.timestamp, report: &report)
-        for trigger in HandlerTrigger.allCases {
+        for trigger in HandlerTrigger.touchMethods {
             var groups: [(view: ResponderID, touches: [Touch])] = []
             for touch in report.changedTouches where HandlerTrigger(phase: touch.phase) == trigger {
                 guard touch.delivery == .delivered, let view = touch.view, !gestures.claimed.contains(touch.id) else { continue }
@@ -193,6 +193,10 @@ extension Application {
     mutating func callChain(
         from first: ResponderID, trigger: HandlerTrigger, touches: [Touch], event: Event, report: inout DispatchReport
     ) {
+        if isControl(first) {
+            controlTracks(first, trigger: trigger, touches: touches, report: &report)
+            return
+        }
         let ids = touches.map(\.id)
         for responder in tree.responderChain(from: first) {
             let call = ResponderCall(responder: responder, trigger: trigger, touches: ids)

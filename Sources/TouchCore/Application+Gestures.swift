@@ -39,8 +39,14 @@ extension Application {
             guard let view = touch.view, touch.delivery == .delivered else { continue }
             var ids: [ResponderID] = []
             var current: ResponderID? = view
+            let onControl = isControl(view)
             while let v = current {
-                for id in gestures.byView[v] ?? [] where gestures.recognizers[id]?.acceptsTouches == true { ids.append(id) }
+                for id in gestures.byView[v] ?? [] where gestures.recognizers[id]?.acceptsTouches == true {
+                    // A control beats its superviews' tap recognizers (UIKit's gestureRecognizerShouldBegin),
+                    // unless they leave the touches to the views anyway.
+                    if onControl, v != view, let r = gestures.recognizers[id], case .tap = r.spec.kind, r.spec.cancelsTouchesInView { continue }
+                    ids.append(id)
+                }
                 current = tree.superview(of: v)
             }
             gestures.touchRecognizers[touch.id] = ids

@@ -48,10 +48,11 @@ public struct Application: Sendable {
     var nextTouchID: TouchID = 1
     var taps: TapTracker
     var gestures = GestureArena()
+    var controls: [ResponderID: ControlState] = [:]
 
     public init(
         tree: ViewTree, handlers: HandlerTable = HandlerTable(), gestureRecognizers: [GestureRecognizerSpec] = [],
-        settings: ApplicationSettings = ApplicationSettings()
+        controls: [ControlSpec] = [], settings: ApplicationSettings = ApplicationSettings()
     ) {
         self.tree = tree
         self.handlers = handlers
@@ -60,6 +61,7 @@ public struct Application: Sendable {
             capacity: settings.queueCapacity, coalescingThreshold: settings.coalescingThreshold)
         self.taps = TapTracker(settings: settings.tap)
         for spec in gestureRecognizers { try? addGestureRecognizer(spec) }
+        for spec in controls { try? addControl(spec) }
     }
 
     /// The touches currently down, in the order they began.
@@ -123,6 +125,7 @@ public struct Application: Sendable {
         for responder in removed {
             handlers.removeAll(for: responder)
             gestures.remove(attachedTo: responder)
+            controls[responder] = nil
         }
         return report
     }

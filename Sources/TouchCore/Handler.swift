@@ -4,6 +4,11 @@ public enum HandlerTrigger: String, Hashable, Sendable, CaseIterable {
     case touchesMoved = "touches_moved"
     case touchesEnded = "touches_ended"
     case touchesCancelled = "touches_cancelled"
+    /// An action sent by a control (target-action); the handler's ``Handler/selector`` names it.
+    case action = "action"
+
+    /// The four touch methods, in the order UIKit calls them within one event.
+    public static let touchMethods: [HandlerTrigger] = [.touchesBegan, .touchesMoved, .touchesEnded, .touchesCancelled]
 
     /// The responder method's UIKit name.
     public var methodName: String {
@@ -12,6 +17,7 @@ public enum HandlerTrigger: String, Hashable, Sendable, CaseIterable {
         case .touchesMoved: "touchesMoved"
         case .touchesEnded: "touchesEnded"
         case .touchesCancelled: "touchesCancelled"
+        case .action: "sendAction"
         }
     }
 
@@ -40,10 +46,12 @@ public struct Handler: Hashable, Sendable {
     public var passesOn: Bool
     /// Only when one of the delivered touches has this tap count.
     public var tapCount: Int?
+    /// For ``HandlerTrigger/action``: the action name the handler takes.
+    public var selector: String?
 
     public init(
         responder: ResponderID, trigger: HandlerTrigger, action: String, payload: JSONValue = .object([]),
-        passesOn: Bool = true, tapCount: Int? = nil
+        passesOn: Bool = true, tapCount: Int? = nil, selector: String? = nil
     ) {
         self.responder = responder
         self.trigger = trigger
@@ -51,6 +59,7 @@ public struct Handler: Hashable, Sendable {
         self.payload = payload
         self.passesOn = passesOn
         self.tapCount = tapCount
+        self.selector = selector
     }
 
     /// Whether the handler runs for `trigger` with these touches.

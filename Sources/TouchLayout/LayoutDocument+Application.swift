@@ -9,7 +9,8 @@ extension LayoutDocument {
     public func makeApplication(file: String = "layout") throws(LayoutErrors) -> Application {
         do {
             return Application(
-                tree: try makeTree(), handlers: makeHandlers(), gestureRecognizers: makeGestureRecognizers(), settings: makeSettings())
+                tree: try makeTree(), handlers: makeHandlers(), gestureRecognizers: makeGestureRecognizers(), controls: makeControls(),
+                settings: makeSettings())
         } catch {
             throw LayoutErrors([
                 LayoutIssue(kind: .invalidValue, file: file, line: nil, column: nil, keyPath: "", id: nil, message: error.description)
@@ -53,8 +54,26 @@ extension LayoutDocument {
             handlers.map { spec in
                 Handler(
                     responder: ResponderID(spec.responder), trigger: spec.trigger.coreTrigger, action: spec.action,
-                    payload: spec.payload?.jsonValue ?? .object([]), passesOn: spec.passesOn, tapCount: spec.tapCount)
+                    payload: spec.payload?.jsonValue ?? .object([]), passesOn: spec.passesOn, tapCount: spec.tapCount,
+                    selector: spec.selector)
             })
+    }
+
+    /// The controls, in file order.
+    public func makeControls() -> [ControlSpec] {
+        controls.map { c in
+            let kind: ControlKind =
+                switch c.kind {
+                case .button: .button
+                case .toggle: .toggle(isOn: c.isOn)
+                case .slider: .slider(minimum: c.minimum, maximum: c.maximum, value: c.value)
+                }
+            return ControlSpec(
+                view: ResponderID(c.view), kind: kind, isEnabled: c.isEnabled,
+                targets: c.targets.compactMap { t in
+                    ControlEvent(rawValue: t.event).map { ControlTarget(event: $0, action: t.action, target: t.target.map { ResponderID($0) }) }
+                })
+        }
     }
 
     /// The gesture recognizers, in file order.
@@ -125,6 +144,7 @@ extension HandlerTrigger {
         case .touchesMoved: .touchesMoved
         case .touchesEnded: .touchesEnded
         case .touchesCancelled: .touchesCancelled
+        case .action: .action
         }
     }
 }

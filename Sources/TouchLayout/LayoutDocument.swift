@@ -192,12 +192,14 @@ public struct LayoutDocument: Hashable, Sendable {
     public var gestures: [GestureSpec]
     /// `[daemon]`: the socket's path, permissions and allowed peers.
     public var daemon: DaemonSpec
+    /// `[[control]]` entries, in file order.
+    public var controls: [ControlLayoutSpec]
 
     public init(
         version: Int = 1, application: ApplicationSpec = ApplicationSpec(), tap: TapSpec = TapSpec(),
         queue: QueueSpec = QueueSpec(), windows: [WindowSpec] = [], controllers: [ControllerSpec] = [],
         views: [ViewSpec] = [], handlers: [HandlerSpec] = [], devices: [DeviceSpec] = [], gestures: [GestureSpec] = [],
-        daemon: DaemonSpec = DaemonSpec()
+        daemon: DaemonSpec = DaemonSpec(), controls: [ControlLayoutSpec] = []
     ) {
         self.version = version
         self.application = application
@@ -210,6 +212,7 @@ public struct LayoutDocument: Hashable, Sendable {
         self.devices = devices
         self.gestures = gestures
         self.daemon = daemon
+        self.controls = controls
     }
 
     public func window(_ id: String) -> WindowSpec? { windows.first { $0.id == id } }

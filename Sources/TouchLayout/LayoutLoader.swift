@@ -70,7 +70,7 @@ public enum LayoutLoader {
             version: draft.version, application: draft.application, tap: draft.tap, queue: draft.queue,
             windows: draft.windows.map(\.spec), controllers: draft.controllers.map(\.spec),
             views: draft.views.map(\.spec), handlers: draft.handlers.map(\.spec), devices: draft.devices.map(\.spec),
-            gestures: draft.gestures.map(\.spec), daemon: draft.daemon)
+            gestures: draft.gestures.map(\.spec), daemon: draft.daemon, controls: draft.controls.map(\.spec))
     }
 
     // MARK: reading the file

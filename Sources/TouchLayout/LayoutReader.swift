@@ -19,6 +19,7 @@ struct LayoutDraft {
     var handlers: [Entry<HandlerSpec>] = []
     var gestures: [Entry<GestureSpec>] = []
     var daemon = DaemonSpec()
+    var controls: [Entry<ControlLayoutSpec>] = []
     var devices: [Entry<DeviceSpec>] = []
     /// Whether `window` was present at all (so a malformed one is not also reported as missing).
     var hasWindowKey = false
@@ -31,7 +32,7 @@ struct LayoutReader {
     /// The layout file's path as given, for resolving relative `pointercal` paths.
     let file: String
 
-    static let topKeys = ["version", "application", "tap", "queue", "window", "controller", "view", "handler", "gesture", "device", "daemon"]
+    static let topKeys = ["version", "application", "tap", "queue", "window", "controller", "view", "handler", "gesture", "control", "device", "daemon"]
     static let applicationKeys = ["id", "delegate"]
     static let tapKeys = ["interval", "distance_mm", "max_duration", "slop_mm"]
     static let queueKeys = ["capacity"]
@@ -41,7 +42,7 @@ struct LayoutReader {
         "id", "parent", "frame", "bounds_origin", "hidden", "alpha", "interactive", "clips_to_bounds",
         "multiple_touch", "exclusive_touch", "hit_expansion", "hit_test", "redirect",
     ]
-    static let handlerKeys = ["responder", "on", "action", "payload", "pass_on", "tap_count"]
+    static let handlerKeys = ["responder", "on", "action", "payload", "pass_on", "tap_count", "selector"]
     static let deviceKeys = [
         "match", "window", "region", "rotation", "swap_axes", "invert_x", "invert_y", "calibration",
         "udev_calibration", "pointercal", "grab", "palm_pressure", "palm_touch_major",
@@ -116,6 +117,9 @@ struct LayoutReader {
         }
         for (index, fields) in entries("handler", in: top) {
             draft.handlers.append(Entry(index: index, spec: readHandler(fields)))
+        }
+        for (index, fields) in entries("control", in: top) {
+            draft.controls.append(Entry(index: index, spec: readControl(fields)))
         }
         for (index, fields) in entries("gesture", in: top) {
             draft.gestures.append(Entry(index: index, spec: readGesture(fields)))
@@ -297,10 +301,57 @@ struct LayoutReader {
         let payload = fields.values["payload"].flatMap { payloadValue($0, at: fields.at("payload")) }
         let passOn = fields.bool("pass_on")
         let tapCount = fields.integer("tap_count", expect: "an integer >= 1", valid: { $0 >= 1 })
+        let selector = fields.string("selector", expect: "the name of the control action this handler takes")
+        if trigger == .action && selector == nil && !fields.has("selector") {
+            fields.missing("selector", "the name of the control action this handler takes (with on = \"action\")")
+        } else if let trigger, trigger != .action, selector != nil {
+            log.add(.conflict, fields.at("selector"), "selector only goes with on = \"action\": expected no selector for on = \(quote(trigger.rawValue))")
+        }
         fields.rejectUnknownKeys(Self.handlerKeys, what: "a [[handler]]", aliases: Self.aliases["handler"] ?? [:])
-        return HandlerSpec(
+        var spec = HandlerSpec(
             responder: responder ?? "", trigger: trigger ?? .touchesBegan, action: action ?? "", payload: payload,
             passesOn: passOn ?? true, tapCount: tapCount)
+        spec.selector = selector
+        return spec
+    }
+
+    private func readControl(_ fields: Fields) -> ControlLayoutSpec {
+        let view = fields.string("view", required: true, expect: "the id of the [[view]] that is the control")
+        let kinds = ControlLayoutSpec.Kind.allCases.map { ($0.rawValue, $0) }
+        let kind = fields.choice("kind", kinds)
+        if !fields.has("kind") { fields.missing("kind", "one of " + kinds.map { quote($0.0) }.joined(separator: ", ")) }
+        var spec = ControlLayoutSpec(view: view ?? "", kind: kind ?? .button)
+        if let b = fields.bool("enabled") { spec.isEnabled = b }
+        if let b = fields.bool("on") { spec.isOn = b }
+        if let n = fields.number("min") { spec.minimum = n }
+        if let n = fields.number("max") { spec.maximum = n }
+        if let n = fields.number("value") { spec.value = n }
+        if spec.maximum <= spec.minimum {
+            log.add(.conflict, fields.at("max"), "max \(spec.maximum) is not above min \(spec.minimum): expected min < max")
+        }
+        if let node = fields.values["target"] {
+            if case .array(let items) = node {
+                for (i, item) in items.enumerated() {
+                    let path = fields.at("target").appending(index: i)
+                    guard case .table(let values) = item else {
+                        fields.wrongType(path, item, "a table (one [[control.target]] entry)")
+                        continue
+                    }
+                    let t = Fields(log: log, path: path, values: values)
+                    let events = ControlLayoutSpec.events.map { ($0, $0) }
+                    let event = t.choice("event", events)
+                    if !t.has("event") { t.missing("event", "a control event such as \"touch_up_inside\"") }
+                    let action = t.string("action", required: true, expect: "the action name to send")
+                    let target = t.string("target", expect: "a responder id (omit it to walk the responder chain from the control)")
+                    t.rejectUnknownKeys(["event", "action", "target"], what: "a [[control.target]]")
+                    if let event, let action { spec.targets.append(.init(event: event, action: action, target: target)) }
+                }
+            } else {
+                fields.wrongType(fields.at("target"), node, "[[control.target]] entries (an array of tables)")
+            }
+        }
+        fields.rejectUnknownKeys(["view", "kind", "enabled", "on", "min", "max", "value", "target"], what: "a [[control]]")
+        return spec
     }
 
     private func readDaemon(_ fields: Fields) -> DaemonSpec {

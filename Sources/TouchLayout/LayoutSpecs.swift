@@ -237,6 +237,8 @@ public enum HandlerTrigger: String, Hashable, Sendable, CaseIterable {
     case touchesMoved = "touches_moved"
     case touchesEnded = "touches_ended"
     case touchesCancelled = "touches_cancelled"
+    /// A control's action (target-action): the handler takes the action named by `selector`.
+    case action = "action"
 }
 
 /// One `[[handler]]`: what a responder does in one of its touch methods.
@@ -254,6 +256,8 @@ public struct HandlerSpec: Hashable, Sendable {
     public var passesOn: Bool
     /// `tap_count`: when set, the handler runs only for touches whose `tapCount` equals it.
     public var tapCount: Int?
+    /// `selector`: with `on = "action"`, the action name this handler takes.
+    public var selector: String? = nil
 
     public init(
         responder: String, trigger: HandlerTrigger, action: String, payload: PayloadValue? = nil,

@@ -48,6 +48,20 @@ struct LayoutValidator {
                 expect: "the id of a window, view, controller, the application or its delegate")
         }
         checkGestures(draft)
+        var controlled: Set<String> = []
+        for entry in draft.controls {
+            checkReference(entry.spec.view, at: path("control", entry.index, "view"), role: "view", allowed: [.view], expect: "the id of a [[view]]")
+            if !controlled.insert(entry.spec.view).inserted {
+                log.add(.conflict, path("control", entry.index, "view"), "view \(quote(entry.spec.view)) is already a control: expected one [[control]] per view")
+            }
+            for (i, target) in entry.spec.targets.enumerated() {
+                if let t = target.target {
+                    checkReference(
+                        t, at: path("control", entry.index, "target").appending(index: i).appending("target"), role: "target",
+                        allowed: [.window, .view, .controller, .application, .delegate], expect: "the id of a responder")
+                }
+            }
+        }
         for entry in draft.devices {
             checkReference(
                 entry.spec.window, at: path("device", entry.index, "window"), role: "window", allowed: [.window],

@@ -228,3 +228,60 @@ import TouchLayout
         }
     }
 }
+
+extension GestureLayoutAndRecordingTests {
+    @Test func controlsAndTheirTargetsComeFromTheLayout() throws {
+        let text = Self.layoutHead + """
+            [[view]]
+            id = "save"
+            parent = "surface"
+            frame = [100, 100, 200, 80]
+
+            [[control]]
+            view = "save"
+            kind = "button"
+            [[control.target]]
+            event = "touch_up_inside"
+            action = "save"
+
+            [[handler]]
+            responder = "surface"
+            on = "action"
+            selector = "save"
+            action = "document-saved"
+            """
+        let document = try LayoutLoader.parse(text, file: "c.toml")
+        #expect(document.controls.first?.targets.first?.event == "touch_up_inside")
+        var app = try document.makeApplication()
+        let down = InputFrame(device: "d", window: "w", timestamp: 1, contacts: [InputContact(id: 1, phase: .began, location: Point(x: 150, y: 150))])
+        let up = InputFrame(device: "d", window: "w", timestamp: 1.1, contacts: [InputContact(id: 1, phase: .ended, location: Point(x: 150, y: 150))])
+        let actions = (app.send(down) + app.send(up)).flatMap(\.actions)
+        #expect(actions.map(\.name) == ["document-saved"])
+        #expect(actions.first?.payload["control"] == .string("save"))
+    }
+
+    @Test func controlMistakesAreReported() {
+        let text = Self.layoutHead + """
+            [[control]]
+            view = "nowhere"
+            kind = "knob"
+            [[control.target]]
+            event = "touch_up_insid"
+            action = "x"
+            target = "ghost"
+
+            [[handler]]
+            responder = "surface"
+            on = "action"
+            action = "y"
+            """
+        #expect {
+            _ = try LayoutLoader.parse(text, file: "c.toml")
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("control[0].view") && text.contains("\"knob\" is not allowed")
+                && text.contains("\"touch_up_insid\" is not allowed") && text.contains("did you mean \"touch_up_inside\"")
+                && text.contains("handler") && text.contains("selector")
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Testing
+import TouchCore
+
+@Suite struct ControlTests {
+    /// Seed 001's tree with its button: a 50×50 button at red's origin.
+    func treeWithButton() -> ViewTree {
+        var tree = seedExperimentTree()
+        try! tree.addView("btn", parent: "red", view(rect(0, 0, 50, 50)))
+        return tree
+    }
+    // red is at window (20+20+90, 100+20+90) = (130, 230).
+    let onButton = Point(x: 140, y: 240)
+
+    func app(_ targets: [ControlTarget], kind: ControlKind = .button, gestures: [GestureRecognizerSpec] = [], handlers: [Handler] = []) -> Application {
+        Application(
+            tree: treeWithButton(),
+            handlers: HandlerTable(handlers + [Handler(responder: "ViewController", trigger: .action, action: "button - tap", selector: "tap")]),
+            gestureRecognizers: gestures, controls: [ControlSpec(view: "btn", kind: kind, targets: targets)])
+    }
+
+    func events(_ reports: [DispatchReport]) -> [String] {
+        reports.flatMap(\.actions).compactMap { action in
+            guard case .object(let m) = action.payload, case .string(let e)? = m.first(where: { $0.0 == "event" })?.1 else { return nil }
+            return e
+        }
+    }
+
+    @Test func seed001ButtonTapSendsItsActionAndNothingGoesUpTheChain() {
+        var a = app([ControlTarget(event: .touchUpInside, action: "tap")])
+        let reports = a.send(frame(1, contact(1, .began, onButton.x, onButton.y))) + a.send(frame(1.05, contact(1, .ended, onButton.x, onButton.y)))
+        #expect(reports.flatMap(\.actions).map(\.name) == ["button - tap"])
+        #expect(reports.flatMap(\.actions).first?.responder == "ViewController", "a nil target walks the chain to the first taker")
+        #expect(reports.flatMap(\.calls).map(\.responder) == ["btn", "btn"], "controls do not forward touches")
+    }
+
+    @Test func everyTrackingEventInOrder() {
+        let all = ControlEvent.allCases.map { ControlTarget(event: $0, action: "tap") }
+        var a = app(all)
+        var reports = a.send(frame(1, contact(1, .began, onButton.x, onButton.y)))
+        reports += a.send(frame(1.1, contact(1, .moved, onButton.x + 10, onButton.y)))       // inside
+        reports += a.send(frame(1.2, contact(1, .moved, onButton.x + 150, onButton.y)))      // beyond the 70 pt margin
+        reports += a.send(frame(1.3, contact(1, .moved, onButton.x + 60, onButton.y)))       // back within the margin
+        reports += a.send(frame(1.4, contact(1, .ended, onButton.x + 60, onButton.y)))       // up inside (margin)
+        #expect(events(reports) == [
+            "touch_down", "touch_drag_inside", "touch_drag_exit", "touch_drag_outside", "touch_drag_enter", "touch_drag_inside",
+            "touch_up_inside", "primary_action_triggered",
+        ])
+        var b = app(all)
+        var up = b.send(frame(2, contact(2, .began, onButton.x, onButton.y)))
+        up += b.send(frame(2.1, contact(2, .moved, onButton.x + 150, onButton.y)))
+        up += b.send(frame(2.2, contact(2, .ended, onButton.x + 150, onButton.y)))
+        #expect(events(up).suffix(1) == ["touch_up_outside"])
+        var c = app(all)
+        _ = c.send(frame(3, contact(3, .began, onButton.x, onButton.y)))
+        #expect(events(c.cancelAllTouches(timestamp: 3.1).map { [$0] } ?? []) == ["touch_cancel"])
+    }
+
+    @Test func aSecondTapIsATouchDownRepeat() {
+        var a = app([ControlTarget(event: .touchDownRepeat, action: "tap")])
+        _ = a.send(frame(1, contact(1, .began, onButton.x, onButton.y)))
+        _ = a.send(frame(1.05, contact(1, .ended, onButton.x, onButton.y)))
+        let second = a.send(frame(1.2, contact(2, .began, onButton.x, onButton.y)))
+        #expect(events(second) == ["touch_down_repeat"])
+    }
+
+    @Test func aToggleFlipsAndASliderFollowsTheFinger() {
+        var toggle = app([ControlTarget(event: .valueChanged, action: "tap")], kind: .toggle(isOn: false))
+        _ = toggle.send(frame(1, contact(1, .began, onButton.x, onButton.y)))
+        let flipped = toggle.send(frame(1.05, contact(1, .ended, onButton.x, onButton.y)))
+        #expect(toggle.controlValue(of: "btn") == .bool(true))
+        #expect(flipped.flatMap(\.actions).first?.payload["value"] == .bool(true))
+        var slider = app([ControlTarget(event: .valueChanged, action: "tap")], kind: .slider(minimum: 0, maximum: 100, value: 0))
+        _ = slider.send(frame(1, contact(1, .began, 130 + 10, onButton.y)))
+        #expect(slider.controlValue(of: "btn") == .double(20))
+        _ = slider.send(frame(1.1, contact(1, .moved, 130 + 40, onButton.y)))
+        #expect(slider.controlValue(of: "btn") == .double(80))
+        _ = slider.send(frame(1.2, contact(1, .moved, 130 + 400, onButton.y)))
+        #expect(slider.controlValue(of: "btn") == .double(100), "clamped to its range")
+    }
+
+    @Test func aControlBeatsItsSuperviewsTapRecognizerUnlessItLeavesTouchesToTheViews() {
+        let tap = GestureRecognizerSpec(id: "orange.tap", view: "orange", kind: .tap(taps: 1, touches: 1), action: "orange-tap")
+        var a = app([ControlTarget(event: .touchUpInside, action: "tap")], gestures: [tap])
+        let r = a.send(frame(1, contact(1, .began, onButton.x, onButton.y))) + a.send(frame(1.05, contact(1, .ended, onButton.x, onButton.y)))
+        #expect(r.flatMap(\.actions).map(\.name) == ["button - tap"])
+        #expect(r.flatMap(\.gestures).isEmpty)
+        var both = tap
+        both.cancelsTouchesInView = false
+        var b = app([ControlTarget(event: .touchUpInside, action: "tap")], gestures: [both])
+        let r2 = b.send(frame(1, contact(1, .began, onButton.x, onButton.y))) + b.send(frame(1.05, contact(1, .ended, onButton.x, onButton.y)))
+        #expect(Set(r2.flatMap(\.actions).map(\.name)) == ["button - tap", "orange-tap"])
+    }
+
+    @Test func aNamedTargetTakesTheActionAndAnUntakenActionIsReported() {
+        var a = Application(
+            tree: treeWithButton(),
+            handlers: HandlerTable([
+                Handler(responder: "green", trigger: .action, action: "green got it", selector: "tap"),
+                Handler(responder: "ViewController", trigger: .action, action: "vc got it", selector: "tap"),
+            ]),
+            controls: [ControlSpec(view: "btn", kind: .button, targets: [
+                ControlTarget(event: .touchUpInside, action: "tap", target: "green"),
+                ControlTarget(event: .touchUpInside, action: "nobody-takes-this"),
+            ])])
+        let r = a.send(frame(1, contact(1, .began, onButton.x, onButton.y))) + a.send(frame(1.05, contact(1, .ended, onButton.x, onButton.y)))
+        #expect(r.flatMap(\.actions).map(\.name) == ["green got it"])
+        #expect(r.flatMap(\.anomalies).contains { $0.contains("nobody-takes-this") })
+    }
+}
