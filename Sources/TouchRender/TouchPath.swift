@@ -1,0 +1,160 @@
+import TouchCore
+
+/// One sample of a touch's path.
+public struct TouchPathPoint: Hashable, Sendable {
+    /// In the touch's window's coordinates.
+    public var location: Point
+    /// `began` for the first point, `moved` for the samples in between, `ended` or `cancelled` last.
+    public var phase: TouchPhase
+    /// Seconds, on the input's clock.
+    public var timestamp: Double
+
+    public init(location: Point, phase: TouchPhase, timestamp: Double) {
+        self.location = location
+        self.phase = phase
+        self.timestamp = timestamp
+    }
+}
+
+/// The path of one touch from down to up (or cancel), and the view that received it.
+public struct TouchPath: Hashable, Sendable {
+    public var id: TouchID
+    public var device: String
+    /// The window the touch belongs to, or `nil` when no window took it.
+    public var window: ResponderID?
+    /// The hit-test view at touch-down (it never changes), or `nil` when no view took the point.
+    public var view: ResponderID?
+    public var delivery: TouchDelivery
+    public var tapCount: Int
+    /// The samples, oldest first (coalesced samples included).
+    public var points: [TouchPathPoint]
+
+    public init(
+        id: TouchID, device: String = "", window: ResponderID?, view: ResponderID?, delivery: TouchDelivery = .delivered,
+        tapCount: Int = 1, points: [TouchPathPoint]
+    ) {
+        self.id = id
+        self.device = device
+        self.window = window
+        self.view = view
+        self.delivery = delivery
+        self.tapCount = tapCount
+        self.points = points
+    }
+
+    /// Where the finger came down, when the path holds its `began` sample.
+    public var touchDown: Point? { points.first { $0.phase == .began }?.location }
+
+    /// How the touch finished (`ended` or `cancelled`), or `nil` while it is still down.
+    public var finalPhase: TouchPhase? { points.last.flatMap { $0.phase.isFinal ? $0.phase : nil } }
+}
+
+/// Collects touch paths from dispatch reports, for a replay or a live daemon's recent history.
+public struct TouchPathRecorder: Sendable {
+    /// The paths, in the order their touches began (or were first seen).
+    public var paths: [TouchPath] { order.compactMap { byID[$0] } }
+    /// At most this many paths are kept: the oldest finished ones go first. `nil`: no limit.
+    public let limit: Int?
+    private var byID: [TouchID: TouchPath] = [:]
+    private var order: [TouchID] = []
+
+    public init(limit: Int? = nil) {
+        precondition(limit.map { $0 > 0 } ?? true, "a recorder keeps at least one path")
+        self.limit = limit
+    }
+
+    /// Adds the samples of every touch the report changed.
+    public mutating func record(_ report: DispatchReport) {
+        for touch in report.changedTouches { record(touch) }
+    }
+
+    /// Adds one touch's latest update: its coalesced samples, then its current location.
+    public mutating func record(_ touch: Touch) {
+        if byID[touch.id] == nil {
+            byID[touch.id] = TouchPath(
+                id: touch.id, device: touch.device, window: touch.window, view: touch.view, delivery: touch.delivery,
+                tapCount: touch.tapCount, points: [])
+            order.append(touch.id)
+            trim()
+        }
+        var path = byID[touch.id]!
+        if path.finalPhase != nil { return }
+        if touch.phase != .began {
+            for sample in touch.coalescedSamples {
+                path.points.append(TouchPathPoint(location: sample.locationInWindow, phase: .moved, timestamp: sample.timestamp))
+            }
+        }
+        path.points.append(TouchPathPoint(location: touch.locationInWindow, phase: touch.phase, timestamp: touch.timestamp))
+        path.delivery = touch.delivery
+        byID[touch.id] = path
+    }
+
+    /// Forgets every path.
+    public mutating func removeAll() {
+        byID = [:]
+        order = []
+    }
+
+    private mutating func trim() {
+        guard let limit else { return }
+        while order.count > limit {
+            let victim = order.firstIndex { byID[$0]?.finalPhase != nil } ?? 0
+            byID[order[victim]] = nil
+            order.remove(at: victim)
+        }
+    }
+}
+
+/// Touch-down density: touch-downs counted in square cells over an area.
+public struct Heatmap: Hashable, Sendable {
+    /// The area covered, in window coordinates.
+    public let area: Rect
+    /// The side of a cell, in points.
+    public let cellSize: Double
+    public let columns: Int
+    public let rows: Int
+    /// Counts, row by row.
+    public private(set) var counts: [Int]
+    /// Touch-downs counted (inside the area).
+    public private(set) var total = 0
+    /// Touch-downs outside the area (not counted in any cell).
+    public private(set) var outside = 0
+
+    public init(area: Rect, cellSize: Double) {
+        precondition(cellSize > 0, "a heatmap's cells have a positive size")
+        self.area = area
+        self.cellSize = cellSize
+        columns = max(1, Int((area.width / cellSize).rounded(.up)))
+        rows = max(1, Int((area.height / cellSize).rounded(.up)))
+        counts = Array(repeating: 0, count: columns * rows)
+    }
+
+    /// The touch-downs of `paths` (those with a `began` sample).
+    public init(touchDownsOf paths: [TouchPath], area: Rect, cellSize: Double) {
+        self.init(area: area, cellSize: cellSize)
+        for path in paths {
+            if let p = path.touchDown { add(p) }
+        }
+    }
+
+    public mutating func add(_ point: Point) {
+        guard area.contains(point) else {
+            outside += 1
+            return
+        }
+        let column = min(columns - 1, Int((point.x - area.minX) / cellSize))
+        let row = min(rows - 1, Int((point.y - area.minY) / cellSize))
+        counts[row * columns + column] += 1
+        total += 1
+    }
+
+    public func count(column: Int, row: Int) -> Int { counts[row * columns + column] }
+
+    /// The largest count of any cell.
+    public var maximum: Int { counts.max() ?? 0 }
+
+    /// A cell's rectangle, in window coordinates.
+    public func cell(column: Int, row: Int) -> Rect {
+        Rect(x: area.minX + Double(column) * cellSize, y: area.minY + Double(row) * cellSize, width: cellSize, height: cellSize)
+    }
+}

@@ -1,2 +1,0 @@
-/// Pictures of a layout and its touches.
-public enum TouchRender {}

@@ -1,0 +1,156 @@
+import TouchCore
+
+/// Why a view cannot take touches, or how its hit-testing differs from the plain default.
+public enum ViewCondition: String, Hashable, Sendable, CaseIterable {
+    /// `isHidden` on the view itself.
+    case hidden
+    /// Alpha below 0.01 on the view itself.
+    case transparent
+    /// `isUserInteractionEnabled == false` on the view itself.
+    case notInteractive = "not-interactive"
+    /// An ancestor is hidden: hit-testing never enters the view.
+    case insideHidden = "inside-hidden"
+    /// An ancestor is transparent.
+    case insideTransparent = "inside-transparent"
+    /// An ancestor does not take touches.
+    case insideNotInteractive = "inside-not-interactive"
+    /// An ancestor captures every touch in its hit area: its subviews are never asked.
+    case insideCapture = "inside-capture"
+    /// The view's hit area is larger than its bounds (`hit_expansion`).
+    case expanded
+    /// Part of the view's hit area is outside an ancestor's hit area: hit-testing cannot reach it there.
+    case clipped
+    /// No part of the hit area is inside every ancestor's: no touch can reach the view.
+    case clippedAway = "clipped-away"
+    /// The pass-through policy: never the hit view itself, though its subviews can be.
+    case passThrough = "pass-through"
+    /// The capture policy: the hit view for every point in its hit area.
+    case capture
+    /// The redirect policy: touches in its hit area go to a descendant.
+    case redirect
+
+    /// Whether the condition keeps the view from ever being the hit view.
+    public var preventsHits: Bool {
+        switch self {
+        case .hidden, .transparent, .notInteractive, .insideHidden, .insideTransparent, .insideNotInteractive,
+            .insideCapture, .clippedAway, .passThrough:
+            true
+        case .expanded, .clipped, .capture, .redirect: false
+        }
+    }
+}
+
+/// How hit-testing sees a view, with every rectangle in window coordinates: what a picture draws.
+public struct ViewFigure: Hashable, Sendable {
+    public var id: ResponderID
+    /// The superview (the window for a top-level view).
+    public var superview: ResponderID
+    /// 1 for the window's own subviews, 2 for theirs, and so on.
+    public var depth: Int
+    /// The frame, in window coordinates.
+    public var frame: Rect
+    /// The view's hit area (bounds plus expansion), in window coordinates.
+    public var hitArea: Rect
+    /// The part of ``hitArea`` that hit-testing can reach: its intersection with every ancestor's hit
+    /// area (a superview whose `point(inside:)` fails never asks its subviews). `nil` when no touch
+    /// can make this view the hit view (see ``conditions``).
+    public var effectiveHitArea: Rect?
+    /// The view's own alpha.
+    public var alpha: Double
+    /// The view's own hit expansion.
+    public var hitExpansion: EdgeInsets
+    /// The view's hit-testing policy.
+    public var hitTestPolicy: HitTestPolicy
+    /// Conditions, most important first.
+    public var conditions: [ViewCondition]
+    /// The ancestor a condition inherited from (`inside-...`) comes from.
+    public var inheritedFrom: ResponderID?
+
+    /// Hidden itself or inside a hidden view: not on screen.
+    public var isOffScreen: Bool { conditions.contains(.hidden) || conditions.contains(.insideHidden) }
+
+    /// The condition that decides how the view is drawn: hidden, transparent or not interactive
+    /// (itself or through an ancestor), or `nil` for an ordinary view.
+    public var inactivity: ViewCondition? {
+        for c in [ViewCondition.hidden, .insideHidden, .transparent, .insideTransparent, .notInteractive, .insideNotInteractive]
+        where conditions.contains(c) {
+            return c
+        }
+        return nil
+    }
+
+    /// Every figure of a window, parents before children, bottom to top (z-order).
+    /// - Returns: `nil` when `window` is not a window of `tree`.
+    public static func figures(of tree: ViewTree, window: ResponderID) -> [ViewFigure]? {
+        guard let windowProperties = tree.windowProperties(of: window) else { return nil }
+        let windowArea = tree.properties(of: window)?.hitArea ?? Rect(origin: .zero, size: windowProperties.size)
+        // What each view passes down to its subviews: the reachable area and inherited conditions.
+        struct Inherited {
+            var area: Rect?
+            var condition: ViewCondition?
+            var from: ResponderID?
+            var depth: Int
+        }
+        var inherited: [ResponderID: Inherited] = [window: Inherited(area: windowArea, condition: nil, from: nil, depth: 0)]
+        var figures: [ViewFigure] = []
+        for view in tree.views(in: window) {
+            guard let props = tree.properties(of: view), let superview = tree.superview(of: view),
+                let parent = inherited[superview]
+            else { continue }
+            let frameOrigin = tree.convert(props.frame.origin, toWindowFrom: superview) ?? props.frame.origin
+            let frame = Rect(origin: frameOrigin, size: props.frame.size)
+            let hitOrigin = tree.convert(props.hitArea.origin, toWindowFrom: view) ?? props.hitArea.origin
+            let hitArea = Rect(origin: hitOrigin, size: props.hitArea.size)
+            let reachable = parent.area.flatMap { hitArea.intersection($0) }
+
+            var conditions: [ViewCondition] = []
+            var own: ViewCondition?
+            if props.isHidden {
+                own = .hidden
+            } else if !props.isUserInteractionEnabled {
+                own = .notInteractive
+            } else if props.alpha < ViewProperties.minimumHitTestAlpha {
+                own = .transparent
+            }
+            if let own { conditions.append(own) }
+            if let c = parent.condition { conditions.append(c) }
+            if props.hitExpansion != .zero { conditions.append(.expanded) }
+            switch props.hitTestPolicy {
+            case .default: break
+            case .passThrough: conditions.append(.passThrough)
+            case .capture: conditions.append(.capture)
+            case .redirect: conditions.append(.redirect)
+            }
+            if reachable == nil {
+                conditions.append(.clippedAway)
+            } else if reachable != hitArea {
+                conditions.append(.clipped)
+            }
+            let blocked = conditions.contains { $0.preventsHits }
+            figures.append(
+                ViewFigure(
+                    id: view, superview: superview, depth: parent.depth + 1, frame: frame, hitArea: hitArea,
+                    effectiveHitArea: blocked ? nil : reachable, alpha: props.alpha, hitExpansion: props.hitExpansion,
+                    hitTestPolicy: props.hitTestPolicy, conditions: conditions,
+                    inheritedFrom: parent.condition == nil ? nil : parent.from))
+
+            // What the subviews inherit: the first reason, in hit-testing's order, that they are never asked.
+            var next = Inherited(area: reachable, condition: parent.condition, from: parent.from, depth: parent.depth + 1)
+            if next.condition == nil {
+                let passed: ViewCondition? =
+                    switch own {
+                    case .hidden: .insideHidden
+                    case .notInteractive: .insideNotInteractive
+                    case .transparent: .insideTransparent
+                    default: if case .capture = props.hitTestPolicy { .insideCapture } else { nil }
+                    }
+                if let passed {
+                    next.condition = passed
+                    next.from = view
+                }
+            }
+            inherited[view] = next
+        }
+        return figures
+    }
+}
