@@ -2,6 +2,7 @@ import ArgumentParser
 import TouchCore
 import TouchDaemon
 import TouchLayout
+import TouchRender
 
 /// `touchd hit-test`: explains where a touch at a point would go.
 struct HitTestCommand: ParsableCommand {
@@ -18,6 +19,9 @@ struct HitTestCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the answer as JSON.")
     var json = false
 
+    @Option(name: .long, help: "Also draw the hit-test as a picture: FILE.svg, or FILE.png (through rsvg-convert).")
+    var svg: String?
+
     @Argument(help: "X in window points.")
     var x: Double
 
@@ -25,13 +29,20 @@ struct HitTestCommand: ParsableCommand {
     var y: Double
 
     func run() throws {
-        let (_, app) = try loadLayout(config)
+        if let svg { _ = try PictureFormat(path: svg, option: "--svg") }
+        let (document, app) = try loadLayout(config)
         let tree = app.tree
         guard let target = window.map({ ResponderID($0) }) ?? tree.keyWindow else {
             throw ValidationError("the layout has no window")
         }
         guard let result = tree.hitTest(Point(x: x, y: y), onDisplayOf: target, traced: true) else {
             throw ValidationError("\"\(target)\" is not a window of \(config); windows: \(tree.windowIDs.map(\.rawValue).joined(separator: ", "))")
+        }
+        if let svg {
+            let renderer = try SVGRenderer(
+                tree: tree, window: result.window, markers: viewMarkers(document, app),
+                options: RenderOptions(title: "\(config), window \(result.window): hit-test at \(result.pointInWindow)"))
+            try writePicture(renderer.svg(hitTest: result), to: svg, option: "--svg")
         }
         if json {
             print(TreeDescription.hitTest(result, tree: tree).jsonText)
