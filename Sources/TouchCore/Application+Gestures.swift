@@ -143,7 +143,30 @@ extension Application {
         let ended = gestures.heldEnded.values.filter { !gestures.holds($0.id, \.delaysTouchesEnded) && !gestures.heldBegan.keys.contains($0.id) }
             .sorted { $0.id < $1.id }
         for touch in ended { gestures.heldEnded[touch.id] = nil }
-        deliverToViews(.touchesEnded, ended.filter { gestures.deliveredBegan.contains($0.id) }, report: &report)
+        let delivered = ended.filter { gestures.deliveredBegan.contains($0.id) }
+        deliverToViews(.touchesEnded, delivered.filter { $0.phase == .ended }, report: &report)
+        deliverToViews(.touchesCancelled, delivered.filter { $0.phase == .cancelled }, report: &report)
+    }
+
+    /// Cancels, for the views, the held-back touches that `shouldCancel` selects (their view is
+    /// going away): views that saw them begin get `touchesCancelled`; the others get nothing.
+    mutating func cancelHeldTouches(timestamp: Double, where shouldCancel: (Touch) -> Bool) -> DispatchReport? {
+        let held = (Array(gestures.heldEnded.values) + Array(gestures.heldBegan.values)).filter(shouldCancel)
+        guard !held.isEmpty else { return nil }
+        var report = DispatchReport(event: Event(type: .touches, timestamp: timestamp, allTouches: activeTouches))
+        var toCancel: [Touch] = []
+        for var touch in held.sorted(by: { $0.id < $1.id }) {
+            let sawBegin = gestures.deliveredBegan.contains(touch.id) && gestures.heldBegan[touch.id] == nil
+            gestures.heldEnded[touch.id] = nil
+            gestures.heldBegan[touch.id] = nil
+            gestures.claimed.insert(touch.id)
+            if sawBegin && !toCancel.contains(where: { $0.id == touch.id }) {
+                touch.phase = .cancelled
+                toCancel.append(touch)
+            }
+        }
+        deliverToViews(.touchesCancelled, toCancel, report: &report)
+        return report
     }
 
     /// Calls `trigger` on the views of `touches` (one call per view) and up their chains.

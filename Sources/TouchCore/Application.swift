@@ -118,8 +118,17 @@ public struct Application: Sendable {
     public mutating func removeView(_ id: ResponderID, timestamp: Double) throws(ViewTreeError) -> DispatchReport? {
         guard tree.kind(of: id) == .view else { throw .unknownView(id) }
         let snapshot = tree
-        let report = cancelTouches(timestamp: timestamp) { touch in
-            touch.view.map { snapshot.isDescendant($0, of: id) } ?? false
+        let inSubtree = { (touch: Touch) in touch.view.map { snapshot.isDescendant($0, of: id) } ?? false }
+        var report = cancelTouches(timestamp: timestamp, where: inSubtree)
+        // Touches whose end a recognizer still holds back: their views get the cancellation now.
+        if let held = cancelHeldTouches(timestamp: timestamp, where: inSubtree) {
+            if report == nil {
+                report = held
+            } else {
+                report!.calls += held.calls
+                report!.actions += held.actions
+                report!.log += held.log
+            }
         }
         let removed = try tree.removeView(id)
         for responder in removed {

@@ -1,6 +1,12 @@
 import PropertyBased
 import Testing
 import TouchCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How many generated cases each property runs: 300, or `TOUCHD_PROPERTY_COUNT` for a deeper run.
+let propertyCount = getenv("TOUCHD_PROPERTY_COUNT").flatMap { Int(String(cString: $0)) } ?? 300
 
 /// Invariants that must hold for any input, checked on generated trees and touch streams.
 @Suite struct PropertyTests {
@@ -50,8 +56,43 @@ import TouchCore
         return tree
     }
 
+    /// Up to four recognizers of random kinds and options on random views.
+    static func randomRecognizers(_ dice: inout Dice, tree: ViewTree) -> [GestureRecognizerSpec] {
+        let views = tree.views(in: "window")
+        guard !views.isEmpty else { return [] }
+        var specs: [GestureRecognizerSpec] = []
+        for n in 0..<dice.next(5) {
+            let kinds: [GestureKind] = [
+                .tap(taps: 1 + dice.next(2), touches: 1), .defaultLongPress(), .defaultPan(),
+                .swipe(directions: [.left, .right], touches: 1, minimumDistanceMillimetres: 5, maximumDuration: 0.5),
+                .pinch(threshold: 1.1), .rotation(thresholdRadians: 0.2),
+            ]
+            var spec = GestureRecognizerSpec(id: ResponderID("g\(n)"), view: views[dice.next(views.count)], kind: kinds[dice.next(kinds.count)])
+            spec.cancelsTouchesInView = dice.next(3) != 0
+            spec.delaysTouchesBegan = dice.next(3) == 0
+            spec.delaysTouchesEnded = dice.next(3) != 0
+            if n > 0 && dice.next(3) == 0 { spec.requiresFailureOf = [ResponderID("g\(dice.next(n))")] }
+            if n > 0 && dice.next(3) == 0 { spec.recognizesSimultaneouslyWith = [ResponderID("g\(dice.next(n))")] }
+            specs.append(spec)
+        }
+        return specs
+    }
+
+    /// A fixed case found by the generator: a touch whose end a recognizer held when its view was removed.
+    @Test func aHeldEndIsCancelledWhenItsViewIsRemoved() throws {
+        let tree = makeTree { try $0.addView("v0", parent: "window", view(rect(0, 0, 200, 200))) }
+        let double = GestureRecognizerSpec(id: "g", view: "v0", kind: .tap(taps: 2, touches: 1))
+        var app = Application(tree: tree, gestureRecognizers: [double])
+        _ = app.send(frame(1, contact(1, .began, 50, 50)))
+        let up = app.send(frame(1.05, contact(1, .ended, 50, 50)))
+        #expect(!up.flatMap(\.calls).contains { $0.trigger == .touchesEnded }, "held by the double tap")
+        let removal = try #require(try app.removeView("v0", timestamp: 1.1))
+        #expect(removal.calls.first == ResponderCall(responder: "v0", trigger: .touchesCancelled, touches: [1]))
+        #expect(app.flushTimers()?.calls.isEmpty ?? true, "and never delivered again")
+    }
+
     @Test func aHitIsAlwaysAVisibleInteractiveDescendantOfTheWindowOrNothing() async {
-        await propertyCheck(count: 300, input: Gen.int(in: 0...1_000_000).array(of: 20...200)) { numbers in
+        await propertyCheck(count: propertyCount, input: Gen.int(in: 0...1_000_000).array(of: 20...200)) { numbers in
             var dice = Dice(numbers: numbers)
             let tree = Self.randomTree(&dice)
             for _ in 0..<20 {
@@ -79,10 +120,11 @@ import TouchCore
     }
 
     @Test func everyTouchThatBeginsEndsOrIsCancelledExactlyOnce() async {
-        await propertyCheck(count: 300, input: Gen.int(in: 0...1_000_000).array(of: 10...300)) { numbers in
+        await propertyCheck(count: propertyCount, input: Gen.int(in: 0...1_000_000).array(of: 10...300)) { numbers in
             var dice = Dice(numbers: numbers)
+            let tree = Self.randomTree(&dice)
             var app = Application(
-                tree: Self.randomTree(&dice),
+                tree: tree, gestureRecognizers: Self.randomRecognizers(&dice, tree: tree),
                 settings: ApplicationSettings(queueCapacity: 4 + dice.next(8), coalescingThreshold: 1 + dice.next(4)))
             var down: Set<UInt64> = []
             var reports: [DispatchReport] = []
@@ -118,6 +160,7 @@ import TouchCore
             }
             reports += app.dispatchAll()
             if let r = app.cancelAllTouches(timestamp: t + 1) { reports.append(r) }
+            if let r = app.flushTimers() { reports.append(r) }
 
             let began = reports.flatMap(\.hits).map(\.touch)
             #expect(Set(began).count == began.count, "touch ids are never reused")
@@ -126,6 +169,16 @@ import TouchCore
             for id in began { #expect(finals[id] == 1, "touch \(id) finished \(finals[id] ?? 0) times") }
             #expect(finals.count == began.count)
             #expect(app.activeTouches.isEmpty)
+            // No recognizer both recognizes (or begins) and fails between two resets.
+            var sequences: [ResponderID: [GestureState]] = [:]
+            for record in reports.flatMap(\.gestures) {
+                sequences[record.recognizer, default: []].append(record.state)
+                if record.state.isTerminal {
+                    let seq = sequences[record.recognizer]!
+                    #expect(!((seq.contains(.recognized) || seq.contains(.began)) && seq.contains(.failed)), "\(record.recognizer): \(seq)")
+                    sequences[record.recognizer] = []
+                }
+            }
             // A cancelled or ended touch that was delivered reaches the responders that saw it begin.
             let beganCalls = reports.flatMap(\.calls).filter { $0.trigger == .touchesBegan }
             let finalCalls = reports.flatMap(\.calls).filter { $0.trigger == .touchesEnded || $0.trigger == .touchesCancelled }

@@ -173,6 +173,18 @@ import TouchLayout
             """)
         #expect(states(four, "pan4").first == .began)
         #expect(four.filter { $0.recognizer == "pan4" && $0.state == .began }.first?.touches.count == 4)
+        let three = try replay("evemu-devices/Atmel maXTouch Touchscreen.4-finger-drag-down.events", """
+            [[gesture]]
+            id = "pan3"
+            view = "surface"
+            kind = "pan"
+            min_touches = 3
+            max_touches = 3
+            """)
+        // Three of the four fingers were down before the fourth landed: a three-finger drag began then.
+        let began3 = three.first { $0.recognizer == "pan3" && $0.state == .began }
+        #expect(began3 == nil || began3!.touches.count >= 3)
+        #expect(states(three, "pan3").allSatisfy { $0 != .failed } || states(three, "pan3").first == .failed)
     }
 
     @Test(.enabled(if: GestureLayoutAndRecordingTests.available, "../shared/recordings is absent"))
