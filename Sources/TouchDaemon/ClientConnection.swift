@@ -22,6 +22,12 @@ public struct PeerCredentials: Hashable, Sendable {
     public var pid: Int32
     public var uid: UInt32
     public var gid: UInt32
+
+    public init(pid: Int32, uid: UInt32, gid: UInt32) {
+        self.pid = pid
+        self.uid = uid
+        self.gid = gid
+    }
 }
 
 /// One connected client: its subscriptions, its numbering, and a bounded queue of unwritten bytes.
