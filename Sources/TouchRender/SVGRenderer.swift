@@ -322,6 +322,8 @@ public struct SVGRenderer: Sendable {
         let fs = fontSize
         svg.begin("g", [("id", "touches")])
         var labelBoxes: [Rect] = []
+        // Numbers help to follow a few touches; on hundreds they are only noise.
+        let numbered = touches.count <= 60
         for t in touches where !t.points.isEmpty {
             let colour = ViewColours.colour(ofTouchOn: t.view).description
             let end = t.finalPhase.map(\.rawValue) ?? "down"
@@ -345,15 +347,17 @@ public struct SVGRenderer: Sendable {
                     "circle",
                     [("class", "touch-down"), ("cx", svgNumber(first.location.x)), ("cy", svgNumber(first.location.y)), ("r", "8"),
                      ("fill", colour), ("stroke", "#ffffff"), ("stroke-width", "1.5")])
+            }
+            if numbered, let first = t.points.first, first.phase == .began {
                 let label = "\(t.id)"
-                var box = Rect(x: first.location.x + 9, y: first.location.y - 8 - fs * 0.8, width: textWidth(label, fs * 0.8) + 3, height: fs * 0.8)
+                let size = fs * 0.8
+                var box = Rect(x: first.location.x + 9, y: first.location.y - 8 - size, width: textWidth(label, size) + 3, height: size)
                 for _ in 0..<8 where labelBoxes.contains(where: { $0.intersection(box) != nil }) { box.origin.x += box.width }
                 labelBoxes.append(box)
                 svg.text(
                     "text",
-                    [("class", "touch-label"), ("x", svgNumber(box.minX)), ("y", svgNumber(box.maxY)),
-                     ("font-size", svgNumber(fs * 0.8)), ("fill", colour), ("stroke", "#ffffff"), ("stroke-width", "3"),
-                     ("paint-order", "stroke")],
+                    [("class", "touch-label"), ("x", svgNumber(box.minX)), ("y", svgNumber(box.maxY)), ("font-size", svgNumber(size)),
+                     ("fill", colour), ("stroke", "#ffffff"), ("stroke-width", "3"), ("paint-order", "stroke")],
                     label)
             }
             if let last = t.points.last, t.points.count > 1 || last.phase.isFinal {
