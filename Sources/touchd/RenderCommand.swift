@@ -76,7 +76,9 @@ struct RenderCommand: ParsableCommand {
                     window: mapOntoWindow ? target.rawValue : nil)
             } catch {
                 var stderr = StandardError()
-                print("touchd render: \(error)", to: &stderr)
+                // The replay's own hint names `touchd replay`'s --window; here the flag is another.
+                let message = "\(error)".replacingOccurrences(of: "give --window to", with: "give --map-onto-window to")
+                print("touchd render: \(message)", to: &stderr)
                 throw ExitCode.failure
             }
             var recorder = TouchPathRecorder()
