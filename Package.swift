@@ -47,7 +47,7 @@ let package = Package(
         .target(
             name: "TouchDaemon",
             dependencies: [
-                "TouchCore", "TouchEvdev", "TouchLayout", "TouchDevices", "TouchProtocol", "CLinux",
+                "TouchCore", "TouchEvdev", "TouchLayout", "TouchDevices", "TouchProtocol", "TouchRender", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(

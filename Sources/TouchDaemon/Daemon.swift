@@ -1,6 +1,7 @@
 import CLinux
 import TouchCore
 import TouchProtocol
+import TouchRender
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,6 +26,8 @@ public final class Daemon {
     /// Called after every `subscribe` request (a replay can wait for its first client).
     public var onSubscribe: (() -> Void)?
     public private(set) var framesIn = 0
+    /// The last touches' paths, for the `snapshot` request's picture.
+    private var recentTouches = TouchPathRecorder(limit: 200)
 
     public init(app: Application, server: SocketServer, loop: EventLoop, version: String) {
         self.app = app
@@ -83,6 +86,7 @@ public final class Daemon {
     public func publish(_ reports: [DispatchReport]) {
         var count = 0
         for report in reports {
+            recentTouches.record(report)
             for message in MessageEncoder.messages(for: report, tree: app.tree) {
                 server.broadcast(message)
                 count += 1
@@ -185,6 +189,16 @@ public final class Daemon {
             }
         case .devices:
             return .success(describeDevices())
+        case .snapshot(let window, let heatmap):
+            guard let target = window ?? app.tree.keyWindow else { return .failure(RequestError("no_window", "the layout has no window")) }
+            do {
+                let svg = try SVGRenderer.snapshot(
+                    tree: app.tree, window: target, markers: ViewMarkers(handlers: app.handlers, tree: app.tree),
+                    touches: recentTouches.paths, heatmap: heatmap)
+                return .success(.object([("window", .string(target.rawValue)), ("svg", .string(svg))]))
+            } catch {
+                return .failure(RequestError("unknown_window", "\(error)"))
+            }
         case .views:
             return .success(TreeDescription.views(app.tree))
         case .stats:

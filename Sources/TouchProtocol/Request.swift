@@ -42,6 +42,7 @@ public enum Request: Hashable, Sendable {
     case devices
     case views
     case stats
+    case snapshot(window: ResponderID?, heatmap: Bool)
 }
 
 /// Why a request was refused: a machine-readable code and a sentence.
@@ -106,8 +107,13 @@ extension Request {
         case "devices": return .devices
         case "views": return .views
         case "stats": return .stats
+        case "snapshot":
+            let window = try optionalString(d, "window").map { ResponderID($0) }
+            var heatmap = false
+            if let v = d["heatmap"] { heatmap = try bool(v, "heatmap") }
+            return .snapshot(window: window, heatmap: heatmap)
         default:
-            throw RequestError("unknown_command", "unknown command \"\(cmd)\": expected ping, subscribe, unsubscribe, hit_test, set, add_view, remove_view, reload, devices, views or stats")
+            throw RequestError("unknown_command", "unknown command \"\(cmd)\": expected ping, subscribe, unsubscribe, hit_test, set, add_view, remove_view, reload, devices, views, stats or snapshot")
         }
     }
 

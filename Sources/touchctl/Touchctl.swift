@@ -7,7 +7,7 @@ struct Touchctl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "touchctl",
         abstract: "Watch and control a running touchd.",
-        subcommands: [Monitor.self, HitTest.self, SetView.self, Reload.self, Devices.self, Views.self, Stats.self, Ping.self])
+        subcommands: [Monitor.self, HitTest.self, SetView.self, Reload.self, Devices.self, Views.self, Stats.self, Ping.self, Snapshot.self])
 }
 
 struct SocketOption: ParsableArguments {
@@ -185,4 +185,40 @@ struct Ping: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Check that touchd answers.")
     @OptionGroup var connection: SocketOption
     func run() throws { try touchctl.run { _ = try connection.connect().request(["cmd": "ping"]); print("pong") } }
+}
+
+struct Snapshot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw the running tree with its last touches (SVG, or PNG through rsvg-convert from librsvg2-bin).")
+    @OptionGroup var connection: SocketOption
+    @Option(name: .long, help: "The picture's file: .svg, or .png.") var out: String
+    @Option(name: .long, help: "The window (default: the key window).") var window: String?
+    @Flag(name: .long, help: "Draw touch-down density too.") var heatmap = false
+
+    func run() throws {
+        try touchctl.run {
+            var request: [String: Any] = ["cmd": "snapshot", "heatmap": heatmap]
+            if let window { request["window"] = window }
+            let result = try connection.connect().request(request)
+            guard let svg = result["svg"] as? String else { throw ConnectionError("touchd sent no picture") }
+            if out.hasSuffix(".png") {
+                let convert = Process()
+                convert.executableURL = URL(fileURLWithPath: "/usr/bin/rsvg-convert")
+                guard FileManager.default.isExecutableFile(atPath: "/usr/bin/rsvg-convert") else {
+                    throw ConnectionError("PNG needs rsvg-convert (Debian package librsvg2-bin); write .svg instead")
+                }
+                convert.arguments = ["--format", "png", "--output", out]
+                let input = Pipe()
+                convert.standardInput = input
+                try convert.run()
+                input.fileHandleForWriting.write(Data(svg.utf8))
+                try input.fileHandleForWriting.close()
+                convert.waitUntilExit()
+                guard convert.terminationStatus == 0 else { throw ConnectionError("rsvg-convert failed") }
+            } else {
+                try Data(svg.utf8).write(to: URL(fileURLWithPath: out))
+            }
+            print("wrote \(out)")
+        }
+    }
 }

@@ -197,3 +197,19 @@ import TouchProtocol
         #expect(stat(stale, &st) != 0, "the socket file is removed on shutdown")
     }
 }
+
+extension SocketServerTests {
+    @Test func aSnapshotDrawsTheRunningTreeWithItsLastTouches() throws {
+        let h = try DaemonHarness(app: kioskApp())
+        let c = try h.connect()
+        tap(h.daemon, id: 1, at: Point(x: 150, y: 150), t: 1)
+        c.send(#"{"id":9,"cmd":"snapshot"}"#)
+        c.send(#"{"id":10,"cmd":"snapshot","window":"nope"}"#)
+        try h.drain(c)
+        let svg = try #require((c.reply(id: 9)?["result"] as? [String: Any])?["svg"] as? String)
+        #expect(svg.hasPrefix("<?xml") || svg.hasPrefix("<svg"))
+        #expect(svg.contains("data-view=\"home.ok\""))
+        #expect(svg.contains("data-touch=\"1\""), "the tap's path is drawn")
+        #expect((c.reply(id: 10)?["error"] as? [String: Any])?["code"] as? String == "unknown_window")
+    }
+}
