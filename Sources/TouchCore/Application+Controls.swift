@@ -6,6 +6,9 @@ extension Application {
         controls[spec.view] = ControlState(spec: spec)
     }
 
+    /// The controls' configurations (with their current values), ordered by view id.
+    public var controlSpecs: [ControlSpec] { controls.keys.sorted().map { controls[$0]!.spec } }
+
     /// A control's current value (a toggle's on, a slider's value; null for a button).
     public func controlValue(of view: ResponderID) -> JSONValue? { controls[view]?.value }
 

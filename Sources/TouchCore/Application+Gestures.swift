@@ -7,6 +7,9 @@ extension Application {
         gestures.add(GestureRecognizer(spec: spec, pointsPerMillimetre: ppm, tapSettings: settings.tap))
     }
 
+    /// The recognizers' configurations, in attachment order.
+    public var gestureRecognizerSpecs: [GestureRecognizerSpec] { gestures.order.compactMap { gestures.recognizers[$0]?.spec } }
+
     /// The state of a recognizer.
     public func gestureState(of recognizer: ResponderID) -> GestureState? { gestures.recognizers[recognizer]?.state }
 

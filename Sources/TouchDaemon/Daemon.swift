@@ -191,9 +191,12 @@ public final class Daemon {
             return .success(describeDevices())
         case .snapshot(let window, let heatmap):
             guard let target = window ?? app.tree.keyWindow else { return .failure(RequestError("no_window", "the layout has no window")) }
+            var markers = ViewMarkers(handlers: app.handlers, tree: app.tree)
+            markers.addRecognizers(app.gestureRecognizerSpecs)
+            markers.addControls(app.controlSpecs)
             do {
                 let svg = try SVGRenderer.snapshot(
-                    tree: app.tree, window: target, markers: ViewMarkers(handlers: app.handlers, tree: app.tree),
+                    tree: app.tree, window: target, markers: markers,
                     touches: recentTouches.paths, heatmap: heatmap)
                 return .success(.object([("window", .string(target.rawValue)), ("svg", .string(svg))]))
             } catch {
