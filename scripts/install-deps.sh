@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Installs the Debian packages touchd builds against, when they are missing.
+# Installs the Debian packages touchd builds against (and any given as arguments), when missing.
 # Runs apt-get as root (directly, or through sudo when not root).
 set -euo pipefail
-packages=(libevdev-dev libudev-dev pkg-config)
+packages=(libevdev-dev libudev-dev pkg-config "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

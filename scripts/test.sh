@@ -4,7 +4,8 @@
 # Tests that read ../shared/recordings say plainly when it is absent (and fail when CI is set).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+# systemd provides systemd-analyze and systemd-socket-activate, which the service tests use.
+bash scripts/install-deps.sh systemd
 swift build --build-tests
 swift test --skip-build
 bash scripts/vm/e2e.sh
