@@ -4,62 +4,87 @@ import TouchEvdev
 import Glibc
 #endif
 
-/// Why a device could not be opened or read.
-public struct DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var call: String
-    public var path: String
-    public var errno: Int32
-
-    public init(call: String, path: String, errno: Int32) {
-        self.call = call
-        self.path = path
-        self.errno = errno
-    }
-
-    public var description: String { "\(call) \(path): \(String(cString: strerror(errno)))" }
-}
-
-/// One evdev device node, read through libevdev.
+/// One evdev device node (`/dev/input/eventN`), read through libevdev.
 ///
-/// Owns its file descriptor (opened non-blocking) and its libevdev handle; `deinit` frees both.
-/// Not thread-safe: use it on one thread (the daemon's event loop).
+/// Ownership: the device owns both its file descriptor (opened `O_RDONLY | O_NONBLOCK |
+/// O_CLOEXEC`, or adopted) and its libevdev handle; `deinit` releases a grab, frees the handle and
+/// closes the descriptor. Callers may wait on ``fileDescriptor`` (poll, epoll, a dispatch source)
+/// but must never read from it or close it themselves: reading past libevdev would break its
+/// `SYN_DROPPED` handling.
+///
+/// Isolation: not thread-safe and not `Sendable`. Create, read and drop it on one thread (the
+/// event loop that waits on its descriptor).
+///
+/// Clock: events are stamped with `CLOCK_MONOTONIC` (``usesMonotonicClock``), so their times
+/// compare with ``MonotonicClock/now()``.
 public final class EvdevDevice {
-    /// What a read produced.
-    public enum ReadResult: Sendable {
-        /// Events in order (possibly none).
-        case events([InputEvent])
-        /// Events were lost: `before` were read normally first, then the `SYN_DROPPED` and libevdev's
-        /// sync delta (the events that bring the device state up to date), then `after`.
-        case resync(before: [InputEvent], dropped: InputEvent, delta: [InputEvent], after: [InputEvent])
-        /// The device is gone (unplugged): nothing more will come.
-        case removed(before: [InputEvent])
-    }
-
+    /// The node this device was opened from (or the name given with an adopted descriptor).
     public let path: String
+    /// The descriptor to wait on for readability. Owned by the device: don't read or close it.
     public let fileDescriptor: Int32
-    private let handle: OpaquePointer
+    /// What the device is: name, ids, properties, codes and absolute axes (with resolution), as
+    /// libevdev read them when the device was opened.
     public let description: DeviceDescription
-    /// The physical path (`phys`), stable while the device stays on the same port.
+    /// The kernel's physical path (`phys`, e.g. `usb-0000:00:14.0-2/input0`); stable while the
+    /// device stays on the same port. Nil when the driver sets none (uinput, uhid).
     public let physicalPath: String?
+    /// The kernel's unique id (`uniq`, often a serial number); nil when the driver sets none.
+    public let uniqueID: String?
+    /// Whether events are stamped with `CLOCK_MONOTONIC` (false only on kernels without
+    /// `EVIOCSCLOCKID`, which then use `CLOCK_REALTIME`).
+    public let usesMonotonicClock: Bool
+    /// Whether this reader holds an exclusive grab (``grab()``).
     public private(set) var isGrabbed = false
 
-    /// Opens `path` for reading (non-blocking) and sets the event clock to CLOCK_MONOTONIC.
-    /// - Throws: ``DeviceError`` naming the failed call (`open`, `libevdev_new_from_fd`).
-    public init(path: String) throws(DeviceError) {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw DeviceError(call: "open", path: path, errno: errno) }
-        var dev: OpaquePointer?
-        let rc = libevdev_new_from_fd(fd, &dev)
-        guard rc == 0, let dev else {
-            close(fd)
-            throw DeviceError(call: "libevdev_new_from_fd", path: path, errno: -rc)
+    let handle: OpaquePointer
+    /// A resync read after another one in the same drain, handed out by the next read.
+    var stash: (dropped: InputEvent, delta: [InputEvent])?
+
+    /// Opens the evdev node at `path`.
+    ///
+    /// - Parameters:
+    ///   - path: The node, `/dev/input/eventN`.
+    ///   - grab: Whether to take an exclusive grab (`EVIOCGRAB`) right away; see ``grab()``.
+    /// - Throws: ``DeviceError`` naming the failed call: `open` (`ENOENT`: no such node,
+    ///   `EACCES`: not root and not in group `input`), `libevdev_new_from_fd` (`ENOTTY`: not an
+    ///   evdev node), `EVIOCGRAB` (`EBUSY`: another reader holds a grab).
+    public convenience init(path: String, grab: Bool = false) throws(DeviceError) {
+        guard case .done(let fd) = try SystemCall.posix("open", path: path, { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }) else {
+            throw DeviceError(call: "open", path: path, errno: EAGAIN)
         }
-        _ = libevdev_set_clock_id(dev, CLOCK_MONOTONIC)
+        try self.init(adopting: fd, path: path)
+        if grab { try self.grab() }
+    }
+
+    /// Takes ownership of an open descriptor and reads it through libevdev.
+    ///
+    /// The descriptor should be non-blocking (``readAvailable()`` drains until `EAGAIN`); it is
+    /// closed when the device is dropped, and also when this initializer throws.
+    ///
+    /// - Parameters:
+    ///   - fileDescriptor: An open evdev descriptor; owned by the device from now on.
+    ///   - path: The name to use in errors and in ``path``.
+    /// - Throws: ``DeviceError`` from `libevdev_new_from_fd` (`ENOTTY` for anything that is not
+    ///   an evdev node: a pipe, a regular file, `/dev/null`).
+    public init(adopting fileDescriptor: Int32, path: String) throws(DeviceError) {
+        var dev: OpaquePointer?
+        do {
+            _ = try SystemCall.negativeErrno("libevdev_new_from_fd", path: path) { libevdev_new_from_fd(fileDescriptor, &dev) }
+        } catch {
+            close(fileDescriptor)
+            throw error
+        }
+        guard let dev else {
+            close(fileDescriptor)
+            throw DeviceError(call: "libevdev_new_from_fd", path: path, errno: ENOMEM)
+        }
         self.path = path
-        self.fileDescriptor = fd
+        self.fileDescriptor = fileDescriptor
         self.handle = dev
-        self.description = EvdevDevice.describe(dev)
-        self.physicalPath = libevdev_get_phys(dev).map { String(cString: $0) }
+        self.usesMonotonicClock = libevdev_set_clock_id(dev, CLOCK_MONOTONIC) == 0
+        self.description = Self.describe(dev)
+        self.physicalPath = Self.nonEmpty(libevdev_get_phys(dev))
+        self.uniqueID = Self.nonEmpty(libevdev_get_uniq(dev))
     }
 
     deinit {
@@ -68,82 +93,27 @@ public final class EvdevDevice {
         close(fileDescriptor)
     }
 
-    /// Grabs the device exclusively (`EVIOCGRAB`), so no other reader sees its events.
+    /// Grabs the device exclusively (`EVIOCGRAB`): while grabbed, no other reader (the console,
+    /// a compositor, libinput) sees its events. Released by ``ungrab()`` or when the device is
+    /// dropped.
+    ///
+    /// - Throws: ``DeviceError`` from `EVIOCGRAB` (`EBUSY`: another reader holds a grab).
     public func grab() throws(DeviceError) {
-        let rc = libevdev_grab(handle, LIBEVDEV_GRAB)
-        guard rc == 0 else { throw DeviceError(call: "EVIOCGRAB", path: path, errno: -rc) }
+        guard !isGrabbed else { return }
+        _ = try SystemCall.negativeErrno("EVIOCGRAB", path: path) { libevdev_grab(handle, LIBEVDEV_GRAB) }
         isGrabbed = true
     }
 
-    /// Reads everything available now, following libevdev's SYN_DROPPED protocol.
-    public func readAvailable() -> ReadResult {
-        var events: [InputEvent] = []
-        var ev = input_event()
-        var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
-        var dropped: InputEvent?
-        var delta: [InputEvent] = []
-        var before: [InputEvent] = []
-        while true {
-            let rc = libevdev_next_event(handle, flags, &ev)
-            if rc == -EAGAIN {
-                if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
-                    // The delta is complete; go back to normal reading.
-                    flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
-                    continue
-                }
-                break
-            }
-            if rc == -ENODEV || rc == -EIO { return .removed(before: before + events) }
-            if rc < 0 {
-                if rc == -EINTR { continue }
-                return .removed(before: before + events)
-            }
-            let event = InputEvent(
-                time: EventTime(seconds: Int64(ev.time.tv_sec), microseconds: Int64(ev.time.tv_usec)),
-                type: ev.type, code: ev.code, value: ev.value)
-            if rc == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) {
-                if flags == LIBEVDEV_READ_FLAG_NORMAL.rawValue {
-                    // The SYN_DROPPED itself: start reading the delta.
-                    before = events
-                    events = []
-                    dropped = event
-                    flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
-                } else {
-                    delta.append(event)
-                }
-                continue
-            }
-            events.append(event)
-        }
-        if let dropped { return .resync(before: before, dropped: dropped, delta: delta, after: events) }
-        return .events(events)
+    /// Releases an exclusive grab (a no-op when not grabbed).
+    public func ungrab() {
+        guard isGrabbed else { return }
+        _ = libevdev_grab(handle, LIBEVDEV_UNGRAB)
+        isGrabbed = false
     }
 
-    static func describe(_ dev: OpaquePointer) -> DeviceDescription {
-        var description = DeviceDescription(
-            name: libevdev_get_name(dev).map { String(cString: $0) } ?? "",
-            bus: UInt16(truncatingIfNeeded: libevdev_get_id_bustype(dev)),
-            vendor: UInt16(truncatingIfNeeded: libevdev_get_id_vendor(dev)),
-            product: UInt16(truncatingIfNeeded: libevdev_get_id_product(dev)),
-            version: UInt16(truncatingIfNeeded: libevdev_get_id_version(dev)))
-        for prop in 0..<UInt32(INPUT_PROP_CNT) where libevdev_has_property(dev, prop) == 1 {
-            description.properties.insert(UInt16(prop))
-        }
-        let limits: [(UInt32, UInt32)] = [
-            (UInt32(EV_SYN), UInt32(SYN_CNT)), (UInt32(EV_KEY), UInt32(KEY_CNT)), (UInt32(EV_REL), UInt32(REL_CNT)),
-            (UInt32(EV_ABS), UInt32(ABS_CNT)), (UInt32(EV_MSC), UInt32(MSC_CNT)), (UInt32(EV_SW), UInt32(SW_CNT)),
-        ]
-        for (type, count) in limits where libevdev_has_event_type(dev, type) == 1 {
-            var codes: Set<UInt16> = []
-            for code in 0..<count where libevdev_has_event_code(dev, type, code) == 1 { codes.insert(UInt16(code)) }
-            description.codes[UInt16(type)] = codes
-        }
-        for code in description.codes[UInt16(EV_ABS)] ?? [] {
-            guard let info = libevdev_get_abs_info(dev, UInt32(code)) else { continue }
-            description.absInfo[code] = AbsInfo(
-                minimum: info.pointee.minimum, maximum: info.pointee.maximum, fuzz: info.pointee.fuzz,
-                flat: info.pointee.flat, resolution: info.pointee.resolution, value: info.pointee.value)
-        }
-        return description
+    static func nonEmpty(_ text: UnsafePointer<CChar>?) -> String? {
+        guard let text else { return nil }
+        let string = String(cString: text)
+        return string.isEmpty ? nil : string
     }
 }

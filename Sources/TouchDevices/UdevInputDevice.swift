@@ -1,0 +1,95 @@
+/// An input device's event node as udev knows it: where it is, and udev's properties for it.
+///
+/// udev's properties come from udevd's rules and hwdb (`60-input-id.rules` sets `ID_INPUT_*`,
+/// `60-persistent-input.rules` `ID_PATH`, `60-evdev.rules` the `LIBINPUT_*` and `EVDEV_ABS_*`
+/// fix-ups). Without udevd they are (nearly) empty and ``isInitialized`` is false: then only the
+/// device's own capabilities say what it is.
+public struct UdevInputDevice: Hashable, Sendable {
+    /// The sysfs path of the event node, e.g. `/sys/devices/virtual/input/input7/event3`. It
+    /// changes on every replug (the `inputN` counter grows).
+    public var syspath: String
+    /// The event node, `/dev/input/eventN`; N may change on replug.
+    public var devnode: String
+    /// udev's properties (`ID_INPUT_TOUCHSCREEN`, `ID_PATH`, `LIBINPUT_CALIBRATION_MATRIX`, ...).
+    public var properties: [String: String]
+    /// Whether udevd has processed the device (false without udevd).
+    public var isInitialized: Bool
+
+    /// A device from its parts.
+    public init(syspath: String, devnode: String, properties: [String: String] = [:], isInitialized: Bool = false) {
+        self.syspath = syspath
+        self.devnode = devnode
+        self.properties = properties
+        self.isInitialized = isInitialized
+    }
+
+    /// What udev's `input_id` builtin says the device is, from the first of
+    /// `ID_INPUT_TOUCHSCREEN`, `ID_INPUT_TOUCHPAD`, `ID_INPUT_TABLET` set to `1`; nil when none is.
+    public var udevKind: (kind: UdevKind, property: String)? {
+        for kind in UdevKind.allCases where properties[kind.property] == "1" { return (kind, kind.property) }
+        return nil
+    }
+
+    /// The kinds udev's `ID_INPUT_*` properties name, in the order touchd trusts them.
+    public enum UdevKind: String, CaseIterable, Hashable, Sendable {
+        /// `ID_INPUT_TOUCHSCREEN=1`.
+        case touchscreen
+        /// `ID_INPUT_TOUCHPAD=1`.
+        case touchpad
+        /// `ID_INPUT_TABLET=1`.
+        case tablet
+
+        /// The property that says so.
+        public var property: String {
+            switch self {
+            case .touchscreen: "ID_INPUT_TOUCHSCREEN"
+            case .touchpad: "ID_INPUT_TOUCHPAD"
+            case .tablet: "ID_INPUT_TABLET"
+            }
+        }
+    }
+
+    /// Whether udev flags the device as having keys (`ID_INPUT_KEY=1`, e.g. a touchscreen's
+    /// hardware buttons).
+    public var hasKeys: Bool { properties["ID_INPUT_KEY"] == "1" }
+
+    /// `ID_PATH`: the port the device is on (`pci-0000:00:14.0-usb-0:2:1.0`); nil for virtual
+    /// devices and without udevd.
+    public var idPath: String? { nonEmpty("ID_PATH") }
+
+    /// `ID_SERIAL`, nil when absent or udev's placeholder `noserial`.
+    public var idSerial: String? {
+        guard let serial = nonEmpty("ID_SERIAL"), serial != "noserial" else { return nil }
+        return serial
+    }
+
+    /// `ID_VENDOR_ID` as a number (udev writes 4 hex digits), nil when absent or malformed.
+    public var vendorID: UInt16? { properties["ID_VENDOR_ID"].flatMap { UInt16($0, radix: 16) } }
+
+    /// `ID_MODEL_ID` as a number, nil when absent or malformed.
+    public var modelID: UInt16? { properties["ID_MODEL_ID"].flatMap { UInt16($0, radix: 16) } }
+
+    /// `LIBINPUT_CALIBRATION_MATRIX`, unparsed (six numbers; `TouchEvdev.CalibrationMatrix`
+    /// reads them).
+    public var calibrationMatrix: String? { nonEmpty("LIBINPUT_CALIBRATION_MATRIX") }
+
+    /// The event number N of `/dev/input/eventN`, nil for another node name.
+    public var eventNumber: Int? {
+        let prefix = "/dev/input/event"
+        guard devnode.hasPrefix(prefix) else { return nil }
+        return Int(devnode.dropFirst(prefix.count))
+    }
+
+    private func nonEmpty(_ key: String) -> String? {
+        guard let value = properties[key], !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// Whether `devnode` is an evdev event node (`/dev/input/eventN`), the only nodes touchd reads
+    /// (not `mouseN`, `jsN` or the legacy `mice`).
+    public static func isEventNode(_ devnode: String) -> Bool {
+        let prefix = "/dev/input/event"
+        return devnode.hasPrefix(prefix) && devnode.count > prefix.count
+            && devnode.dropFirst(prefix.count).allSatisfy { $0.isASCII && $0.isNumber }
+    }
+}
