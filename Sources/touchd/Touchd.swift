@@ -6,7 +6,7 @@ struct Touchd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "touchd",
         abstract: "Bridges Linux touchscreens and touchpads to a UIKit-style view tree and its socket clients.",
-        subcommands: [RunCommand.self, CheckCommand.self, HitTestCommand.self, ReplayCommand.self, DevicesCommand.self, RenderCommand.self],
+        subcommands: [RunCommand.self, CheckCommand.self, HitTestCommand.self, ReplayCommand.self, DevicesCommand.self, DebugEventsCommand.self, RenderCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }

@@ -1,0 +1,110 @@
+import ArgumentParser
+import TouchCore
+import TouchDevices
+import TouchEvdev
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `touchd debug-events`: every touch device's contact frames as newline-delimited JSON.
+struct DebugEventsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "debug-events",
+        abstract: "Print each touch device's contact frames (and hotplug) as newline-delimited JSON.",
+        discussion: """
+            Opens every touchscreen and touchpad (without grabbing them unless --grab), follows \
+            hotplug, and runs each device's events through the frame assembler the daemon uses. \
+            Lines: {"event":"ready"} once the devices present are open; "added" and "removed" \
+            for devices; "frame" with the contacts (id, phase, x, y in device units, pressure, \
+            size, slot); "dropped" where the kernel lost events and the device was resynchronised; \
+            "anomaly" for odd streams; "error" for devices that cannot be read. A removed \
+            device's live contacts are cancelled in a frame before its "removed" line.
+            """)
+
+    @Option(name: .long, help: "Exit after this many frames.")
+    var count: Int?
+
+    @Option(name: .long, help: "Exit after this many seconds without any event.")
+    var timeout: Double?
+
+    @Flag(name: .long, help: "Grab the devices exclusively (EVIOCGRAB), so nothing else sees their events.")
+    var grab = false
+
+    func validate() throws {
+        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        if let timeout, timeout <= 0 { throw ValidationError("--timeout must be positive") }
+    }
+
+    func run() throws {
+        let watcher = try DeviceWatcher(grab: grab)
+        var assemblers: [String: FrameAssembler] = [:]  // by devnode
+        var frames = 0
+        if let error = watcher.monitorError {
+            emit([("event", "error"), ("error", .string("no hotplug: \(error)"))])
+        }
+        func frameLine(_ device: DeviceWatcher.Device, _ frame: ContactFrame) {
+            emit([
+                ("event", "frame"), ("device", .string(device.identity)), ("devnode", .string(device.devnode)),
+                ("time", .double(frame.time.seconds)), ("contacts", .array(frame.contacts.map(Self.contactJSON))),
+            ])
+            frames += 1
+            if let count, frames >= count { watcher.stop() }
+        }
+        let handler: (DeviceWatcher.Event) -> Void = { event in
+            switch event {
+            case .added(let device):
+                assemblers[device.devnode] = FrameAssembler(description: device.description, udevProperties: device.udev.properties)
+                emit([
+                    ("event", "added"), ("device", .string(device.identity)), ("devnode", .string(device.devnode)),
+                    ("name", .string(device.description.name)), ("kind", .string(device.classification.kind.rawValue)),
+                    ("kind_from", .string(device.classification.description)), ("time", .double(MonotonicClock.now().seconds)),
+                ])
+            case .input(let device, let result):
+                guard var assembler = assemblers[device.devnode] else { return }
+                if case .resync(_, let dropped, _, _) = result {
+                    emit([("event", "dropped"), ("device", .string(device.identity)), ("time", .double(dropped.time.seconds))])
+                }
+                let produced = assembler.assemble(result)
+                for anomaly in assembler.takeAnomalies() {
+                    emit([("event", "anomaly"), ("device", .string(device.identity)), ("anomaly", .string("\(anomaly)"))])
+                }
+                assemblers[device.devnode] = assembler
+                for frame in produced { frameLine(device, frame) }
+            case .removed(let device):
+                if var assembler = assemblers.removeValue(forKey: device.devnode), let frame = assembler.finish(at: MonotonicClock.now()) {
+                    frameLine(device, frame)
+                }
+                emit([
+                    ("event", "removed"), ("device", .string(device.identity)), ("devnode", .string(device.devnode)),
+                    ("time", .double(MonotonicClock.now().seconds)),
+                ])
+            case .failed(let devnode, let error):
+                emit([("event", "error"), ("devnode", .string(devnode)), ("error", .string("\(error)"))])
+            }
+        }
+        watcher.start(handler)
+        emit([
+            ("event", "ready"), ("devices", .int(Int64(watcher.devices.count))),
+            ("hotplug", watcher.monitorSource.map { .string($0.rawValue) } ?? .null),
+        ])
+        _ = try watcher.run(idleTimeout: timeout, handler)
+    }
+
+    static func contactJSON(_ contact: DeviceContact) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("id", .int(Int64(contact.id))), ("phase", .string(contact.phase.rawValue)),
+            ("x", .int(Int64(contact.x))), ("y", .int(Int64(contact.y))),
+        ]
+        if let pressure = contact.pressure { members.append(("pressure", .int(Int64(pressure)))) }
+        if let size = contact.touchMajor { members.append(("touch_major", .int(Int64(size)))) }
+        if let tool = contact.toolType { members.append(("tool", .string(EventCodes.toolTypeName(tool) ?? "\(tool)"))) }
+        if let slot = contact.slot { members.append(("slot", .int(Int64(slot)))) }
+        return .object(members)
+    }
+}
+
+/// Prints one NDJSON line and flushes it, so a reader (or a file) sees it at once.
+private func emit(_ members: [(String, JSONValue)]) {
+    print(JSONValue.object(members).jsonText)
+    fflush(nil)  // every stream: stdout is a C global Swift 6 will not touch
+}
