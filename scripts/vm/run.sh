@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Boots a throw-away guest with a real Linux 6.1 input stack and runs a job in it.
-#   run.sh [--udev] [--timeout SECONDS] JOBDIR [BINARY...]
-# JOBDIR is copied to /job (its executable `run` is the job); each BINARY is copied to /job/bin with
-# its shared libraries. Prints the job's stdout and stderr; exits with its status (124: timeout,
-# 125: the guest failed).
+#   run.sh [--udev] [--timeout SECONDS] JOBDIR [BINARY...] [-- COMMAND [ARG...]]
+# JOBDIR is copied to /job (its executable `run` is the job, unless a COMMAND is given: then the job
+# is that command, run in /job); each BINARY is copied to /job/bin with its shared libraries (/job/bin
+# is first on PATH). --udev starts udevd before the job. Prints the job's stdout and stderr; exits with
+# its status (124: timeout, 125: the guest failed).
+# Example: run.sh --udev /tmp/empty .build/release/touchd -- touchd devices --all
 set -uo pipefail
-VM=${TOUCHD_VM:-/tmp/touchd-vm}
+VM=${TOUCHD_VMLAB:-${TOUCHD_VM:-/tmp/touchd-vm}}
 udev=0 timeout=240
 while [ $# -gt 0 ]; do
   case $1 in
@@ -14,11 +16,20 @@ while [ $# -gt 0 ]; do
   esac; shift
 done
 job=$1; shift
+bins=() command=()
+while [ $# -gt 0 ]; do
+  if [ "$1" = "--" ]; then shift; command=("$@"); break; fi
+  bins+=("$1"); shift
+done
 [ -f "$VM/base.cpio" ] || { echo "run.sh: no lab in $VM (run scripts/vm/setup.sh)" >&2; exit 125; }
 w=$(mktemp -d); trap 'rm -rf "$w"' EXIT
 mkdir -p "$w/root/job/bin"
 cp -a "$job/." "$w/root/job/"
-for bin in "$@"; do
+if [ ${#command[@]} -gt 0 ]; then
+  { echo '#!/bin/sh'; printf 'exec'; printf " '%s'" "${command[@]//\'/\'\\\'\'}"; echo; } > "$w/root/job/run"
+  chmod +x "$w/root/job/run"
+fi
+for bin in "${bins[@]}"; do
   cp -L "$bin" "$w/root/job/bin/"
   ldd "$bin" 2>/dev/null | awk '/=> \//{print $3} $1 ~ /^\//{print $1}' | while read -r lib; do
     to=$lib; case $to in /lib/*|/lib64/*) to=/usr$to;; esac

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Prepares the end-to-end lab once per machine (idempotent; as root, or through sudo):
 # installs QEMU and the guest's tools from Debian, downloads (does not install) Debian's kernel and
-# udev packages, and builds a small guest root tree under $TOUCHD_VM (default /tmp/touchd-vm):
+# udev packages, and builds a small guest root tree under $TOUCHD_VMLAB (default /tmp/touchd-vm):
 # busybox, udevd with the input rules, evdev/uinput/uhid/hid-multitouch modules, and the
 # harness's own guest programs.
 set -euo pipefail
-VM=${TOUCHD_VM:-/tmp/touchd-vm}
+VM=${TOUCHD_VMLAB:-${TOUCHD_VM:-/tmp/touchd-vm}}
 HERE=$(cd "$(dirname "$0")" && pwd)
 run() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 

@@ -9,7 +9,10 @@
  *   sync                               SYN_REPORT (BTN_TOUCH / BTN_TOOL_* follow the fingers down)
  *   sleep MS
  *   destroy                            unplug the device
+ *   flood SLOT N X0 Y0 X1 Y1           N frames moving SLOT from X0,Y0 to X1,Y1 as fast as possible
+ *                                      (to overflow a stopped reader's buffer: SYN_DROPPED)
  *   wait PATH                          wait until the file PATH exists (the job's "go")
+ *   mark PATH                          create the file PATH (tell the job a step is done)
  *   say TEXT                           print TEXT (to order the job's log)
  */
 #include <dirent.h>
@@ -96,7 +99,7 @@ int main(int argc, char **argv) {
     char line[256];
     while (fgets(line, sizeof line, f)) {
         char cmd[32] = {0}, a[64] = {0}, b[128] = {0};
-        int s, id, x, y, ms;
+        int s, id, x, y, ms, n, x1, y1;
         if (line[0] == '#' || sscanf(line, "%31s", cmd) != 1) continue;
         if (!strcmp(cmd, "create") && sscanf(line, "%*s %63s %127[^\n]", a, b) == 2) create(a, b);
         else if (!strcmp(cmd, "down") && sscanf(line, "%*s %d %d %d %d", &s, &id, &x, &y) == 4) {
@@ -111,6 +114,18 @@ int main(int argc, char **argv) {
             emit(EV_ABS, ABS_MT_SLOT, s); emit(EV_ABS, ABS_MT_TRACKING_ID, -1);
             down[s] = 0;
         } else if (!strcmp(cmd, "sync")) sync_frame();
+        else if (!strcmp(cmd, "flood") && sscanf(line, "%*s %d %d %d %d %d %d", &s, &n, &x, &y, &x1, &y1) == 6) {
+            for (int i = 1; i <= n; i++) {
+                int px = x + (int)((long)(x1 - x) * i / n), py = y + (int)((long)(y1 - y) * i / n);
+                emit(EV_ABS, ABS_MT_SLOT, s); emit(EV_ABS, ABS_MT_POSITION_X, px); emit(EV_ABS, ABS_MT_POSITION_Y, py);
+                emit(EV_ABS, ABS_X, px); emit(EV_ABS, ABS_Y, py);
+                sync_frame();
+            }
+        } else if (!strcmp(cmd, "mark") && sscanf(line, "%*s %63s", a) == 1) {
+            int m = open(a, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (m < 0) die(a);
+            close(m);
+        }
         else if (!strcmp(cmd, "sleep") && sscanf(line, "%*s %d", &ms) == 1) {
             struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
             nanosleep(&t, NULL);
