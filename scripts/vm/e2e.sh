@@ -28,7 +28,7 @@ built=$(date +%s)
 
 bin=.build-vm/release
 log=$(mktemp); trap 'rm -f "$log"' EXIT
-bash scripts/vm/run.sh --udev --timeout 300 scripts/vm/e2e-job "$bin/touchd" "$bin/touchctl" | tee "$log"
+bash scripts/vm/run.sh --udev --timeout 600 scripts/vm/e2e-job "$bin/touchd" "$bin/touchctl" | tee "$log"
 rc=${PIPESTATUS[0]}
 finished=$(date +%s)
 echo "e2e: setup $((ready - started))s, build $((built - ready))s, guest $((finished - built))s" >&2
