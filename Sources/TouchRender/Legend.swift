@@ -154,12 +154,19 @@ extension SVGRenderer {
             legend.add(.touchCancel, "cancelled")
             legend.rowBreak()
             var counts: [(ResponderID?, Int)] = []
-            for t in touches {
-                if let i = counts.firstIndex(where: { $0.0 == t.view }) { counts[i].1 += 1 } else { counts.append((t.view, 1)) }
+            for t in touches where t.refusal == nil {
+                let view = t.receivingView
+                if let i = counts.firstIndex(where: { $0.0 == view }) { counts[i].1 += 1 } else { counts.append((view, 1)) }
             }
             for (view, n) in counts {
                 let colour = ViewColours.colour(ofTouchOn: view).description
                 legend.add(.box([("fill", colour), ("stroke", "none")]), "\(view?.rawValue ?? "no view") (\(n))")
+            }
+            let refused = touches.filter { $0.refusal != nil }.count
+            if refused > 0 {
+                legend.add(
+                    .box([("fill", "none"), ("stroke", ViewColours.noView.description), ("stroke-width", "2"), ("stroke-dasharray", "6 4")]),
+                    "hit a view that did not take it (\(refused))")
             }
         }
         if let heatmap, heatmap.maximum > 0 {

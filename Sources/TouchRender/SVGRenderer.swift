@@ -325,22 +325,28 @@ public struct SVGRenderer: Sendable {
         // Numbers help to follow a few touches; on hundreds they are only noise.
         let numbered = touches.count <= 60
         for t in touches where !t.points.isEmpty {
-            let colour = ViewColours.colour(ofTouchOn: t.view).description
+            // Coloured by the view that received the touch: one that hit a view but was refused by it
+            // (a second finger on a single-touch view, exclusive touch elsewhere) is grey and dashed.
+            let colour = ViewColours.colour(ofTouchOn: t.receivingView).description
             let end = t.finalPhase.map(\.rawValue) ?? "down"
-            svg.begin(
-                "g",
-                [
-                    ("class", "touch"), ("data-touch", String(t.id)), ("data-view", t.view?.rawValue ?? ""),
-                    ("data-colour", colour), ("data-end", end), ("data-tap-count", String(t.tapCount)),
-                ])
-            let how = t.view.map { "received by \($0)" } ?? "no view took it"
+            var attributes = [
+                ("class", "touch"), ("data-touch", String(t.id)), ("data-view", t.view?.rawValue ?? ""),
+                ("data-colour", colour), ("data-end", end), ("data-tap-count", String(t.tapCount)),
+            ]
+            if let refusal = t.refusal { attributes.append(("data-not-delivered", refusal)) }
+            svg.begin("g", attributes)
+            let how =
+                if let view = t.view, let refusal = t.refusal { "hit \(view) but not delivered (\(refusal))" } else {
+                    t.view.map { "received by \($0)" } ?? "no view took it"
+                }
             svg.text("title", [], "touch \(t.id): \(how), \(t.points.count) samples, \(end)")
             let locations = t.points.map(\.location)
             if locations.count > 1 {
                 svg.empty(
                     "polyline",
                     [("class", "touch-path"), ("points", SVGBuilder.points(locations)), ("fill", "none"), ("stroke", colour),
-                     ("stroke-width", "3"), ("stroke-opacity", "0.85"), ("stroke-linejoin", "round"), ("stroke-linecap", "round")])
+                     ("stroke-width", "3"), ("stroke-opacity", "0.85"), ("stroke-linejoin", "round"), ("stroke-linecap", "round")]
+                        + (t.refusal == nil ? [] : [("stroke-dasharray", "6 4")]))
             }
             if let first = t.points.first, first.phase == .began {
                 svg.empty(

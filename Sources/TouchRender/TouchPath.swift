@@ -42,6 +42,19 @@ public struct TouchPath: Hashable, Sendable {
         self.points = points
     }
 
+    /// The view that received the touch: its hit-test view when the touch was delivered, else `nil`
+    /// (no view took the point, or the view refused a second touch or an exclusive touch elsewhere).
+    public var receivingView: ResponderID? { delivery == .delivered ? view : nil }
+
+    /// Why a touch that hit a view was not delivered to it, in the protocol's words; `nil` otherwise.
+    public var refusal: String? {
+        switch delivery {
+        case .delivered, .noView: nil
+        case .multipleTouchDisabled: "multiple_touch_disabled"
+        case .exclusiveTouchElsewhere: "exclusive_touch_elsewhere"
+        }
+    }
+
     /// Where the finger came down, when the path holds its `began` sample.
     public var touchDown: Point? { points.first { $0.phase == .began }?.location }
 

@@ -34,10 +34,20 @@ import TouchRender
         let touches = svg.all("g", class: "touch")
         #expect(touches.map { $0["data-touch"] } == hits.map { String($0.touch) })
         #expect(touches.map { $0["data-view"] } == hits.map { $0.view?.rawValue })
-        for touch in touches {
+        // Touch 8 lands on tile.cameras while touch 7 is still down there: the single-touch view refuses
+        // it, so no view received it and it is drawn grey and dashed, marked with the reason.
+        #expect(hits.map(\.delivery) == Array(repeating: .delivered, count: 7) + [.multipleTouchDisabled])
+        let refused = touches.filter { $0["data-not-delivered"] != nil }
+        #expect(refused.map { $0["data-touch"] } == ["8"])
+        #expect(refused.first?["data-not-delivered"] == "multiple_touch_disabled")
+        #expect(refused.first?["data-colour"] == ViewColours.noView.description)
+        let refusedPath = refused.first?.children.first { $0.classes.contains("touch-path") }
+        #expect(refusedPath == nil || refusedPath?["stroke-dasharray"] != nil)
+        for (touch, hit) in zip(touches, hits) {
             let view = touch["data-view"]!
             let colour = touch["data-colour"]
-            #expect(colour != nil && colour == viewColours[view], "touch \(touch["data-touch"]!) on \(view)")
+            let expected = hit.delivery == .delivered ? viewColours[view] : ViewColours.noView.description
+            #expect(colour != nil && colour == expected, "touch \(touch["data-touch"]!) on \(view)")
             // What is actually painted: the path's stroke and the touch-down dot.
             for mark in touch.children where mark.classes.contains("touch-path") { #expect(mark["stroke"] == colour) }
             let down = touch.children.first { $0.classes.contains("touch-down") }
