@@ -55,8 +55,14 @@ public struct ViewTree: Sendable {
         windowIDs.append(id)
     }
 
+    /// How deep a view may be nested: a window's subviews are at depth 1, theirs at 2, and so on.
+    /// Hit-testing and the responder chain walk the tree recursively, so the depth is bounded to keep
+    /// their stack use small; real interfaces nest a few dozen levels at most.
+    public static let maximumDepth = 128
+
     /// Adds a view as the last (topmost) subview of `parent`, a window or a view.
-    /// - Throws: ``ViewTreeError/duplicateID(_:)``, ``ViewTreeError/unknownParent(view:parent:)``.
+    /// - Throws: ``ViewTreeError/duplicateID(_:)``, ``ViewTreeError/unknownParent(view:parent:)``,
+    ///   ``ViewTreeError/tooDeep(view:depth:)`` past ``maximumDepth``.
     public mutating func addView(_ id: ResponderID, parent: ResponderID, _ properties: ViewProperties)
         throws(ViewTreeError)
     {
@@ -64,6 +70,8 @@ public struct ViewTree: Sendable {
         guard let parentIndex = nodeIndex[parent] else {
             throw .unknownParent(view: id, parent: parent)
         }
+        let depth = depth(ofNode: parentIndex) + 1
+        guard depth <= Self.maximumDepth else { throw .tooDeep(view: id, depth: depth) }
         let index = Int32(nodes.count)
         nodes.append(
             Node(
@@ -139,6 +147,17 @@ public struct ViewTree: Sendable {
             stack.append(contentsOf: node.children.reversed())
         }
         return removed
+    }
+
+    /// The depth of a node: 0 for a window, 1 for its subviews, and so on.
+    private func depth(ofNode index: Int32) -> Int {
+        var depth = 0
+        var current = nodes[Int(index)]
+        while current.window == nil, current.parent >= 0 {
+            depth += 1
+            current = nodes[Int(current.parent)]
+        }
+        return depth
     }
 
     private func checkFresh(_ id: ResponderID) throws(ViewTreeError) {
@@ -304,12 +323,16 @@ public enum ViewTreeError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownWindow(ResponderID)
     case unknownController(ResponderID)
     case viewHasController(view: ResponderID, controller: ResponderID)
+    /// The view would be nested deeper than ``ViewTree/maximumDepth``.
+    case tooDeep(view: ResponderID, depth: Int)
 
     public var description: String {
         switch self {
         case .duplicateID(let id): "the id \"\(id)\" is already used by another responder"
         case .unknownParent(let view, let parent):
             "view \"\(view)\": parent \"\(parent)\" is neither a window nor a view"
+        case .tooDeep(let view, let depth):
+            "view \"\(view)\" would be nested \(depth) levels deep: expected at most \(ViewTree.maximumDepth)"
         case .unknownView(let id): "\"\(id)\" is not a view"
         case .unknownWindow(let id): "\"\(id)\" is not a window"
         case .unknownController(let id): "\"\(id)\" is not a view controller"

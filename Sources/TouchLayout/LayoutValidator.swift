@@ -1,3 +1,5 @@
+import TouchCore
+
 /// Checks what no single entry can check alone: unique ids, references between entries,
 /// cycles, and the rules that tie windows, controllers and views together. Also settles which
 /// window is key.
@@ -194,6 +196,38 @@ struct LayoutValidator {
                 ? "view \(quote(cycle.members[0])) is its own parent: expected every chain of parents to end at a window"
                 : "views \((cycle.members + [cycle.members[0]]).map(quote).joined(separator: " → ")) form a cycle of parents: expected every chain of parents to end at a window"
             log.add(.cycle, path("view", cycle.index, "parent"), message)
+        }
+
+        // Depth: chains of parents (cycles were reported above) must stay within the core's bound.
+        // Only the first view past the bound is reported, not each of its descendants.
+        var depths: [String: Int] = [:]
+        func depth(of id: String) -> Int? {
+            var chain: [String] = []
+            var current = id
+            var base: Int
+            while true {
+                if let known = depths[current] {
+                    base = known
+                    break
+                }
+                guard let parent = parentOf[current] else {
+                    base = 1  // directly in a window
+                    depths[current] = base
+                    break
+                }
+                chain.append(current)
+                if chain.count > parentOf.count { return nil }  // a cycle, reported above
+                current = parent
+            }
+            for (offset, member) in chain.reversed().enumerated() { depths[member] = base + offset + 1 }
+            return depths[id]
+        }
+        for entry in draft.views where !entry.spec.id.isEmpty {
+            guard let d = depth(of: entry.spec.id), d == ViewTree.maximumDepth + 1 else { continue }
+            log.add(
+                .invalidValue, path("view", entry.index, "parent"),
+                "view \(quote(entry.spec.id)) is nested \(d) levels below its window: expected at most \(ViewTree.maximumDepth)"
+                    + " (its subviews are deeper still)")
         }
 
         for entry in draft.views {

@@ -174,3 +174,38 @@ import TouchCore
         #expect(below.window == "main")
     }
 }
+
+@Suite struct ViewDepthTests {
+    /// A chain of `depth` views, each filling the previous one, in window "w".
+    func chain(_ depth: Int) throws -> ViewTree {
+        var tree = ViewTree()
+        try tree.addWindow("w", WindowProperties(size: Size(width: 100, height: 100)))
+        var parent: ResponderID = "w"
+        for level in 1...depth {
+            let id = ResponderID("v\(level)")
+            try tree.addView(id, parent: parent, ViewProperties(frame: Rect(x: 0, y: 0, width: 100, height: 100)))
+            parent = id
+        }
+        return tree
+    }
+
+    @Test func theDeepestAllowedViewIsHitAndItsChainIsWhole() throws {
+        let tree = try chain(ViewTree.maximumDepth)
+        let deepest = ResponderID("v\(ViewTree.maximumDepth)")
+        let result = try #require(tree.hitTest(Point(x: 5, y: 5), inWindow: "w", traced: true))
+        #expect(result.view == deepest)
+        #expect(tree.path(to: deepest).count == ViewTree.maximumDepth + 1)
+    }
+
+    @Test func aViewPastTheMaximumDepthIsRefused() throws {
+        var tree = try chain(ViewTree.maximumDepth)
+        #expect(throws: ViewTreeError.tooDeep(view: "too.deep", depth: ViewTree.maximumDepth + 1)) {
+            try tree.addView("too.deep", parent: ResponderID("v\(ViewTree.maximumDepth)"), ViewProperties(frame: Rect(x: 0, y: 0, width: 1, height: 1)))
+        }
+        #expect(tree.kind(of: "too.deep") == nil)
+        // A sibling at an allowed depth still goes in.
+        let parent = ResponderID("v\(ViewTree.maximumDepth - 1)")
+        try tree.addView("fine", parent: parent, ViewProperties(frame: Rect(x: 0, y: 0, width: 1, height: 1)))
+        #expect(tree.superview(of: "fine") == parent)
+    }
+}

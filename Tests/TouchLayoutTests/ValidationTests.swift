@@ -323,6 +323,34 @@ import Testing
             mentions: [#""a.child" is not inside view "b" (its parent is "a")"#, "expected the id of a strict descendant"])
     }
 
+    /// `count` views, each inside the previous one, starting under "home.root" (depth 1).
+    func nestedChain(_ count: Int) -> String {
+        (1...count).map { i in
+            "[[view]]\nid = \"d\(i)\"\nparent = \"\(i == 1 ? "home.root" : "d\(i - 1)")\"\nframe = [0, 0, 10, 10]\n"
+        }.joined(separator: "\n")
+    }
+
+    @Test func nestingUpToTheMaximumDepthIsFine() throws {
+        // d127 is 128 levels below the window (home.root is 1).
+        let text = baseLayout + nestedChain(127)
+        #expect(issues(text).isEmpty, "\(issues(text).prefix(3))")
+        let tree = try load(text).makeTree()
+        #expect(tree.path(to: "d127").count == 129)
+    }
+
+    @Test func nestingPastTheMaximumDepthIsReportedOnce() {
+        let text = baseLayout + nestedChain(128)
+        check(
+            singleIssue(text), kind: .invalidValue, keyPath: "view[131].parent", line: line(of: #"id = "d128""#, in: text).map { $0 + 1 },
+            mentions: [#"view "d128" is nested 129 levels below its window"#, "expected at most 128"])
+    }
+
+    @Test func aVeryDeepChainIsOneIssueNotACrash() {
+        let found = issues(baseLayout + nestedChain(5_000))
+        #expect(found.count == 1, "\(found.prefix(3))")
+        #expect(found.first?.keyPath == "view[131].parent")
+    }
+
     @Test func redirectToADeeperDescendantIsFine() {
         let text = baseLayout.replacingOccurrences(
             of: "frame = [0, 0, 800, 600]", with: "frame = [0, 0, 800, 600]\nhit_test = \"redirect\"\nredirect = \"a.child\"")
