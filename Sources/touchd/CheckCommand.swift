@@ -54,6 +54,7 @@ enum LayoutSummary {
         lines.append(
             "\(file): valid: \(plural(tree.windowIDs.count, "window")), \(plural(tree.viewCount, "view")), "
                 + "\(plural(tree.controllerIDs.count, "controller")), \(plural(app.handlers.count, "handler")), "
+                + "\(plural(document.gestures.count, "gesture recognizer")), \(plural(document.controls.count, "control")), "
                 + "\(plural(document.devices.count, "device entry").replacingOccurrences(of: "entrys", with: "entries"))")
         for window in tree.windowIDs {
             let w = tree.windowProperties(of: window)!
@@ -71,6 +72,13 @@ enum LayoutSummary {
             lines.append(
                 "handler \(handler.responder) on \(handler.trigger.rawValue) → \(handler.action)"
                     + (handler.tapCount.map { " (tap count \($0))" } ?? "") + (handler.passesOn ? "" : ", consumes"))
+        }
+        for gesture in document.gestures {
+            lines.append("gesture \(gesture.id): \(gesture.kind.rawValue) on \(gesture.view)" + (gesture.action.map { " → \($0)" } ?? ""))
+        }
+        for control in document.controls {
+            let actions = control.targets.map { "\($0.event) → \($0.action)" + ($0.target.map { " (to \($0))" } ?? "") }
+            lines.append("control \(control.view): \(control.kind.rawValue)" + (actions.isEmpty ? "" : ", " + actions.joined(separator: ", ")))
         }
         for (i, device) in document.devices.enumerated() {
             lines.append("device[\(i)]: \(device.match.kind.rawValue) → window \(device.window)")

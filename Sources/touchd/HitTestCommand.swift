@@ -28,6 +28,10 @@ struct HitTestCommand: ParsableCommand {
     @Argument(help: "Y in window points.")
     var y: Double
 
+    func validate() throws {
+        guard x.isFinite, y.isFinite else { throw ValidationError("X and Y must be finite numbers (window points), not \(x) and \(y)") }
+    }
+
     func run() throws {
         if let svg { _ = try PictureFormat(path: svg, option: "--svg") }
         let (document, app) = try loadLayout(config)

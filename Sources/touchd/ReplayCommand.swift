@@ -28,14 +28,17 @@ struct ReplayCommand: ParsableCommand {
     @Option(name: .long, help: "Map the device onto this window instead of through the layout's [[device]] entries.")
     var window: String?
 
-    @Option(name: .long, help: "Topics to print, comma-separated: hits, actions, touches.")
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Topics to print, comma-separated: \(Topic.allCases.map(\.rawValue).joined(separator: ", "))."))
     var topics: String = "hits,actions"
 
     func run() throws {
         var wanted: Set<Topic> = []
         for name in topics.split(separator: ",") {
             guard let topic = Topic(rawValue: String(name)) else {
-                throw ValidationError("--topics: unknown topic \"\(name)\": expected hits, actions, touches")
+                throw ValidationError(
+                    "--topics: unknown topic \"\(name)\": expected \(Topic.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             wanted.insert(topic)
         }

@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+
+/// The `touchd check` and `touchd hit-test` commands as a user runs them: output, exit status and
+/// errors on the real binary.
+@Suite struct CommandLineTests {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static let repository: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/")
+    }()
+
+    static func touchd(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: DaemonProcessTests.touchd)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: repository)
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func temporaryLayout(_ text: String) throws -> String {
+        let path = NSTemporaryDirectory() + "touchd-cli-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).toml"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func checkSummarisesAValidLayout() throws {
+        let run = try Self.touchd(["check", "--config", "config/kiosk.toml"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(
+            lines.first
+                == "config/kiosk.toml: valid: 1 window, 16 views, 2 controllers, 12 handlers, 0 gesture recognizers, 0 controls, 1 device entry"
+        )
+        #expect(lines.contains("window main: 1280×800 pt, level 0, key, 5 pt/mm, display default, 16 views, root controller home"))
+        #expect(lines.contains("controller dialog: root view dialog.root, presented by home"))
+        #expect(lines.contains("handler tile.lights on touches_ended → lights-all-off (tap count 2), consumes"))
+        #expect(lines.contains("device[0]: touchscreen → window main"))
+        // The 8 mm info button is flagged as too small for a finger.
+        #expect(lines.contains { $0.hasPrefix("warning: view header.info: its hit area is 8×8 mm") })
+    }
+
+    @Test func checkListsGesturesAndControls() throws {
+        let path = try Self.temporaryLayout(
+            """
+            [[window]]
+            id = "w"
+            size = [400, 300]
+
+            [[view]]
+            id = "v"
+            parent = "w"
+            frame = [0, 0, 400, 300]
+
+            [[view]]
+            id = "ok"
+            parent = "v"
+            frame = [10, 10, 100, 60]
+
+            [[gesture]]
+            id = "double"
+            view = "v"
+            kind = "tap"
+            taps = 2
+            action = "zoom"
+
+            [[control]]
+            view = "ok"
+            kind = "button"
+            [[control.target]]
+            event = "touch_up_inside"
+            action = "confirm"
+            target = "v"
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try Self.touchd(["check", "--config", path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("1 gesture recognizer, 1 control,"))
+        #expect(run.stdout.contains("gesture double: tap on v → zoom"))
+        #expect(run.stdout.contains("control ok: button, touch_up_inside → confirm (to v)"))
+    }
+
+    @Test func checkReportsEveryProblemWithItsLineAndExitsOne() throws {
+        let path = try Self.temporaryLayout(
+            """
+            [[window]]
+            id = "w"
+            size = [400, 300]
+
+            [[view]]
+            id = "v"
+            parent = "nowhere"
+            frame = [0, 0, 400, 300]
+
+            [[view]]
+            id = "u"
+            parent = "w"
+            frame = [0, 0, 10, 10]
+            alpha = 2
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try Self.touchd(["check", "--config", path])
+        #expect(run.status == 1)
+        #expect(run.stdout.isEmpty)
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("\(path):7:") && $0.contains("parent") && $0.contains("\"nowhere\"") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("\(path):14:") && $0.contains("alpha") }, "\(lines)")
+        #expect(lines.last == "\(path): 2 problems; nothing was loaded")
+    }
+
+    @Test func checkOnAMissingFileSaysSo() throws {
+        let run = try Self.touchd(["check", "--config", "/nonexistent/layout.toml"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("/nonexistent/layout.toml"), "\(run.stderr)")
+    }
+
+    @Test func hitTestPrintsTheSeedTraceTheHitViewAndItsChain() throws {
+        let run = try Self.touchd(["hit-test", "--config", "config/seed-experiment.toml", "100", "200"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let visits = lines.filter { $0.hasPrefix("→") }.map { $0.split(separator: " ")[1] }
+        #expect(visits == ["window", "root", "orange", "black", "green", "blue", "red"])
+        #expect(lines.contains("hit: blue in window window at (60, 60) (view coordinates)"))
+        #expect(lines.contains("path: window > root > orange > blue"))
+        #expect(lines.contains("responder chain: blue → orange → root → ViewController → window → application → app_delegate"))
+    }
+
+    @Test func hitTestOutsideEveryViewSaysNothingTakesThePoint() throws {
+        let run = try Self.touchd(["hit-test", "--config", "config/seed-experiment.toml", "--window", "window", "1000", "1000"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("hit: nothing takes the point (1000, 1000)"), "\(run.stdout)")
+    }
+
+    @Test func hitTestRefusesAnUnknownWindowAndNonFiniteCoordinates() throws {
+        let unknown = try Self.touchd(["hit-test", "--config", "config/seed-experiment.toml", "--window", "nope", "1", "1"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("\"nope\" is not a window") && unknown.stderr.contains("windows: window"), "\(unknown.stderr)")
+        for bad in ["nan", "inf", "1e400"] {
+            let run = try Self.touchd(["hit-test", "--config", "config/seed-experiment.toml", bad, "5"])
+            #expect(run.status == 64, "\(bad): \(run.stdout)")
+            #expect(run.stderr.contains("must be finite"), "\(bad): \(run.stderr)")
+        }
+    }
+}
