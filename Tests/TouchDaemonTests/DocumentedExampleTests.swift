@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+import TouchCore
+import TouchLayout
+
+/// The complete example in `docs/layout.md` is a valid layout that behaves as the text says.
+@Suite struct DocumentedExampleTests {
+    /// The first ```toml block after the "A complete example" heading of docs/layout.md.
+    static func documentedExample() throws -> String {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)  // Tests/TouchDaemonTests/DocumentedExampleTests.swift
+        let text = try String(contentsOfFile: parts.joined(separator: "/") + "/docs/layout.md", encoding: .utf8)
+        let section = try #require(text.range(of: "## A complete example"))
+        let rest = text[section.upperBound...]
+        let start = try #require(rest.range(of: "```toml\n"))
+        let end = try #require(rest[start.upperBound...].range(of: "\n```"))
+        return String(rest[start.upperBound..<end.lowerBound])
+    }
+
+    func tap(_ app: inout Application, _ x: Double, _ y: Double, at t: Double, id: UInt64) -> [String] {
+        var actions: [String] = []
+        for (dt, phase) in [(0.0, TouchPhase.began), (0.08, .ended)] {
+            let frame = InputFrame(
+                device: "d", window: "main", timestamp: t + dt, contacts: [InputContact(id: id, phase: phase, location: Point(x: x, y: y))])
+            actions += app.send(frame).flatMap(\.actions).map(\.name)
+        }
+        return actions
+    }
+
+    @Test func theCompleteExampleLoadsAndBehavesAsDescribed() throws {
+        let document = try LayoutLoader.parse(try Self.documentedExample(), file: "docs/layout.md")
+        var app = try document.makeApplication(file: "docs/layout.md")
+        #expect(app.tree.viewCount == 8)
+        #expect(tap(&app, 300, 400, at: 1, id: 1) == ["open"])
+        #expect(tap(&app, 900, 400, at: 2, id: 2) == ["open"])
+        // The 40-point help button, 8 points outside its frame: within its 10-point expansion.
+        #expect(tap(&app, 1212, 30, at: 3, id: 3) == ["help"])
+        // The dialog, once shown: its backdrop takes touches around the panel, and the OK button's
+        // action walks the chain to the dialog controller's handler.
+        try app.updateView("dialog.root") { $0.isHidden = false }
+        #expect(tap(&app, 300, 400, at: 4, id: 4) == ["dialog.dismiss"])
+        #expect(tap(&app, 340 + 320 + 100, 250 + 200 + 40, at: 5, id: 5) == ["confirmed"])
+    }
+}
