@@ -35,6 +35,32 @@ struct Monitor: ParsableCommand {
     var views: String?
     @Option(name: .long, help: "Only these actions (comma-separated names).")
     var actions: String?
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A filter, repeatable: view=ID (a trailing * makes a prefix) or action=NAME; several values of one kind widen it.",
+            valueName: "KIND=VALUE"))
+    var filter: [String] = []
+
+    /// The view and action filters from --views, --actions and every --filter.
+    func filters() throws -> (views: [String]?, actions: [String]?) {
+        var views = self.views.map { $0.split(separator: ",").map(String.init) }
+        var actions = self.actions.map { $0.split(separator: ",").map(String.init) }
+        for entry in filter {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[1].isEmpty else {
+                throw ValidationError("--filter \"\(entry)\": expected view=ID, view=PREFIX* or action=NAME")
+            }
+            switch parts[0] {
+            case "view", "views": views = (views ?? []) + [parts[1]]
+            case "action", "actions": actions = (actions ?? []) + [parts[1]]
+            default: throw ValidationError("--filter \"\(entry)\": unknown kind \"\(parts[0])\": expected view or action")
+            }
+        }
+        return (views, actions)
+    }
+
+    func validate() throws { _ = try filters() }
     @Flag(name: .long, help: "Print the raw JSON lines.")
     var json = false
     @Option(name: .long, help: "Exit after this many messages.")
@@ -44,8 +70,9 @@ struct Monitor: ParsableCommand {
         try touchctl.run {
             let c = try connection.connect()
             var request: [String: Any] = ["cmd": "subscribe", "topics": topics.split(separator: ",").map(String.init)]
-            if let views { request["views"] = views.split(separator: ",").map(String.init) }
-            if let actions { request["actions"] = actions.split(separator: ",").map(String.init) }
+            let (views, actions) = try filters()
+            if let views { request["views"] = views }
+            if let actions { request["actions"] = actions }
             _ = try c.request(request)
             var seen = 0
             while let message = try c.receive() {
