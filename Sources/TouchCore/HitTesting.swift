@@ -148,7 +148,8 @@ extension ViewTree {
             if let targetIndex = nodeIndex[target], isEligibleBranch(from: targetIndex, below: index) {
                 return finish(targetIndex, .redirected)
             }
-            return finish(hitSubviews(of: node, point: point, traced: traced, trace: &trace) ?? index, .hitSelf)
+            if let hit = hitSubviews(of: node, point: point, traced: traced, trace: &trace) { return finish(hit, .hitSubview) }
+            return finish(index, .hitSelf)
         case .default, .passThrough:
             if let hit = hitSubviews(of: node, point: point, traced: traced, trace: &trace) {
                 return finish(hit, .hitSubview)

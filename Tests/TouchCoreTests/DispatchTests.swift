@@ -61,6 +61,23 @@ import TouchCore
         #expect(second[0].event.allTouches.count == 2)
     }
 
+    @Test func anEventGivesTheTouchesOfAViewAndOfAWindow() throws {
+        var tree = seedExperimentTree()
+        try tree.updateView("blue") { $0.isMultipleTouchEnabled = true }
+        var app = Application(tree: tree)
+        // Two fingers on blue, one on green (window (220, 120) to (320, 220)).
+        let r = app.send(frame(1.0, contact(1, .began, 60, 140), contact(2, .began, 80, 160), contact(3, .began, 250, 150)))
+        let event = r[0].event
+        #expect(event.type == .touches)
+        #expect(event.timestamp == 1.0)
+        #expect(event.allTouches.map(\.id) == [1, 2, 3])
+        #expect(event.touches(for: "blue").map(\.id) == [1, 2])
+        #expect(event.touches(for: "green").map(\.id) == [3])
+        #expect(event.touches(for: "orange").isEmpty, "a touch belongs to its hit-test view only")
+        #expect(event.touches(forWindow: "window").map(\.id) == [1, 2, 3])
+        #expect(event.touches(forWindow: "elsewhere").isEmpty)
+    }
+
     @Test func stationaryTouchesAreInAllTouchesButNotInTouchesMoved() throws {
         var tree = seedExperimentTree()
         try tree.updateView("blue") { $0.isMultipleTouchEnabled = true }

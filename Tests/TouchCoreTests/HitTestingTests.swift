@@ -80,8 +80,26 @@ import TouchCore
             try tree.addView("red", parent: "white", view(rect(0, 0, 100, 100)) { $0.isHidden = true })
             try tree.addView("green", parent: "white", view(rect(150, 150, 100, 100)))
         }
-        #expect(tree.hitTest(Point(x: 200, y: 200), inWindow: "window")?.view == "green")
-        #expect(tree.hitTest(Point(x: 10, y: 10), inWindow: "window")?.view == "white")
+        let onGreen = try #require(tree.hitTest(Point(x: 200, y: 200), inWindow: "window", traced: true))
+        #expect(onGreen.view == "green")
+        #expect(onGreen.trace.contains(HitTestStep(view: "white", kind: .result("green", .hitSubview))), "the trace says a subview took it")
+        let onWhite = try #require(tree.hitTest(Point(x: 10, y: 10), inWindow: "window", traced: true))
+        #expect(onWhite.view == "white")
+        #expect(onWhite.trace.contains(HitTestStep(view: "white", kind: .result("white", .hitSelf))))
+    }
+
+    @Test func pointsConvertBetweenAnyTwoViewsThroughFramesAndBoundsOrigins() throws {
+        let tree = makeTree { tree in
+            try tree.addView("a", parent: "window", view(rect(10, 20, 200, 200)) { $0.boundsOrigin = Point(x: 5, y: 5) })
+            try tree.addView("a.1", parent: "a", view(rect(30, 40, 50, 50)))
+            try tree.addView("b", parent: "window", view(rect(100, 0, 100, 100)))
+        }
+        // a.1's origin is at window (10 - 5 + 30, 20 - 5 + 40) = (35, 55); b's at (100, 0).
+        #expect(tree.convert(Point(x: 1, y: 2), from: "a.1", to: "b") == Point(x: -64, y: 57))
+        #expect(tree.convert(Point(x: -64, y: 57), from: "b", to: "a.1") == Point(x: 1, y: 2))
+        #expect(tree.convert(Point(x: 1, y: 2), from: "a.1", to: nil) == Point(x: 36, y: 57), "nil is the window")
+        #expect(tree.convert(Point(x: 36, y: 57), from: nil, to: "a") == Point(x: 31, y: 42))
+        #expect(tree.convert(Point(x: 0, y: 0), from: "a.1", to: "nowhere") == nil)
     }
 
     @Test func captureReturnsItselfWithoutAskingSubviews() throws {
