@@ -76,8 +76,22 @@ extension Request {
         }
     }
 
+    /// The arguments each command takes, besides `id` and `cmd`. A key outside its command's list is
+    /// refused (it is usually a typo, and ignoring it would do something other than what was asked).
+    static let arguments: [String: Set<String>] = [
+        "ping": [], "subscribe": ["topics", "views", "actions"], "unsubscribe": ["subscription"],
+        "hit_test": ["x", "y", "window"], "set": ["view", "properties"], "add_view": ["view", "parent", "properties"],
+        "remove_view": ["view"], "reload": [], "devices": [], "views": [], "stats": [], "snapshot": ["window", "heatmap"],
+    ]
+
     static func parse(_ d: [String: Any]) throws -> Request {
         guard let cmd = d["cmd"] as? String else { throw RequestError("malformed_request", "missing \"cmd\" (a string)") }
+        if let allowed = arguments[cmd] {
+            for key in d.keys.sorted() where key != "id" && key != "cmd" && !allowed.contains(key) {
+                let expected = allowed.isEmpty ? "no arguments" : allowed.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+                throw RequestError("bad_argument", "unknown argument \"\(key)\" for \(cmd): expected \(expected)")
+            }
+        }
         switch cmd {
         case "ping": return .ping
         case "subscribe":

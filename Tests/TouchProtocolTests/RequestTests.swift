@@ -44,6 +44,24 @@ import TouchProtocol
         #expect(!error.message.isEmpty)
     }
 
+    @Test func unknownArgumentsAreRefusedByName() throws {
+        let (id, result) = Request.parse(#"{"id":7,"cmd":"hit_test","x":1,"y":2,"windw":"main"}"#)
+        #expect(id == .int(7))
+        guard case .failure(let error) = result else {
+            Issue.record("parsed")
+            return
+        }
+        #expect(error.code == "bad_argument")
+        #expect(error.message == #"unknown argument "windw" for hit_test: expected "window", "x", "y""#)
+        guard case .failure(let noArguments) = Request.parse(#"{"cmd":"ping","verbose":true}"#).result else {
+            Issue.record("parsed")
+            return
+        }
+        #expect(noArguments.message == #"unknown argument "verbose" for ping: expected no arguments"#)
+        // Every command's documented arguments are accepted.
+        #expect(try Request.parse(#"{"id":1,"cmd":"snapshot","window":"w","heatmap":true}"#).result.get() == .snapshot(window: "w", heatmap: true))
+    }
+
     @Test func repliesCarryTheRequestID() {
         #expect(Reply.ok(.int(4), .object([("pong", true)])).line(seq: 9) == #"{"seq":9,"type":"reply","id":4,"ok":true,"result":{"pong":true}}"# + "\n")
         #expect(
