@@ -57,6 +57,10 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/sysusers.d/touchd.conf $(DESTDIR)$(PREFIX)/lib/tmpfiles.d/touchd.conf
 	rm -rf $(DESTDIR)$(PREFIX)/share/doc/touchd
 	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/touchd.1 $(DESTDIR)$(PREFIX)/share/man/man1/touchctl.1
+	for tool in touchd touchctl; do \
+		rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$tool $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$$tool \
+			$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$tool.fish; \
+	done
 
 clean:
 	rm -rf .build .build-*

@@ -4,8 +4,9 @@
 # Tests that read ../shared/recordings say plainly when it is absent (and fail when CI is set).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# systemd provides systemd-analyze and systemd-socket-activate, which the service tests use.
-bash scripts/install-deps.sh systemd
+# systemd provides systemd-analyze and systemd-socket-activate, which the service tests use;
+# librsvg2-bin provides rsvg-convert, for the PNG pictures.
+bash scripts/install-deps.sh systemd librsvg2-bin
 swift build --build-tests
 swift test --skip-build
 bash scripts/vm/e2e.sh

@@ -157,4 +157,30 @@ import Testing
             #expect(run.stderr.contains("must be finite"), "\(bad): \(run.stderr)")
         }
     }
+
+    static let rsvgConvert: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        .map { "\($0)/rsvg-convert" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test(.enabled(if: rsvgConvert != nil, "rsvg-convert (Debian: librsvg2-bin) is not installed: PNG output cannot be made"))
+    func renderWritesAPNGOfTheWindowsSize() throws {
+        let path = NSTemporaryDirectory() + "touchd-render-\(getpid()).png"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try Self.touchd(["render", "--config", "config/kiosk.toml", "--replay", "config/demo-taps.evemu", "--out", path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(bytes.count > 1000)
+        #expect(Array(bytes.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "the PNG signature")
+        #expect(String(decoding: bytes[12..<16], as: UTF8.self) == "IHDR")
+        let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
+        let height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        // The 1280×800 window with a margin, and the legend below it.
+        #expect(width > 1280 && width < 1400, "width \(width)")
+        #expect(height > 800 && height < 1200, "height \(height)")
+    }
+
+    @Test func renderRefusesAnUnknownPictureFormat() throws {
+        let run = try Self.touchd(["render", "--config", "config/kiosk.toml", "--out", "/tmp/picture.gif"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains(".svg") && run.stderr.contains(".png"), "\(run.stderr)")
+    }
 }
