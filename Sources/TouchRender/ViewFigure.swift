@@ -28,12 +28,14 @@ public enum ViewCondition: String, Hashable, Sendable, CaseIterable {
     case capture
     /// The redirect policy: touches in its hit area go to a descendant.
     case redirect
+    /// The none policy: hit-testing never gets past it (neither it nor its subviews).
+    case refuse = "none"
 
     /// Whether the condition keeps the view from ever being the hit view.
     public var preventsHits: Bool {
         switch self {
         case .hidden, .transparent, .notInteractive, .insideHidden, .insideTransparent, .insideNotInteractive,
-            .insideCapture, .clippedAway, .passThrough:
+            .insideCapture, .clippedAway, .passThrough, .refuse:
             true
         case .expanded, .clipped, .capture, .redirect: false
         }
@@ -120,6 +122,7 @@ public struct ViewFigure: Hashable, Sendable {
             case .passThrough: conditions.append(.passThrough)
             case .capture: conditions.append(.capture)
             case .redirect: conditions.append(.redirect)
+            case .refuse: conditions.append(.refuse)
             }
             if reachable == nil {
                 conditions.append(.clippedAway)
