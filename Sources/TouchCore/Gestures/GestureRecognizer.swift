@@ -152,20 +152,26 @@ struct GestureRecognizer: Sendable {
                 lastCentroid = c
                 lastTime = time
             }
-            if began && state == .possible { referenceCentroid = centroid }
+            // A finger landing or lifting moves the centroid without any finger moving: the
+            // reference follows, so the translation does not jump, and the velocity keeps its value.
+            let fingersChanged = began || (ended && downCount > 0)
+            if began && state == .possible {
+                referenceCentroid = centroid
+            } else if fingersChanged {
+                referenceCentroid = referenceCentroid + (c - lastCentroid)
+            }
             if state == .possible {
                 if downCount == 0 { return .failed }
                 guard (minimum...maximum).contains(downCount) else { return nil }
                 if referenceCentroid.distance(to: c) > threshold * pointsPerMillimetre {
-                    updateVelocity(c, time)
+                    if !fingersChanged { updateVelocity(c, time) }
                     return .began
                 }
                 return nil
             }
             if downCount == 0 { return .ended }
-            if began { referenceCentroid = referenceCentroid + (c - lastCentroid) }
             if moved {
-                updateVelocity(c, time)
+                if !fingersChanged { updateVelocity(c, time) }
                 return .changed
             }
             return nil
