@@ -581,7 +581,7 @@ public struct SVGRenderer: Sendable {
             case .refuse: notes.append("hit-test none")
             case .redirect:
                 if case .redirect(let target) = f.hitTestPolicy { notes.append("redirect → \(target)") }
-            case .insideHidden, .insideTransparent, .insideNotInteractive, .insideCapture: break
+            case .insideHidden, .insideTransparent, .insideNotInteractive, .insideCapture, .insideRefuse: break
             }
         }
         if f.alpha < 1 && !f.conditions.contains(.transparent) { notes.append("alpha \(formatNumber(f.alpha))") }

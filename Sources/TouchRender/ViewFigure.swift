@@ -16,6 +16,8 @@ public enum ViewCondition: String, Hashable, Sendable, CaseIterable {
     case insideNotInteractive = "inside-not-interactive"
     /// An ancestor captures every touch in its hit area: its subviews are never asked.
     case insideCapture = "inside-capture"
+    /// An ancestor's hit-test never returns anything (`hit_test = "none"`): its subviews are never asked.
+    case insideRefuse = "inside-none"
     /// The view's hit area is larger than its bounds (`hit_expansion`).
     case expanded
     /// Part of the view's hit area is outside an ancestor's hit area: hit-testing cannot reach it there.
@@ -35,7 +37,7 @@ public enum ViewCondition: String, Hashable, Sendable, CaseIterable {
     public var preventsHits: Bool {
         switch self {
         case .hidden, .transparent, .notInteractive, .insideHidden, .insideTransparent, .insideNotInteractive,
-            .insideCapture, .clippedAway, .passThrough, .refuse:
+            .insideCapture, .insideRefuse, .clippedAway, .passThrough, .refuse:
             true
         case .expanded, .clipped, .capture, .redirect: false
         }
@@ -145,7 +147,12 @@ public struct ViewFigure: Hashable, Sendable {
                     case .hidden: .insideHidden
                     case .notInteractive: .insideNotInteractive
                     case .transparent: .insideTransparent
-                    default: if case .capture = props.hitTestPolicy { .insideCapture } else { nil }
+                    default:
+                        switch props.hitTestPolicy {
+                        case .capture: .insideCapture
+                        case .refuse: .insideRefuse
+                        case .default, .passThrough, .redirect: nil
+                        }
                     }
                 if let passed {
                     next.condition = passed
