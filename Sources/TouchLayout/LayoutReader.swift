@@ -327,9 +327,10 @@ struct LayoutReader {
         if let n = fields.number("min") { spec.minimum = n }
         if let n = fields.number("max") { spec.maximum = n }
         if let n = fields.number("value") { spec.value = n }
-        if spec.maximum <= spec.minimum {
+        // The range is a slider's; on another kind its keys are refused below, once.
+        if kind == .slider && spec.maximum <= spec.minimum {
             log.add(.conflict, fields.at("max"), "max \(spec.maximum) is not above min \(spec.minimum): expected min < max")
-        } else if fields.has("value") && !(spec.minimum...spec.maximum).contains(spec.value) {
+        } else if kind == .slider && fields.has("value") && !(spec.minimum...spec.maximum).contains(spec.value) {
             log.add(.invalidValue, fields.at("value"), "value \(spec.value) is outside the slider's range: expected a number from \(spec.minimum) to \(spec.maximum)")
         }
         if let kind {

@@ -59,8 +59,8 @@ import TouchCore
 
     @Test(arguments: [
         ("slider", "on = true", "on", #"a slider takes only "min", "max", "value""#),
-        ("button", "value = 0.5", "value", "a button takes no key of its own"),
-        ("toggle", "min = 0", "min", #"a toggle takes only "on""#),
+        ("button", "value = 5", "value", "a button takes no key of its own"),
+        ("toggle", "min = 3", "min", #"a toggle takes only "on""#),
     ])
     func aControlKeyOfAnotherKindIsRefused(kind: String, line extra: String, key: String, accepted: String) {
         let text = baseLayout + """
