@@ -296,6 +296,42 @@ extension GestureLayoutAndRecordingTests {
     }
 
     @Test(.enabled(if: GestureLayoutAndRecordingTests.available, "../shared/recordings is absent"))
+    func requireToFailGivesTheSameTapsWhateverTheOrderOfTheGestures() throws {
+        // A tap on the surface waits for the failure of a tap on a child covering its left part.
+        let child = """
+            [[view]]
+            id = "left"
+            parent = "surface"
+            frame = [0, 0, 435, 1000]
+
+            """
+        let waiter = """
+            [[gesture]]
+            id = "a"
+            view = "surface"
+            kind = "tap"
+            requires_failure_of = ["b"]
+
+            """
+        let awaited = """
+            [[gesture]]
+            id = "b"
+            view = "left"
+            kind = "tap"
+
+            """
+        let path = "evemu-devices/Atmel maXTouch Touchscreen.1-finger-fast-taps.events"
+        let waiterFirst = try replay(path, child + waiter + awaited).map { "\($0.recognizer) \($0.state) \($0.touches)" }
+        let awaitedFirst = try replay(path, child + awaited + waiter).map { "\($0.recognizer) \($0.state) \($0.touches)" }
+        #expect(waiterFirst == awaitedFirst)
+        // Each of the nine taps is recognized once: by b on the left (a then fails), else by a.
+        #expect(waiterFirst == [
+            "b recognized [1]", "a failed [1]", "a recognized [2]", "a recognized [3]", "a recognized [4]", "a recognized [5]",
+            "b recognized [6]", "a failed [6]", "a recognized [7]", "a recognized [8]", "a recognized [9]",
+        ])
+    }
+
+    @Test(.enabled(if: GestureLayoutAndRecordingTests.available, "../shared/recordings is absent"))
     func theAtmelFourFingerDragIsASwipeDown() throws {
         let path = "evemu-devices/Atmel maXTouch Touchscreen.4-finger-drag-down.events"
         let records = try replay(path, """
