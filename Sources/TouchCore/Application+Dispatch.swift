@@ -166,7 +166,7 @@ extension Application {
                 break
             }
         }
-        if !gestures.isEmpty { resetFinishedRecognizers() }
+        if !gestures.isEmpty { resetFinishedRecognizers(time: event.timestamp, report: &report) }
     }
 
     /// Whether `touch`'s view call goes ahead now (`true`) or is held back by a recognizer's delay.

@@ -26,9 +26,15 @@ extension Application {
     }
 
     mutating func fireTimers(upTo time: Double, report: inout DispatchReport) {
+        var fired = false
+        defer {
+            // Recognizers a timer finished are ready for the next touch at once.
+            if fired { resetFinishedRecognizers(time: time, report: &report) }
+        }
         while let (id, due) = gestures.recognizers.compactMap({ key, r in r.deadline.map { (key, $0) } })
             .min(by: { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }), due <= time
         {
+            fired = true
             if let next = gestures.recognizers[id]!.timerFired(at: due) {
                 transition(id, to: next, time: due, report: &report)
             }
@@ -39,17 +45,14 @@ extension Application {
     mutating func runRecognizers(_ changed: [Touch], time: Double, report: inout DispatchReport) {
         guard !gestures.isEmpty else { return }
         for touch in changed where touch.phase == .began {
-            guard let view = touch.view, touch.delivery == .delivered else { continue }
+            // Every touch hit-tested into a view reaches the recognizers of that view and its
+            // superviews, even one the view itself does not get because it has multiple touch
+            // disabled (UIKit: a pinch works on a view without multipleTouchEnabled).
+            guard let view = touch.view, touch.delivery == .delivered || touch.delivery == .multipleTouchDisabled else { continue }
             var ids: [ResponderID] = []
             var current: ResponderID? = view
-            let onControl = isControl(view)
             while let v = current {
-                for id in gestures.byView[v] ?? [] where gestures.recognizers[id]?.acceptsTouches == true {
-                    // A control beats its superviews' tap recognizers (UIKit's gestureRecognizerShouldBegin),
-                    // unless they leave the touches to the views anyway.
-                    if onControl, v != view, let r = gestures.recognizers[id], case .tap = r.spec.kind, r.spec.cancelsTouchesInView { continue }
-                    ids.append(id)
-                }
+                for id in gestures.byView[v] ?? [] where gestures.recognizers[id]?.acceptsTouches == true { ids.append(id) }
                 current = tree.superview(of: v)
             }
             gestures.touchRecognizers[touch.id] = ids
@@ -69,6 +72,10 @@ extension Application {
         switch state {
         case .began, .recognized:
             guard recognizer.state == .possible else { return }
+            if controlYieldedTo(id) != nil {
+                transition(id, to: .failed, time: time, report: &report)
+                return
+            }
             let waiting = recognizer.spec.requiresFailureOf.contains { other in
                 guard let o = gestures.recognizers[other] else { return false }
                 return o.state == .possible && o.isEngaged
@@ -84,13 +91,7 @@ extension Application {
             gestures.recognizers[id]!.pending = nil
             gestures.recognizers[id]!.deadline = nil
             record(id, time: time, report: &report)
-            // Those waiting for this one to fail may now go ahead.
-            for other in gestures.order where gestures.recognizers[other]?.spec.requiresFailureOf.contains(id) == true {
-                if let pending = gestures.recognizers[other]?.pending {
-                    gestures.recognizers[other]!.pending = nil
-                    transition(other, to: pending, time: time, report: &report)
-                }
-            }
+            releaseWaiters(of: id, time: time, report: &report)
             releaseHeldTouches(time: time, report: &report)
         case .changed, .ended, .cancelled:
             guard recognizer.state == .began || recognizer.state == .changed else { return }
@@ -100,6 +101,53 @@ extension Application {
         case .possible:
             break
         }
+    }
+
+    /// Lets the recognizers waiting for `id` to fail go ahead with the recognition they hold back,
+    /// once no other recognizer they wait for is still deciding.
+    private mutating func releaseWaiters(of id: ResponderID, time: Double, report: inout DispatchReport) {
+        for other in gestures.order where gestures.recognizers[other]?.spec.requiresFailureOf.contains(id) == true {
+            if let pending = gestures.recognizers[other]?.pending {
+                gestures.recognizers[other]!.pending = nil
+                transition(other, to: pending, time: time, report: &report)
+            }
+        }
+    }
+
+    /// The control whose default action a recognizer would take over, if any: then it must not
+    /// begin (`UIControl.gestureRecognizerShouldBegin`). A control yields only what overlaps its
+    /// own action, to recognizers of its superviews, for a gesture whose first touch began on it:
+    /// a one-finger single tap on a button or toggle, a one-finger pan on a toggle or slider, or a
+    /// one-finger swipe on a slider, along the control's (horizontal) axis.
+    func controlYieldedTo(_ id: ResponderID) -> ResponderID? {
+        guard let r = gestures.recognizers[id], let touchView = r.firstTouchView else { return nil }
+        var current: ResponderID? = touchView
+        var control: ControlState?
+        while let v = current, v != r.spec.view {
+            if isControl(v) {
+                control = controls[v]
+                break
+            }
+            current = tree.superview(of: v)
+        }
+        guard let control, current != nil else { return nil }
+        let horizontal: Bool = {
+            switch r.spec.kind {
+            case .pan:
+                let t = r.centroid - r.referenceCentroid
+                return abs(t.x) >= abs(t.y)
+            case .swipe: return r.swipeDirection == .left || r.swipeDirection == .right
+            default: return false
+            }
+        }()
+        let yields: Bool
+        switch (control.spec.kind, r.spec.kind) {
+        case (.button, .tap(1, 1)), (.toggle, .tap(1, 1)): yields = true
+        case (.toggle, .pan(let minimum, _, _)), (.slider, .pan(let minimum, _, _)): yields = minimum <= 1 && r.downCount <= 1 && horizontal
+        case (.slider, .swipe(_, 1, _, _)): yields = horizontal
+        default: yields = false
+        }
+        return yields ? control.spec.view : nil
     }
 
     private mutating func commit(_ id: ResponderID, _ state: GestureState, time: Double, report: inout DispatchReport) {
@@ -205,7 +253,7 @@ extension Application {
     }
 
     /// Resets recognizers that are done and whose touches have all finished.
-    mutating func resetFinishedRecognizers() {
+    mutating func resetFinishedRecognizers(time: Double, report: inout DispatchReport) {
         let liveIDs = Set(live.values.map(\.touch.id))
         for id in gestures.order {
             guard let r = gestures.recognizers[id] else { continue }
@@ -214,7 +262,7 @@ extension Application {
                 gestures.recognizers[id]!.reset()
             } else if r.state == .possible && !anyLive && r.deadline == nil && r.pending == nil && !r.tracks.isEmpty {
                 // A recognizer whose touches all ended without deciding (a pan never moved far enough).
-                transitionFailedQuietly(id)
+                transitionFailedQuietly(id, time: time, report: &report)
             }
         }
         for touchID in gestures.touchRecognizers.keys where !liveIDs.contains(touchID) && gestures.heldEnded[touchID] == nil && gestures.heldBegan[touchID] == nil {
@@ -224,7 +272,10 @@ extension Application {
         }
     }
 
-    private mutating func transitionFailedQuietly(_ id: ResponderID) {
+    /// A recognizer whose touches ended without it deciding fails without a record; those waiting
+    /// for it to fail go ahead.
+    private mutating func transitionFailedQuietly(_ id: ResponderID, time: Double, report: inout DispatchReport) {
         gestures.recognizers[id]!.reset()
+        releaseWaiters(of: id, time: time, report: &report)
     }
 }

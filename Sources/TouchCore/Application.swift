@@ -50,6 +50,9 @@ public struct Application: Sendable {
     var gestures = GestureArena()
     var controls: [ResponderID: ControlState] = [:]
 
+    /// - Precondition: every recognizer's and control's view is a view of `tree`. A layout's
+    ///   validation guarantees it; anything else is a programming error, which stops the program
+    ///   rather than leaving a recognizer or control out.
     public init(
         tree: ViewTree, handlers: HandlerTable = HandlerTable(), gestureRecognizers: [GestureRecognizerSpec] = [],
         controls: [ControlSpec] = [], settings: ApplicationSettings = ApplicationSettings()
@@ -60,8 +63,12 @@ public struct Application: Sendable {
         self.queue = ApplicationEventQueue(
             capacity: settings.queueCapacity, coalescingThreshold: settings.coalescingThreshold)
         self.taps = TapTracker(settings: settings.tap)
-        for spec in gestureRecognizers { try? addGestureRecognizer(spec) }
-        for spec in controls { try? addControl(spec) }
+        for spec in gestureRecognizers {
+            do { try addGestureRecognizer(spec) } catch { preconditionFailure("gesture recognizer \(spec.id): \(error)") }
+        }
+        for spec in controls {
+            do { try addControl(spec) } catch { preconditionFailure("control: \(error)") }
+        }
     }
 
     /// The touches currently down, in the order they began.

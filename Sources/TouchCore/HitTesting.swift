@@ -18,6 +18,8 @@ public enum HitTestOutcome: Hashable, Sendable, CustomStringConvertible {
     case captured
     /// The redirect policy returned the named descendant.
     case redirected
+    /// The refuse policy returned nothing without asking anything.
+    case refused
 
     public var description: String {
         switch self {
@@ -30,6 +32,7 @@ public enum HitTestOutcome: Hashable, Sendable, CustomStringConvertible {
         case .passedThrough: "pass-through: never itself"
         case .captured: "capture: itself"
         case .redirected: "redirect"
+        case .refused: "none: never anything"
         }
     }
 
@@ -37,7 +40,7 @@ public enum HitTestOutcome: Hashable, Sendable, CustomStringConvertible {
     public var isIneligible: Bool {
         switch self {
         case .hidden, .notInteractive, .transparent: true
-        case .outside, .hitSelf, .hitSubview, .passedThrough, .captured, .redirected: false
+        case .outside, .hitSelf, .hitSubview, .passedThrough, .captured, .redirected, .refused: false
         }
     }
 }
@@ -139,6 +142,7 @@ extension ViewTree {
             }
             return result
         }
+        if case .refuse = props.hitTestPolicy { return finish(nil, .refused) }
         if let skip = ineligibility(props) { return finish(nil, skip) }
         guard props.hitArea.contains(point) else { return finish(nil, .outside) }
         switch props.hitTestPolicy {
@@ -150,7 +154,7 @@ extension ViewTree {
             }
             if let hit = hitSubviews(of: node, point: point, traced: traced, trace: &trace) { return finish(hit, .hitSubview) }
             return finish(index, .hitSelf)
-        case .default, .passThrough:
+        case .default, .passThrough, .refuse:
             if let hit = hitSubviews(of: node, point: point, traced: traced, trace: &trace) {
                 return finish(hit, .hitSubview)
             }

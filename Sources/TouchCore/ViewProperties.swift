@@ -10,6 +10,10 @@ public enum HitTestPolicy: Hashable, Sendable {
     /// `return self.subviews[0]`). When that descendant is hidden, transparent or not interactive
     /// (itself or a view between), the view behaves as `.default`.
     case redirect(ResponderID)
+    /// Never anything: `nil` at once, without the eligibility and point tests and without asking
+    /// subviews (seed 001's `override func hitTest(...) { return nil }`). The superview then
+    /// tries its other subviews, or becomes the hit view itself.
+    case refuse
 }
 
 /// A view's properties. The counterparts of `UIView`'s properties of the same names.

@@ -59,4 +59,13 @@ public struct ControlLayoutSpec: Hashable, Sendable {
         "touch_down", "touch_down_repeat", "touch_drag_inside", "touch_drag_outside", "touch_drag_enter", "touch_drag_exit",
         "touch_up_inside", "touch_up_outside", "touch_cancel", "value_changed", "primary_action_triggered",
     ]
+
+    /// The keys that configure one kind only; a key of another kind is an error.
+    static func kindKeys(_ kind: Kind) -> [String] {
+        switch kind {
+        case .button: []
+        case .toggle: ["on"]
+        case .slider: ["min", "max", "value"]
+        }
+    }
 }

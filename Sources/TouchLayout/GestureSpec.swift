@@ -69,4 +69,20 @@ public struct GestureSpec: Hashable, Sendable {
         "delays_touches_began", "delays_touches_ended", "requires_failure_of", "simultaneous_with", "action", "payload",
     ]
     static let directionNames = ["left", "right", "up", "down"]
+    /// Keys every kind takes.
+    static let commonKeys = [
+        "id", "view", "kind", "cancels_touches_in_view", "delays_touches_began", "delays_touches_ended", "requires_failure_of",
+        "simultaneous_with", "action", "payload",
+    ]
+    /// The keys that configure one kind only; a key of another kind is an error.
+    static func kindKeys(_ kind: GestureKindSpec) -> [String] {
+        switch kind {
+        case .tap: ["taps", "touches"]
+        case .longPress: ["touches", "duration", "movement_mm"]
+        case .pan: ["min_touches", "max_touches", "threshold_mm"]
+        case .swipe: ["directions", "touches", "distance_mm", "max_duration"]
+        case .pinch: ["scale"]
+        case .rotation: ["angle_degrees"]
+        }
+    }
 }

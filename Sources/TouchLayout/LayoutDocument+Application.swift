@@ -125,6 +125,7 @@ extension ViewSpec {
             case .passThrough: .passThrough
             case .capture: .capture
             case .redirect(let target): .redirect(ResponderID(target))
+            case .refuse: .refuse
             }
         return ViewProperties(
             frame: Rect(x: frame.x, y: frame.y, width: frame.width, height: frame.height),

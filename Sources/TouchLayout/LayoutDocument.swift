@@ -103,7 +103,7 @@
 /// | `multiple_touch` | boolean | `false` | | `isMultipleTouchEnabled`. |
 /// | `exclusive_touch` | boolean | `false` | | `isExclusiveTouch`. |
 /// | `hit_expansion` | number or `[top, left, bottom, right]` | `0` | finite, each >= 0 | Points added to the bounds on every side (one number) or per side, for hit-testing only. |
-/// | `hit_test` | string | `"default"` | `"default"`, `"pass-through"`, `"capture"`, `"redirect"` | How the view answers hit-testing: UIKit's default; never itself (subviews still can be); always itself without asking subviews; the `redirect` view. |
+/// | `hit_test` | string | `"default"` | `"default"`, `"pass-through"`, `"capture"`, `"redirect"`, `"none"` | How the view answers hit-testing: UIKit's default; never itself (subviews still can be); always itself without asking subviews; the `redirect` view; never anything, without asking subviews. |
 /// | `redirect` | string | none | required with `hit_test = "redirect"`, refused otherwise; the id of a strict descendant (a subview, or a subview of one) | The view a touch inside this one goes to. |
 ///
 /// ## `[[handler]]`

@@ -23,7 +23,7 @@ public struct LayoutIssue: Error, Hashable, Sendable, CustomStringConvertible {
         case duplicateID
         /// An id that names nothing, or something of the wrong sort.
         case unknownReference
-        /// A cycle of view parents or of presenting controllers.
+        /// A cycle of view parents, of presenting controllers or of gestures requiring each other to fail.
         case cycle
         /// Keys or entries that contradict each other.
         case conflict

@@ -256,12 +256,12 @@ struct LayoutReader {
         }
     }
 
-    private enum PolicyName { case `default`, passThrough, capture, redirect }
+    private enum PolicyName { case `default`, passThrough, capture, redirect, refuse }
 
     private func readHitTest(_ fields: Fields) -> HitTestPolicySpec? {
         let name = fields.choice(
             "hit_test",
-            [("default", PolicyName.default), ("pass-through", .passThrough), ("capture", .capture), ("redirect", .redirect)])
+            [("default", PolicyName.default), ("pass-through", .passThrough), ("capture", .capture), ("redirect", .redirect), ("none", .refuse)])
         let hitTestIsBad = fields.has("hit_test") && name == nil
         let target = fields.string("redirect", expect: "the id of a strict descendant of this view")
         switch name {
@@ -273,7 +273,7 @@ struct LayoutReader {
                 return nil
             }
             return .redirect(target)
-        case .default, .passThrough, .capture, nil:
+        case .default, .passThrough, .capture, .refuse, nil:
             if fields.has("redirect") && !hitTestIsBad {
                 let current = name == nil ? "no hit_test" : "hit_test = \(quote(fields.values["hit_test"]?.stringValue ?? ""))"
                 log.add(
@@ -283,6 +283,7 @@ struct LayoutReader {
             switch name {
             case .passThrough: return .passThrough
             case .capture: return .capture
+            case .refuse: return .refuse
             default: return name == nil ? nil : .default
             }
         }
@@ -326,8 +327,18 @@ struct LayoutReader {
         if let n = fields.number("min") { spec.minimum = n }
         if let n = fields.number("max") { spec.maximum = n }
         if let n = fields.number("value") { spec.value = n }
-        if spec.maximum <= spec.minimum {
+        // The range is a slider's; on another kind its keys are refused below, once.
+        if kind == .slider && spec.maximum <= spec.minimum {
             log.add(.conflict, fields.at("max"), "max \(spec.maximum) is not above min \(spec.minimum): expected min < max")
+        } else if kind == .slider && fields.has("value") && !(spec.minimum...spec.maximum).contains(spec.value) {
+            log.add(.invalidValue, fields.at("value"), "value \(spec.value) is outside the slider's range: expected a number from \(spec.minimum) to \(spec.maximum)")
+        }
+        if let kind {
+            let own = ControlLayoutSpec.kindKeys(kind)
+            for key in ["on", "min", "max", "value"] where fields.has(key) && !own.contains(key) {
+                let accepts = own.isEmpty ? "no key of its own" : "only " + own.map(quote).joined(separator: ", ")
+                log.add(.conflict, fields.at(key), "\(quote(key)) does not apply to a \(kind.rawValue): a \(kind.rawValue) takes \(accepts) besides view, kind, enabled and target")
+            }
         }
         if let node = fields.values["target"] {
             if case .array(let items) = node {
@@ -442,6 +453,12 @@ struct LayoutReader {
         if let b = fields.bool("delays_touches_ended") { spec.delaysTouchesEnded = b }
         spec.action = fields.string("action", expect: "a non-empty action name")
         spec.payload = fields.values["payload"].flatMap { payloadValue($0, at: fields.at("payload")) }
+        if let kind {
+            let own = GestureSpec.kindKeys(kind)
+            for key in fields.values.keys.sorted() where GestureSpec.keys.contains(key) && !GestureSpec.commonKeys.contains(key) && !own.contains(key) {
+                log.add(.conflict, fields.at(key), "\(quote(key)) does not apply to a \(kind.rawValue) gesture: expected only \(own.map(quote).joined(separator: ", ")) besides the keys every gesture takes")
+            }
+        }
         fields.rejectUnknownKeys(GestureSpec.keys, what: "a [[gesture]]", aliases: [
             "cancelsTouchesInView": "cancels_touches_in_view", "delaysTouchesBegan": "delays_touches_began",
             "delaysTouchesEnded": "delays_touches_ended", "numberOfTapsRequired": "taps", "numberOfTouchesRequired": "touches",

@@ -181,6 +181,8 @@ public enum HitTestPolicySpec: Hashable, Sendable {
     case capture
     /// `"redirect"`: the named strict descendant whenever the point is inside the view.
     case redirect(String)
+    /// `"none"`: never anything, without asking its subviews (a `hitTest` that returns `nil`).
+    case refuse
 }
 
 /// One `[[view]]`.

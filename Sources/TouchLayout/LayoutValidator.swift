@@ -93,6 +93,50 @@ struct LayoutValidator {
                 }
             }
         }
+        checkFailureRequirementCycles(draft)
+    }
+
+    /// `requires_failure_of` must not loop: recognizers waiting on each other would never recognize.
+    /// Each cycle is reported once, at the `requires_failure_of` of its first member in file order.
+    private func checkFailureRequirementCycles(_ draft: LayoutDraft) {
+        var requires: [String: [String]] = [:]
+        var indexOf: [String: Int] = [:]
+        for entry in draft.gestures where !entry.spec.id.isEmpty && indexOf[entry.spec.id] == nil {
+            requires[entry.spec.id] = entry.spec.requiresFailureOf.filter { $0 != entry.spec.id }
+            indexOf[entry.spec.id] = entry.index
+        }
+        var done: Set<String> = []
+        var reported: Set<Set<String>> = []
+        for entry in draft.gestures where indexOf[entry.spec.id] == entry.index {
+            // Depth-first from each gesture in file order, keeping the path to report a loop.
+            var stack: [(id: String, next: Int)] = [(entry.spec.id, 0)]
+            var onPath: [String: Int] = [entry.spec.id: 0]
+            while let top = stack.last {
+                let successors = requires[top.id] ?? []
+                guard top.next < successors.count else {
+                    done.insert(top.id)
+                    onPath[top.id] = nil
+                    stack.removeLast()
+                    continue
+                }
+                stack[stack.count - 1].next += 1
+                let successor = successors[top.next]
+                if let start = onPath[successor] {
+                    var members = stack[start...].map(\.id)
+                    guard reported.insert(Set(members)).inserted else { continue }
+                    let first = members.indices.min { (indexOf[members[$0]] ?? 0) < (indexOf[members[$1]] ?? 0) } ?? 0
+                    members = Array(members[first...] + members[..<first])
+                    let firstEntry = draft.gestures.first { $0.spec.id == members[0] }!
+                    let target = members.count > 1 ? members[1] : members[0]
+                    let position = firstEntry.spec.requiresFailureOf.firstIndex(of: target) ?? 0
+                    log.add(.cycle, path("gesture", firstEntry.index, "requires_failure_of").appending(index: position),
+                            "gestures \((members + [members[0]]).map(quote).joined(separator: " → ")) each require the next to fail, so none could ever recognize: expected requires_failure_of without a cycle")
+                } else if !done.contains(successor), requires[successor] != nil {
+                    onPath[successor] = stack.count
+                    stack.append((successor, 0))
+                }
+            }
+        }
     }
 
     private func path(_ section: String, _ index: Int, _ key: String) -> TOMLPath {

@@ -431,6 +431,7 @@ public struct SVGRenderer: Sendable {
         case .passedThrough: "passed-through"
         case .captured: "captured"
         case .redirected: "redirected"
+        case .refused: "refused"
         }
     }
 
@@ -438,7 +439,7 @@ public struct SVGRenderer: Sendable {
         if visit.view == hit { return "hit" }
         switch visit.outcome {
         case .hitSubview, .redirected, .hitSelf, .captured: return visit.result == nil ? "rejected" : "path"
-        case .hidden, .notInteractive, .transparent, .outside, .passedThrough: return "rejected"
+        case .hidden, .notInteractive, .transparent, .outside, .passedThrough, .refused: return "rejected"
         }
     }
 
@@ -583,9 +584,10 @@ public struct SVGRenderer: Sendable {
             case .clippedAway: notes.append("unreachable")
             case .passThrough: notes.append("pass-through")
             case .capture: notes.append("capture")
+            case .refuse: notes.append("hit-test none")
             case .redirect:
                 if case .redirect(let target) = f.hitTestPolicy { notes.append("redirect → \(target)") }
-            case .insideHidden, .insideTransparent, .insideNotInteractive, .insideCapture: break
+            case .insideHidden, .insideTransparent, .insideNotInteractive, .insideCapture, .insideRefuse: break
             }
         }
         if f.alpha < 1 && !f.conditions.contains(.transparent) { notes.append("alpha \(formatNumber(f.alpha))") }

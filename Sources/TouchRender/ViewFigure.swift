@@ -16,6 +16,8 @@ public enum ViewCondition: String, Hashable, Sendable, CaseIterable {
     case insideNotInteractive = "inside-not-interactive"
     /// An ancestor captures every touch in its hit area: its subviews are never asked.
     case insideCapture = "inside-capture"
+    /// An ancestor's hit-test never returns anything (`hit_test = "none"`): its subviews are never asked.
+    case insideRefuse = "inside-none"
     /// The view's hit area is larger than its bounds (`hit_expansion`).
     case expanded
     /// Part of the view's hit area is outside an ancestor's hit area: hit-testing cannot reach it there.
@@ -28,12 +30,14 @@ public enum ViewCondition: String, Hashable, Sendable, CaseIterable {
     case capture
     /// The redirect policy: touches in its hit area go to a descendant.
     case redirect
+    /// The none policy: hit-testing never gets past it (neither it nor its subviews).
+    case refuse = "none"
 
     /// Whether the condition keeps the view from ever being the hit view.
     public var preventsHits: Bool {
         switch self {
         case .hidden, .transparent, .notInteractive, .insideHidden, .insideTransparent, .insideNotInteractive,
-            .insideCapture, .clippedAway, .passThrough:
+            .insideCapture, .insideRefuse, .clippedAway, .passThrough, .refuse:
             true
         case .expanded, .clipped, .capture, .redirect: false
         }
@@ -120,6 +124,7 @@ public struct ViewFigure: Hashable, Sendable {
             case .passThrough: conditions.append(.passThrough)
             case .capture: conditions.append(.capture)
             case .redirect: conditions.append(.redirect)
+            case .refuse: conditions.append(.refuse)
             }
             if reachable == nil {
                 conditions.append(.clippedAway)
@@ -142,7 +147,12 @@ public struct ViewFigure: Hashable, Sendable {
                     case .hidden: .insideHidden
                     case .notInteractive: .insideNotInteractive
                     case .transparent: .insideTransparent
-                    default: if case .capture = props.hitTestPolicy { .insideCapture } else { nil }
+                    default:
+                        switch props.hitTestPolicy {
+                        case .capture: .insideCapture
+                        case .refuse: .insideRefuse
+                        case .default, .passThrough, .redirect: nil
+                        }
                     }
                 if let passed {
                     next.condition = passed

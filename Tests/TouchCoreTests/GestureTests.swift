@@ -172,3 +172,41 @@ import TouchCore
         #expect(up.flatMap(\.calls).filter { $0.responder == "blue" }.map(\.trigger) == [.touchesBegan, .touchesEnded])
     }
 }
+
+@Suite struct SeedHitTestNilTests {
+    /// Seed 001 part 3: every TestView's `hitTest` returns nil (orange, blue, green, black, red);
+    /// orange keeps its tap recognizer and red its button. Tapping blue, orange or the button gives
+    /// the same: only "orange - hitTest enter", then the touch goes to the controller's root view,
+    /// so only ViewController and AppDelegate log, and neither the recognizer nor the button fires.
+    @Test(arguments: [Point(x: 70, y: 150), Point(x: 300, y: 450), Point(x: 140, y: 240)])
+    func seed001HitTestReturningNilLeavesOnlyTheControllerAndTheDelegate(point: Point) throws {
+        var tree = seedExperimentTree()
+        try tree.addView("btn", parent: "red", view(rect(0, 0, 50, 50)))
+        for id: ResponderID in ["orange", "blue", "green", "black", "red"] {
+            try tree.updateView(id) { $0.hitTestPolicy = .refuse }
+        }
+        let testViews: Set<ResponderID> = ["orange", "blue", "green", "black", "red"]
+        let trace = try #require(tree.hitTest(point, onDisplayOf: "window", traced: true))
+        let entered = trace.trace.compactMap { step -> ResponderID? in
+            if case .enter = step.kind, testViews.contains(step.view) { return step.view }
+            return nil
+        }
+        #expect(entered == ["orange"], "⭐️ orange - hitTest enter, and nothing else")
+        #expect(trace.view == "root")
+        let tapOnOrange = GestureRecognizerSpec(id: "orange.tap", view: "orange", kind: .tap(taps: 1, touches: 1), action: "tap")
+        var app = Application(
+            tree: tree, handlers: HandlerTable([Handler(responder: "ViewController", trigger: .action, action: "button - tap", selector: "tap")]),
+            gestureRecognizers: [tapOnOrange], controls: [ControlSpec(view: "btn", kind: .button, targets: [ControlTarget(event: .touchUpInside, action: "tap")])])
+        let reports = app.send(frame(1, contact(1, .began, point.x, point.y))) + app.send(frame(1.06, contact(1, .ended, point.x, point.y)))
+        let instrumented: Set<ResponderID> = ["orange", "blue", "green", "black", "red", "btn", "ViewController", "app_delegate"]
+        let log = reports.flatMap(\.log).compactMap { entry -> String? in
+            switch entry {
+            case .call(let call): instrumented.contains(call.responder) ? "\(call.responder) - \(call.trigger.methodName)" : nil
+            case .action(let action): action.name
+            case .gesture(let record): "gesture \(record.recognizer) \(record.state)"
+            }
+        }
+        #expect(
+            log == ["ViewController - touchesBegan", "app_delegate - touchesBegan", "ViewController - touchesEnded", "app_delegate - touchesEnded"])
+    }
+}

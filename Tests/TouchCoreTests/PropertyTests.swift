@@ -21,6 +21,24 @@ let propertyCount = getenv("TOUCHD_PROPERTY_COUNT").flatMap { Int(String(cString
     }
 
     /// A random tree of up to ~30 views with random frames, visibility, interaction and policies.
+    /// Each recognizer's states, one list per cycle between resets. A record lists every touch
+    /// the recognizer has seen since its last reset, so a cycle is the run of records that share
+    /// their first touch (a timer's record after the last finger lifted included).
+    func gestureCycles(_ records: [GestureRecord]) -> [ResponderID: [[GestureState]]] {
+        var cycles: [ResponderID: [[GestureState]]] = [:]
+        var firstTouch: [ResponderID: TouchID] = [:]
+        for record in records {
+            guard let first = record.touches.first else { continue }
+            if firstTouch[record.recognizer] == first {
+                cycles[record.recognizer]![cycles[record.recognizer]!.count - 1].append(record.state)
+            } else {
+                firstTouch[record.recognizer] = first
+                cycles[record.recognizer, default: []].append([record.state])
+            }
+        }
+        return cycles
+    }
+
     static func randomTree(_ dice: inout Dice) -> ViewTree {
         var tree = ViewTree()
         try! tree.addWindow("window", WindowProperties(size: Size(width: 400, height: 400)))
@@ -54,6 +72,21 @@ let propertyCount = getenv("TOUCHD_PROPERTY_COUNT").flatMap { Int(String(cString
             }
         }
         return tree
+    }
+
+    /// Handlers on random views and the window: some consume every touch method (an override that
+    /// never calls `super`), others only watch and pass the calls on.
+    static func randomHandlers(_ dice: inout Dice, tree: ViewTree) -> [Handler] {
+        let responders = ["window"] + tree.views(in: "window")
+        var handlers: [Handler] = []
+        for _ in 0..<dice.next(6) {
+            let responder = responders[dice.next(responders.count)]
+            let consumes = dice.next(2) == 0
+            for trigger in HandlerTrigger.touchMethods {
+                handlers.append(Handler(responder: responder, trigger: trigger, action: "\(responder).\(trigger.methodName)", passesOn: !consumes))
+            }
+        }
+        return handlers
     }
 
     /// Up to four recognizers of random kinds and options on random views.
@@ -123,8 +156,9 @@ let propertyCount = getenv("TOUCHD_PROPERTY_COUNT").flatMap { Int(String(cString
         await propertyCheck(count: propertyCount, input: Gen.int(in: 0...1_000_000).array(of: 10...300)) { numbers in
             var dice = Dice(numbers: numbers)
             let tree = Self.randomTree(&dice)
+            let handlers = HandlerTable(Self.randomHandlers(&dice, tree: tree))
             var app = Application(
-                tree: tree, gestureRecognizers: Self.randomRecognizers(&dice, tree: tree),
+                tree: tree, handlers: handlers, gestureRecognizers: Self.randomRecognizers(&dice, tree: tree),
                 settings: ApplicationSettings(queueCapacity: 4 + dice.next(8), coalescingThreshold: 1 + dice.next(4)))
             var down: Set<UInt64> = []
             var reports: [DispatchReport] = []
@@ -170,22 +204,32 @@ let propertyCount = getenv("TOUCHD_PROPERTY_COUNT").flatMap { Int(String(cString
             #expect(finals.count == began.count)
             #expect(app.activeTouches.isEmpty)
             // No recognizer both recognizes (or begins) and fails between two resets.
-            var sequences: [ResponderID: [GestureState]] = [:]
-            for record in reports.flatMap(\.gestures) {
-                sequences[record.recognizer, default: []].append(record.state)
-                if record.state.isTerminal {
-                    let seq = sequences[record.recognizer]!
-                    #expect(!((seq.contains(.recognized) || seq.contains(.began)) && seq.contains(.failed)), "\(record.recognizer): \(seq)")
-                    sequences[record.recognizer] = []
+            for (id, cycles) in gestureCycles(reports.flatMap(\.gestures)) {
+                for cycle in cycles {
+                    #expect(!((cycle.contains(.recognized) || cycle.contains(.began)) && cycle.contains(.failed)), "\(id): \(cycle)")
                 }
             }
-            // A cancelled or ended touch that was delivered reaches the responders that saw it begin.
-            let beganCalls = reports.flatMap(\.calls).filter { $0.trigger == .touchesBegan }
-            let finalCalls = reports.flatMap(\.calls).filter { $0.trigger == .touchesEnded || $0.trigger == .touchesCancelled }
+            // A touch's touchesBegan goes up its view's chain to the first responder that consumes it;
+            // exactly those responders get exactly one final call for it, a touchesCancelled when the
+            // touch itself was cancelled.
+            let calls = reports.flatMap(\.calls)
+            let lastPhase = Dictionary(reports.flatMap(\.changedTouches).map { ($0.id, $0.phase) }, uniquingKeysWith: { _, last in last })
+            let viewOf = Dictionary(reports.flatMap(\.hits).map { ($0.touch, $0.view) }, uniquingKeysWith: { first, _ in first })
             for id in began {
-                let sawBegin = Set(beganCalls.filter { $0.touches.contains(id) }.map(\.responder))
-                let sawEnd = Set(finalCalls.filter { $0.touches.contains(id) }.map(\.responder))
-                #expect(sawBegin.isSubset(of: sawEnd), "touch \(id): began at \(sawBegin), finished at \(sawEnd)")
+                let sawBegin = calls.filter { $0.trigger == .touchesBegan && $0.touches.contains(id) }.map(\.responder)
+                let finals = calls.filter { ($0.trigger == .touchesEnded || $0.trigger == .touchesCancelled) && $0.touches.contains(id) }
+                if let view = viewOf[id] ?? nil, !sawBegin.isEmpty {
+                    var expected: [ResponderID] = []
+                    for responder in tree.responderChain(from: view) {
+                        expected.append(responder)
+                        if handlers.handlers(for: responder).contains(where: { $0.trigger == .touchesBegan && !$0.passesOn }) { break }
+                    }
+                    #expect(sawBegin == expected, "touch \(id): began at \(sawBegin), its chain to the first consumer is \(expected)")
+                }
+                #expect(finals.map(\.responder) == sawBegin, "touch \(id): began at \(sawBegin), finished at \(finals.map(\.responder))")
+                if lastPhase[id] == .cancelled {
+                    #expect(finals.allSatisfy { $0.trigger == .touchesCancelled }, "touch \(id) was cancelled: \(finals)")
+                }
             }
         }
     }

@@ -39,10 +39,19 @@ import TouchLayout
             let frame = InputFrame(device: "d", window: "window", timestamp: t, contacts: [InputContact(id: 1, phase: phase, location: Point(x: 100, y: 200))])
             actions += running.send(frame).flatMap(\.actions).map(\.name)
         }
+        // Orange's tap recognizer takes the tap and cancels the views' touches (the article's first log).
         #expect(actions == [
             "blue.touchesBegan", "orange.touchesBegan", "ViewController.touchesBegan", "app_delegate.touchesBegan",
-            "blue.touchesEnded", "orange.touchesEnded", "ViewController.touchesEnded", "app_delegate.touchesEnded",
+            "UITapGestureRecognizer - tap",
+            "blue.touchesCancelled", "orange.touchesCancelled", "ViewController.touchesCancelled", "app_delegate.touchesCancelled",
         ])
+        // A tap on the button (red's whole area): only the button's action, from the controller.
+        var buttonActions: [String] = []
+        for (t, phase) in [(2.0, TouchPhase.began), (2.1, .ended)] {
+            let frame = InputFrame(device: "d", window: "window", timestamp: t, contacts: [InputContact(id: 2, phase: phase, location: Point(x: 150, y: 250))])
+            buttonActions += running.send(frame).flatMap(\.actions).map(\.name)
+        }
+        #expect(buttonActions == ["button - tap"])
     }
 
     func tap(_ app: inout Application, _ x: Double, _ y: Double, at t: Double, id: UInt64) -> [ActionRecord] {

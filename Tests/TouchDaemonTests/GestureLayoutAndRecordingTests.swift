@@ -97,12 +97,32 @@ import TouchLayout
 
     /// Replays a recording onto the 1000×1000 surface with these gestures; returns every record.
     func replay(_ path: String, _ gestures: String) throws -> [GestureRecord] {
+        try replayReports(path, gestures).flatMap(\.gestures)
+    }
+
+    /// Replays a recording onto the 1000×1000 surface with these gestures; returns every report.
+    func replayReports(_ path: String, _ gestures: String) throws -> [DispatchReport] {
         let document = try LayoutLoader.parse(Self.layoutHead + gestures, file: "g.toml")
         var app = try document.makeApplication()
         var replay = try RecordingReplay(path: Self.recordings + "/" + path, descriptionPath: nil, layout: document, tree: app.tree, window: "w")
-        var records: [GestureRecord] = []
-        replay.run(into: &app) { report, _ in records += report.gestures }
-        return records
+        var reports: [DispatchReport] = []
+        replay.run(into: &app) { report, _ in reports.append(report) }
+        return reports
+    }
+
+    /// A recognizer's records, one list per cycle between resets: a record lists every touch the
+    /// recognizer has seen since its last reset, so a cycle is the run of records sharing their
+    /// first touch.
+    func cycles(_ records: [GestureRecord], _ id: ResponderID) -> [[GestureRecord]] {
+        var result: [[GestureRecord]] = []
+        for record in records where record.recognizer == id {
+            if let first = record.touches.first, result.last?.first?.touches.first == first {
+                result[result.count - 1].append(record)
+            } else {
+                result.append([record])
+            }
+        }
+        return result
     }
 
     func states(_ records: [GestureRecord], _ id: ResponderID) -> [GestureState] { records.filter { $0.recognizer == id }.map(\.state) }
@@ -181,10 +201,22 @@ import TouchLayout
             min_touches = 3
             max_touches = 3
             """)
-        // Three of the four fingers were down before the fourth landed: a three-finger drag began then.
-        let began3 = three.first { $0.recognizer == "pan3" && $0.state == .began }
-        #expect(began3 == nil || began3!.touches.count >= 3)
-        #expect(states(three, "pan3").allSatisfy { $0 != .failed } || states(three, "pan3").first == .failed)
+        // Three of the four fingers are down and moving before the fourth lands: a three-finger
+        // pan begins then, goes on while the fourth joins, and ends when the last finger lifts.
+        let pan3 = three.filter { $0.recognizer == "pan3" }
+        #expect(pan3.first?.state == .began)
+        #expect(pan3.first?.touches == [1, 2, 3])
+        #expect(pan3.last?.state == .ended)
+        #expect(pan3.dropFirst().dropLast().allSatisfy { $0.state == .changed })
+        #expect(pan3.last?.touches == [1, 2, 3, 4])
+        let ys = pan3.compactMap { record -> Double? in
+            guard case .object(let t)? = JSONValue.object(record.values)["translation"], case .double(let y)? = t.first(where: { $0.0 == "y" })?.1 else { return nil }
+            return y
+        }
+        #expect(ys.count == pan3.count)
+        #expect((ys.last ?? 0) > 300, "a long drag down: \(ys)")
+        // Fingers landing and lifting move the centroid, never the translation: it grows in small steps.
+        #expect(zip(ys, ys.dropFirst()).allSatisfy { $1 >= $0 && $1 - $0 < 25 }, "\(ys)")
     }
 
     @Test(.enabled(if: GestureLayoutAndRecordingTests.available, "../shared/recordings is absent"))
@@ -226,15 +258,12 @@ import TouchLayout
         for row in RecordingReplayTests.rows {
             let records = try replay(row.path, gestures)
             for id in ["tap", "double", "press", "pan", "swipe", "pinch", "rotate"] as [ResponderID] {
-                // Split the recognizer's states into sequences, each ending in a terminal state.
-                var sequence: [GestureState] = []
-                for state in states(records, id) {
-                    sequence.append(state)
-                    if state.isTerminal {
-                        let recognized = sequence.contains(.recognized) || sequence.contains(.began)
-                        #expect(!(recognized && sequence.contains(.failed)), "\(row.path): \(id) \(sequence)")
-                        sequence = []
-                    }
+                // Between two resets a recognizer either fails or recognizes (begins), never both,
+                // and reaches at most one terminal state.
+                for cycle in cycles(records, id).map({ $0.map(\.state) }) {
+                    let recognized = cycle.contains(.recognized) || cycle.contains(.began)
+                    #expect(!(recognized && cycle.contains(.failed)), "\(row.path): \(id) \(cycle)")
+                    #expect(cycle.filter(\.isTerminal).count <= 1, "\(row.path): \(id) \(cycle)")
                 }
             }
         }
@@ -242,6 +271,127 @@ import TouchLayout
 }
 
 extension GestureLayoutAndRecordingTests {
+    @Test(.enabled(if: GestureLayoutAndRecordingTests.available, "../shared/recordings is absent"))
+    func theLGFingerHeldStillIsALongPress() throws {
+        let reports = try replayReports("hid-devices/lg_1fd2_0064_0.ev", """
+            [[gesture]]
+            id = "press"
+            view = "surface"
+            kind = "long_press"
+            action = "pressed"
+            """)
+        let records = reports.flatMap(\.gestures)
+        // Touch 4 rests 0.65 s without moving: began 0.5 s after it landed, ended when it lifted.
+        let cycle = try #require(cycles(records, "press").first { $0.first?.touches == [4] })
+        #expect(cycle.map(\.state) == [.began, .ended])
+        let down = try #require(reports.flatMap(\.hits).first { $0.touch == 4 })
+        #expect(abs(cycle[0].timestamp - (down.timestamp + 0.5)) < 1e-9, "the timer fires at its own time")
+        #expect(cycle[0].location == down.pointInWindow)
+        let lift = try #require(reports.flatMap(\.changedTouches).first { $0.id == 4 && $0.phase == .ended })
+        #expect(cycle[1].timestamp == lift.timestamp)
+        let actions = reports.flatMap(\.actions).filter { $0.name == "pressed" && $0.touches == [4] }
+        #expect(actions.map(\.gestureState) == [.began, .ended])
+        // Touch 1 moves away at once: no long press.
+        #expect(cycles(records, "press").first?.map(\.state) == [.failed])
+    }
+
+    @Test(.enabled(if: GestureLayoutAndRecordingTests.available, "../shared/recordings is absent"))
+    func requireToFailGivesTheSameTapsWhateverTheOrderOfTheGestures() throws {
+        // A tap on the surface waits for the failure of a tap on a child covering its left part.
+        let child = """
+            [[view]]
+            id = "left"
+            parent = "surface"
+            frame = [0, 0, 435, 1000]
+
+            """
+        let waiter = """
+            [[gesture]]
+            id = "a"
+            view = "surface"
+            kind = "tap"
+            requires_failure_of = ["b"]
+
+            """
+        let awaited = """
+            [[gesture]]
+            id = "b"
+            view = "left"
+            kind = "tap"
+
+            """
+        let path = "evemu-devices/Atmel maXTouch Touchscreen.1-finger-fast-taps.events"
+        let waiterFirst = try replay(path, child + waiter + awaited).map { "\($0.recognizer) \($0.state) \($0.touches)" }
+        let awaitedFirst = try replay(path, child + awaited + waiter).map { "\($0.recognizer) \($0.state) \($0.touches)" }
+        #expect(waiterFirst == awaitedFirst)
+        // Each of the nine taps is recognized once: by b on the left (a then fails), else by a.
+        #expect(waiterFirst == [
+            "b recognized [1]", "a failed [1]", "a recognized [2]", "a recognized [3]", "a recognized [4]", "a recognized [5]",
+            "b recognized [6]", "a failed [6]", "a recognized [7]", "a recognized [8]", "a recognized [9]",
+        ])
+    }
+
+    @Test(.enabled(if: GestureLayoutAndRecordingTests.available, "../shared/recordings is absent"))
+    func theAtmelFourFingerDragIsASwipeDown() throws {
+        let path = "evemu-devices/Atmel maXTouch Touchscreen.4-finger-drag-down.events"
+        let records = try replay(path, """
+            [[gesture]]
+            id = "swipe"
+            view = "surface"
+            kind = "swipe"
+            touches = 4
+            directions = ["down"]
+            """)
+        let swipe = records.filter { $0.recognizer == "swipe" }
+        #expect(swipe.map(\.state) == [.recognized])
+        #expect(swipe.first?.touches == [1, 2, 3, 4])
+        #expect(JSONValue.object(swipe.first?.values ?? [])["direction"] == .string("down"))
+        // The same drag is no swipe up, nor a swipe of two fingers.
+        let up = try replay(path, """
+            [[gesture]]
+            id = "swipe"
+            view = "surface"
+            kind = "swipe"
+            touches = 4
+            directions = ["up"]
+            """)
+        #expect(states(up, "swipe") == [.failed])
+        let two = try replay(path, """
+            [[gesture]]
+            id = "swipe"
+            view = "surface"
+            kind = "swipe"
+            touches = 2
+            directions = ["down"]
+            """)
+        #expect(states(two, "swipe") == [.failed])
+    }
+
+    @Test(.enabled(if: GestureLayoutAndRecordingTests.available, "../shared/recordings is absent"))
+    func theWacomTwoFingerCircleIsARotation() throws {
+        let records = try replay("evemu-devices/Wacom ISDv4 E6 Finger.double-center-circle.events", """
+            [[gesture]]
+            id = "rotate"
+            view = "surface"
+            kind = "rotation"
+            """)
+        let rotation = records.filter { $0.recognizer == "rotate" }
+        #expect(rotation.first?.state == .began)
+        #expect(rotation.first?.touches == [1, 2])
+        #expect(rotation.last?.state == .ended)
+        #expect(rotation.dropFirst().dropLast().allSatisfy { $0.state == .changed })
+        let angles = rotation.compactMap { record -> Double? in
+            if case .double(let r)? = JSONValue.object(record.values)["rotation"] { return r }
+            return nil
+        }
+        #expect(angles.count == rotation.count)
+        // Beyond the 6° threshold at the start; the fingers waver but never turn back past where
+        // they started, and end about 31° round.
+        #expect(angles.first.map { $0 >= 0.1047 && $0 < 0.12 } == true, "\(angles)")
+        #expect(angles.allSatisfy { $0 > 0.05 && $0 < 0.6 }, "\(angles)")
+        #expect(angles.last.map { $0 > 0.5 } == true, "\(angles)")
+    }
+
     @Test func controlsAndTheirTargetsComeFromTheLayout() throws {
         let text = Self.layoutHead + """
             [[view]]

@@ -213,3 +213,56 @@ extension SocketServerTests {
         #expect((c.reply(id: 10)?["error"] as? [String: Any])?["code"] as? String == "unknown_window")
     }
 }
+
+@Suite(.serialized) struct GestureSocketTests {
+    @Test func gestureRecordsAndTheActionsOfRecognizersAndControlsReachSubscribers() throws {
+        // The kiosk tree; a double-tap recognizer on home, and home.ok a button whose action
+        // walks the chain to home's handler.
+        let app = Application(
+            tree: kioskTree(),
+            handlers: HandlerTable([Handler(responder: "home", trigger: .action, action: "confirmed", selector: "confirm")]),
+            gestureRecognizers: [GestureRecognizerSpec(id: "home.double", view: "home", kind: .tap(taps: 2, touches: 1), action: "zoom")],
+            controls: [ControlSpec(view: "home.ok", kind: .button, targets: [ControlTarget(event: .touchUpInside, action: "confirm")])])
+        let h = try DaemonHarness(app: app)
+        let client = try h.connect(topics: ["gestures", "actions"])
+        // A double tap on home away from the buttons, then a single tap on the button.
+        tap(h.daemon, id: 1, at: Point(x: 700, y: 400), t: 1)
+        tap(h.daemon, id: 2, at: Point(x: 702, y: 401), t: 1.2)
+        tap(h.daemon, id: 3, at: Point(x: 150, y: 150), t: 3)
+        // The double tap's window closes on the daemon's timer, a moment of real time later.
+        var waited = 0
+        while h.daemon.app.nextDeadline != nil && waited < 200 {
+            _ = try h.loop.runOnce(timeoutMilliseconds: 10)
+            waited += 1
+        }
+        try h.drain(client)
+
+        let gestures = client.of(type: "gesture")
+        #expect(gestures.map { $0["state"] as? String } == ["recognized", "failed"])
+        let recognized = try #require(gestures.first)
+        #expect(recognized["recognizer"] as? String == "home.double")
+        #expect(recognized["kind"] as? String == "tap")
+        #expect(recognized["view"] as? String == "home")
+        #expect(recognized["taps"] as? Int == 2)
+        #expect(recognized["touches"] as? [Int] == [1, 2])
+        let location = try #require(recognized["location"] as? [String: Any])
+        #expect((location["x"] as? NSNumber)?.doubleValue == 702 && (location["y"] as? NSNumber)?.doubleValue == 401, "the last tap's finger: \(location)")
+        // The single tap on the button: the double tap waits, then fails on its timer, at the button.
+        let failed = gestures[1]
+        #expect(failed["touches"] as? [Int] == [3])
+        let failedAt = try #require(failed["location"] as? [String: Any])
+        #expect((failedAt["x"] as? NSNumber)?.doubleValue == 150 && (failedAt["y"] as? NSNumber)?.doubleValue == 150)
+
+        let actions = client.of(type: "action")
+        #expect(actions.map { $0["name"] as? String } == ["zoom", "confirmed"])
+        #expect(actions.first?["event"] as? String == "gesture_recognized")
+        #expect(actions.first?["responder"] as? String == "home.double")
+        let confirmed = try #require(actions.last)
+        #expect(confirmed["responder"] as? String == "home")
+        #expect(confirmed["view"] as? String == "home.ok")
+        let payload = try #require(confirmed["payload"] as? [String: Any])
+        #expect(payload["control"] as? String == "home.ok")
+        #expect(payload["event"] as? String == "touch_up_inside")
+        #expect(client.seqs == Array(1...client.seqs.count), "no gaps")
+    }
+}

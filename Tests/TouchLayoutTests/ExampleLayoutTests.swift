@@ -13,7 +13,7 @@ func configPath(_ name: String) -> String {
 /// layouts put things where their comments say (the real one lives in TouchCore).
 func hitView(_ document: LayoutDocument, window: String, x: Double, y: Double) -> String? {
     func hit(_ id: String, _ point: LayoutPoint) -> String? {
-        guard let view = document.view(id) else { return nil }
+        guard let view = document.view(id), view.hitTest != .refuse else { return nil }
         guard !view.isHidden, view.alpha >= 0.01, view.isUserInteractionEnabled else { return nil }
         let e = view.hitExpansion
         let area = LayoutRect(
@@ -23,7 +23,7 @@ func hitView(_ document: LayoutDocument, window: String, x: Double, y: Double) -
         switch view.hitTest {
         case .capture: return id
         case .redirect(let target): return target
-        case .default, .passThrough:
+        case .default, .passThrough, .refuse:
             for subview in document.subviews(of: id).reversed() {
                 let local = LayoutPoint(x: point.x - subview.frame.x, y: point.y - subview.frame.y)
                 if let found = hit(subview.id, local) { return found }
@@ -106,11 +106,12 @@ func hitView(_ document: LayoutDocument, window: String, x: Double, y: Double) -
         // Bottom to top: hit-testing asks black, then green, then blue, as in the article's log.
         #expect(document.subviews(of: "orange").map(\.id) == ["blue", "green", "black"])
         #expect(document.subviews(of: "blue").map(\.id) == ["red"])
-        #expect(document.views.count == 6)
+        #expect(document.subviews(of: "red").map(\.id) == ["btn"])
+        #expect(document.views.count == 7)
 
-        // A touch on blue away from red lands on blue; one on red lands on red.
+        // A touch on blue away from red lands on blue; one on red lands on the button filling it.
         #expect(hitView(document, window: "window", x: 60, y: 160) == "blue")
-        #expect(hitView(document, window: "window", x: 150, y: 250) == "red")
+        #expect(hitView(document, window: "window", x: 150, y: 250) == "btn")
         #expect(hitView(document, window: "window", x: 300, y: 200) == "black")
         #expect(hitView(document, window: "window", x: 100, y: 400) == "green")
         #expect(hitView(document, window: "window", x: 10, y: 10) == "root")
@@ -124,7 +125,18 @@ func hitView(_ document: LayoutDocument, window: String, x: Double, y: Double) -
                 expected.append(HandlerSpec(responder: responder, trigger: trigger, action: "\(responder).\(method)"))
             }
         }
+        var takesTheButtonsAction = HandlerSpec(responder: "ViewController", trigger: .action, action: "button - tap")
+        takesTheButtonsAction.selector = "tap"
+        expected.append(takesTheButtonsAction)
         #expect(document.handlers == expected)
+        // Orange's tap recognizer and the button, as in the article.
+        #expect(document.gestures.map(\.id) == ["orange.tap"])
+        #expect(document.gestures.first?.view == "orange")
+        #expect(document.gestures.first?.kind == .tap)
+        #expect(document.gestures.first?.action == "UITapGestureRecognizer - tap")
+        var button = ControlLayoutSpec(view: "btn", kind: .button)
+        button.targets = [.init(event: "touch_up_inside", action: "tap", target: nil)]
+        #expect(document.controls == [button])
         #expect(document.devices == [DeviceSpec(window: "window")])
     }
 }

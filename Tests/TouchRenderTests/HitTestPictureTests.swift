@@ -77,4 +77,21 @@ import TouchRender
         #expect(pass?["data-reason"] == "pass-through: never itself")
         #expect(steps.first { $0["data-view"] == "main" }?["data-role"] == "hit")
     }
+
+    @Test func aViewWhoseHitTestReturnsNothingIsRejectedWithoutAskingItsSubviews() throws {
+        var tree = ViewTree()
+        try tree.addWindow("main", WindowProperties(size: Size(width: 100, height: 100)))
+        try tree.addView("none", parent: "main", ViewProperties(frame: Rect(x: 0, y: 0, width: 100, height: 100)))
+        try tree.addView("inner", parent: "none", ViewProperties(frame: Rect(x: 0, y: 0, width: 100, height: 100)))
+        try tree.updateView("none") { $0.hitTestPolicy = .refuse }
+        let (result, steps) = try Self.steps(tree, Point(x: 50, y: 50))
+        #expect(result.view == "main")
+        let refused = steps.first { $0["data-view"] == "none" }
+        #expect(refused?["data-outcome"] == "refused")
+        #expect(refused?["data-role"] == "rejected")
+        #expect(steps.first { $0["data-view"] == "inner" } == nil, "never asked")
+        let figures = try #require(ViewFigure.figures(of: tree, window: "main"))
+        #expect(figures.first { $0.id == "none" }?.conditions.contains(.refuse) == true)
+        #expect(figures.first { $0.id == "inner" }?.conditions.contains(.insideRefuse) == true)
+    }
 }

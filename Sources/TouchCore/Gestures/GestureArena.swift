@@ -2,10 +2,14 @@
 ///
 /// Arbitration as UIKit does it: recognizers see their touches before the views; when one recognizes
 /// (or begins), every other recognizer tracking those touches that may not recognize simultaneously
-/// with it fails; a recognizer that requires another to fail waits for it; `cancelsTouchesInView`
+/// with it fails; a recognizer that requires another to fail waits for it, and fails if that one
+/// recognizes instead (whatever their order of attachment); `cancelsTouchesInView`
 /// cancels the views' touches up their responder chains; `delaysTouchesBegan`/`delaysTouchesEnded`
 /// hold the views' calls until the recognizer fails (then they are delivered) or recognizes (then
-/// they are dropped or turned into cancellations).
+/// they are dropped or turned into cancellations). A recognizer gets every touch hit-tested into its
+/// view or a subview, even one its view does not get for lack of multiple touch; one attached above a
+/// control fails rather than take over the control's own action (`UIControl`'s
+/// `gestureRecognizerShouldBegin`).
 struct GestureArena: Sendable {
     var recognizers: [ResponderID: GestureRecognizer] = [:]
     /// Attachment order: recognizers are asked in this order.

@@ -33,6 +33,8 @@ struct GestureRecognizer: Sendable {
     var trackOrder: [TouchID] = []
     /// Every touch since the last reset (a double tap's first tap included), in order.
     var seen: [TouchID] = []
+    /// The hit-test view of its first touch since the last reset.
+    var firstTouchView: ResponderID?
     /// A recognition waiting for recognizers it requires to fail.
     var pending: GestureState?
     var deadline: Double?
@@ -45,6 +47,9 @@ struct GestureRecognizer: Sendable {
     var gestureStartTime = 0.0
     var referenceCentroid = Point.zero
     var lastCentroid = Point.zero
+    /// Where its fingers last were (the ones down, or lifting in the latest event), for every kind:
+    /// the location of records sent once all fingers are up.
+    var lastLocation = Point.zero
     var lastTime = 0.0
     var referenceDistance = 0.0
     var referenceAngle = 0.0
@@ -62,12 +67,14 @@ struct GestureRecognizer: Sendable {
     }
 
     var downCount: Int { tracks.values.filter(\.isDown).count }
-    var isEngaged: Bool { !tracks.isEmpty || deadline != nil }
+    /// Whether it is deciding: it tracks touches, waits on a timer, or holds a recognition back
+    /// until the recognizers it requires to fail have failed.
+    var isEngaged: Bool { !tracks.isEmpty || deadline != nil || pending != nil }
     var touchIDs: [TouchID] { seen }
 
     var centroid: Point {
         let down = trackOrder.compactMap { tracks[$0] }.filter(\.isDown)
-        guard !down.isEmpty else { return lastCentroid }
+        guard !down.isEmpty else { return lastLocation }
         let sum = down.reduce(Point.zero) { $0 + $1.location }
         return Point(x: sum.x / Double(down.count), y: sum.y / Double(down.count))
     }
@@ -100,6 +107,7 @@ struct GestureRecognizer: Sendable {
                 tracks[touch.id] = Track(start: touch.locationInWindow, location: touch.locationInWindow, isDown: true)
                 trackOrder.append(touch.id)
                 seen.append(touch.id)
+                if firstTouchView == nil { firstTouchView = touch.view }
             case .moved, .stationary:
                 tracks[touch.id]?.location = touch.locationInWindow
             case .ended:
@@ -109,6 +117,12 @@ struct GestureRecognizer: Sendable {
                 tracks[touch.id]?.isDown = false
                 cancelled = true
             }
+        }
+        let present = trackOrder.filter { id in tracks[id]?.isDown == true || touches.contains { $0.id == id && $0.phase == .ended } }
+            .compactMap { tracks[$0]?.location }
+        if !present.isEmpty {
+            let sum = present.reduce(Point.zero, +)
+            lastLocation = Point(x: sum.x / Double(present.count), y: sum.y / Double(present.count))
         }
         guard !state.isTerminal else { return nil }
         if cancelled { return state == .possible ? .failed : .cancelled }
@@ -138,20 +152,26 @@ struct GestureRecognizer: Sendable {
                 lastCentroid = c
                 lastTime = time
             }
-            if began && state == .possible { referenceCentroid = centroid }
+            // A finger landing or lifting moves the centroid without any finger moving: the
+            // reference follows, so the translation does not jump, and the velocity keeps its value.
+            let fingersChanged = began || (ended && downCount > 0)
+            if began && state == .possible {
+                referenceCentroid = centroid
+            } else if fingersChanged {
+                referenceCentroid = referenceCentroid + (c - lastCentroid)
+            }
             if state == .possible {
                 if downCount == 0 { return .failed }
                 guard (minimum...maximum).contains(downCount) else { return nil }
                 if referenceCentroid.distance(to: c) > threshold * pointsPerMillimetre {
-                    updateVelocity(c, time)
+                    if !fingersChanged { updateVelocity(c, time) }
                     return .began
                 }
                 return nil
             }
             if downCount == 0 { return .ended }
-            if began { referenceCentroid = referenceCentroid + (c - lastCentroid) }
             if moved {
-                updateVelocity(c, time)
+                if !fingersChanged { updateVelocity(c, time) }
                 return .changed
             }
             return nil

@@ -127,7 +127,8 @@ public struct GestureRecord: Hashable, Sendable {
     public var view: ResponderID
     public var state: GestureState
     public var timestamp: Double
-    /// The centroid of its touches, in window coordinates.
+    /// The centroid of its touches that are down, in window coordinates; once all have lifted,
+    /// where they were when they lifted.
     public var location: Point
     public var touches: [TouchID]
     /// Kind-specific values: `translation`/`velocity` (pan), `scale`/`velocity` (pinch),
