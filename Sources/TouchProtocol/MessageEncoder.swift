@@ -38,12 +38,14 @@ public enum MessageEncoder {
 
     public static func message(for touch: Touch, tree: ViewTree) -> OutboundMessage {
         let inView = touch.view.flatMap { touch.location(in: $0, of: tree) }
+        let previousInView = touch.view.flatMap { touch.previousLocation(in: $0, of: tree) }
         var members: [(String, JSONValue)] = [
             ("type", "touch"), ("time", .double(touch.timestamp)), ("touch", .int(Int64(touch.id))),
             ("phase", .string(touch.phase.rawValue)), ("device", .string(touch.device)),
             ("window", id(touch.window)), ("view", id(touch.view)),
             ("location", point(touch.locationInWindow)), ("previous_location", point(touch.previousLocationInWindow)),
-            ("location_in_view", inView.map(point) ?? .null), ("tap_count", .int(Int64(touch.tapCount))),
+            ("location_in_view", inView.map(point) ?? .null),
+            ("previous_location_in_view", previousInView.map(point) ?? .null), ("tap_count", .int(Int64(touch.tapCount))),
             ("major_radius", .double(touch.majorRadius)), ("major_radius_tolerance", .double(touch.majorRadiusTolerance)),
             ("force", .double(touch.force)), ("maximum_possible_force", .double(touch.maximumPossibleForce)),
         ]

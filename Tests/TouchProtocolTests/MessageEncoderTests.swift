@@ -24,10 +24,24 @@ import TouchProtocol
             messages[0].line(seq: 7)
                 == #"{"seq":7,"type":"hit","time":1.5,"touch":1,"device":"d","window":"w","view":"home.ok","path":["w","home","home.ok"],"point":{"x":15,"y":15.25},"point_in_view":{"x":5,"y":5.25},"tap_count":1,"delivered":true}"# + "\n")
         #expect(messages[1].body.contains(#""phase":"began""#))
-        #expect(messages[1].body.contains(#""location_in_view":{"x":5,"y":5.25}"#))
+        #expect(messages[1].body.contains(#""location_in_view":{"x":5,"y":5.25},"previous_location_in_view":{"x":5,"y":5.25}"#))
         #expect(messages[1].droppable == false, "a touch-down is never dropped")
         #expect(messages[2].body.contains(#""name":"ok","responder":"home.ok","event":"touches_began","view":"home.ok","touches":[1],"payload":{"n":1}"#))
         #expect(messages[2].action == "ok")
+    }
+
+    @Test func aMovedTouchCarriesItsPreviousLocationInItsView() {
+        var tree = ViewTree()
+        try! tree.addWindow("w", WindowProperties(size: Size(width: 100, height: 100)))
+        try! tree.addView("v", parent: "w", ViewProperties(frame: Rect(x: 10, y: 20, width: 50, height: 50)))
+        var app = Application(tree: tree)
+        _ = app.send(InputFrame(device: "d", window: "w", timestamp: 1, contacts: [InputContact(id: 1, phase: .began, location: Point(x: 15, y: 25))]))
+        let report = app.send(
+            InputFrame(device: "d", window: "w", timestamp: 1.01, contacts: [InputContact(id: 1, phase: .moved, location: Point(x: 18, y: 29))]))[0]
+        let touch = MessageEncoder.messages(for: report, tree: app.tree).first { $0.topic == .touches }
+        #expect(touch?.body.contains(#""location":{"x":18,"y":29},"previous_location":{"x":15,"y":25}"#) == true, "\(touch?.body ?? "")")
+        #expect(
+            touch?.body.contains(#""location_in_view":{"x":8,"y":9},"previous_location_in_view":{"x":5,"y":5}"#) == true, "\(touch?.body ?? "")")
     }
 
     @Test func subscriptionsFilterByTopicViewPrefixAndActionName() {
