@@ -70,9 +70,16 @@ public final class SystemdNotifier {
 
 /// The listening socket systemd passed, if it passed one to this process (`LISTEN_PID`, `LISTEN_FDS`).
 public enum SocketActivation {
+    /// Why a passed descriptor cannot be adopted.
+    public struct Unusable: Error, CustomStringConvertible {
+        public var description: String
+    }
+
     /// The first passed descriptor (3) when `LISTEN_PID` is this process and `LISTEN_FDS` >= 1.
     /// The variables are removed so that children do not adopt the descriptor too.
-    public static func listeningDescriptor() -> Int32? {
+    /// - Throws: ``Unusable`` when descriptor 3 is not a listening Unix stream socket (a unit whose
+    ///   socket has another type, or a stray `LISTEN_FDS`): adopting it would fail later, obscurely.
+    public static func listeningDescriptor() throws(Unusable) -> Int32? {
         defer {
             unsetenv("LISTEN_PID")
             unsetenv("LISTEN_FDS")
@@ -82,7 +89,33 @@ public enum SocketActivation {
             let countText = getenv("LISTEN_FDS").map({ String(cString: $0) }), let count = Int32(countText), count >= 1
         else { return nil }
         let fd: Int32 = 3
+        try check(fd)
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         return fd
+    }
+
+    /// Checks that `fd` is a listening Unix-domain stream socket.
+    public static func check(_ fd: Int32) throws(Unusable) {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            throw Unusable(description: "socket activation passed descriptor \(fd), which is not open (\(String(cString: strerror(errno))))")
+        }
+        guard info.st_mode & S_IFMT == S_IFSOCK else {
+            throw Unusable(description: "socket activation passed descriptor \(fd), which is not a socket")
+        }
+        func option(_ name: Int32) -> Int32? {
+            var value: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            return getsockopt(fd, SOL_SOCKET, name, &value, &length) == 0 ? value : nil
+        }
+        guard option(SO_DOMAIN) == AF_UNIX else {
+            throw Unusable(description: "socket activation passed descriptor \(fd), which is not a Unix-domain socket (ListenStream= must be a path)")
+        }
+        guard option(SO_TYPE) == Int32(SOCK_STREAM.rawValue) else {
+            throw Unusable(description: "socket activation passed descriptor \(fd), which is not a stream socket (expected ListenStream=)")
+        }
+        guard option(SO_ACCEPTCONN) == 1 else {
+            throw Unusable(description: "socket activation passed descriptor \(fd), which is not listening (Accept=no is expected)")
+        }
     }
 }

@@ -95,7 +95,13 @@ struct RunCommand: ParsableCommand {
         let policy = PeerPolicy(
             allowedUIDs: try ids(allowUsers, "--allow-users", daemonSpec.allowUsers),
             allowedGIDs: try ids(allowGroups, "--allow-groups", daemonSpec.allowGroups))
-        let activated = SocketActivation.listeningDescriptor()
+        let activated: Int32?
+        do {
+            activated = try SocketActivation.listeningDescriptor()
+        } catch {
+            logger.critical("cannot start: \(error)")
+            throw ExitCode.failure
+        }
         if activated == nil {
             let directory = String(socket[..<(socket.lastIndex(of: "/") ?? socket.startIndex)])
             if !directory.isEmpty { mkdir(directory, 0o755) }

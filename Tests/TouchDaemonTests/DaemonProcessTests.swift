@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchDaemon
 import TouchLayout
 #if canImport(Glibc)
 import Glibc
@@ -170,6 +171,50 @@ import Glibc
 }
 
 extension DaemonProcessTests {
+    @Test func refusesToAdoptSomethingThatIsNotAListeningSocket() throws {
+        // As systemd would pass it, but descriptor 3 is /dev/null.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [
+            "-c", #"export LISTEN_PID=$$ LISTEN_FDS=1; exec "$0" "$@" 3</dev/null"#, Self.touchd, "--config", Self.kiosk,
+            "--socket", temporaryPath("unused") + ".sock",
+        ]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(text.contains("cannot start: socket activation passed descriptor 3, which is not a socket"), "\(text)")
+    }
+
+    @Test func onlyAListeningUnixStreamSocketCanBeAdopted() throws {
+        let datagram = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(datagram) }
+        #expect(throws: SocketActivation.Unusable.self) { try SocketActivation.check(datagram) }
+        let stream = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(stream) }
+        do {
+            try SocketActivation.check(stream)
+            Issue.record("a stream socket that does not listen was accepted")
+        } catch {
+            #expect(error.description.contains("not listening"))
+        }
+        let path = temporaryPath("listening") + ".sock"
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stream, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        defer { unlink(path) }
+        #expect(bound == 0 && listen(stream, 4) == 0)
+        #expect(throws: Never.self) { try SocketActivation.check(stream) }
+        let inet = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(inet) }
+        #expect(throws: SocketActivation.Unusable.self) { try SocketActivation.check(inet) }
+    }
+
     /// A recording with one finger held for `hold` seconds on the kiosk's doors tile.
     static func heldTouchRecording(hold: Double) -> String {
         """
