@@ -85,6 +85,7 @@ public final class DaemonRunner {
             try source.start(on: loop) { [unowned self] event in
                 switch event {
                 case .frame(let frame): self.daemon.receive(frame)
+                case .event(let event): self.daemon.receive(event)
                 case .deviceAdded(let id, let description):
                     self.scheduleStatus()
                     self.logger.info("device added", metadata: ["device": "\(id)"])

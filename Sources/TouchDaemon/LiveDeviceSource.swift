@@ -5,20 +5,20 @@ import TouchEvdev
 import TouchLayout
 import TouchProtocol
 
-/// The real touchscreens and touchpads: found through libudev (hotplug included), read through
-/// libevdev, each through its own ``DeviceInputPipeline`` into the application.
+/// The real touchscreens, touchpads, key devices and accelerometers: found through libudev (hotplug
+/// included), read through libevdev, each through its own ``DeviceInputDecoder`` into the application.
 ///
 /// A device unplugged mid-touch has its touches cancelled; plugged back in, it comes back under
 /// the same stable identity (its port, serial, ids and name; not its event number).
 public final class LiveDeviceSource: InputSource {
     final class OpenDevice {
         let device: EvdevDevice
-        var pipeline: DeviceInputPipeline
+        var pipeline: DeviceInputDecoder
         let facts: DeviceFacts
         let match: DeviceMatch
         let udev: UdevInputDevice
 
-        init(device: EvdevDevice, pipeline: DeviceInputPipeline, facts: DeviceFacts, match: DeviceMatch, udev: UdevInputDevice) {
+        init(device: EvdevDevice, pipeline: DeviceInputDecoder, facts: DeviceFacts, match: DeviceMatch, udev: UdevInputDevice) {
             self.device = device
             self.pipeline = pipeline
             self.facts = facts
@@ -101,9 +101,10 @@ public final class LiveDeviceSource: InputSource {
         }
         let id = StableIdentity.of(
             name: facts.name, vendor: facts.vendor, product: facts.product, properties: info.properties, physicalPath: device.physicalPath)
-        let pipeline: DeviceInputPipeline
+        let pipeline: DeviceInputDecoder
         do {
-            pipeline = try DeviceInputPipeline(deviceID: id, description: device.description, udevProperties: info.properties, spec: spec, tree: tree)
+            pipeline = try DeviceInputDecoder(
+                kind: facts.kind, deviceID: id, description: device.description, udevProperties: info.properties, spec: spec, tree: tree)
         } catch {
             logger.error("device \(info.devnode) cannot be used: \(error)")
             return
@@ -137,7 +138,7 @@ public final class LiveDeviceSource: InputSource {
             feed(before, to: entry)
             logger.warning("events were lost (SYN_DROPPED): resynchronising", metadata: ["device": "\(entry.pipeline.deviceID)"])
             _ = entry.pipeline.feed(dropped)
-            if let frame = entry.pipeline.resync(with: delta, at: dropped.time) { sink?(.frame(frame)) }
+            for event in entry.pipeline.resync(with: delta, at: dropped.time) { sink?(.event(event)) }
             feed(after, to: entry)
         case .removed(let before):
             feed(before, to: entry)
@@ -150,7 +151,7 @@ public final class LiveDeviceSource: InputSource {
 
     private func feed(_ events: [InputEvent], to entry: OpenDevice) {
         for event in events {
-            if let frame = entry.pipeline.feed(event) { sink?(.frame(frame)) }
+            for output in entry.pipeline.feed(event) { sink?(.event(output)) }
         }
     }
 
@@ -159,7 +160,7 @@ public final class LiveDeviceSource: InputSource {
         guard let entry = open.removeValue(forKey: devnode) else { return }
         loop?.unregister(entry.device.fileDescriptor)
         let now = EventTime(microseconds: Int64(Daemon.monotonicNow() * 1_000_000))
-        if let frame = entry.pipeline.finish(at: now) { sink?(.frame(frame)) }
+        for event in entry.pipeline.finish(at: now) { sink?(.event(event)) }
         sink?(.deviceRemoved(id: entry.pipeline.deviceID))
     }
 

@@ -43,6 +43,10 @@ public enum Request: Hashable, Sendable {
     case views
     case stats
     case snapshot(window: ResponderID?, heatmap: Bool)
+    /// `becomeFirstResponder()` on a window, view or controller.
+    case becomeFirstResponder(responder: ResponderID)
+    /// `resignFirstResponder()` on a window, view or controller.
+    case resignFirstResponder(responder: ResponderID)
 }
 
 /// Why a request was refused: a machine-readable code and a sentence.
@@ -112,8 +116,10 @@ extension Request {
             var heatmap = false
             if let v = d["heatmap"] { heatmap = try bool(v, "heatmap") }
             return .snapshot(window: window, heatmap: heatmap)
+        case "become_first_responder": return .becomeFirstResponder(responder: ResponderID(try string(d, "responder")))
+        case "resign_first_responder": return .resignFirstResponder(responder: ResponderID(try string(d, "responder")))
         default:
-            throw RequestError("unknown_command", "unknown command \"\(cmd)\": expected ping, subscribe, unsubscribe, hit_test, set, add_view, remove_view, reload, devices, views, stats or snapshot")
+            throw RequestError("unknown_command", "unknown command \"\(cmd)\": expected ping, subscribe, unsubscribe, hit_test, set, add_view, remove_view, reload, devices, views, stats, snapshot, become_first_responder or resign_first_responder")
         }
     }
 
