@@ -21,6 +21,9 @@ public final class Daemon {
     public var describeDevices: () -> JSONValue = { .array([]) }
     /// Called after every published batch (for status lines, counters).
     public var onPublished: ((Int) -> Void)?
+    /// Called with each anomaly a dispatch reported (input it could not make sense of, a handler's
+    /// first-responder change that was refused), for the logs.
+    public var onAnomaly: ((String) -> Void)?
     /// Called before (true) and after (false) a reload requested over the socket replaces the layout.
     public var onReload: ((Bool) -> Void)?
     /// Called after every `subscribe` request (a replay can wait for its first client).
@@ -103,6 +106,7 @@ public final class Daemon {
         var count = 0
         for report in reports {
             recentTouches.record(report)
+            for anomaly in report.anomalies { onAnomaly?(anomaly) }
             for message in MessageEncoder.messages(for: report, tree: app.tree) {
                 server.broadcast(message)
                 count += 1

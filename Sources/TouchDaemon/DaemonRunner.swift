@@ -58,6 +58,8 @@ public final class DaemonRunner {
             limits: options.limits, policy: options.peerPolicy)
         daemon = Daemon(app: app, server: server, loop: loop, version: options.version)
         daemon.reloadLayout = reloadLayout
+        let anomalyLogger = logger
+        daemon.onAnomaly = { anomalyLogger.warning("\($0)") }
         self.sources = sources
         self.logger = logger
         daemon.describeDevices = { [unowned self] in .array(self.sources.flatMap { source -> [JSONValue] in

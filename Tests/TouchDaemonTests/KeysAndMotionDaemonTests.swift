@@ -157,4 +157,15 @@ private func motionPhases(_ events: [QueuedEvent]) -> [MotionPhase] {
         let motion = try #require(c.of(type: "motion").first)
         #expect(motion["subtype"] as? String == "shake" && motion["phase"] as? String == "began" && motion["time"] as? Double == 2)
     }
+
+    @Test func aRefusedFirstResponderChangeIsReportedForTheLogs() throws {
+        let app = Application(
+            tree: kioskTree(),
+            handlers: HandlerTable([Handler(responder: "home.ok", trigger: .touchesEnded, action: "focus", firstResponderEffect: .become("home"))]))
+        let h = try DaemonHarness(app: app)
+        var logged: [String] = []
+        h.daemon.onAnomaly = { logged.append($0) }
+        tap(h.daemon, id: 1, at: Point(x: 150, y: 150), t: 1)
+        #expect(logged == [#"handler focus of home.ok: "home" cannot become first responder (it has no can_become_first_responder = true)"#])
+    }
 }
