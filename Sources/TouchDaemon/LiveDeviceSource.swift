@@ -17,6 +17,8 @@ public final class LiveDeviceSource: InputSource {
         let facts: DeviceFacts
         let match: DeviceMatch
         let udev: UdevInputDevice
+        /// For an accelerometer: fires at its shake's deadline, when the device may have gone quiet.
+        var deadlineTimer: LoopTimer?
 
         init(device: EvdevDevice, pipeline: DeviceInputDecoder, facts: DeviceFacts, match: DeviceMatch, udev: UdevInputDevice) {
             self.device = device
@@ -64,6 +66,7 @@ public final class LiveDeviceSource: InputSource {
     public func stop() {
         for (node, entry) in open {
             loop?.unregister(entry.device.fileDescriptor)
+            if let timer = entry.deadlineTimer { loop?.unregister(timer.fd) }
             open[node] = nil
         }
         if monitorFD >= 0 { loop?.unregister(monitorFD) }
@@ -147,6 +150,34 @@ public final class LiveDeviceSource: InputSource {
         for anomaly in entry.pipeline.takeAnomalies() {
             logger.warning("\(anomaly)", metadata: ["device": "\(entry.pipeline.deviceID)"])
         }
+        if open[devnode] != nil { armDeadline(of: entry, devnode: devnode) }
+    }
+
+    /// Arms the device's timer for its pipeline's deadline (a shake ends once the accelerometer has
+    /// been quiet long enough, and a quiet one sends nothing). Live devices stamp events with
+    /// CLOCK_MONOTONIC, the clock the deadline is on.
+    private func armDeadline(of entry: OpenDevice, devnode: String) {
+        guard let deadline = entry.pipeline.deadline else {
+            entry.deadlineTimer?.arm(after: nil)
+            return
+        }
+        if entry.deadlineTimer == nil, let loop {
+            do {
+                let timer = try LoopTimer()
+                try loop.register(timer.fd, for: .readable) { [unowned self] _ in
+                    timer.acknowledge()
+                    guard let entry = self.open[devnode] else { return }
+                    let now = EventTime(microseconds: Int64(Daemon.monotonicNow() * 1_000_000))
+                    for event in entry.pipeline.advance(to: now) { self.sink?(.event(event)) }
+                    self.armDeadline(of: entry, devnode: devnode)
+                }
+                entry.deadlineTimer = timer
+            } catch {
+                logger.error("no timer for \(devnode): \(error); its shakes end only with its next sample")
+                return
+            }
+        }
+        entry.deadlineTimer?.arm(after: max(deadline.seconds - Daemon.monotonicNow(), 0.000_001))
     }
 
     private func feed(_ events: [InputEvent], to entry: OpenDevice) {
@@ -159,6 +190,7 @@ public final class LiveDeviceSource: InputSource {
         ignored[devnode] = nil
         guard let entry = open.removeValue(forKey: devnode) else { return }
         loop?.unregister(entry.device.fileDescriptor)
+        if let timer = entry.deadlineTimer { loop?.unregister(timer.fd) }
         let now = EventTime(microseconds: Int64(Daemon.monotonicNow() * 1_000_000))
         for event in entry.pipeline.finish(at: now) { sink?(.event(event)) }
         sink?(.deviceRemoved(id: entry.pipeline.deviceID))

@@ -82,7 +82,13 @@ public struct MotionInputPipeline: Sendable {
         self.decoder = decoder
     }
 
-    public mutating func feed(_ event: InputEvent) -> [QueuedEvent] { decoder.feed(event).map { [motion($0)] } ?? [] }
+    public mutating func feed(_ event: InputEvent) -> [QueuedEvent] { decoder.feed(event).map(motion) }
+
+    /// When the shake in progress ends if the device stays quiet (on the kernel's clock).
+    public var deadline: EventTime? { decoder.deadline }
+
+    /// Ends the shake in progress once `time` (the kernel's clock) reaches its deadline.
+    public mutating func advance(to time: EventTime) -> [QueuedEvent] { decoder.advance(to: time).map { [motion($0)] } ?? [] }
 
     public mutating func resync(with delta: [InputEvent]) { decoder.resync(with: delta) }
 
@@ -100,10 +106,14 @@ public struct MotionInputPipeline: Sendable {
 }
 
 /// Any device's decoding, chosen by what the device is: touches, keys or motion.
-public enum DeviceInputDecoder: Sendable {
-    case touch(DeviceInputPipeline)
-    case keys(KeyInputPipeline)
-    case motion(MotionInputPipeline)
+///
+/// Exactly one of the three pipelines is set. They are stored side by side (not as an enum's
+/// payloads) so that feeding mutates the pipeline in place instead of copying its state per event.
+public struct DeviceInputDecoder: Sendable {
+    public private(set) var touch: DeviceInputPipeline?
+    public private(set) var keys: KeyInputPipeline?
+    public private(set) var motion: MotionInputPipeline?
+    public let deviceID: String
 
     /// Sets a device up for the kind it was matched as.
     public init(
@@ -113,72 +123,43 @@ public enum DeviceInputDecoder: Sendable {
         if !spec.window.isEmpty && tree.windowProperties(of: ResponderID(spec.window)) == nil {
             throw DevicePipelineError(device: deviceID, problem: "its layout entry names window \"\(spec.window)\", which the layout does not have")
         }
+        self.deviceID = deviceID
         switch kind {
-        case .keys: self = .keys(KeyInputPipeline(deviceID: deviceID, spec: spec))
-        case .accelerometer: self = .motion(try MotionInputPipeline(deviceID: deviceID, description: description, spec: spec))
+        case .keys: keys = KeyInputPipeline(deviceID: deviceID, spec: spec)
+        case .accelerometer: motion = try MotionInputPipeline(deviceID: deviceID, description: description, spec: spec)
         case .touchscreen, .touchpad, .other:
-            self = .touch(try DeviceInputPipeline(deviceID: deviceID, description: description, udevProperties: udevProperties, spec: spec, tree: tree))
-        }
-    }
-
-    public var deviceID: String {
-        switch self {
-        case .touch(let p): p.deviceID
-        case .keys(let p): p.deviceID
-        case .motion(let p): p.deviceID
+            touch = try DeviceInputPipeline(deviceID: deviceID, description: description, udevProperties: udevProperties, spec: spec, tree: tree)
         }
     }
 
     /// Feeds one kernel event; returns the events it completes.
     public mutating func feed(_ event: InputEvent) -> [QueuedEvent] {
-        switch self {
-        case .touch(var p):
-            defer { self = .touch(p) }
-            return p.feed(event).map { [.touches($0)] } ?? []
-        case .keys(var p):
-            defer { self = .keys(p) }
-            return p.feed(event)
-        case .motion(var p):
-            defer { self = .motion(p) }
-            return p.feed(event)
-        }
+        if touch != nil { return touch!.feed(event).map { [.touches($0)] } ?? [] }
+        if keys != nil { return keys!.feed(event) }
+        return motion?.feed(event) ?? []
     }
 
     /// After a `SYN_DROPPED` (already fed), brings the device's state up to date from the kernel's.
     public mutating func resync(with delta: [InputEvent], at time: EventTime) -> [QueuedEvent] {
-        switch self {
-        case .touch(var p):
-            defer { self = .touch(p) }
-            return p.resync(with: delta, at: time).map { [.touches($0)] } ?? []
-        case .keys(var p):
-            defer { self = .keys(p) }
-            return p.resync(with: delta, at: time)
-        case .motion(var p):
-            defer { self = .motion(p) }
-            p.resync(with: delta)
-            return []
-        }
+        if touch != nil { return touch!.resync(with: delta, at: time).map { [.touches($0)] } ?? [] }
+        if keys != nil { return keys!.resync(with: delta, at: time) }
+        motion?.resync(with: delta)
+        return []
     }
 
     /// Ends what the device still holds (touches, keys, a shake) as cancelled.
     public mutating func finish(at time: EventTime) -> [QueuedEvent] {
-        switch self {
-        case .touch(var p):
-            defer { self = .touch(p) }
-            return p.finish(at: time).map { [.touches($0)] } ?? []
-        case .keys(var p):
-            defer { self = .keys(p) }
-            return p.finish(at: time)
-        case .motion(var p):
-            defer { self = .motion(p) }
-            return p.finish(at: time)
-        }
+        if touch != nil { return touch!.finish(at: time).map { [.touches($0)] } ?? [] }
+        if keys != nil { return keys!.finish(at: time) }
+        return motion?.finish(at: time) ?? []
     }
 
+    /// When the device's state changes without input (a shake's end), on the kernel's clock.
+    public var deadline: EventTime? { motion?.deadline }
+
+    /// Ends what is due by `time` (a shake whose device went quiet).
+    public mutating func advance(to time: EventTime) -> [QueuedEvent] { motion?.advance(to: time) ?? [] }
+
     /// Touch anomalies since the last call (keys and motion have none to report).
-    public mutating func takeAnomalies() -> [DeviceAnomaly] {
-        guard case .touch(var p) = self else { return [] }
-        defer { self = .touch(p) }
-        return p.takeAnomalies()
-    }
+    public mutating func takeAnomalies() -> [DeviceAnomaly] { touch?.takeAnomalies() ?? [] }
 }

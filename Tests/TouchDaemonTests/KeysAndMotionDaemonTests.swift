@@ -65,10 +65,15 @@ private func motionPhases(_ events: [QueuedEvent]) -> [MotionPhase] {
         var decoder = try DeviceInputDecoder(kind: .accelerometer, deviceID: "accel", description: description, udevProperties: [:], spec: spec, tree: tree)
         var events: [InputEvent] = []
         for i in 0..<20 { events += [ev(Int64(i * 25), EventType.abs, AbsCode.x, i % 2 == 0 ? 512 : -512), ev(Int64(i * 25), EventType.abs, AbsCode.z, 256), syn(Int64(i * 25))] }
-        for i in 0..<12 { events += [ev(Int64(500 + i * 25), EventType.abs, AbsCode.x, 0), syn(Int64(500 + i * 25))] }
-        let out = events.flatMap { decoder.feed($0) }
-        #expect(motionPhases(out) == [.began, .ended])
+        // At rest the kernel sends one sample (the values then stop changing) and the device goes quiet.
+        events += [ev(500, EventType.abs, AbsCode.x, 0), syn(500)]
+        var out = events.flatMap { decoder.feed($0) }
+        #expect(motionPhases(out) == [.began])
         #expect(out.first == .motion(MotionInput(device: "accel", window: "main", timestamp: 1, phase: .began)))
+        #expect(decoder.deadline == EventTime(microseconds: 1_000_000 + (19 * 25 + 250) * 1000))
+        out = decoder.advance(to: EventTime(microseconds: 5_000_000))
+        #expect(out == [.motion(MotionInput(device: "accel", window: "main", timestamp: 1.725, phase: .ended))], "ended at its deadline")
+        #expect(decoder.deadline == nil)
         #expect(throws: DevicePipelineError.self) {
             try DeviceInputDecoder(kind: .keys, deviceID: "k", description: description, udevProperties: [:], spec: DeviceSpec(window: "nowhere"), tree: tree)
         }

@@ -74,29 +74,43 @@ import TouchEvdev
 @Suite struct ShakeDetectorTests {
     func t(_ ms: Int64) -> EventTime { EventTime(microseconds: 1_000_000 + ms * 1000) }
 
-    @Test func aLongShakeBeginsAndEndsAfterTheSettleTime() {
+    @Test func aLongShakeBeginsAndEndsAtItsDeadline() {
         var detector = ShakeDetector(settings: ShakeSettings(thresholdG: 1, minimumDuration: 0.3, settle: 0.25))
         var out: [ShakeTransition] = []
-        #expect(detector.sample(x: 0, y: 0, z: 1, at: t(0)) == nil, "gravity alone is calm")
-        for i in 0..<20 { detector.sample(x: i % 2 == 0 ? 2 : -2, y: 0, z: 1, at: t(Int64(20 + i * 25))).map { out.append($0) } }
+        #expect(detector.sample(x: 0, y: 0, z: 1, at: t(0)).isEmpty, "gravity alone is calm")
+        #expect(detector.deadline == nil)
+        for i in 0..<20 { out += detector.sample(x: i % 2 == 0 ? 2 : -2, y: 0, z: 1, at: t(Int64(20 + i * 25))) }
         #expect(out == [.began(t(20))])
-        #expect(detector.sample(x: 0, y: 0, z: 1, at: t(20 + 19 * 25 + 200)) == nil, "not calm long enough")
-        #expect(detector.sample(x: 0, y: 0, z: 1, at: t(20 + 19 * 25 + 250)) == .ended(t(20 + 19 * 25 + 250)))
-        #expect(detector.state == .calm)
+        let last = Int64(20 + 19 * 25)
+        #expect(detector.deadline == t(last + 250), "the last strong sample plus the settle time")
+        #expect(detector.sample(x: 0, y: 0, z: 1, at: t(last + 200)).isEmpty, "not calm long enough")
+        #expect(detector.advance(to: t(last + 249)) == nil)
+        #expect(detector.advance(to: t(last + 900)) == .ended(t(last + 250)), "a quiet device ends at the deadline, not when asked")
+        #expect(detector.state == .calm && detector.deadline == nil)
+    }
+
+    @Test func aSampleAfterTheDeadlineEndsTheShakeAndMayBeginTheNext() {
+        var detector = ShakeDetector(settings: ShakeSettings(thresholdG: 1, minimumDuration: 0.3, settle: 0.25))
+        _ = detector.sample(x: 2, y: 0, z: 1, at: t(0))
+        _ = detector.sample(x: -2, y: 0, z: 1, at: t(200))
+        _ = detector.sample(x: 2, y: 0, z: 1, at: t(400))
+        #expect(detector.sample(x: 2, y: 0, z: 1, at: t(1000)) == [.ended(t(650)), .began(t(1000))])
+        #expect(detector.sample(x: 0, y: 0, z: 1, at: t(1100)).isEmpty)
+        #expect(detector.sample(x: 0, y: 0, z: 1, at: t(1300)) == [.cancelled(t(1250))], "a gap longer than the settle time is two shakes")
     }
 
     @Test func aShortShakeIsCancelled() {
         var detector = ShakeDetector(settings: ShakeSettings(thresholdG: 1, minimumDuration: 0.3, settle: 0.25))
-        #expect(detector.sample(x: 2, y: 0, z: 1, at: t(0)) == .began(t(0)))
-        #expect(detector.sample(x: -2, y: 0, z: 1, at: t(100)) == nil)
-        #expect(detector.sample(x: 0, y: 0, z: 1, at: t(400)) == .cancelled(t(400)))
+        #expect(detector.sample(x: 2, y: 0, z: 1, at: t(0)) == [.began(t(0))])
+        #expect(detector.sample(x: -2, y: 0, z: 1, at: t(100)).isEmpty)
+        #expect(detector.sample(x: 0, y: 0, z: 1, at: t(400)) == [.cancelled(t(350))])
     }
 
     @Test func theThresholdIsMeasuredFromGravity() {
         var detector = ShakeDetector(settings: ShakeSettings(thresholdG: 1.5, minimumDuration: 0.3, settle: 0.25))
-        #expect(detector.sample(x: 0, y: 0, z: 2.4, at: t(0)) == nil, "1.4 g beyond gravity is under 1.5")
-        #expect(detector.sample(x: 0, y: 0, z: 0, at: t(5)) == nil, "free fall is 1 g from gravity: under 1.5")
-        #expect(detector.sample(x: 0, y: 0, z: -2.6, at: t(10)) == .began(t(10)), "the magnitude counts, not the direction")
+        #expect(detector.sample(x: 0, y: 0, z: 2.4, at: t(0)).isEmpty, "1.4 g beyond gravity is under 1.5")
+        #expect(detector.sample(x: 0, y: 0, z: 0, at: t(5)).isEmpty, "free fall is 1 g from gravity: under 1.5")
+        #expect(detector.sample(x: 0, y: 0, z: -2.6, at: t(10)) == [.began(t(10))], "the magnitude counts, not the direction")
         #expect(detector.finish(at: t(20)) == .cancelled(t(20)), "the device went away mid-shake")
     }
 
@@ -115,9 +129,10 @@ import TouchEvdev
         script.syn()
         script.abs(AbsCode.x, 512)
         script.syn()
-        let transitions = script.take().compactMap { decoder.feed($0) }
+        let transitions = script.take().flatMap { decoder.feed($0) }
         #expect(decoder.acceleration.x == 2 && decoder.acceleration.z == 1)
         #expect(transitions == [.began(EventTime(microseconds: 1_010_000))])
+        #expect(decoder.advance(to: EventTime(microseconds: 2_000_000)) == .cancelled(EventTime(microseconds: 1_260_000)))
         // Without a resolution the range is taken as ±2 g: 1024 is 2 g.
         var plain = try #require(AccelerometerDecoder(description: accelerometer(resolution: 0), settings: ShakeSettings()))
         _ = plain.feed(InputEvent(time: EventTime(microseconds: 0), type: EventType.abs, code: AbsCode.x, value: 1024))

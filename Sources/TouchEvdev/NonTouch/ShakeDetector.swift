@@ -21,9 +21,12 @@ public enum ShakeTransition: Hashable, Sendable {
     case cancelled(EventTime)
 }
 
-/// Finds shakes in accelerometer samples. Pure: time is the samples' kernel timestamps, so the end
-/// of a shake is decided by the first sample after ``ShakeSettings/settle`` of calm (accelerometers
-/// report continuously).
+/// Finds shakes in accelerometer samples. Pure: time is the samples' kernel timestamps.
+///
+/// A shake ends ``ShakeSettings/settle`` after its last strong sample. The kernel passes on only
+/// values that changed, so a device at rest may go silent: the end is then decided by
+/// ``advance(to:)`` at ``deadline`` (the daemon arms a timer for it), or by the next sample after
+/// it, whichever comes first. Either way the end's time is the deadline.
 public struct ShakeDetector: Sendable {
     /// The detector's state.
     public enum State: Hashable, Sendable {
@@ -37,25 +40,36 @@ public struct ShakeDetector: Sendable {
 
     public init(settings: ShakeSettings) { self.settings = settings }
 
-    /// Feeds one sample (each axis in g); returns the shake's beginning or end when this sample decides it.
-    public mutating func sample(x: Double, y: Double, z: Double, at time: EventTime) -> ShakeTransition? {
+    /// When the shake in progress ends if no strong sample comes first; `nil` when calm.
+    public var deadline: EventTime? {
+        guard case .shaking(_, let lastStrong) = state else { return nil }
+        return EventTime(microseconds: lastStrong.microseconds + Int64((settings.settle * 1e6).rounded()))
+    }
+
+    /// Feeds one sample (each axis in g); returns what it decides, in order: the end of a shake whose
+    /// deadline passed before it, and the beginning of a new one.
+    public mutating func sample(x: Double, y: Double, z: Double, at time: EventTime) -> [ShakeTransition] {
+        var out: [ShakeTransition] = []
+        if let end = advance(to: time) { out.append(end) }
         let magnitude = (x * x + y * y + z * z).squareRoot()
-        let strong = abs(magnitude - 1) >= settings.thresholdG
+        guard abs(magnitude - 1) >= settings.thresholdG else { return out }
         switch state {
         case .calm:
-            guard strong else { return nil }
             state = .shaking(began: time, lastStrong: time)
-            return .began(time)
-        case .shaking(let began, let lastStrong):
-            if strong {
-                state = .shaking(began: began, lastStrong: time)
-                return nil
-            }
-            guard Double(time.microseconds - lastStrong.microseconds) / 1e6 >= settings.settle else { return nil }
-            state = .calm
-            let lasted = Double(lastStrong.microseconds - began.microseconds) / 1e6
-            return lasted >= settings.minimumDuration ? .ended(time) : .cancelled(time)
+            out.append(.began(time))
+        case .shaking(let began, _):
+            state = .shaking(began: began, lastStrong: time)
         }
+        return out
+    }
+
+    /// Ends the shake in progress when `time` has reached its ``deadline``: `ended` when it lasted
+    /// ``ShakeSettings/minimumDuration``, else `cancelled`, at the deadline.
+    public mutating func advance(to time: EventTime) -> ShakeTransition? {
+        guard case .shaking(let began, let lastStrong) = state, let deadline, time >= deadline else { return nil }
+        state = .calm
+        let lasted = Double(lastStrong.microseconds - began.microseconds) / 1e6
+        return lasted >= settings.minimumDuration ? .ended(deadline) : .cancelled(deadline)
     }
 
     /// Cancels a shake in progress (the device went away).
@@ -97,29 +111,35 @@ public struct AccelerometerDecoder: Sendable {
         (Double(raw[0]) / unitsPerG[0], Double(raw[1]) / unitsPerG[1], Double(raw[2]) / unitsPerG[2])
     }
 
-    /// Feeds one event; at a `SYN_REPORT` with new values, returns the shake transition it decides.
-    public mutating func feed(_ event: InputEvent) -> ShakeTransition? {
+    /// Feeds one event; at a `SYN_REPORT` with new values, returns the shake transitions it decides.
+    public mutating func feed(_ event: InputEvent) -> [ShakeTransition] {
         switch (event.type, event.code) {
         case (EventType.syn, SynCode.dropped):
             dropping = true
-            return nil
+            return []
         case (EventType.syn, SynCode.report):
             if dropping {
                 dropping = false
-                return nil
+                return []
             }
-            guard changed else { return nil }
+            guard changed else { return [] }
             changed = false
             let a = acceleration
             return detector.sample(x: a.x, y: a.y, z: a.z, at: event.time)
         case (EventType.abs, AbsCode.x), (EventType.abs, AbsCode.y), (EventType.abs, AbsCode.z):
             raw[Int(event.code)] = event.value
             changed = true
-            return nil
+            return []
         default:
-            return nil
+            return []
         }
     }
+
+    /// When the shake in progress ends without another strong sample (see ``ShakeDetector/deadline``).
+    public var deadline: EventTime? { detector.deadline }
+
+    /// Ends the shake in progress once `time` reaches its deadline (the device went quiet).
+    public mutating func advance(to time: EventTime) -> ShakeTransition? { detector.advance(to: time) }
 
     /// Takes the kernel's current values after lost events (libevdev's sync delta).
     public mutating func resync(with delta: [InputEvent]) {
