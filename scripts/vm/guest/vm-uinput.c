@@ -178,7 +178,8 @@ int main(int argc, char **argv) {
             if (m < 0) die(a);
             close(m);
         }
-        else if (!strcmp(cmd, "sleep") && sscanf(line, "%*s %d", &ms) == 1) sleep_ms(ms); else if (!strcmp(cmd, "destroy")) {
+        else if (!strcmp(cmd, "sleep") && sscanf(line, "%*s %d", &ms) == 1) sleep_ms(ms);
+        else if (!strcmp(cmd, "destroy")) {
             ioctl(fd, UI_DEV_DESTROY); close(fd); fd = -1;
             printf("destroyed\n"); fflush(stdout);
         } else if (!strcmp(cmd, "wait") && sscanf(line, "%*s %63s", a) == 1) {
