@@ -7,7 +7,7 @@ import PackageDescription
 /// - `TouchCore`: the pure core (geometry, touches, events, view tree, hit-testing, responder chain,
 ///   the application event queue). Standard library only: no I/O, no clock, no globals.
 /// - `TouchEvdev`: pure evdev decoding (codes, device descriptions, recordings, frame assembly).
-/// - `TouchLayout`: the TOML layout file, validated into core values.
+/// - `TouchLayout`: the TOML layout file, validated into core values (key names from `TouchEvdev`).
 /// - `TouchDevices`: the I/O shell around libevdev and libudev.
 /// - `TouchProtocol`: the socket protocol's messages and requests (newline-delimited JSON).
 /// - `TouchDaemon`: the event loop, the socket server and the input-to-dispatch pipeline.
@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "TouchEvdev", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(
             name: "TouchLayout",
-            dependencies: ["TouchCore", .product(name: "TOMLKit", package: "TOMLKit")]),
+            dependencies: ["TouchCore", "TouchEvdev", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "TouchDevices", dependencies: ["TouchEvdev", "CEvdev", "CUdev"]),
         .target(name: "CLinux"),
         .target(name: "TouchProtocol", dependencies: ["TouchCore"]),

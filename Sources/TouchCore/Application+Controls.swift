@@ -25,6 +25,7 @@ extension Application {
         // Its own handlers still run (an override of the control's touches methods), but the chain stops here.
         for handler in handlers.handlers(for: view) where handler.matches(trigger, touches: touches) {
             emit(handler.action, payload: handler.payload, responder: view, trigger: trigger, touches: touches.map(\.id), view: view, report: &report)
+            applyFirstResponderEffect(of: handler, report: &report)
         }
         guard let touch = touches.first(where: { control.trackingTouch == nil || $0.id == control.trackingTouch }) else { return }
         let local = tree.convert(touch.locationInWindow, fromWindowTo: view) ?? .zero
@@ -75,11 +76,14 @@ extension Application {
         return value != old
     }
 
-    /// Sends a control event's actions: to their target, or up the chain from the control to the
-    /// first responder with a handler for the action (`on = "action"`).
+    /// Sends a control event's actions: to their target, or, with no target, up the responder chain
+    /// to the first responder with a handler for the action (`on = "action"`). As in UIKit, an
+    /// action with no target starts at the first responder of the control's window when it has
+    /// one, else at the control itself.
     private mutating func send(_ event: ControlEvent, from control: ControlState, touch: Touch, report: inout DispatchReport) {
         for target in control.spec.targets where target.event == event {
-            let start = target.target ?? control.spec.view
+            let firstResponder = tree.window(of: control.spec.view).flatMap { firstResponders[$0] }
+            let start = target.target ?? firstResponder ?? control.spec.view
             let chain = target.target == nil ? tree.responderChain(from: start) : [start]
             var handled = false
             for responder in chain {
@@ -94,6 +98,7 @@ extension Application {
                         payload = .object(members)
                     }
                     emit(handler.action, payload: payload, responder: responder, trigger: .action, touches: [touch.id], view: control.spec.view, report: &report)
+                    applyFirstResponderEffect(of: handler, report: &report)
                 }
                 handled = true
                 break

@@ -210,6 +210,7 @@ extension Application {
                 report.actions.append(action)
                 report.log.append(.action(action))
                 statistics.actionsEmitted += 1
+                applyFirstResponderEffect(of: handler, report: &report)
                 passesOn = passesOn && handler.passesOn
             }
             if !passesOn { return }

@@ -49,13 +49,29 @@ public struct Application: Sendable {
     var taps: TapTracker
     var gestures = GestureArena()
     var controls: [ResponderID: ControlState] = [:]
+    /// Each window's first responder, by window.
+    var firstResponders: [ResponderID: ResponderID] = [:]
+    var responderTraits: [ResponderID: FirstResponderTraits] = [:]
+    var pendingFirstResponderChanges: [FirstResponderChange] = []
+    /// Keys held down, by device and key code.
+    var livePresses: [PressKey: Press] = [:]
+    var nextPressID: PressID = 1
 
+    struct PressKey: Hashable, Sendable {
+        var device: String
+        var keyCode: UInt16
+    }
+
+    /// - Parameters:
+    ///   - firstResponderTraits: the responders that may become first responder (and whether they resign).
+    ///   - initialFirstResponders: responders made first responder of their windows at once, in order.
     /// - Precondition: every recognizer's and control's view is a view of `tree`. A layout's
     ///   validation guarantees it; anything else is a programming error, which stops the program
     ///   rather than leaving a recognizer or control out.
     public init(
         tree: ViewTree, handlers: HandlerTable = HandlerTable(), gestureRecognizers: [GestureRecognizerSpec] = [],
-        controls: [ControlSpec] = [], settings: ApplicationSettings = ApplicationSettings()
+        controls: [ControlSpec] = [], settings: ApplicationSettings = ApplicationSettings(),
+        firstResponderTraits: [FirstResponderTraits] = [], initialFirstResponders: [ResponderID] = []
     ) {
         self.tree = tree
         self.handlers = handlers
@@ -69,6 +85,8 @@ public struct Application: Sendable {
         for spec in controls {
             do { try addControl(spec) } catch { preconditionFailure("control: \(error)") }
         }
+        for traits in firstResponderTraits { setFirstResponderTraits(traits) }
+        for responder in initialFirstResponders { _ = try? becomeFirstResponder(responder, cause: .layout) }
     }
 
     /// The touches currently down, in the order they began.
@@ -79,11 +97,17 @@ public struct Application: Sendable {
     /// Offers an input frame to the event queue (see ``ApplicationEventQueue`` for the policy).
     public mutating func enqueue(_ frame: InputFrame) -> EnqueueOutcome { queue.enqueue(.touches(frame)) }
 
+    /// Offers any event (touches, presses, remote control, motion) to the one FIFO queue.
+    public mutating func enqueue(_ event: QueuedEvent) -> EnqueueOutcome { queue.enqueue(event) }
+
     /// Dispatches the oldest queued event, or returns `nil` when the queue is empty.
     public mutating func dispatchNext() -> DispatchReport? {
         guard let event = queue.dequeue() else { return nil }
         switch event {
         case .touches(let frame): return dispatchTouches(frame)
+        case .presses(let input): return dispatchPresses(input)
+        case .remoteControl(let input): return dispatchRemoteControl(input)
+        case .motion(let input): return dispatchMotion(input)
         }
     }
 
@@ -98,9 +122,12 @@ public struct Application: Sendable {
     public mutating func flushTimers() -> DispatchReport? { advanceTime(to: .infinity) }
 
     /// Queues `frame` and dispatches everything queued, making room first if the queue is full.
-    public mutating func send(_ frame: InputFrame) -> [DispatchReport] {
+    public mutating func send(_ frame: InputFrame) -> [DispatchReport] { send(.touches(frame)) }
+
+    /// Queues any event and dispatches everything queued, making room first if the queue is full.
+    public mutating func send(_ event: QueuedEvent) -> [DispatchReport] {
         var reports: [DispatchReport] = []
-        while enqueue(frame) == .full {
+        while enqueue(event) == .full {
             guard let report = dispatchNext() else { break }
             reports.append(report)
         }
@@ -110,9 +137,11 @@ public struct Application: Sendable {
 
     // MARK: - Changing the tree
 
-    /// Replaces a view's properties between events. Touches already down keep their view.
+    /// Replaces a view's properties between events. Touches already down keep their view. A first
+    /// responder that is now hidden resigns (see ``takeFirstResponderChanges()``).
     public mutating func updateView(_ id: ResponderID, _ change: (inout ViewProperties) -> Void) throws(ViewTreeError) {
         try tree.updateView(id, change)
+        enforceFirstResponders()
     }
 
     /// Adds a view on top of `parent`'s subviews between events.
@@ -142,7 +171,9 @@ public struct Application: Sendable {
             handlers.removeAll(for: responder)
             gestures.remove(attachedTo: responder)
             controls[responder] = nil
+            responderTraits[responder] = nil
         }
+        enforceFirstResponders()
         return report
     }
 

@@ -20,14 +20,19 @@ public struct ResponderCall: Hashable, Sendable, CustomStringConvertible {
     public var responder: ResponderID
     public var trigger: HandlerTrigger
     public var touches: [TouchID]
+    /// For presses, remote control and motion: the keys' names, or the command or motion subtype.
+    public var detail: [String]
 
-    public init(responder: ResponderID, trigger: HandlerTrigger, touches: [TouchID]) {
+    public init(responder: ResponderID, trigger: HandlerTrigger, touches: [TouchID], detail: [String] = []) {
         self.responder = responder
         self.trigger = trigger
         self.touches = touches
+        self.detail = detail
     }
 
-    public var description: String { "\(responder) - \(trigger.methodName) \(touches)" }
+    public var description: String {
+        detail.isEmpty ? "\(responder) - \(trigger.methodName) \(touches)" : "\(responder) - \(trigger.methodName) \(detail)"
+    }
 }
 
 /// An action a handler emitted.
@@ -45,6 +50,8 @@ public struct ActionRecord: Hashable, Sendable {
     public var timestamp: Double
     /// The recognizer's state, for a recognizer's action.
     public var gestureState: GestureState? = nil
+    /// For presses: the keys' names; for remote control and motion: the subtype.
+    public var detail: [String] = []
 }
 
 /// One step of a dispatch, in the order it happened: what seed 001's logs print.
@@ -74,6 +81,16 @@ public struct DispatchReport: Hashable, Sendable {
     public var gestures: [GestureRecord] = []
     /// Calls, recognizer changes and actions interleaved in the order they happened.
     public var log: [DispatchLogEntry] = []
+    /// The presses this event changed (began, ended or cancelled), in key order.
+    public var presses: [Press] = []
+    /// The remote-control command this event carried, with the responder it started at.
+    public var remoteControl: RemoteControlInput? = nil
+    /// The motion this event carried.
+    public var motion: MotionInput? = nil
+    /// Where a press, remote-control or motion event started: the first responder or the root.
+    public var startResponder: ResponderID? = nil
+    /// First-responder changes that handlers made during this event, in order.
+    public var firstResponderChanges: [FirstResponderChange] = []
 
     public init(event: Event) { self.event = event }
 }

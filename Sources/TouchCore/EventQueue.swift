@@ -1,6 +1,12 @@
 /// An event waiting in the application's queue.
+///
+/// Touches, presses, remote-control and motion events share one queue, so they are dispatched in
+/// the order they arrived; only move-only touch frames are ever merged.
 public enum QueuedEvent: Hashable, Sendable {
     case touches(InputFrame)
+    case presses(PressInput)
+    case remoteControl(RemoteControlInput)
+    case motion(MotionInput)
 }
 
 /// What happened to an event offered to the queue.

@@ -6,6 +6,20 @@ public enum HandlerTrigger: String, Hashable, Sendable, CaseIterable {
     case touchesCancelled = "touches_cancelled"
     /// An action sent by a control (target-action); the handler's ``Handler/selector`` names it.
     case action = "action"
+    /// Keys went down (`pressesBegan(_:with:)`); ``Handler/key`` may name one.
+    case pressesBegan = "presses_began"
+    /// Keys went up (`pressesEnded(_:with:)`).
+    case pressesEnded = "presses_ended"
+    /// Held keys were cancelled, e.g. their device went away (`pressesCancelled(_:with:)`).
+    case pressesCancelled = "presses_cancelled"
+    /// A remote-control command (`remoteControlReceived(with:)`); ``Handler/remoteControl`` may name one.
+    case remoteControl = "remote_control"
+    /// A shake began (`motionBegan(_:with:)`).
+    case motionBegan = "motion_began"
+    /// A shake ended (`motionEnded(_:with:)`).
+    case motionEnded = "motion_ended"
+    /// A shake was cancelled: too short, or its device went away (`motionCancelled(_:with:)`).
+    case motionCancelled = "motion_cancelled"
 
     /// The four touch methods, in the order UIKit calls them within one event.
     public static let touchMethods: [HandlerTrigger] = [.touchesBegan, .touchesMoved, .touchesEnded, .touchesCancelled]
@@ -18,6 +32,31 @@ public enum HandlerTrigger: String, Hashable, Sendable, CaseIterable {
         case .touchesEnded: "touchesEnded"
         case .touchesCancelled: "touchesCancelled"
         case .action: "sendAction"
+        case .pressesBegan: "pressesBegan"
+        case .pressesEnded: "pressesEnded"
+        case .pressesCancelled: "pressesCancelled"
+        case .remoteControl: "remoteControlReceived"
+        case .motionBegan: "motionBegan"
+        case .motionEnded: "motionEnded"
+        case .motionCancelled: "motionCancelled"
+        }
+    }
+
+    /// The trigger of the method presses in `phase` are delivered with.
+    public init(pressPhase: PressPhase) {
+        switch pressPhase {
+        case .began: self = .pressesBegan
+        case .ended: self = .pressesEnded
+        case .cancelled: self = .pressesCancelled
+        }
+    }
+
+    /// The trigger of the method a motion in `phase` is delivered with.
+    public init(motionPhase: MotionPhase) {
+        switch motionPhase {
+        case .began: self = .motionBegan
+        case .ended: self = .motionEnded
+        case .cancelled: self = .motionCancelled
         }
     }
 
@@ -48,11 +87,22 @@ public struct Handler: Hashable, Sendable {
     public var tapCount: Int?
     /// For ``HandlerTrigger/action``: the action name the handler takes.
     public var selector: String?
+    /// For the press triggers: only when one of the presses is this key (`KEY_ENTER`).
+    public var key: String?
+    /// For ``HandlerTrigger/remoteControl``: only for this command.
+    public var remoteControl: RemoteControlSubtype?
+    /// What the handler does to the first responder when it runs (`becomeFirstResponder()`,
+    /// `resignFirstResponder()`).
+    public var firstResponderEffect: FirstResponderEffect?
 
     public init(
         responder: ResponderID, trigger: HandlerTrigger, action: String, payload: JSONValue = .object([]),
-        passesOn: Bool = true, tapCount: Int? = nil, selector: String? = nil
+        passesOn: Bool = true, tapCount: Int? = nil, selector: String? = nil, key: String? = nil,
+        remoteControl: RemoteControlSubtype? = nil, firstResponderEffect: FirstResponderEffect? = nil
     ) {
+        self.key = key
+        self.remoteControl = remoteControl
+        self.firstResponderEffect = firstResponderEffect
         self.responder = responder
         self.trigger = trigger
         self.action = action
@@ -67,6 +117,15 @@ public struct Handler: Hashable, Sendable {
         guard trigger == self.trigger else { return false }
         guard let tapCount else { return true }
         return touches.contains { $0.tapCount == tapCount }
+    }
+
+    /// Whether the handler runs for a non-touch `trigger` with these key names (presses) or this
+    /// remote-control command.
+    public func matches(_ trigger: HandlerTrigger, keys: [String], remoteControl command: RemoteControlSubtype? = nil) -> Bool {
+        guard trigger == self.trigger else { return false }
+        if let key, !keys.contains(key) { return false }
+        if let remoteControl, remoteControl != command { return false }
+        return true
     }
 }
 

@@ -21,6 +21,9 @@ public final class Daemon {
     public var describeDevices: () -> JSONValue = { .array([]) }
     /// Called after every published batch (for status lines, counters).
     public var onPublished: ((Int) -> Void)?
+    /// Called with each anomaly a dispatch reported (input it could not make sense of, a handler's
+    /// first-responder change that was refused), for the logs.
+    public var onAnomaly: ((String) -> Void)?
     /// Called before (true) and after (false) a reload requested over the socket replaces the layout.
     public var onReload: ((Bool) -> Void)?
     /// Called after every `subscribe` request (a replay can wait for its first client).
@@ -49,12 +52,28 @@ public final class Daemon {
     // MARK: - Input
 
     /// Queues an input frame and dispatches everything queued, publishing what it produced.
-    public func receive(_ frame: InputFrame) {
+    public func receive(_ frame: InputFrame) { receive(.touches(frame)) }
+
+    /// Queues any event (touches, presses, remote control, motion) behind those already queued and
+    /// dispatches everything queued, publishing what it produced.
+    public func receive(_ event: QueuedEvent) {
         framesIn += 1
-        lastInputTime = frame.timestamp
+        let timestamp: Double =
+            switch event {
+            case .touches(let frame): frame.timestamp
+            case .presses(let input): input.timestamp
+            case .remoteControl(let input): input.timestamp
+            case .motion(let input): input.timestamp
+            }
+        lastInputTime = timestamp
         lastInputArrival = Daemon.monotonicNow()
-        publish(app.send(frame))
+        publish(app.send(event))
         armGestureTimer()
+    }
+
+    /// Publishes the first-responder changes the tree made (a first responder hidden or removed).
+    func publishFirstResponderChanges() {
+        for change in app.takeFirstResponderChanges() { server.broadcast(MessageEncoder.message(for: change)) }
     }
 
     /// The input clock's time of the last frame, and when (monotonic) it arrived: recognizer
@@ -87,6 +106,7 @@ public final class Daemon {
         var count = 0
         for report in reports {
             recentTouches.record(report)
+            for anomaly in report.anomalies { onAnomaly?(anomaly) }
             for message in MessageEncoder.messages(for: report, tree: app.tree) {
                 server.broadcast(message)
                 count += 1
@@ -115,6 +135,14 @@ public final class Daemon {
     }
 
     // MARK: - Requests
+
+    /// `{"window": ..., "first_responder": ...}` for the window of `responder` after a change.
+    private func firstResponderResult(of responder: ResponderID) -> JSONValue {
+        let window = app.tree.kind(of: responder) == .controller
+            ? app.tree.controllerProperties(of: responder).flatMap { app.tree.window(of: $0.view) } : app.tree.window(of: responder)
+        let current = window.flatMap { app.firstResponder(of: $0) }
+        return .object([("window", window.map { .string($0.rawValue) } ?? .null), ("first_responder", current.map { .string($0.rawValue) } ?? .null)])
+    }
 
     func handle(_ line: String, from client: SocketServer.ClientHandle) -> OutboundMessage? {
         let (id, parsed) = Request.parse(line)
@@ -156,6 +184,7 @@ public final class Daemon {
         case .set(let view, let changes):
             do {
                 try app.updateView(view) { changes.apply(to: &$0) }
+                publishFirstResponderChanges()
                 return .success(.object([]))
             } catch {
                 return .failure(RequestError("unknown_view", error.description))
@@ -172,6 +201,7 @@ public final class Daemon {
         case .removeView(let view):
             do {
                 if let report = try app.removeView(view, timestamp: Daemon.monotonicNow()) { publish([report]) }
+                publishFirstResponderChanges()
                 return .success(.object([]))
             } catch {
                 return .failure(RequestError("unknown_view", error.description))
@@ -203,7 +233,21 @@ public final class Daemon {
                 return .failure(RequestError("unknown_window", "\(error)"))
             }
         case .views:
-            return .success(TreeDescription.views(app.tree))
+            return .success(TreeDescription.views(app.tree, firstResponders: app.firstRespondersByWindow))
+        case .becomeFirstResponder(let responder):
+            do {
+                if let change = try app.becomeFirstResponder(responder, cause: .request) { server.broadcast(MessageEncoder.message(for: change)) }
+                return .success(firstResponderResult(of: responder))
+            } catch {
+                return .failure(RequestError(error.code, error.description))
+            }
+        case .resignFirstResponder(let responder):
+            do {
+                server.broadcast(MessageEncoder.message(for: try app.resignFirstResponder(responder, cause: .request)))
+                return .success(firstResponderResult(of: responder))
+            } catch {
+                return .failure(RequestError(error.code, error.description))
+            }
         case .stats:
             let s = app.statistics
             let srv = server.statistics

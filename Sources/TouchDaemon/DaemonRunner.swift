@@ -58,6 +58,8 @@ public final class DaemonRunner {
             limits: options.limits, policy: options.peerPolicy)
         daemon = Daemon(app: app, server: server, loop: loop, version: options.version)
         daemon.reloadLayout = reloadLayout
+        let anomalyLogger = logger
+        daemon.onAnomaly = { anomalyLogger.warning("\($0)") }
         self.sources = sources
         self.logger = logger
         daemon.describeDevices = { [unowned self] in .array(self.sources.flatMap { source -> [JSONValue] in
@@ -85,6 +87,7 @@ public final class DaemonRunner {
             try source.start(on: loop) { [unowned self] event in
                 switch event {
                 case .frame(let frame): self.daemon.receive(frame)
+                case .event(let event): self.daemon.receive(event)
                 case .deviceAdded(let id, let description):
                     self.scheduleStatus()
                     self.logger.info("device added", metadata: ["device": "\(id)"])

@@ -139,14 +139,22 @@ public struct DeviceInputPipeline: Sendable {
 
 extension DeviceFacts {
     /// What matching needs to know, from a description, its capabilities and udev properties.
+    /// Touch surfaces win over keys (a touchscreen with buttons is a touchscreen); an accelerometer
+    /// is one whatever its axes look like.
     public init(description: DeviceDescription, udevProperties: [String: String], devnode: String?) {
         let capabilities = DeviceCapabilities(description: description, udevProperties: udevProperties)
-        let kind: Kind =
+        var kind: Kind =
             switch capabilities.kind {
             case .touchscreen, .tablet: .touchscreen
             case .touchpad: .touchpad
             case .other: .other
             }
+        // An accelerometer has position-like axes; its property (or udev) says what it is first.
+        switch AuxiliaryDeviceKind.classify(description: description, udevProperties: udevProperties) {
+        case .accelerometer?: kind = .accelerometer
+        case .keys? where kind == .other: kind = .keys
+        default: break
+        }
         self.init(
             name: description.name, vendor: description.vendor, product: description.product, kind: kind,
             idPath: udevProperties["ID_PATH"], idSerial: udevProperties["ID_SERIAL"], devnode: devnode)

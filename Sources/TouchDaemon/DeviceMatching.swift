@@ -5,7 +5,14 @@ public struct DeviceFacts: Hashable, Sendable {
     public enum Kind: String, Hashable, Sendable {
         case touchscreen
         case touchpad
+        /// A keyboard, media keys or a remote-control receiver.
+        case keys
+        /// An accelerometer.
+        case accelerometer
         case other
+
+        /// Whether the device is a touch surface.
+        public var isTouch: Bool { self == .touchscreen || self == .touchpad }
     }
 
     public var name: String
@@ -40,7 +47,7 @@ public enum DeviceMatch: Hashable, Sendable {
     /// A sentence for `touchd devices` and the logs.
     public var explanation: String {
         switch self {
-        case .matched(let index, let spec): "device[\(index)] → window \(spec.window)"
+        case .matched(let index, let spec): "device[\(index)] → window \(spec.window.isEmpty ? "(the key window)" : spec.window)"
         case .unmatched(let reasons):
             reasons.isEmpty ? "no [[device]] entry in the layout" : "no entry matched: " + reasons.joined(separator: "; ")
         }
@@ -65,11 +72,9 @@ public enum DeviceMatcher {
     static func mismatch(_ device: DeviceFacts, _ match: DeviceMatchSpec) -> String? {
         switch match.kind {
         case .any:
-            if device.kind == .other { return "not a touchscreen or touchpad" }
-        case .touchscreen:
-            if device.kind != .touchscreen { return "kind is \(device.kind.rawValue), not touchscreen" }
-        case .touchpad:
-            if device.kind != .touchpad { return "kind is \(device.kind.rawValue), not touchpad" }
+            if !device.kind.isTouch { return "not a touchscreen or touchpad" }
+        case .touchscreen, .touchpad, .keys, .accelerometer:
+            if device.kind.rawValue != match.kind.rawValue { return "kind is \(device.kind.rawValue), not \(match.kind.rawValue)" }
         }
         if !match.nameMatches(device.name) { return "name \"\(device.name)\" does not match \"\(match.name ?? "")\"" }
         if let usb = match.usb, usb.vendor != device.vendor || usb.product != device.product {

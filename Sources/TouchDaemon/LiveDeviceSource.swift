@@ -5,20 +5,22 @@ import TouchEvdev
 import TouchLayout
 import TouchProtocol
 
-/// The real touchscreens and touchpads: found through libudev (hotplug included), read through
-/// libevdev, each through its own ``DeviceInputPipeline`` into the application.
+/// The real touchscreens, touchpads, key devices and accelerometers: found through libudev (hotplug
+/// included), read through libevdev, each through its own ``DeviceInputDecoder`` into the application.
 ///
 /// A device unplugged mid-touch has its touches cancelled; plugged back in, it comes back under
 /// the same stable identity (its port, serial, ids and name; not its event number).
 public final class LiveDeviceSource: InputSource {
     final class OpenDevice {
         let device: EvdevDevice
-        var pipeline: DeviceInputPipeline
+        var pipeline: DeviceInputDecoder
         let facts: DeviceFacts
         let match: DeviceMatch
         let udev: UdevInputDevice
+        /// For an accelerometer: fires at its shake's deadline, when the device may have gone quiet.
+        var deadlineTimer: LoopTimer?
 
-        init(device: EvdevDevice, pipeline: DeviceInputPipeline, facts: DeviceFacts, match: DeviceMatch, udev: UdevInputDevice) {
+        init(device: EvdevDevice, pipeline: DeviceInputDecoder, facts: DeviceFacts, match: DeviceMatch, udev: UdevInputDevice) {
             self.device = device
             self.pipeline = pipeline
             self.facts = facts
@@ -64,6 +66,7 @@ public final class LiveDeviceSource: InputSource {
     public func stop() {
         for (node, entry) in open {
             loop?.unregister(entry.device.fileDescriptor)
+            if let timer = entry.deadlineTimer { loop?.unregister(timer.fd) }
             open[node] = nil
         }
         if monitorFD >= 0 { loop?.unregister(monitorFD) }
@@ -101,9 +104,10 @@ public final class LiveDeviceSource: InputSource {
         }
         let id = StableIdentity.of(
             name: facts.name, vendor: facts.vendor, product: facts.product, properties: info.properties, physicalPath: device.physicalPath)
-        let pipeline: DeviceInputPipeline
+        let pipeline: DeviceInputDecoder
         do {
-            pipeline = try DeviceInputPipeline(deviceID: id, description: device.description, udevProperties: info.properties, spec: spec, tree: tree)
+            pipeline = try DeviceInputDecoder(
+                kind: facts.kind, deviceID: id, description: device.description, udevProperties: info.properties, spec: spec, tree: tree)
         } catch {
             logger.error("device \(info.devnode) cannot be used: \(error)")
             return
@@ -137,7 +141,7 @@ public final class LiveDeviceSource: InputSource {
             feed(before, to: entry)
             logger.warning("events were lost (SYN_DROPPED): resynchronising", metadata: ["device": "\(entry.pipeline.deviceID)"])
             _ = entry.pipeline.feed(dropped)
-            if let frame = entry.pipeline.resync(with: delta, at: dropped.time) { sink?(.frame(frame)) }
+            for event in entry.pipeline.resync(with: delta, at: dropped.time) { sink?(.event(event)) }
             feed(after, to: entry)
         case .removed(let before):
             feed(before, to: entry)
@@ -146,11 +150,39 @@ public final class LiveDeviceSource: InputSource {
         for anomaly in entry.pipeline.takeAnomalies() {
             logger.warning("\(anomaly)", metadata: ["device": "\(entry.pipeline.deviceID)"])
         }
+        if open[devnode] != nil { armDeadline(of: entry, devnode: devnode) }
+    }
+
+    /// Arms the device's timer for its pipeline's deadline (a shake ends once the accelerometer has
+    /// been quiet long enough, and a quiet one sends nothing). Live devices stamp events with
+    /// CLOCK_MONOTONIC, the clock the deadline is on.
+    private func armDeadline(of entry: OpenDevice, devnode: String) {
+        guard let deadline = entry.pipeline.deadline else {
+            entry.deadlineTimer?.arm(after: nil)
+            return
+        }
+        if entry.deadlineTimer == nil, let loop {
+            do {
+                let timer = try LoopTimer()
+                try loop.register(timer.fd, for: .readable) { [unowned self] _ in
+                    timer.acknowledge()
+                    guard let entry = self.open[devnode] else { return }
+                    let now = EventTime(microseconds: Int64(Daemon.monotonicNow() * 1_000_000))
+                    for event in entry.pipeline.advance(to: now) { self.sink?(.event(event)) }
+                    self.armDeadline(of: entry, devnode: devnode)
+                }
+                entry.deadlineTimer = timer
+            } catch {
+                logger.error("no timer for \(devnode): \(error); its shakes end only with its next sample")
+                return
+            }
+        }
+        entry.deadlineTimer?.arm(after: max(deadline.seconds - Daemon.monotonicNow(), 0.000_001))
     }
 
     private func feed(_ events: [InputEvent], to entry: OpenDevice) {
         for event in events {
-            if let frame = entry.pipeline.feed(event) { sink?(.frame(frame)) }
+            for output in entry.pipeline.feed(event) { sink?(.event(output)) }
         }
     }
 
@@ -158,8 +190,9 @@ public final class LiveDeviceSource: InputSource {
         ignored[devnode] = nil
         guard let entry = open.removeValue(forKey: devnode) else { return }
         loop?.unregister(entry.device.fileDescriptor)
+        if let timer = entry.deadlineTimer { loop?.unregister(timer.fd) }
         let now = EventTime(microseconds: Int64(Daemon.monotonicNow() * 1_000_000))
-        if let frame = entry.pipeline.finish(at: now) { sink?(.frame(frame)) }
+        for event in entry.pipeline.finish(at: now) { sink?(.event(event)) }
         sink?(.deviceRemoved(id: entry.pipeline.deviceID))
     }
 

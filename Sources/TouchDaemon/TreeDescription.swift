@@ -4,36 +4,45 @@ import TouchProtocol
 /// JSON descriptions of the tree and of hit-tests, for replies and the CLI.
 public enum TreeDescription {
     /// Every responder: windows (with their views depth first), controllers, application and delegate.
-    public static func views(_ tree: ViewTree) -> JSONValue {
+    /// Each window says which responder is its first responder, and that responder has
+    /// `is_first_responder: true`.
+    public static func views(_ tree: ViewTree, firstResponders: [ResponderID: ResponderID] = [:]) -> JSONValue {
         var items: [JSONValue] = []
+        let first = Set(firstResponders.values)
+        func mark(_ item: JSONValue, _ id: ResponderID) -> JSONValue {
+            guard case .object(var members) = item else { return item }
+            members.append(("is_first_responder", .bool(first.contains(id))))
+            return .object(members)
+        }
         for window in tree.windowIDs {
             let w = tree.windowProperties(of: window)!
-            items.append(
+            items.append(mark(
                 .object([
                     ("id", .string(window.rawValue)), ("kind", "window"),
                     ("size", .array([.double(w.size.width), .double(w.size.height)])), ("level", .double(w.level)),
                     ("key", .bool(tree.keyWindow == window)), ("points_per_mm", .double(w.pointsPerMillimetre)),
                     ("display", .string(w.display)), ("root_controller", w.rootController.map { .string($0.rawValue) } ?? .null),
-                ]))
+                    ("first_responder", firstResponders[window].map { .string($0.rawValue) } ?? .null),
+                ]), window))
             for view in tree.views(in: window) {
                 let p = tree.properties(of: view)!
-                items.append(
+                items.append(mark(
                     .object([
                         ("id", .string(view.rawValue)), ("kind", "view"),
                         ("parent", .string(tree.superview(of: view)!.rawValue)),
                         ("frame", .array([p.frame.minX, p.frame.minY, p.frame.width, p.frame.height].map { .double($0) })),
                         ("hidden", .bool(p.isHidden)), ("alpha", .double(p.alpha)), ("interactive", .bool(p.isUserInteractionEnabled)),
                         ("controller", tree.controller(ofRootView: view).map { .string($0.rawValue) } ?? .null),
-                    ]))
+                    ]), view))
             }
         }
         for controller in tree.controllerIDs {
             let c = tree.controllerProperties(of: controller)!
-            items.append(
+            items.append(mark(
                 .object([
                     ("id", .string(controller.rawValue)), ("kind", "controller"), ("view", .string(c.view.rawValue)),
                     ("presented_by", c.presentedBy.map { .string($0.rawValue) } ?? .null),
-                ]))
+                ]), controller))
         }
         items.append(.object([("id", .string(tree.applicationID.rawValue)), ("kind", "application")]))
         items.append(.object([("id", .string(tree.appDelegateID.rawValue)), ("kind", "app_delegate")]))

@@ -36,6 +36,10 @@ public enum SynCode {
 
 /// The `EV_KEY` codes touchd reads.
 public enum KeyCode {
+    /// `BTN_MISC`: the first button code; keys are below it (or from ``keyOK`` on).
+    public static let btnMisc: UInt16 = 0x100
+    /// `KEY_OK`: the first of the media and remote-control keys above the buttons.
+    public static let keyOK: UInt16 = 0x160
     /// `BTN_LEFT`: also the touch signal of some single-touch screens (Posiflex).
     public static let btnLeft: UInt16 = 0x110
     /// `BTN_RIGHT`.
@@ -64,6 +68,8 @@ public enum KeyCode {
 
 /// The `EV_ABS` codes touchd reads.
 public enum AbsCode {
+    /// `ABS_Z`: an accelerometer's third axis.
+    public static let z: UInt16 = 0x02
     /// `ABS_X`.
     public static let x: UInt16 = 0x00
     /// `ABS_Y`.

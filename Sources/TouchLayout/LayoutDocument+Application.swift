@@ -10,7 +10,8 @@ extension LayoutDocument {
         do {
             return Application(
                 tree: try makeTree(), handlers: makeHandlers(), gestureRecognizers: makeGestureRecognizers(), controls: makeControls(),
-                settings: makeSettings())
+                settings: makeSettings(), firstResponderTraits: makeFirstResponderTraits(),
+                initialFirstResponders: windows.compactMap { $0.firstResponder.map { ResponderID($0) } })
         } catch {
             throw LayoutErrors([
                 LayoutIssue(kind: .invalidValue, file: file, line: nil, column: nil, keyPath: "", id: nil, message: error.description)
@@ -48,6 +49,16 @@ extension LayoutDocument {
         return tree
     }
 
+    /// The responders that declare first-responder traits, windows, then controllers, then views.
+    public func makeFirstResponderTraits() -> [FirstResponderTraits] {
+        let declared: [(String, FirstResponderTraitsSpec)] =
+            windows.map { ($0.id, $0.firstResponderTraits) } + controllers.map { ($0.id, $0.firstResponderTraits) }
+            + views.map { ($0.id, $0.firstResponderTraits) }
+        return declared.filter { $0.1 != FirstResponderTraitsSpec() }.map {
+            FirstResponderTraits(responder: ResponderID($0.0), canBecome: $0.1.canBecome, canResign: $0.1.canResign)
+        }
+    }
+
     /// The handlers, in file order.
     public func makeHandlers() -> HandlerTable {
         HandlerTable(
@@ -55,7 +66,9 @@ extension LayoutDocument {
                 Handler(
                     responder: ResponderID(spec.responder), trigger: spec.trigger.coreTrigger, action: spec.action,
                     payload: spec.payload?.jsonValue ?? .object([]), passesOn: spec.passesOn, tapCount: spec.tapCount,
-                    selector: spec.selector)
+                    selector: spec.selector, key: spec.key, remoteControl: spec.remoteControlSubtype.flatMap(RemoteControlSubtype.init(rawValue:)),
+                    firstResponderEffect: spec.becomeFirstResponder.map { .become(ResponderID($0)) }
+                        ?? spec.resignFirstResponder.map { .resign(ResponderID($0)) })
             })
     }
 
@@ -146,6 +159,13 @@ extension HandlerTrigger {
         case .touchesEnded: .touchesEnded
         case .touchesCancelled: .touchesCancelled
         case .action: .action
+        case .pressesBegan: .pressesBegan
+        case .pressesEnded: .pressesEnded
+        case .pressesCancelled: .pressesCancelled
+        case .remoteControl: .remoteControl
+        case .motionBegan: .motionBegan
+        case .motionEnded: .motionEnded
+        case .motionCancelled: .motionCancelled
         }
     }
 }

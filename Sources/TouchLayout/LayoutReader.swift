@@ -1,3 +1,6 @@
+import TouchCore
+import TouchEvdev
+
 /// One entry of an array of tables, with its index in the file (`view[3]` has index 3).
 struct Entry<Spec> {
     var index: Int
@@ -36,16 +39,25 @@ struct LayoutReader {
     static let applicationKeys = ["id", "delegate"]
     static let tapKeys = ["interval", "distance_mm", "max_duration", "slop_mm"]
     static let queueKeys = ["capacity"]
-    static let windowKeys = ["id", "size", "level", "key", "points_per_mm", "display", "root_controller"]
-    static let controllerKeys = ["id", "view", "presented_by"]
+    static let firstResponderKeys = ["can_become_first_responder", "can_resign_first_responder"]
+    static let windowKeys = ["id", "size", "level", "key", "points_per_mm", "display", "root_controller", "first_responder"] + firstResponderKeys
+    static let controllerKeys = ["id", "view", "presented_by"] + firstResponderKeys
     static let viewKeys = [
         "id", "parent", "frame", "bounds_origin", "hidden", "alpha", "interactive", "clips_to_bounds",
         "multiple_touch", "exclusive_touch", "hit_expansion", "hit_test", "redirect",
+    ] + firstResponderKeys
+    static let handlerKeys = [
+        "responder", "on", "action", "payload", "pass_on", "tap_count", "selector", "key", "subtype",
+        "become_first_responder", "resign_first_responder",
     ]
-    static let handlerKeys = ["responder", "on", "action", "payload", "pass_on", "tap_count", "selector"]
+    static let shakeKeys = ["shake_threshold_g", "shake_duration", "shake_settle"]
     static let deviceKeys = [
         "match", "window", "region", "rotation", "swap_axes", "invert_x", "invert_y", "calibration",
         "udev_calibration", "pointercal", "grab", "palm_pressure", "palm_touch_major",
+    ] + shakeKeys
+    /// UIKit's names of the first-responder properties, for "did you mean".
+    static let firstResponderAliases = [
+        "canBecomeFirstResponder": "can_become_first_responder", "canResignFirstResponder": "can_resign_first_responder",
     ]
     static let matchKeys = ["kind", "name", "usb", "id_path", "id_serial", "devnode"]
 
@@ -54,18 +66,23 @@ struct LayoutReader {
         "window": [
             "rootViewController": "root_controller", "windowLevel": "level", "isKeyWindow": "key",
             "points_per_millimetre": "points_per_mm", "points_per_millimeter": "points_per_mm",
-            "frame": "size",
-        ],
-        "controller": ["presentingViewController": "presented_by", "root_view": "view"],
+            "frame": "size", "firstResponder": "first_responder", "initial_first_responder": "first_responder",
+        ].merging(firstResponderAliases) { a, _ in a },
+        "controller": ["presentingViewController": "presented_by", "root_view": "view"].merging(firstResponderAliases) { a, _ in a },
         "view": [
             "userInteractionEnabled": "interactive", "multipleTouchEnabled": "multiple_touch",
             "bounds": "bounds_origin", "superview": "parent", "hitTestPolicy": "hit_test",
             "opacity": "alpha",
+        ].merging(firstResponderAliases) { a, _ in a },
+        "handler": [
+            "trigger": "on", "event": "on", "method": "on", "passOn": "pass_on", "consume": "pass_on", "keycode": "key",
+            "key_code": "key", "command": "subtype", "becomeFirstResponder": "become_first_responder",
+            "resignFirstResponder": "resign_first_responder",
         ],
-        "handler": ["trigger": "on", "event": "on", "method": "on", "passOn": "pass_on", "consume": "pass_on"],
         "device": [
             "name": "match.name", "kind": "match.kind", "usb": "match.usb", "id_path": "match.id_path",
-            "id_serial": "match.id_serial", "devnode": "match.devnode",
+            "id_serial": "match.id_serial", "devnode": "match.devnode", "threshold_g": "shake_threshold_g",
+            "shake_threshold": "shake_threshold_g", "duration": "shake_duration", "settle": "shake_settle",
         ],
         "tap": ["max_distance_mm": "distance_mm", "duration": "max_duration"],
     ]
@@ -196,11 +213,16 @@ struct LayoutReader {
             "points_per_mm", expect: "a finite number > 0 (points per millimetre)", valid: { $0.isFinite && $0 > 0 })
         let display = fields.string("display", expect: "a non-empty display name")
         let rootController = fields.string("root_controller", expect: "the id of a [[controller]]")
+        let firstResponder = fields.string(
+            "first_responder", expect: "the id of a responder of this window with can_become_first_responder = true")
+        let traits = readFirstResponderTraits(fields)
         fields.rejectUnknownKeys(Self.windowKeys, what: "a [[window]]", aliases: Self.aliases["window"] ?? [:])
-        let spec = WindowSpec(
+        var spec = WindowSpec(
             id: id, size: LayoutSize(width: size?[0] ?? 0, height: size?[1] ?? 0), level: level ?? 0,
             isKey: false, pointsPerMillimetre: pointsPerMillimetre ?? WindowSpec.defaultPointsPerMillimetre,
             display: display ?? WindowSpec.defaultDisplay, rootController: rootController)
+        spec.firstResponder = firstResponder
+        spec.firstResponderTraits = traits
         return (spec, key)
     }
 
@@ -208,8 +230,23 @@ struct LayoutReader {
         let id = readID(fields, what: "controller")
         let view = fields.string("view", required: true, expect: "the id of the controller's root [[view]]")
         let presentedBy = fields.string("presented_by", expect: "the id of the presenting [[controller]]")
+        let traits = readFirstResponderTraits(fields)
         fields.rejectUnknownKeys(Self.controllerKeys, what: "a [[controller]]", aliases: Self.aliases["controller"] ?? [:])
-        return ControllerSpec(id: id, view: view ?? "", presentedBy: presentedBy)
+        var spec = ControllerSpec(id: id, view: view ?? "", presentedBy: presentedBy)
+        spec.firstResponderTraits = traits
+        return spec
+    }
+
+    /// `can_become_first_responder` and `can_resign_first_responder` of a window, view or controller.
+    private func readFirstResponderTraits(_ fields: Fields) -> FirstResponderTraitsSpec {
+        let canBecome = fields.bool("can_become_first_responder")
+        let canResign = fields.bool("can_resign_first_responder")
+        if canResign != nil && canBecome != true && !fields.has("can_become_first_responder") {
+            log.add(
+                .conflict, fields.at("can_resign_first_responder"),
+                "can_resign_first_responder has no effect without can_become_first_responder = true: expected both, or neither")
+        }
+        return FirstResponderTraitsSpec(canBecome: canBecome ?? false, canResign: canResign ?? true)
     }
 
     private func readView(_ fields: Fields) -> ViewSpec {
@@ -227,8 +264,9 @@ struct LayoutReader {
         let exclusiveTouch = fields.bool("exclusive_touch")
         let expansion = readHitExpansion(fields)
         let policy = readHitTest(fields)
+        let traits = readFirstResponderTraits(fields)
         fields.rejectUnknownKeys(Self.viewKeys, what: "a [[view]]", aliases: Self.aliases["view"] ?? [:])
-        return ViewSpec(
+        var spec = ViewSpec(
             id: id, parent: parent ?? "",
             frame: frame.map { LayoutRect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) }
                 ?? LayoutRect(x: 0, y: 0, width: 0, height: 0),
@@ -236,6 +274,8 @@ struct LayoutReader {
             isHidden: hidden ?? false, alpha: alpha ?? 1, isUserInteractionEnabled: interactive ?? true,
             clipsToBounds: clips ?? false, isMultipleTouchEnabled: multipleTouch ?? false,
             isExclusiveTouch: exclusiveTouch ?? false, hitExpansion: expansion ?? .zero, hitTest: policy ?? .default)
+        spec.firstResponderTraits = traits
+        return spec
     }
 
     private func readHitExpansion(_ fields: Fields) -> LayoutInsets? {
@@ -308,12 +348,54 @@ struct LayoutReader {
         } else if let trigger, trigger != .action, selector != nil {
             log.add(.conflict, fields.at("selector"), "selector only goes with on = \"action\": expected no selector for on = \(quote(trigger.rawValue))")
         }
+        let key = readKeyName(fields, trigger: trigger)
+        let subtypes = RemoteControlSubtype.allCases.map { ($0.rawValue, $0.rawValue) }
+        let subtype = fields.choice("subtype", subtypes)
+        if let trigger, trigger != .remoteControl, fields.has("subtype") {
+            log.add(.conflict, fields.at("subtype"), "subtype only goes with on = \"remote_control\": expected no subtype for on = \(quote(trigger.rawValue))")
+        }
+        if let trigger, !trigger.isTouch, fields.has("tap_count") {
+            log.add(.conflict, fields.at("tap_count"), "tap_count only goes with the touch methods: expected no tap_count for on = \(quote(trigger.rawValue))")
+        }
+        let become = fields.string("become_first_responder", expect: "the id of a window, view or controller with can_become_first_responder = true")
+        let resign = fields.string("resign_first_responder", expect: "the id of a window, view or controller")
+        if become != nil && resign != nil {
+            log.add(
+                .conflict, fields.at("resign_first_responder"),
+                "become_first_responder and resign_first_responder are both set: expected at most one of them")
+        }
         fields.rejectUnknownKeys(Self.handlerKeys, what: "a [[handler]]", aliases: Self.aliases["handler"] ?? [:])
         var spec = HandlerSpec(
             responder: responder ?? "", trigger: trigger ?? .touchesBegan, action: action ?? "", payload: payload,
             passesOn: passOn ?? true, tapCount: tapCount)
         spec.selector = selector
+        spec.key = key
+        spec.remoteControlSubtype = subtype
+        spec.becomeFirstResponder = become
+        spec.resignFirstResponder = resign
         return spec
+    }
+
+    /// `key`: a kernel key name from the event code table, only with a press trigger.
+    private func readKeyName(_ fields: Fields, trigger: HandlerTrigger?) -> String? {
+        let expect = "a kernel key name such as \"KEY_ENTER\""
+        guard let name = fields.string("key", expect: expect) else { return nil }
+        if let trigger, !trigger.isPress {
+            log.add(.conflict, fields.at("key"), "key only goes with on = \"presses_began\", \"presses_ended\" or \"presses_cancelled\": expected no key for on = \(quote(trigger.rawValue))")
+            return nil
+        }
+        guard EventCodes.code(named: name, type: TouchEvdev.EventType.key) != nil else {
+            var message = "\(quote(name)) is not a key name: expected \(expect)"
+            let upper = name.uppercased()
+            if EventCodes.code(named: upper, type: TouchEvdev.EventType.key) != nil {
+                message += "; did you mean \(quote(upper))?"
+            } else if EventCodes.code(named: "KEY_" + upper, type: TouchEvdev.EventType.key) != nil {
+                message += "; did you mean \(quote("KEY_" + upper))?"
+            }
+            log.add(.invalidValue, fields.at("key"), message)
+            return nil
+        }
+        return name
     }
 
     private func readControl(_ fields: Fields) -> ControlLayoutSpec {
@@ -500,7 +582,10 @@ struct LayoutReader {
         if let matchFields = fields.table("match", expect: "a table of match criteria, e.g. match.kind = \"touchscreen\"") {
             match = readMatch(matchFields)
         }
-        let window = fields.string("window", required: true, expect: "the id of the [[window]] the device feeds")
+        // Key devices and accelerometers may leave the window out: their events go to the key window.
+        let window = fields.string(
+            "window", required: match.kind.isTouch,
+            expect: match.kind.isTouch ? "the id of the [[window]] the device feeds" : "the id of the [[window]] whose first responder gets the events")
         let region = fields.numbers(
             "region", names: ["x", "y", "width", "height"], nonNegative: [2, 3],
             expect: "[x, y, width, height] in window points: four finite numbers, width and height >= 0")
@@ -522,14 +607,32 @@ struct LayoutReader {
         let palmPressure = fields.integer("palm_pressure", expect: "an integer >= 0 (device units)", valid: { $0 >= 0 })
         let palmTouchMajor = fields.integer(
             "palm_touch_major", expect: "an integer >= 0 (device units)", valid: { $0 >= 0 })
+        let shake = readShake(fields, kind: match.kind)
         fields.rejectUnknownKeys(Self.deviceKeys, what: "a [[device]]", aliases: Self.aliases["device"] ?? [:])
-        return DeviceSpec(
+        var spec = DeviceSpec(
             match: match, window: window ?? "",
             region: region.map { LayoutRect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) },
             rotation: rotation ?? .none, swapAxes: swapAxes ?? false, invertX: invertX ?? false,
             invertY: invertY ?? false, calibration: calibration, usesUdevCalibration: udevCalibration ?? true,
             pointercal: pointercal.map(resolve), grab: grab ?? true, palmPressure: palmPressure,
             palmTouchMajor: palmTouchMajor)
+        spec.shake = shake
+        return spec
+    }
+
+    /// The shake settings, which only an accelerometer's entry may have.
+    private func readShake(_ fields: Fields, kind: DeviceKindSpec) -> ShakeSpec {
+        var shake = ShakeSpec()
+        let positive = { (key: String, unit: String) in
+            fields.number(key, expect: "a finite number > 0 (\(unit))", valid: { $0.isFinite && $0 > 0 })
+        }
+        if let n = positive("shake_threshold_g", "g, beyond gravity") { shake.thresholdG = n }
+        if let n = positive("shake_duration", "seconds") { shake.minimumDuration = n }
+        if let n = positive("shake_settle", "seconds") { shake.settle = n }
+        for key in Self.shakeKeys where fields.has(key) && kind != .accelerometer {
+            log.add(.conflict, fields.at(key), "\(key) only goes with match.kind = \"accelerometer\": expected no \(key) for kind \(quote(kind.rawValue))")
+        }
+        return shake
     }
 
     private func readRotation(_ fields: Fields) -> Rotation? {

@@ -137,6 +137,10 @@ public struct WindowSpec: Hashable, Sendable {
     public var display: String
     /// `root_controller`: the id of the window's root view controller, if any.
     public var rootController: String?
+    /// `first_responder`: the responder of this window that is first responder at start, if any.
+    public var firstResponder: String? = nil
+    /// `can_become_first_responder` and `can_resign_first_responder` of the window itself.
+    public var firstResponderTraits = FirstResponderTraitsSpec()
 
     public static let defaultPointsPerMillimetre = 6.4
     public static let defaultDisplay = "default"
@@ -163,6 +167,9 @@ public struct ControllerSpec: Hashable, Sendable {
     public var view: String
     /// `presented_by`: the id of the controller that presented this one, if any.
     public var presentedBy: String?
+
+    /// `can_become_first_responder` and `can_resign_first_responder`.
+    public var firstResponderTraits = FirstResponderTraitsSpec()
 
     public init(id: String, view: String, presentedBy: String? = nil) {
         self.id = id
@@ -210,6 +217,8 @@ public struct ViewSpec: Hashable, Sendable {
     public var hitExpansion: LayoutInsets
     /// `hit_test` and `redirect`. Default `.default`.
     public var hitTest: HitTestPolicySpec
+    /// `can_become_first_responder` and `can_resign_first_responder`.
+    public var firstResponderTraits = FirstResponderTraitsSpec()
 
     public init(
         id: String, parent: String, frame: LayoutRect, boundsOrigin: LayoutPoint = .zero,
@@ -233,6 +242,18 @@ public struct ViewSpec: Hashable, Sendable {
     }
 }
 
+/// Whether a responder may be first responder: `can_become_first_responder` (default false, as
+/// UIKit's `canBecomeFirstResponder`) and `can_resign_first_responder` (default true).
+public struct FirstResponderTraitsSpec: Hashable, Sendable {
+    public var canBecome: Bool
+    public var canResign: Bool
+
+    public init(canBecome: Bool = false, canResign: Bool = true) {
+        self.canBecome = canBecome
+        self.canResign = canResign
+    }
+}
+
 /// The responder method a handler hooks (`on`).
 public enum HandlerTrigger: String, Hashable, Sendable, CaseIterable {
     case touchesBegan = "touches_began"
@@ -241,6 +262,26 @@ public enum HandlerTrigger: String, Hashable, Sendable, CaseIterable {
     case touchesCancelled = "touches_cancelled"
     /// A control's action (target-action): the handler takes the action named by `selector`.
     case action = "action"
+    /// Keys went down (`pressesBegan`); `key` may name one.
+    case pressesBegan = "presses_began"
+    /// Keys went up (`pressesEnded`).
+    case pressesEnded = "presses_ended"
+    /// Held keys were cancelled (`pressesCancelled`).
+    case pressesCancelled = "presses_cancelled"
+    /// A remote-control command (`remoteControlReceived`); `subtype` may name one.
+    case remoteControl = "remote_control"
+    /// A shake began (`motionBegan`).
+    case motionBegan = "motion_began"
+    /// A shake ended (`motionEnded`).
+    case motionEnded = "motion_ended"
+    /// A shake was cancelled (`motionCancelled`).
+    case motionCancelled = "motion_cancelled"
+
+    /// Whether this is one of the four touch methods.
+    public var isTouch: Bool { [.touchesBegan, .touchesMoved, .touchesEnded, .touchesCancelled].contains(self) }
+
+    /// Whether this is one of the press methods.
+    public var isPress: Bool { self == .pressesBegan || self == .pressesEnded || self == .pressesCancelled }
 }
 
 /// One `[[handler]]`: what a responder does in one of its touch methods.
@@ -260,6 +301,14 @@ public struct HandlerSpec: Hashable, Sendable {
     public var tapCount: Int?
     /// `selector`: with `on = "action"`, the action name this handler takes.
     public var selector: String? = nil
+    /// `key`: with a press trigger, the kernel's key name (`KEY_ENTER`) the handler runs for.
+    public var key: String? = nil
+    /// `subtype`: with `on = "remote_control"`, the command the handler runs for (`play`, ...).
+    public var remoteControlSubtype: String? = nil
+    /// `become_first_responder`: the responder that becomes first responder when the handler runs.
+    public var becomeFirstResponder: String? = nil
+    /// `resign_first_responder`: the responder that resigns first responder when the handler runs.
+    public var resignFirstResponder: String? = nil
 
     public init(
         responder: String, trigger: HandlerTrigger, action: String, payload: PayloadValue? = nil,
@@ -280,8 +329,16 @@ public enum DeviceKindSpec: String, Hashable, Sendable, CaseIterable {
     case touchscreen
     /// An indirect touchpad: its surface maps onto the window (or the region).
     case touchpad
-    /// Either. The default.
+    /// Either touch kind. The default.
     case any
+    /// A keyboard, media keys or a remote-control receiver (udev's `ID_INPUT_KEY`): presses and
+    /// remote-control commands.
+    case keys
+    /// An accelerometer (`INPUT_PROP_ACCELEROMETER`): shakes.
+    case accelerometer
+
+    /// Whether the kind is a touch surface (touchscreen, touchpad or either).
+    public var isTouch: Bool { self == .touchscreen || self == .touchpad || self == .any }
 }
 
 /// A USB vendor and product id (`match.usb = "03eb:8c1f"`).
@@ -361,7 +418,8 @@ public enum Rotation: Int, Hashable, Sendable, CaseIterable {
 /// One `[[device]]`: which input devices feed which window, and how their coordinates map.
 public struct DeviceSpec: Hashable, Sendable {
     public var match: DeviceMatchSpec
-    /// `window`: the id of the window touches go to.
+    /// `window`: the id of the window touches go to. Empty for a key device or an accelerometer
+    /// without `window`: its events go to the key window.
     public var window: String
     /// `region`: the part of the window (in window points) the device surface maps onto;
     /// nil means the whole window.
@@ -387,6 +445,9 @@ public struct DeviceSpec: Hashable, Sendable {
     public var palmPressure: Int?
     /// `palm_touch_major`: contacts at or above this touch-major (device units) are palms.
     public var palmTouchMajor: Int?
+    /// `shake_threshold_g`, `shake_duration`, `shake_settle`: when an accelerometer's movement is a
+    /// shake.
+    public var shake = ShakeSpec()
 
     public init(
         match: DeviceMatchSpec = DeviceMatchSpec(), window: String, region: LayoutRect? = nil,
@@ -408,5 +469,22 @@ public struct DeviceSpec: Hashable, Sendable {
         self.grab = grab
         self.palmPressure = palmPressure
         self.palmTouchMajor = palmTouchMajor
+    }
+}
+
+/// An accelerometer's shake settings (`[[device]]` with `match.kind = "accelerometer"`).
+public struct ShakeSpec: Hashable, Sendable {
+    /// `shake_threshold_g`: how far (in g) the acceleration must stray from gravity. Default 0.8.
+    public var thresholdG: Double
+    /// `shake_duration`: the shortest shake (seconds) that ends as `motion_ended`; a shorter one is
+    /// cancelled. Default 0.3.
+    public var minimumDuration: Double
+    /// `shake_settle`: how long (seconds) the device must be calm for the shake to end. Default 0.25.
+    public var settle: Double
+
+    public init(thresholdG: Double = 0.8, minimumDuration: Double = 0.3, settle: Double = 0.25) {
+        self.thresholdG = thresholdG
+        self.minimumDuration = minimumDuration
+        self.settle = settle
     }
 }

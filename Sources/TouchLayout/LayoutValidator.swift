@@ -48,7 +48,19 @@ struct LayoutValidator {
                 entry.spec.responder, at: path("handler", entry.index, "responder"), role: "responder",
                 allowed: [.window, .view, .controller, .application, .delegate],
                 expect: "the id of a window, view, controller, the application or its delegate")
+            if let id = entry.spec.becomeFirstResponder {
+                let at = path("handler", entry.index, "become_first_responder")
+                if checkReference(id, at: at, role: "responder", allowed: [.window, .view, .controller], expect: "the id of a window, view or controller") {
+                    requireCanBecome(id, at: at, draft)
+                }
+            }
+            if let id = entry.spec.resignFirstResponder {
+                checkReference(
+                    id, at: path("handler", entry.index, "resign_first_responder"), role: "responder",
+                    allowed: [.window, .view, .controller], expect: "the id of a window, view or controller")
+            }
         }
+        checkInitialFirstResponders(draft)
         checkGestures(draft)
         var controlled: Set<String> = []
         for entry in draft.controls {
@@ -390,6 +402,58 @@ struct LayoutValidator {
             draft.windows[first].spec.isKey = true
         } else if let first = draft.windows.indices.first(where: { draft.windowKeyFlags[$0] != false }) {
             draft.windows[first].spec.isKey = true
+        }
+    }
+
+    // MARK: first responders
+
+    /// The traits declared for a window, view or controller.
+    private func traits(of id: String, _ draft: LayoutDraft) -> FirstResponderTraitsSpec? {
+        switch declarations[id]?.kind {
+        case .window: draft.windows.first { $0.spec.id == id }?.spec.firstResponderTraits
+        case .view: viewsByID[id]?.firstResponderTraits
+        case .controller: controllersByID[id]?.firstResponderTraits
+        default: nil
+        }
+    }
+
+    /// Reports a responder named as a first responder that cannot become one.
+    private func requireCanBecome(_ id: String, at path: TOMLPath, _ draft: LayoutDraft) {
+        guard let traits = traits(of: id, draft), !traits.canBecome else { return }
+        log.add(
+            .conflict, path,
+            "\(declarations[id]!.kind.noun) \(quote(id)) cannot become first responder: expected it to have can_become_first_responder = true")
+    }
+
+    /// The window a window, view or controller belongs to, following parents (nil when unknown).
+    private func windowOf(_ id: String, _ draft: LayoutDraft) -> String? {
+        var current = id
+        if declarations[id]?.kind == .controller {
+            guard let view = controllersByID[id]?.view else { return nil }
+            current = view
+        }
+        for _ in 0...viewsByID.count {
+            if declarations[current]?.kind == .window { return current }
+            guard let view = viewsByID[current] else { return nil }
+            current = view.parent
+        }
+        return nil
+    }
+
+    /// `first_responder` of each window: a responder of that window that can become first responder.
+    private func checkInitialFirstResponders(_ draft: LayoutDraft) {
+        for entry in draft.windows {
+            guard let id = entry.spec.firstResponder else { continue }
+            let at = path("window", entry.index, "first_responder")
+            guard checkReference(id, at: at, role: "first responder", allowed: [.window, .view, .controller], expect: "the id of a window, view or controller")
+            else { continue }
+            if let window = windowOf(id, draft), window != entry.spec.id {
+                log.add(
+                    .conflict, at,
+                    "\(declarations[id]!.kind.noun) \(quote(id)) is in window \(quote(window)), not this one: expected a responder of window \(quote(entry.spec.id))")
+                continue
+            }
+            requireCanBecome(id, at: at, draft)
         }
     }
 

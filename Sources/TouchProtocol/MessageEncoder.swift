@@ -2,15 +2,60 @@ import TouchCore
 
 /// Turns what the core produced into protocol messages. See `docs/protocol.md` for every field.
 public enum MessageEncoder {
-    /// The messages for one dispatched event, in order: hits, then touches, then actions.
+    /// The messages for one dispatched event, in order: hits, then touches, presses, the
+    /// remote-control command or the motion, then gestures, actions and first-responder changes.
     public static func messages(for report: DispatchReport, tree: ViewTree) -> [OutboundMessage] {
         var out: [OutboundMessage] = []
         out.reserveCapacity(report.hits.count + report.changedTouches.count + report.actions.count)
         for hit in report.hits { out.append(message(for: hit)) }
         for touch in report.changedTouches { out.append(message(for: touch, tree: tree)) }
+        for press in report.presses { out.append(message(for: press)) }
+        if let command = report.remoteControl { out.append(message(for: command, responder: report.startResponder)) }
+        if let motion = report.motion { out.append(message(for: motion, responder: report.startResponder)) }
         for gesture in report.gestures { out.append(message(for: gesture)) }
         for action in report.actions { out.append(message(for: action)) }
+        for change in report.firstResponderChanges { out.append(message(for: change)) }
         return out
+    }
+
+    public static func message(for press: Press) -> OutboundMessage {
+        OutboundMessage(
+            topic: .presses, views: press.responder.map { [$0] } ?? [], droppable: false,
+            members: [
+                ("type", "press"), ("time", .double(press.timestamp)), ("press", .int(Int64(press.id))), ("phase", .string(press.phase.rawValue)),
+                ("key", .string(press.keyName)), ("code", .int(Int64(press.keyCode))), ("device", .string(press.device)),
+                ("window", id(press.window)), ("responder", id(press.responder)),
+            ])
+    }
+
+    public static func message(for command: RemoteControlInput, responder: ResponderID?) -> OutboundMessage {
+        OutboundMessage(
+            topic: .remoteControl, views: responder.map { [$0] } ?? [], droppable: false,
+            members: [
+                ("type", "remote_control"), ("time", .double(command.timestamp)), ("subtype", .string(command.subtype.rawValue)),
+                ("key", .string(command.keyName)), ("device", .string(command.device)), ("responder", id(responder)),
+            ])
+    }
+
+    public static func message(for motion: MotionInput, responder: ResponderID?) -> OutboundMessage {
+        OutboundMessage(
+            topic: .motion, views: responder.map { [$0] } ?? [], droppable: false,
+            members: [
+                ("type", "motion"), ("time", .double(motion.timestamp)), ("subtype", .string(motion.subtype.rawValue)),
+                ("phase", .string(motion.phase.rawValue)), ("device", .string(motion.device)), ("responder", id(responder)),
+            ])
+    }
+
+    public static func message(for change: FirstResponderChange) -> OutboundMessage {
+        var members: [(String, JSONValue)] = [("type", "first_responder")]
+        if let time = change.timestamp { members.append(("time", .double(time))) }
+        members += [
+            ("window", .string(change.window.rawValue)), ("first_responder", id(change.current)), ("previous", id(change.previous)),
+            ("cause", .string(change.cause.name)),
+        ]
+        if case .handler(let action) = change.cause { members.append(("action", .string(action))) }
+        return OutboundMessage(
+            topic: .firstResponder, views: [change.current, change.previous].compactMap { $0 }, droppable: false, members: members)
     }
 
     public static func message(for gesture: GestureRecord) -> OutboundMessage {
@@ -58,13 +103,21 @@ public enum MessageEncoder {
     }
 
     public static func message(for action: ActionRecord) -> OutboundMessage {
-        let members: [(String, JSONValue)] = [
+        var members: [(String, JSONValue)] = [
             ("type", "action"), ("time", .double(action.timestamp)), ("name", .string(action.name)),
             ("responder", .string(action.responder.rawValue)),
             ("event", .string(action.trigger?.rawValue ?? "gesture_\(action.gestureState?.rawValue ?? "")")),
             ("view", id(action.view)), ("touches", .array(action.touches.map { .int(Int64($0)) })),
             ("payload", action.payload),
         ]
+        if let trigger = action.trigger {
+            switch trigger {
+            case .pressesBegan, .pressesEnded, .pressesCancelled: members.append(("keys", .array(action.detail.map { .string($0) })))
+            case .remoteControl, .motionBegan, .motionEnded, .motionCancelled:
+                members.append(("subtype", action.detail.first.map { .string($0) } ?? .null))
+            case .touchesBegan, .touchesMoved, .touchesEnded, .touchesCancelled, .action: break
+            }
+        }
         var views = [action.responder]
         if let view = action.view { views.append(view) }
         return OutboundMessage(topic: .actions, views: views, action: action.name, droppable: false, members: members)

@@ -43,6 +43,10 @@ public enum Request: Hashable, Sendable {
     case views
     case stats
     case snapshot(window: ResponderID?, heatmap: Bool)
+    /// `becomeFirstResponder()` on a window, view or controller.
+    case becomeFirstResponder(responder: ResponderID)
+    /// `resignFirstResponder()` on a window, view or controller.
+    case resignFirstResponder(responder: ResponderID)
 }
 
 /// Why a request was refused: a machine-readable code and a sentence.
@@ -82,12 +86,15 @@ extension Request {
         "ping": [], "subscribe": ["topics", "views", "actions"], "unsubscribe": ["subscription"],
         "hit_test": ["x", "y", "window"], "set": ["view", "properties"], "add_view": ["view", "parent", "properties"],
         "remove_view": ["view"], "reload": [], "devices": [], "views": [], "stats": [], "snapshot": ["window", "heatmap"],
+        "become_first_responder": ["responder"], "resign_first_responder": ["responder"],
     ]
 
     static func parse(_ d: [String: Any]) throws -> Request {
         guard let cmd = d["cmd"] as? String else { throw RequestError("malformed_request", "missing \"cmd\" (a string)") }
-        if let allowed = arguments[cmd] {
-            for key in d.keys.sorted() where key != "id" && key != "cmd" && !allowed.contains(key) {
+        // An unknown command falls through to the switch's refusal below.
+        for key in d.keys.sorted() where key != "id" && key != "cmd" {
+            guard let allowed = arguments[cmd] else { break }
+            guard allowed.contains(key) else {
                 let expected = allowed.isEmpty ? "no arguments" : allowed.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
                 throw RequestError("bad_argument", "unknown argument \"\(key)\" for \(cmd): expected \(expected)")
             }
@@ -126,8 +133,10 @@ extension Request {
             var heatmap = false
             if let v = d["heatmap"] { heatmap = try bool(v, "heatmap") }
             return .snapshot(window: window, heatmap: heatmap)
+        case "become_first_responder": return .becomeFirstResponder(responder: ResponderID(try string(d, "responder")))
+        case "resign_first_responder": return .resignFirstResponder(responder: ResponderID(try string(d, "responder")))
         default:
-            throw RequestError("unknown_command", "unknown command \"\(cmd)\": expected ping, subscribe, unsubscribe, hit_test, set, add_view, remove_view, reload, devices, views, stats or snapshot")
+            throw RequestError("unknown_command", "unknown command \"\(cmd)\": expected ping, subscribe, unsubscribe, hit_test, set, add_view, remove_view, reload, devices, views, stats, snapshot, become_first_responder or resign_first_responder")
         }
     }
 

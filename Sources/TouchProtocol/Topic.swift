@@ -10,6 +10,14 @@ public enum Topic: String, CaseIterable, Hashable, Sendable {
     case gestures
     /// Devices added and removed.
     case devices
+    /// Keys going down and up (`press` messages).
+    case presses
+    /// Remote-control commands from media keys and remotes (`remote_control` messages).
+    case remoteControl = "remote_control"
+    /// Shakes (`motion` messages).
+    case motion
+    /// Changes of a window's first responder (`first_responder` messages).
+    case firstResponder = "first_responder"
 }
 
 /// The protocol's version: incremented when a message or request changes incompatibly.

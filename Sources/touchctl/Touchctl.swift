@@ -7,7 +7,7 @@ struct Touchctl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "touchctl",
         abstract: "Watch and control a running touchd.",
-        subcommands: [Monitor.self, HitTest.self, SetView.self, Reload.self, Devices.self, Views.self, Stats.self, Ping.self, Snapshot.self])
+        subcommands: [Monitor.self, HitTest.self, SetView.self, Reload.self, Devices.self, Views.self, Stats.self, Ping.self, Snapshot.self, FirstResponder.self])
 }
 
 struct SocketOption: ParsableArguments {
@@ -204,6 +204,21 @@ struct Stats: ParsableCommand {
         try touchctl.run {
             let stats = try connection.connect().request(["cmd": "stats"])
             for key in stats.keys.sorted() { print("\(key): \(stats[key]!)") }
+        }
+    }
+}
+
+struct FirstResponder: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "first-responder", abstract: "Make a responder become (or, with --resign, resign) first responder of its window.")
+    @OptionGroup var connection: SocketOption
+    @Argument(help: "The id of a window, view or view controller.") var responder: String
+    @Flag(name: .long, help: "Resign instead of become.") var resign = false
+
+    func run() throws {
+        try touchctl.run {
+            let cmd = resign ? "resign_first_responder" : "become_first_responder"
+            print(jsonText(try connection.connect().request(["cmd": cmd, "responder": responder])))
         }
     }
 }

@@ -62,7 +62,8 @@ enum LayoutSummary {
             lines.append(
                 "window \(window): \(formatNumber(w.size.width))×\(formatNumber(w.size.height)) pt, level \(formatNumber(w.level))\(key), "
                     + "\(formatNumber(w.pointsPerMillimetre)) pt/mm, display \(w.display), \(plural(tree.views(in: window).count, "view"))"
-                    + (w.rootController.map { ", root controller \($0)" } ?? ""))
+                    + (w.rootController.map { ", root controller \($0)" } ?? "")
+                    + (document.window(window.rawValue)?.firstResponder.map { ", first responder \($0)" } ?? ""))
         }
         for controller in tree.controllerIDs {
             let c = tree.controllerProperties(of: controller)!
@@ -71,7 +72,10 @@ enum LayoutSummary {
         for handler in document.handlers {
             lines.append(
                 "handler \(handler.responder) on \(handler.trigger.rawValue) → \(handler.action)"
-                    + (handler.tapCount.map { " (tap count \($0))" } ?? "") + (handler.passesOn ? "" : ", consumes"))
+                    + (handler.tapCount.map { " (tap count \($0))" } ?? "") + (handler.key.map { " (key \($0))" } ?? "")
+                    + (handler.remoteControlSubtype.map { " (\($0))" } ?? "") + (handler.passesOn ? "" : ", consumes")
+                    + (handler.becomeFirstResponder.map { ", \($0) becomes first responder" } ?? "")
+                    + (handler.resignFirstResponder.map { ", \($0) resigns first responder" } ?? ""))
         }
         for gesture in document.gestures {
             lines.append("gesture \(gesture.id): \(gesture.kind.rawValue) on \(gesture.view)" + (gesture.action.map { " → \($0)" } ?? ""))
@@ -81,7 +85,7 @@ enum LayoutSummary {
             lines.append("control \(control.view): \(control.kind.rawValue)" + (actions.isEmpty ? "" : ", " + actions.joined(separator: ", ")))
         }
         for (i, device) in document.devices.enumerated() {
-            lines.append("device[\(i)]: \(device.match.kind.rawValue) → window \(device.window)")
+            lines.append("device[\(i)]: \(device.match.kind.rawValue) → window \(device.window.isEmpty ? "(the key window)" : device.window)")
         }
         lines += warnings(document: document, tree: tree)
         return lines.joined(separator: "\n")

@@ -14,7 +14,7 @@ import TouchLayout
         try LayoutLoader.load(path: configDirectory + "/" + name).makeApplication(file: name)
     }
 
-    @Test(arguments: ["kiosk.toml", "seed-experiment.toml"])
+    @Test(arguments: ["kiosk.toml", "seed-experiment.toml", "media-kiosk.toml"])
     func everyExampleLoads(name: String) throws {
         let app = try Self.load(name)
         #expect(app.tree.viewCount > 0)
@@ -79,5 +79,35 @@ import TouchLayout
         #expect(tap(&app, 390 + 30 + 100, 250 + 210 + 30, at: 7, id: 7).map(\.name) == ["dialog.dismiss"])
         // The dialog's chain goes through the presenting controller.
         #expect(app.tree.responderChain(from: "dialog.ok").contains("home"))
+    }
+
+    @Test func theMediaKiosksKeysRemoteAndShake() throws {
+        var app = try Self.load("media-kiosk.toml")
+        #expect(app.firstResponder(of: "main") == "search", "the layout's first responder")
+        func keys(_ t: Double, _ code: UInt16, _ name: String, _ phase: PressPhase) -> [String] {
+            let input = PressInput(device: "kbd", window: nil, timestamp: t, changes: [KeyChange(keyCode: code, keyName: name, phase: phase)])
+            return app.send(.presses(input)).flatMap(\.actions).map(\.name)
+        }
+        #expect(keys(1, 28, "KEY_ENTER", .began) == ["search"], "consumed by the search field")
+        #expect(keys(1.1, 28, "KEY_ENTER", .ended) == ["key-up"], "the end goes up to the controller")
+        #expect(keys(2, 15, "KEY_TAB", .began) == ["focus-video"])
+        #expect(app.firstResponder(of: "main") == "video")
+        _ = keys(2.1, 15, "KEY_TAB", .ended)
+        // The play button's nil-target action starts at the first responder, the video.
+        #expect(tap(&app, 100, 750, at: 3, id: 1).map(\.name) == ["video.toggle-playback"])
+        #expect(keys(4, 1, "KEY_ESC", .began) == ["leave-video"])
+        #expect(app.firstResponder(of: "main") == nil)
+        #expect(tap(&app, 100, 750, at: 5, id: 2).map(\.name) == ["player.toggle-playback"], "no first responder: from the button up")
+        // A tap on the search field gives it the keyboard again.
+        #expect(tap(&app, 300, 60, at: 6, id: 3).map(\.name) == ["focus-search"])
+        #expect(app.firstResponder(of: "main") == "search")
+        let remote = RemoteControlInput(device: "remote", window: nil, timestamp: 7, subtype: .togglePlayPause, keyName: "KEY_PLAYPAUSE")
+        #expect(app.send(.remoteControl(remote)).flatMap(\.actions).map(\.name) == ["toggle-playback", "remote-command"])
+        let shake = app.send(.motion(MotionInput(device: "accel", window: nil, timestamp: 8, phase: .ended)))
+        #expect(shake.flatMap(\.actions).map(\.name) == ["shuffle"])
+        let document = try LayoutLoader.load(path: Self.configDirectory + "/media-kiosk.toml")
+        #expect(document.devices.map(\.match.kind) == [.touchscreen, .keys, .accelerometer])
+        #expect(document.devices[2].shake == ShakeSpec(thresholdG: 1.2, minimumDuration: 0.4, settle: 0.3))
+        #expect(document.devices[1].window == "" && document.devices[1].grab == false)
     }
 }

@@ -58,6 +58,16 @@ import TouchProtocol
             return
         }
         #expect(noArguments.message == #"unknown argument "verbose" for ping: expected no arguments"#)
+        // Every command the parser knows has its list of arguments.
+        for command in ["ping", "subscribe", "unsubscribe", "hit_test", "set", "add_view", "remove_view", "reload", "devices", "views", "stats",
+            "snapshot", "become_first_responder", "resign_first_responder"]
+        {
+            guard case .failure(let error) = Request.parse(#"{"cmd":"\#(command)","zz":1}"#).result else {
+                Issue.record("\(command) took an unknown argument")
+                continue
+            }
+            #expect(error.message.hasPrefix("unknown argument \"zz\" for \(command)"), "\(error.message)")
+        }
         // Every command's documented arguments are accepted.
         #expect(try Request.parse(#"{"id":1,"cmd":"snapshot","window":"w","heatmap":true}"#).result.get() == .snapshot(window: "w", heatmap: true))
     }

@@ -1,8 +1,15 @@
-/* vm-uinput: creates uinput touch devices in the end-to-end guest and plays scripted touches.
+/* vm-uinput: creates uinput devices in the end-to-end guest and plays scripted input.
  *
  *   vm-uinput SCRIPT      (one command per line; '#' starts a comment)
  *
  *   create touchscreen|touchpad NAME   create the device (4095x2559 @16/mm, or 1000x600 @10/mm)
+ *   create keyboard NAME               a keyboard with media keys (letters, digits, Enter, Esc, arrows,
+ *                                      play/pause, next, previous, volume)
+ *   create accelerometer NAME          an accelerometer (INPUT_PROP_ACCELEROMETER), +-4 g at 256/g
+ *   key CODE 1|0                       a key down or up (kernel code, e.g. 28 for KEY_ENTER), then SYN_REPORT
+ *   accel X Y Z                        one accelerometer sample (device units), then SYN_REPORT
+ *   shake N MS                         N samples MS apart swinging +-2 g along x (gravity on z)
+ *   still N MS                         N samples MS apart at rest (gravity on z)
  *   down SLOT ID X Y                   a finger lands in SLOT with tracking id ID at X,Y (device units)
  *   move SLOT X Y
  *   up SLOT
@@ -46,7 +53,59 @@ static void abs_setup(int code, int min, int max, int res) {
     if (ioctl(fd, UI_SET_ABSBIT, code) < 0 || ioctl(fd, UI_ABS_SETUP, &a) < 0) die("UI_ABS_SETUP");
 }
 
+static void finish_create(const char *kind, const char *name, int product) {
+    struct uinput_setup s;
+    memset(&s, 0, sizeof s);
+    s.id.bustype = BUS_USB; s.id.vendor = 0x1234; s.id.product = product; s.id.version = 1;
+    snprintf(s.name, sizeof s.name, "%s", name);
+    if (ioctl(fd, UI_DEV_SETUP, &s) < 0) die("UI_DEV_SETUP");
+    if (ioctl(fd, UI_DEV_CREATE) < 0) die("UI_DEV_CREATE");
+    char sys[64] = {0};
+    if (ioctl(fd, UI_GET_SYSNAME(sizeof sys), sys) >= 0) {
+        char path[128];
+        snprintf(path, sizeof path, "/sys/class/input/%s", sys);
+        DIR *d = opendir(path);
+        struct dirent *e;
+        while (d && (e = readdir(d))) if (strncmp(e->d_name, "event", 5) == 0) printf("created %s /dev/input/%s\n", kind, e->d_name);
+        if (d) closedir(d);
+    }
+    fflush(stdout);
+}
+
+static void create_keyboard(const char *name) {
+    touchpad = 0;
+    fd = open("/dev/uinput", O_WRONLY | O_NONBLOCK);
+    if (fd < 0) die("/dev/uinput");
+    ioctl(fd, UI_SET_EVBIT, EV_SYN); ioctl(fd, UI_SET_EVBIT, EV_KEY);
+    for (int k = KEY_ESC; k <= KEY_KPDOT; k++) ioctl(fd, UI_SET_KEYBIT, k);
+    int extra[] = {KEY_UP, KEY_DOWN, KEY_LEFT, KEY_RIGHT, KEY_MUTE, KEY_VOLUMEDOWN, KEY_VOLUMEUP, KEY_PLAYPAUSE,
+                   KEY_NEXTSONG, KEY_PREVIOUSSONG, KEY_STOPCD, KEY_FASTFORWARD, KEY_REWIND};
+    for (unsigned i = 0; i < sizeof extra / sizeof extra[0]; i++) ioctl(fd, UI_SET_KEYBIT, extra[i]);
+    finish_create("keyboard", name, 3);
+}
+
+static void create_accelerometer(const char *name) {
+    touchpad = 0;
+    fd = open("/dev/uinput", O_WRONLY | O_NONBLOCK);
+    if (fd < 0) die("/dev/uinput");
+    ioctl(fd, UI_SET_EVBIT, EV_SYN); ioctl(fd, UI_SET_EVBIT, EV_ABS);
+    ioctl(fd, UI_SET_PROPBIT, INPUT_PROP_ACCELEROMETER);
+    abs_setup(ABS_X, -1024, 1024, 256); abs_setup(ABS_Y, -1024, 1024, 256); abs_setup(ABS_Z, -1024, 1024, 256);
+    finish_create("accelerometer", name, 4);
+}
+
+static void sleep_ms(int ms) {
+    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&t, NULL);
+}
+
+static void sample(int x, int y, int z) {
+    emit(EV_ABS, ABS_X, x); emit(EV_ABS, ABS_Y, y); emit(EV_ABS, ABS_Z, z); emit(EV_SYN, SYN_REPORT, 0);
+}
+
 static void create(const char *kind, const char *name) {
+    if (!strcmp(kind, "keyboard")) { create_keyboard(name); return; }
+    if (!strcmp(kind, "accelerometer")) { create_accelerometer(name); return; }
     touchpad = strcmp(kind, "touchpad") == 0;
     fd = open("/dev/uinput", O_WRONLY | O_NONBLOCK);
     if (fd < 0) die("/dev/uinput");
@@ -65,22 +124,7 @@ static void create(const char *kind, const char *name) {
     abs_setup(ABS_MT_POSITION_X, 0, w, res); abs_setup(ABS_MT_POSITION_Y, 0, h, res);
     abs_setup(ABS_MT_TRACKING_ID, 0, 65535, 0);
     abs_setup(ABS_MT_PRESSURE, 0, 255, 0);
-    struct uinput_setup s;
-    memset(&s, 0, sizeof s);
-    s.id.bustype = BUS_USB; s.id.vendor = 0x1234; s.id.product = touchpad ? 2 : 1; s.id.version = 1;
-    snprintf(s.name, sizeof s.name, "%s", name);
-    if (ioctl(fd, UI_DEV_SETUP, &s) < 0) die("UI_DEV_SETUP");
-    if (ioctl(fd, UI_DEV_CREATE) < 0) die("UI_DEV_CREATE");
-    char sys[64] = {0};
-    if (ioctl(fd, UI_GET_SYSNAME(sizeof sys), sys) >= 0) {
-        char path[128];
-        snprintf(path, sizeof path, "/sys/class/input/%s", sys);
-        DIR *d = opendir(path);
-        struct dirent *e;
-        while (d && (e = readdir(d))) if (strncmp(e->d_name, "event", 5) == 0) printf("created %s /dev/input/%s\n", kind, e->d_name);
-        if (d) closedir(d);
-    }
-    fflush(stdout);
+    finish_create(kind, name, touchpad ? 2 : 1);
     memset(down, 0, sizeof down);
 }
 
@@ -114,6 +158,14 @@ int main(int argc, char **argv) {
             emit(EV_ABS, ABS_MT_SLOT, s); emit(EV_ABS, ABS_MT_TRACKING_ID, -1);
             down[s] = 0;
         } else if (!strcmp(cmd, "sync")) sync_frame();
+        else if (!strcmp(cmd, "key") && sscanf(line, "%*s %d %d", &s, &n) == 2) {
+            emit(EV_KEY, s, n); emit(EV_SYN, SYN_REPORT, 0);
+        } else if (!strcmp(cmd, "accel") && sscanf(line, "%*s %d %d %d", &x, &y, &n) == 3) sample(x, y, n);
+        else if (!strcmp(cmd, "shake") && sscanf(line, "%*s %d %d", &n, &ms) == 2) {
+            for (int i = 0; i < n; i++) { sample(i % 2 ? -512 : 512, 0, 256); sleep_ms(ms); }
+        } else if (!strcmp(cmd, "still") && sscanf(line, "%*s %d %d", &n, &ms) == 2) {
+            for (int i = 0; i < n; i++) { sample(0, 0, 256); sleep_ms(ms); }
+        }
         else if (!strcmp(cmd, "flood") && sscanf(line, "%*s %d %d %d %d %d %d", &s, &n, &x, &y, &x1, &y1) == 6) {
             for (int i = 1; i <= n; i++) {
                 int px = x + (int)((long)(x1 - x) * i / n), py = y + (int)((long)(y1 - y) * i / n);
@@ -126,10 +178,8 @@ int main(int argc, char **argv) {
             if (m < 0) die(a);
             close(m);
         }
-        else if (!strcmp(cmd, "sleep") && sscanf(line, "%*s %d", &ms) == 1) {
-            struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
-            nanosleep(&t, NULL);
-        } else if (!strcmp(cmd, "destroy")) {
+        else if (!strcmp(cmd, "sleep") && sscanf(line, "%*s %d", &ms) == 1) sleep_ms(ms);
+        else if (!strcmp(cmd, "destroy")) {
             ioctl(fd, UI_DEV_DESTROY); close(fd); fd = -1;
             printf("destroyed\n"); fflush(stdout);
         } else if (!strcmp(cmd, "wait") && sscanf(line, "%*s %63s", a) == 1) {

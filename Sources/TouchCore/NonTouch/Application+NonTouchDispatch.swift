@@ -1,0 +1,137 @@
+extension Application {
+    /// Dispatches one presses event: keys that went down start new presses at the first responder
+    /// (else the window's root); keys that went up or were cancelled end their presses at the
+    /// responder they began at. Calls are grouped per phase and per responder, as UIKit groups
+    /// `pressesBegan(_:with:)`.
+    mutating func dispatchPresses(_ input: PressInput) -> DispatchReport {
+        statistics.eventsDispatched += 1
+        var report = DispatchReport(event: Event(type: .presses, timestamp: input.timestamp, allTouches: []))
+        fireTimers(upTo: input.timestamp, report: &report)
+        let window = input.window ?? tree.keyWindow
+        let start = nonTouchEventStart(in: window)
+        report.startResponder = start
+        var changed: [Press] = []
+        for change in input.changes {
+            let key = PressKey(device: input.device, keyCode: change.keyCode)
+            switch change.phase {
+            case .began:
+                if livePresses[key] != nil {
+                    report.anomalies.append("device \(input.device): key \(change.keyName) went down twice")
+                    continue
+                }
+                let press = Press(
+                    id: nextPressID, device: input.device, keyCode: change.keyCode, keyName: change.keyName, phase: .began,
+                    timestamp: input.timestamp, window: window, responder: start)
+                nextPressID += 1
+                livePresses[key] = press
+                changed.append(press)
+            case .ended, .cancelled:
+                guard var press = livePresses.removeValue(forKey: key) else {
+                    report.anomalies.append("device \(input.device): key \(change.keyName) \(change.phase.rawValue) without going down")
+                    continue
+                }
+                press.phase = change.phase
+                press.timestamp = input.timestamp
+                changed.append(press)
+            }
+        }
+        statistics.anomalies += report.anomalies.count
+        report.presses = changed
+        for phase in PressPhase.allCases {
+            var groups: [(responder: ResponderID, presses: [Press])] = []
+            for press in changed where press.phase == phase {
+                // A press's end goes where it began; if that responder has left the tree, to where events start now.
+                guard let responder = press.responder.flatMap({ tree.kind(of: $0) != nil ? $0 : nil }) ?? start else { continue }
+                if let i = groups.firstIndex(where: { $0.responder == responder }) {
+                    groups[i].presses.append(press)
+                } else {
+                    groups.append((responder, [press]))
+                }
+            }
+            for group in groups {
+                callNonTouchChain(
+                    from: group.responder, trigger: HandlerTrigger(pressPhase: phase), detail: group.presses.map(\.keyName), report: &report)
+            }
+        }
+        return report
+    }
+
+    /// Dispatches a remote-control event (`remoteControlReceived(with:)`) from the first responder up.
+    mutating func dispatchRemoteControl(_ input: RemoteControlInput) -> DispatchReport {
+        statistics.eventsDispatched += 1
+        var report = DispatchReport(event: Event(type: .remoteControl, timestamp: input.timestamp, allTouches: []))
+        fireTimers(upTo: input.timestamp, report: &report)
+        report.remoteControl = input
+        let start = nonTouchEventStart(in: input.window)
+        report.startResponder = start
+        if let start {
+            callNonTouchChain(from: start, trigger: .remoteControl, detail: [input.subtype.rawValue], remoteControl: input.subtype, report: &report)
+        }
+        return report
+    }
+
+    /// Dispatches a motion event (`motionBegan`, `motionEnded`, `motionCancelled`) from the first
+    /// responder up.
+    mutating func dispatchMotion(_ input: MotionInput) -> DispatchReport {
+        statistics.eventsDispatched += 1
+        var report = DispatchReport(event: Event(type: .motion, timestamp: input.timestamp, allTouches: []))
+        fireTimers(upTo: input.timestamp, report: &report)
+        report.motion = input
+        let start = nonTouchEventStart(in: input.window)
+        report.startResponder = start
+        if let start {
+            callNonTouchChain(from: start, trigger: HandlerTrigger(motionPhase: input.phase), detail: [input.subtype.rawValue], report: &report)
+        }
+        return report
+    }
+
+    /// Walks the responder chain from `first` for an event without touches: each responder's
+    /// matching handlers emit their actions; the call goes on unless one of them consumes it.
+    mutating func callNonTouchChain(
+        from first: ResponderID, trigger: HandlerTrigger, detail: [String], remoteControl: RemoteControlSubtype? = nil,
+        report: inout DispatchReport
+    ) {
+        let keys = trigger == .remoteControl ? [] : detail
+        for responder in tree.responderChain(from: first) {
+            let call = ResponderCall(responder: responder, trigger: trigger, touches: [], detail: detail)
+            report.calls.append(call)
+            report.log.append(.call(call))
+            var passesOn = true
+            for handler in handlers.handlers(for: responder) where handler.matches(trigger, keys: keys, remoteControl: remoteControl) {
+                var action = ActionRecord(
+                    name: handler.action, responder: responder, trigger: trigger, payload: handler.payload, touches: [], view: first,
+                    timestamp: report.event.timestamp)
+                action.detail = detail
+                report.actions.append(action)
+                report.log.append(.action(action))
+                statistics.actionsEmitted += 1
+                applyFirstResponderEffect(of: handler, report: &report)
+                passesOn = passesOn && handler.passesOn
+            }
+            if !passesOn { return }
+        }
+        report.unhandled.append(ResponderCall(responder: first, trigger: trigger, touches: [], detail: detail))
+        statistics.unhandledCalls += 1
+    }
+
+    /// Runs a handler's `becomeFirstResponder()` or `resignFirstResponder()`; a refusal is reported
+    /// as an anomaly of the event (the handler's action was still emitted).
+    mutating func applyFirstResponderEffect(of handler: Handler, report: inout DispatchReport) {
+        guard let effect = handler.firstResponderEffect else { return }
+        let time = report.event.timestamp
+        do {
+            switch effect {
+            case .become(let responder):
+                if let change = try becomeFirstResponder(responder, cause: .handler(handler.action), timestamp: time) {
+                    report.firstResponderChanges.append(change)
+                }
+            case .resign(let responder):
+                // Resigning a responder that already is not first responder changes nothing.
+                guard isFirstResponder(responder) else { return }
+                report.firstResponderChanges.append(try resignFirstResponder(responder, cause: .handler(handler.action), timestamp: time))
+            }
+        } catch {
+            report.anomalies.append("handler \(handler.action) of \(handler.responder): \(error.description)")
+        }
+    }
+}
