@@ -158,7 +158,19 @@ extension ViewTree {
         }
     }
 
+    /// Asks the subviews from the topmost down. A superview with many subviews asks only those its
+    /// ``SubviewGrid`` lists at the point, which gives the same answer (a subview whose hit area does
+    /// not contain the point answers `nil`); a traced hit-test scans them all so that the trace lists
+    /// every subview UIKit would visit.
     private func hitSubviews(of node: Node, point: Point, traced: Bool, trace: inout [HitTestStep]) -> Int32? {
+        if !traced, usesSubviewIndex, let grid = node.grid {
+            return grid.firstCandidate(at: point) { child in
+                let childProps = nodes[Int(child)].properties
+                let converted = point - childProps.frame.origin + childProps.boundsOrigin
+                var none: [HitTestStep] = []
+                return hitTest(node: child, point: converted, traced: false, trace: &none)
+            }
+        }
         for child in node.children.reversed() {
             let childProps = nodes[Int(child)].properties
             let converted = point - childProps.frame.origin + childProps.boundsOrigin

@@ -19,6 +19,8 @@ public struct ViewTree: Sendable {
         /// The controller whose root view this is, if any.
         var rootOf: ResponderID?
         var isRemoved: Bool
+        /// The index of the subviews, once there are enough of them (see ``SubviewGrid``).
+        var grid: SubviewGrid? = nil
     }
 
     var nodes: [Node] = []
@@ -32,6 +34,9 @@ public struct ViewTree: Sendable {
     public let applicationID: ResponderID
     /// The application delegate: the application's next responder, the end of every chain.
     public let appDelegateID: ResponderID
+    /// Whether hit-testing uses the subview index of views with many subviews (the answer is the
+    /// same either way; turning it off scans every subview, for benchmarks and comparisons).
+    public var usesSubviewIndex = true
 
     /// An empty tree with the two responders every application has.
     public init(applicationID: ResponderID = "application", appDelegateID: ResponderID = "app_delegate") {
@@ -71,6 +76,7 @@ public struct ViewTree: Sendable {
                 windowIndex: nodes[Int(parentIndex)].windowIndex, rootOf: nil, isRemoved: false))
         nodes[Int(parentIndex)].children.append(index)
         nodeIndex[id] = index
+        indexNewSubview(index, of: parentIndex)
     }
 
     /// Adds a view controller whose root view is `properties.view`.
@@ -109,7 +115,19 @@ public struct ViewTree: Sendable {
         throws(ViewTreeError)
     {
         guard let index = nodeIndex[id], nodes[Int(index)].window == nil else { throw .unknownView(id) }
+        let parent = Int(nodes[Int(index)].parent)
+        guard nodes[parent].grid != nil else {
+            change(&nodes[Int(index)].properties)
+            return
+        }
+        // The grid is never held in a local while it changes, so its cells are not copied.
+        let before = nodes[parent].grid!.placement(of: gridArea(of: index))
         change(&nodes[Int(index)].properties)
+        let after = nodes[parent].grid!.placement(of: gridArea(of: index))
+        if after != before {
+            nodes[parent].grid?.remove(index, at: before)
+            nodes[parent].grid?.insert(index, at: after)
+        }
     }
 
     /// Removes a view and its whole subtree, with the controllers whose root views go with it.
@@ -120,6 +138,9 @@ public struct ViewTree: Sendable {
         guard let index = nodeIndex[id], nodes[Int(index)].window == nil else { throw .unknownView(id) }
         let parent = Int(nodes[Int(index)].parent)
         nodes[parent].children.removeAll { $0 == index }
+        if let placement = nodes[parent].grid?.placement(of: gridArea(of: index)) {
+            nodes[parent].grid?.remove(index, at: placement)
+        }
         var removed: [ResponderID] = []
         var stack = [index]
         while let next = stack.popLast() {
@@ -139,6 +160,28 @@ public struct ViewTree: Sendable {
             stack.append(contentsOf: node.children.reversed())
         }
         return removed
+    }
+
+    /// Keeps `parent`'s subview index up to date after `child` was added on top: builds it when
+    /// the subviews reach ``SubviewGrid/threshold``, rebuilds it when they have doubled since.
+    private mutating func indexNewSubview(_ child: Int32, of parent: Int32) {
+        let p = Int(parent)
+        let count = nodes[p].children.count
+        if let builtFor = nodes[p].grid?.builtFor, count <= 2 * builtFor {
+            let placement = nodes[p].grid!.placement(of: gridArea(of: child))
+            nodes[p].grid?.insert(child, at: placement)
+        } else if count >= SubviewGrid.threshold {
+            let grid = SubviewGrid(children: nodes[p].children) { gridArea(of: $0) }
+            nodes[p].grid = grid
+        }
+    }
+
+    /// A view's hit area in its superview's coordinates (`frame` grown by `hitExpansion`), or `nil`
+    /// when hit-testing always skips it (hidden, not interactive, transparent).
+    func gridArea(of index: Int32) -> Rect? {
+        let props = nodes[Int(index)].properties
+        guard ineligibility(props) == nil else { return nil }
+        return props.frame.outset(by: props.hitExpansion)
     }
 
     private func checkFresh(_ id: ResponderID) throws(ViewTreeError) {
