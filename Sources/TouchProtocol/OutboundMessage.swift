@@ -29,18 +29,49 @@ public struct OutboundMessage: Hashable, Sendable {
     public init(
         topic: Topic?, views: [ResponderID] = [], action: String? = nil, droppable: Bool, members: [(String, JSONValue)]
     ) {
-        var body = ""
-        for (i, (key, value)) in members.enumerated() {
-            if i > 0 { body += "," }
-            JSONValue.string(key).write(to: &body)
-            body += ":"
-            value.write(to: &body)
+        var writer = JSONWriter()
+        for (key, value) in members {
+            writer.member(escaping: key)
+            writer.value(value)
         }
-        self.init(topic: topic, views: views, action: action, droppable: droppable, body: body)
+        self.init(topic: topic, views: views, action: action, droppable: droppable, body: writer.text)
+    }
+
+    /// Builds a message whose members `body` writes (``JSONWriter/member(_:)`` and a value each).
+    public init(
+        topic: Topic?, views: [ResponderID] = [], action: String? = nil, droppable: Bool, writing body: (inout JSONWriter) -> Void
+    ) {
+        var writer = JSONWriter()
+        body(&writer)
+        self.init(topic: topic, views: views, action: action, droppable: droppable, body: writer.text)
     }
 
     /// The line sent to a client: `{"seq":N,<body>}` and a newline.
     public func line(seq: UInt64) -> String {
         body.isEmpty ? "{\"seq\":\(seq)}\n" : "{\"seq\":\(seq),\(body)}\n"
+    }
+
+    /// Appends ``line(seq:)``'s bytes to `buffer` without building the line as a string first.
+    public func appendLine(seq: UInt64, to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: #"{"seq":"#.utf8)
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { raw in
+            var n = seq
+            var i = raw.count
+            repeat {
+                i -= 1
+                raw[i] = UInt8(ascii: "0") + UInt8(n % 10)
+                n /= 10
+            } while n > 0
+            buffer.append(contentsOf: raw[i...])
+        }
+        if !body.isEmpty {
+            buffer.append(UInt8(ascii: ","))
+            var text = body
+            text.withUTF8 { buffer.append(contentsOf: $0) }
+        }
+        buffer.append(contentsOf: "}\n".utf8)
     }
 }
