@@ -7,14 +7,18 @@ extension Application {
         // Timers due before this event fire first (a long press that began while the finger rested).
         fireTimers(upTo: frame.timestamp, report: &report)
         var changed: [TouchKey] = []
-        var seen: Set<TouchKey> = []
+        changed.reserveCapacity(frame.contacts.count)
+        // The contacts of this frame so far (all of one device): a frame has a handful.
+        var seen: [UInt64] = []
+        seen.reserveCapacity(frame.contacts.count)
 
         for contact in frame.contacts {
             let key = TouchKey(device: frame.device, contact: contact.id)
-            guard seen.insert(key).inserted else {
+            guard !seen.contains(contact.id) else {
                 report.anomalies.append("device \(frame.device): contact \(contact.id) twice in one frame")
                 continue
             }
+            seen.append(contact.id)
             if live[key] == nil {
                 guard contact.phase == .began else {
                     if contact.phase != .stationary {
@@ -34,7 +38,7 @@ extension Application {
             }
         }
         // Every other live touch stands still in this event.
-        for key in live.keys where !seen.contains(key) {
+        for key in live.keys where key.device != frame.device || !seen.contains(key.contact) {
             live[key]!.touch.phase = .stationary
             live[key]!.touch.coalescedSamples = []
         }

@@ -68,8 +68,53 @@ public struct JSONWriter: Sendable {
     /// A number as ``JSONValue`` writes it: integral values without a fraction, others with up to
     /// 6 decimals, non-finite ones as `null`.
     public mutating func double(_ value: Double) {
+        if value.isFinite && !(value == value.rounded() && abs(value) < 1e15) {
+            let scaled = (value * 1_000_000).rounded()
+            let magnitude = abs(scaled / 1_000_000)
+            if magnitude >= 0.001 && magnitude < 4_294_967_296 {
+                fixedMicros(Int64(scaled))
+                return
+            }
+        }
         var text = JSONValue.format(value)
         text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// Writes `micros / 1e6` with at most 6 decimals and no trailing zeros (but at least one).
+    ///
+    /// For a magnitude in 0.001 ..< 2^32 this is exactly Swift's shortest round-trip text of the
+    /// double nearest to `micros / 1e6` (which ``JSONValue``'s format prints): doubles there are
+    /// closer together than 1e-6, so no other decimal of at most 6 places reads back as that
+    /// double, and Swift uses no exponent in that range. It saves formatting through a string.
+    private mutating func fixedMicros(_ micros: Int64) {
+        var k = micros
+        if k < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            k = -k
+        }
+        digits(UInt64(k / 1_000_000))
+        bytes.append(UInt8(ascii: "."))
+        var fraction = k % 1_000_000
+        var places = 6
+        while places > 1 && fraction % 10 == 0 {
+            fraction /= 10
+            places -= 1
+        }
+        var divisor: Int64 = 1
+        for _ in 1..<places { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+            divisor /= 10
+        }
+    }
+
+    private mutating func digits(_ value: UInt64) {
+        var divisor: UInt64 = 1
+        while value / divisor >= 10 { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 
     /// A string, quoted and escaped: `"`, `\`, and control characters; everything else as it is.

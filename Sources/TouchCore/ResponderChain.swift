@@ -5,22 +5,21 @@ extension ViewTree {
     ///   that presented it, else its root view's superview;
     /// - a window: the application; the application: the app delegate; the app delegate: `nil`.
     public func nextResponder(of id: ResponderID) -> ResponderID? {
-        switch kind(of: id) {
-        case .view:
-            let node = nodes[Int(nodeIndex[id]!)]
+        if let index = nodeIndex[id] {
+            let node = nodes[Int(index)]
+            if node.window != nil { return applicationID }
             if let controller = node.rootOf { return controller }
             return nodes[Int(node.parent)].id
-        case .controller:
-            let controller = controllers[id]!
+        }
+        if let controller = controllers[id] {
             for window in windowIDs where windowProperties(of: window)?.rootController == id {
                 return window
             }
             if let presenter = controller.presentedBy, controllers[presenter] != nil { return presenter }
             return superview(of: controller.view)
-        case .window: return applicationID
-        case .application: return appDelegateID
-        case .appDelegate, nil: return nil
         }
+        if id == applicationID { return appDelegateID }
+        return nil
     }
 
     /// The responder chain from `first` to the app delegate, both included.
@@ -28,9 +27,16 @@ extension ViewTree {
     /// Stops if a responder repeats (a presentation cycle the layout validation would have refused).
     public func responderChain(from first: ResponderID) -> [ResponderID] {
         var chain: [ResponderID] = []
-        var seen: Set<ResponderID> = []
+        // Chains are short: a repeat is looked for in the chain itself, and in a set once it is long.
+        var seen: Set<ResponderID>?
         var current: ResponderID? = first
-        while let responder = current, seen.insert(responder).inserted {
+        while let responder = current {
+            if seen == nil && chain.count == 16 { seen = Set(chain) }
+            if seen == nil {
+                if chain.contains(responder) { break }
+            } else if !seen!.insert(responder).inserted {
+                break
+            }
             chain.append(responder)
             current = nextResponder(of: responder)
         }

@@ -277,12 +277,14 @@ public struct ViewTree: Sendable {
     /// The windows of `display`, in hit-testing order: highest level first, and among equal levels
     /// the one added last first.
     public func windowsForHitTesting(onDisplay display: String) -> [ResponderID] {
-        let candidates = windowIDs.enumerated().filter { windowProperties(of: $0.element)?.display == display }
-        return candidates.sorted { a, b in
-            let la = windowProperties(of: a.element)!.level
-            let lb = windowProperties(of: b.element)!.level
-            return la != lb ? la > lb : a.offset > b.offset
-        }.map(\.element)
+        var candidates: [(level: Double, order: Int, id: ResponderID)] = []
+        for (order, id) in windowIDs.enumerated() {
+            if let props = windowProperties(of: id), props.display == display { candidates.append((props.level, order, id)) }
+        }
+        if candidates.count > 1 {
+            candidates.sort { a, b in a.level != b.level ? a.level > b.level : a.order > b.order }
+        }
+        return candidates.map(\.id)
     }
 
     /// The key window: the one marked key, else the first window.
@@ -324,18 +326,27 @@ public struct ViewTree: Sendable {
     }
 
     func convertFromWindow(_ point: Point, to index: Int32) -> Point {
-        var chain: [Int32] = []
+        var depth = 0
         var i = index
         while nodes[Int(i)].parent >= 0 {
-            chain.append(i)
+            depth += 1
             i = nodes[Int(i)].parent
         }
-        var p = point
-        for step in chain.reversed() {
-            let props = nodes[Int(step)].properties
-            p = p - props.frame.origin + props.boundsOrigin
+        // From the window down, in the order hit-testing converts (the same rounding).
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(depth, 1)) { chain in
+            var i = index
+            for d in stride(from: depth - 1, through: 0, by: -1) {
+                chain[d] = i
+                i = nodes[Int(i)].parent
+            }
+            var p = point
+            for d in 0..<depth {
+                let frame = nodes[Int(chain[d])].properties.frame.origin
+                let bounds = nodes[Int(chain[d])].properties.boundsOrigin
+                p = p - frame + bounds
+            }
+            return p
         }
-        return p
     }
 }
 

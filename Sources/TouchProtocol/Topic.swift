@@ -10,6 +10,17 @@ public enum Topic: String, CaseIterable, Hashable, Sendable {
     case gestures
     /// Devices added and removed.
     case devices
+
+    /// The topic's bit in a set of topics kept as a mask.
+    var bit: UInt32 {
+        switch self {
+        case .hits: 1
+        case .actions: 2
+        case .touches: 4
+        case .gestures: 8
+        case .devices: 16
+        }
+    }
 }
 
 /// The protocol's version: incremented when a message or request changes incompatibly.
