@@ -27,9 +27,28 @@ extension ViewTree {
     /// Stops if a responder repeats (a presentation cycle the layout validation would have refused).
     public func responderChain(from first: ResponderID) -> [ResponderID] {
         var chain: [ResponderID] = []
-        // Chains are short: a repeat is looked for in the chain itself, and in a set once it is long.
-        var seen: Set<ResponderID>?
+        chain.reserveCapacity(8)
         var current: ResponderID? = first
+        // From a view, up its superviews by index (no name look-ups; views cannot repeat) until a
+        // controller's root view or the window.
+        if let start = nodeIndex[first], nodes[Int(start)].window == nil {
+            var i = Int(start)
+            while true {
+                chain.append(nodes[i].id)
+                if let controller = nodes[i].rootOf {
+                    current = controller
+                    break
+                }
+                i = Int(nodes[i].parent)
+                if nodes[i].window != nil {
+                    chain.append(nodes[i].id)
+                    current = applicationID
+                    break
+                }
+            }
+        }
+        // Chains are short: a repeat is looked for in the chain itself, and in a set once it is long.
+        var seen: Set<ResponderID>? = chain.count >= 16 ? Set(chain) : nil
         while let responder = current {
             if seen == nil && chain.count == 16 { seen = Set(chain) }
             if seen == nil {
