@@ -81,9 +81,16 @@ if [ ${#recs[@]} -gt 0 ]; then
     out=$(valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" "$work/touchd-bench" run --stage both \
       --passes 1 --layout config/kiosk.toml --window main "$rec" 2>&1)
     pass_frames=$(echo "$out" | sed -n 's/^frames \([0-9]*\) passes.*/\1/p')
-    inclusive() { callgrind_annotate --inclusive=yes "$work/callgrind.out" | grep "PipelineBench$1" | head -1 | awk '{ gsub(",", "", $1); print $1 }'; }
-    decode_ir=$(( $(inclusive 'V6decodeSiyF') / pass_frames ))
-    whole_ir=$(( $(inclusive 'V5whole3app') / pass_frames ))
+    inclusive() { callgrind_annotate --inclusive=yes --threshold=100 "$work/callgrind.out" | grep "PipelineBench$1" | head -1 | awk '{ gsub(",", "", $1); print $1 }'; }
+    decode_total=$(inclusive 'V6decodeSiyF')
+    whole_total=$(inclusive 'V5whole3app')
+    if [ -z "$decode_total" ] || [ -z "$whole_total" ] || [ -z "$pass_frames" ]; then
+      printf 'instructions: %s\tcallgrind\tnot measured (see %s)\t\n' "$name" "valgrind's output" >> "$table"
+      echo "$out" | tail -5 >&2
+      continue
+    fi
+    decode_ir=$(( decode_total / pass_frames ))
+    whole_ir=$(( whole_total / pass_frames ))
     printf 'instructions: %s\tdecode only\t%s instructions/frame\t\n' "$name" "$decode_ir" >> "$table"
     printf 'instructions: %s\twhole pipeline\t%s instructions/frame\t\n' "$name" "$whole_ir" >> "$table"
     printf 'instructions: %s\twhole / decode\t%sx\t<= 3x\n' "$name" \
@@ -109,9 +116,17 @@ proc_figures() { # pid -> "switches ticks hwm_kib rss_kib"
 }
 start_subscribers() { # socket count
   local i
+  rm -f "$work"/ready.*
   for i in $(seq 1 "$2"); do
-    python3 scripts/bench/subscriber.py "$1" > "$work/subscriber.$i.out" &
+    python3 scripts/bench/subscriber.py "$1" "$work/ready.$i" > "$work/subscriber.$i.out" &
     pids+=($!)
+  done
+}
+wait_subscribed() { # count: until that many clients have their subscription confirmed (30 s at most)
+  local tries=0
+  while [ "$(ls "$work"/ready.* 2>/dev/null | wc -l)" -lt "$1" ] && [ $tries -lt 300 ]; do
+    sleep 0.1
+    tries=$((tries + 1))
   done
 }
 
@@ -143,7 +158,8 @@ sock=$work/idle.sock
 daemon=$!
 pids+=("$daemon")
 start_subscribers "$sock" 10
-sleep 2
+wait_subscribed 10
+sleep 1
 if kill -0 "$daemon" 2>/dev/null; then
   read -r s0 c0 _ _ < <(proc_figures "$daemon")
   sleep "$idle_seconds"

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A touchd client for the benchmarks: subscribes to every topic and reads until the daemon closes
-the connection, then prints how many messages it got.
+the connection, then prints how many messages it got. With READY_FILE, creates that file once the
+subscription is confirmed.
 
-    python3 scripts/bench/subscriber.py SOCKET
+    python3 scripts/bench/subscriber.py SOCKET [READY_FILE]
 """
 import json
 import socket
@@ -21,6 +22,7 @@ for attempt in range(100):
 else:
     sys.exit(f"subscriber: cannot connect to {path}")
 sock.sendall(b'{"id":1,"cmd":"subscribe"}\n')
+ready = sys.argv[2] if len(sys.argv) > 2 else None
 count = 0
 pending = b""
 while True:
@@ -30,4 +32,7 @@ while True:
     pending += chunk
     *lines, pending = pending.split(b"\n")
     count += len(lines)
+    if ready and any(b'"type":"reply"' in line for line in lines):
+        open(ready, "w").close()
+        ready = None
 print(count)
