@@ -21,7 +21,8 @@ public struct JSONWriter: Sendable {
         first = false
         bytes.append(UInt8(ascii: "\""))
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
     }
 
     /// Starts the next member of an object, escaping `key`.
@@ -56,9 +57,11 @@ public struct JSONWriter: Sendable {
         first = false
     }
 
-    public mutating func null() { bytes.append(contentsOf: "null".utf8) }
+    public mutating func null() { raw("null") }
 
-    public mutating func bool(_ value: Bool) { bytes.append(contentsOf: (value ? "true" : "false").utf8) }
+    public mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
+
+    private mutating func raw(_ text: StaticString) { text.withUTF8Buffer { bytes.append(contentsOf: $0) } }
 
     public mutating func int(_ value: Int64) {
         var text = String(value)

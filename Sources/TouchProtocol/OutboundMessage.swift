@@ -53,7 +53,8 @@ public struct OutboundMessage: Hashable, Sendable {
 
     /// Appends ``line(seq:)``'s bytes to `buffer` without building the line as a string first.
     public func appendLine(seq: UInt64, to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: #"{"seq":"#.utf8)
+        let prefix: StaticString = #"{"seq":"#
+        prefix.withUTF8Buffer { buffer.append(contentsOf: $0) }
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
             (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -72,6 +73,7 @@ public struct OutboundMessage: Hashable, Sendable {
             var text = body
             text.withUTF8 { buffer.append(contentsOf: $0) }
         }
-        buffer.append(contentsOf: "}\n".utf8)
+        buffer.append(UInt8(ascii: "}"))
+        buffer.append(UInt8(ascii: "\n"))
     }
 }
