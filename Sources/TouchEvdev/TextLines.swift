@@ -2,23 +2,41 @@
 /// dropped), so a stray control character or a Unicode line separator inside a device name never
 /// shifts the line numbers an error reports.
 struct TextLines: Sequence {
-    private let lines: [Substring.UnicodeScalarView]
+    private let text: String
+    /// Where each line starts and ends (before its `\n`), found on the UTF-8 bytes: `\n` and `\r`
+    /// are single bytes that never occur inside another character's encoding.
+    private let ranges: [Range<String.Index>]
 
     init(_ text: String) {
-        lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+        self.text = text
+        var ranges: [Range<String.Index>] = []
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        var i = start
+        while i != utf8.endIndex {
+            if utf8[i] == UInt8(ascii: "\n") {
+                ranges.append(start..<i)
+                start = utf8.index(after: i)
+            }
+            i = utf8.index(after: i)
+        }
+        ranges.append(start..<utf8.endIndex)
+        self.ranges = ranges
     }
 
     func makeIterator() -> AnyIterator<(number: Int, text: String)> {
         var index = 0
-        let lines = self.lines
+        let ranges = self.ranges
+        let text = self.text
         return AnyIterator {
-            guard index < lines.count else { return nil }
+            guard index < ranges.count else { return nil }
             defer { index += 1 }
-            var scalars = lines[index]
-            if scalars.last == "\r" { scalars.removeLast() }
-            var line = ""
-            line.unicodeScalars.append(contentsOf: scalars)
-            return (index + 1, line)
+            var range = ranges[index]
+            if range.lowerBound < range.upperBound {
+                let last = text.utf8.index(before: range.upperBound)
+                if text.utf8[last] == UInt8(ascii: "\r") { range = range.lowerBound..<last }
+            }
+            return (index + 1, String(decoding: text.utf8[range], as: UTF8.self))
         }
     }
 }
