@@ -56,7 +56,26 @@ extension StringProtocol {
 
     /// The fields separated by runs of spaces or tabs.
     func fields() -> [SubSequence] {
-        split(whereSeparator: { $0 == " " || $0 == "\t" })
+        // An ASCII line (every event line) is split on its bytes; any other by characters, where
+        // a space followed by a combining mark is one character and no separator.
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return split(whereSeparator: { $0 == " " || $0 == "\t" }) }
+        var result: [SubSequence] = []
+        var fieldStart: String.Index?
+        var i = utf8.startIndex
+        while i != utf8.endIndex {
+            let byte = utf8[i]
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") {
+                if let start = fieldStart {
+                    result.append(self[start..<i])
+                    fieldStart = nil
+                }
+            } else if fieldStart == nil {
+                fieldStart = i
+            }
+            i = utf8.index(after: i)
+        }
+        if let start = fieldStart { result.append(self[start..<endIndex]) }
+        return result
     }
 }
 
@@ -93,17 +112,29 @@ enum NumberText {
     /// `seconds.fraction` (`"1330496011.108581"`, `"0.000001"`, `"75"`) as an ``EventTime``.
     /// Fractions shorter than six digits are microseconds scaled up; longer ones are cut.
     static func time(_ text: some StringProtocol) -> EventTime? {
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let secondsText = parts.first, !secondsText.isEmpty, secondsText.count <= 12,
-            secondsText.allSatisfy(\.isASCIIDigit), let seconds = Int64(secondsText)
-        else { return nil }
+        var seconds: Int64 = 0
+        var secondsDigits = 0
         var micros: Int64 = 0
-        if parts.count == 2 {
-            let fraction = parts[1]
-            guard !fraction.isEmpty, fraction.allSatisfy(\.isASCIIDigit) else { return nil }
-            let six = fraction.prefix(6)
-            micros = Int64(six)! * pow10(6 - six.count)
+        var fractionDigits = 0
+        var inFraction = false
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: ".") && !inFraction {
+                inFraction = true
+                continue
+            }
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+            let digit = Int64(byte - UInt8(ascii: "0"))
+            if inFraction {
+                if fractionDigits < 6 { micros = micros * 10 + digit }
+                fractionDigits += 1
+            } else {
+                secondsDigits += 1
+                guard secondsDigits <= 12 else { return nil }
+                seconds = seconds * 10 + digit
+            }
         }
+        guard secondsDigits > 0, !inFraction || fractionDigits > 0 else { return nil }
+        if fractionDigits < 6 { micros *= pow10(6 - fractionDigits) }
         return EventTime(seconds: seconds, microseconds: micros)
     }
 
@@ -112,8 +143,4 @@ enum NumberText {
         for _ in 0..<n { result *= 10 }
         return result
     }
-}
-
-extension Character {
-    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }
