@@ -20,7 +20,7 @@ recordings=${TOUCHD_RECORDINGS:-$root/../shared/recordings}
 frames=${BENCH_FRAMES:-1000000}
 idle_seconds=${BENCH_IDLE_SECONDS:-10}
 
-bash scripts/install-deps.sh valgrind python3 >&2
+bash scripts/install-deps.sh valgrind python3 binutils bsdextrautils gcc >&2
 echo "building (release)..." >&2
 swift build -c release --product touchd-bench >&2
 swift build -c release --product touchd >&2
