@@ -19,7 +19,14 @@ extension Application {
                 continue
             }
             seen.append(contact.id)
-            if live[key] == nil {
+            // A live touch is changed in place through its dictionary index: one look-up per contact.
+            if let i = live.index(forKey: key) {
+                if contact.phase == .began {
+                    report.anomalies.append("device \(frame.device): contact \(contact.id) began twice")
+                }
+                Self.update(&live.values[i], with: contact, timestamp: frame.timestamp)
+                if live.values[i].touch.phase != .stationary { changed.append(key) }
+            } else {
                 guard contact.phase == .began else {
                     if contact.phase != .stationary {
                         report.anomalies.append(
@@ -29,18 +36,17 @@ extension Application {
                 }
                 begin(contact, key: key, frame: frame, report: &report)
                 changed.append(key)
-            } else {
-                if contact.phase == .began {
-                    report.anomalies.append("device \(frame.device): contact \(contact.id) began twice")
-                }
-                update(key, with: contact, timestamp: frame.timestamp)
-                if live[key]!.touch.phase != .stationary { changed.append(key) }
             }
         }
         // Every other live touch stands still in this event.
-        for key in live.keys where key.device != frame.device || !seen.contains(key.contact) {
-            live[key]!.touch.phase = .stationary
-            live[key]!.touch.coalescedSamples = []
+        var i = live.startIndex
+        while i != live.endIndex {
+            let key = live.keys[i]
+            if key.device != frame.device || !seen.contains(key.contact) {
+                live.values[i].touch.phase = .stationary
+                live.values[i].touch.coalescedSamples = []
+            }
+            live.formIndex(after: &i)
         }
         statistics.anomalies += report.anomalies.count
         deliver(changed, report: &report)
@@ -92,8 +98,7 @@ extension Application {
                 pointInView: hit?.pointInView, delivery: delivery, tapCount: tapCount))
     }
 
-    private mutating func update(_ key: TouchKey, with contact: InputContact, timestamp: Double) {
-        var entry = live[key]!
+    private static func update(_ entry: inout LiveTouch, with contact: InputContact, timestamp: Double) {
         entry.touch.previousLocationInWindow = entry.touch.locationInWindow
         entry.touch.locationInWindow = contact.location
         entry.touch.timestamp = timestamp
@@ -110,7 +115,6 @@ extension Application {
             entry.farthestDistance = max(entry.farthestDistance, sample.locationInWindow.distance(to: entry.touch.beganLocationInWindow))
         }
         entry.farthestDistance = max(entry.farthestDistance, contact.location.distance(to: entry.touch.beganLocationInWindow))
-        live[key] = entry
     }
 
     /// Whether a touch landing on `view` is delivered, given the touches already down in `window`.
