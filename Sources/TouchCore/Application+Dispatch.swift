@@ -4,6 +4,9 @@ extension Application {
     mutating func dispatchTouches(_ frame: InputFrame) -> DispatchReport {
         statistics.eventsDispatched += 1
         var report = DispatchReport(event: Event(type: .touches, timestamp: frame.timestamp, allTouches: []))
+        // Each changed touch's call walks a responder chain of a handful of responders.
+        report.calls.reserveCapacity(8 * frame.contacts.count)
+        report.log.reserveCapacity(8 * frame.contacts.count)
         // Timers due before this event fire first (a long press that began while the finger rested).
         fireTimers(upTo: frame.timestamp, report: &report)
         var changed: [TouchKey] = []

@@ -5,6 +5,9 @@ extension ViewTree {
     ///   that presented it, else its root view's superview;
     /// - a window: the application; the application: the app delegate; the app delegate: `nil`.
     public func nextResponder(of id: ResponderID) -> ResponderID? {
+        // Names are unique across responders: the two fixed ones are compared before any look-up.
+        if id == appDelegateID { return nil }
+        if id == applicationID { return appDelegateID }
         if let index = nodeIndex[id] {
             let node = nodes[Int(index)]
             if node.window != nil { return applicationID }
@@ -18,7 +21,6 @@ extension ViewTree {
             if let presenter = controller.presentedBy, controllers[presenter] != nil { return presenter }
             return superview(of: controller.view)
         }
-        if id == applicationID { return appDelegateID }
         return nil
     }
 
