@@ -17,12 +17,18 @@ struct SubviewGrid: Sendable {
         case none
         /// Listed in the cells `columns × rows`.
         case cells(columns: ClosedRange<Int>, rows: ClosedRange<Int>)
-        /// Its area cannot be placed (not a number): listed as a candidate everywhere.
+        /// Its area cannot be placed (not a number) or covers more than ``maximumCellsPerView``
+        /// cells: listed as a candidate everywhere.
         case everywhere
     }
 
     /// Superviews with at least this many subviews are indexed; below it a scan is as fast.
     static let threshold = 32
+
+    /// A subview covering more cells than this is listed once, as a candidate everywhere, so that
+    /// many large overlapping subviews (full-screen overlays) cost memory in proportion to their
+    /// number, not to their number times the cells.
+    static let maximumCellsPerView = 64
 
     private(set) var minX: Double
     private(set) var minY: Double
@@ -89,6 +95,7 @@ struct SubviewGrid: Sendable {
         let c1 = Self.cell(ax1 + mx, origin: minX, size: cellWidth, count: columns)
         let r0 = Self.cell(ay0 - my, origin: minY, size: cellHeight, count: rows)
         let r1 = Self.cell(ay1 + my, origin: minY, size: cellHeight, count: rows)
+        if (c1 - c0 + 1) * (r1 - r0 + 1) > Self.maximumCellsPerView { return .everywhere }
         return .cells(columns: c0...c1, rows: r0...r1)
     }
 

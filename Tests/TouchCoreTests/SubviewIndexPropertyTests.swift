@@ -9,11 +9,14 @@ import TouchCore
     typealias Dice = PropertyTests.Dice
 
     static func randomProperties(_ dice: inout Dice, spread: Int) -> ViewProperties {
+        // Now and then a view as large as the whole area (listed everywhere rather than per cell).
+        let huge = dice.next(12) == 0
         var props = ViewProperties(
             frame: Rect(
                 x: Double(dice.next(spread)) - Double(spread / 10) + Double(dice.next(4)) / 4,
                 y: Double(dice.next(spread)) - Double(spread / 10) + Double(dice.next(3)) / 3,
-                width: Double(dice.next(120)) - 5, height: Double(dice.next(120)) - 5))
+                width: huge ? Double(spread) : Double(dice.next(120)) - 5,
+                height: huge ? Double(spread) : Double(dice.next(120)) - 5))
         props.isHidden = dice.next(8) == 0
         props.isUserInteractionEnabled = dice.next(8) != 0
         props.alpha = [1, 0.5, 0.01, 0.005][dice.next(4)]
@@ -90,6 +93,32 @@ import TouchCore
                 #expect(traced?.view == scanned?.view, "at \(point)")
             }
         }
+    }
+
+    /// Many full-window overlays on a grid of small views: the overlays are listed once each, and
+    /// the topmost eligible one still wins.
+    @Test func largeOverlappingSubviewsAnswerAsTheScanDoes() throws {
+        var tree = ViewTree()
+        try tree.addWindow("window", WindowProperties(size: Size(width: 1000, height: 1000)))
+        for n in 0..<400 {
+            let frame = Rect(x: Double(n % 20) * 50, y: Double(n / 20) * 50, width: 50, height: 50)
+            try tree.addView(ResponderID("tile\(n)"), parent: "window", ViewProperties(frame: frame))
+        }
+        for n in 0..<300 {
+            var props = ViewProperties(frame: Rect(x: Double(n), y: 0, width: 1000, height: 1000))
+            props.isHidden = n != 17
+            try tree.addView(ResponderID("overlay\(n)"), parent: "window", props)
+        }
+        var scanning = tree
+        scanning.usesSubviewIndex = false
+        for point in [Point(x: 5, y: 5), Point(x: 16, y: 500), Point(x: 17, y: 500), Point(x: 999, y: 999)] {
+            #expect(tree.hitTest(point, inWindow: "window")?.view == scanning.hitTest(point, inWindow: "window")?.view, "at \(point)")
+        }
+        #expect(tree.hitTest(Point(x: 500, y: 500), inWindow: "window")?.view == "overlay17")
+        #expect(tree.hitTest(Point(x: 5, y: 5), inWindow: "window")?.view == "tile0")
+        // Hiding the overlay takes it out of the index too.
+        try tree.updateView("overlay17") { $0.isHidden = true }
+        #expect(tree.hitTest(Point(x: 500, y: 500), inWindow: "window")?.view == "tile210")
     }
 
     /// Points exactly on the edges of many abutting subviews (where rounding could put a point in
