@@ -6,7 +6,7 @@ DESTDIR ?=
 BINDIR := $(PREFIX)/bin
 RELEASE := .build/release
 
-.PHONY: deps build demo test release install uninstall clean
+.PHONY: deps build demo test bench release install uninstall clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -19,6 +19,10 @@ demo:
 
 test:
 	bash scripts/test.sh
+
+# Figures for docs/performance.md (release build, valgrind, the shared recordings): one table.
+bench:
+	bash scripts/bench.sh
 
 release: deps
 	swift build -c release --product touchd

@@ -13,6 +13,7 @@ import PackageDescription
 /// - `TouchDaemon`: the event loop, the socket server and the input-to-dispatch pipeline.
 /// - `TouchRender`: pictures of a layout and its touches (SVG).
 /// - `touchd`: the command-line tool and daemon.
+/// - `touchd-bench`: in-process benchmarks that print figures (`make bench`).
 let package = Package(
     name: "touchd",
     platforms: [.macOS(.v13)],
@@ -57,6 +58,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // Benchmarks for `make bench`: built by `swift build` too, but small.
+        .executableTarget(
+            name: "touchd-bench",
+            dependencies: ["TouchCore", "TouchEvdev", "TouchLayout", "TouchProtocol", "TouchDaemon"]),
         .executableTarget(
             name: "touchctl",
             dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),

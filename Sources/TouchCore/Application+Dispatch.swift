@@ -4,18 +4,32 @@ extension Application {
     mutating func dispatchTouches(_ frame: InputFrame) -> DispatchReport {
         statistics.eventsDispatched += 1
         var report = DispatchReport(event: Event(type: .touches, timestamp: frame.timestamp, allTouches: []))
+        // Each changed touch's call walks a responder chain of a handful of responders.
+        report.calls.reserveCapacity(8 * frame.contacts.count)
+        report.log.reserveCapacity(8 * frame.contacts.count)
         // Timers due before this event fire first (a long press that began while the finger rested).
         fireTimers(upTo: frame.timestamp, report: &report)
         var changed: [TouchKey] = []
-        var seen: Set<TouchKey> = []
+        changed.reserveCapacity(frame.contacts.count)
+        // The contacts of this frame so far (all of one device): a frame has a handful.
+        var seen: [UInt64] = []
+        seen.reserveCapacity(frame.contacts.count)
 
         for contact in frame.contacts {
             let key = TouchKey(device: frame.device, contact: contact.id)
-            guard seen.insert(key).inserted else {
+            guard !seen.contains(contact.id) else {
                 report.anomalies.append("device \(frame.device): contact \(contact.id) twice in one frame")
                 continue
             }
-            if live[key] == nil {
+            seen.append(contact.id)
+            // A live touch is changed in place through its dictionary index: one look-up per contact.
+            if let i = live.index(forKey: key) {
+                if contact.phase == .began {
+                    report.anomalies.append("device \(frame.device): contact \(contact.id) began twice")
+                }
+                Self.update(&live.values[i], with: contact, timestamp: frame.timestamp)
+                if live.values[i].touch.phase != .stationary { changed.append(key) }
+            } else {
                 guard contact.phase == .began else {
                     if contact.phase != .stationary {
                         report.anomalies.append(
@@ -25,18 +39,17 @@ extension Application {
                 }
                 begin(contact, key: key, frame: frame, report: &report)
                 changed.append(key)
-            } else {
-                if contact.phase == .began {
-                    report.anomalies.append("device \(frame.device): contact \(contact.id) began twice")
-                }
-                update(key, with: contact, timestamp: frame.timestamp)
-                if live[key]!.touch.phase != .stationary { changed.append(key) }
             }
         }
         // Every other live touch stands still in this event.
-        for key in live.keys where !seen.contains(key) {
-            live[key]!.touch.phase = .stationary
-            live[key]!.touch.coalescedSamples = []
+        var i = live.startIndex
+        while i != live.endIndex {
+            let key = live.keys[i]
+            if key.device != frame.device || !seen.contains(key.contact) {
+                live.values[i].touch.phase = .stationary
+                live.values[i].touch.coalescedSamples = []
+            }
+            live.formIndex(after: &i)
         }
         statistics.anomalies += report.anomalies.count
         deliver(changed, report: &report)
@@ -88,8 +101,7 @@ extension Application {
                 pointInView: hit?.pointInView, delivery: delivery, tapCount: tapCount))
     }
 
-    private mutating func update(_ key: TouchKey, with contact: InputContact, timestamp: Double) {
-        var entry = live[key]!
+    private static func update(_ entry: inout LiveTouch, with contact: InputContact, timestamp: Double) {
         entry.touch.previousLocationInWindow = entry.touch.locationInWindow
         entry.touch.locationInWindow = contact.location
         entry.touch.timestamp = timestamp
@@ -106,7 +118,6 @@ extension Application {
             entry.farthestDistance = max(entry.farthestDistance, sample.locationInWindow.distance(to: entry.touch.beganLocationInWindow))
         }
         entry.farthestDistance = max(entry.farthestDistance, contact.location.distance(to: entry.touch.beganLocationInWindow))
-        live[key] = entry
     }
 
     /// Whether a touch landing on `view` is delivered, given the touches already down in `window`.

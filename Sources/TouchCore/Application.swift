@@ -31,6 +31,11 @@ public struct Application: Sendable {
     struct TouchKey: Hashable, Sendable {
         var device: String
         var contact: UInt64
+
+        /// Hashes the contact only: keys are looked up several times per contact and frame, and
+        /// hashing the device's name each time costs more than the rare collision between two
+        /// devices' equal contact numbers (equality still compares both).
+        func hash(into hasher: inout Hasher) { hasher.combine(contact) }
     }
 
     struct LiveTouch: Sendable {

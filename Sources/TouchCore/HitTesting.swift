@@ -132,13 +132,13 @@ extension ViewTree {
     }
 
     private func hitTest(node index: Int32, point: Point, traced: Bool, trace: inout [HitTestStep]) -> Int32? {
-        let node = nodes[Int(index)]
-        let props = node.properties
-        if traced { trace.append(HitTestStep(view: node.id, kind: .enter(point: point))) }
+        // Fields are read from the array in place: copying a whole node costs a retain per field.
+        let props = nodes[Int(index)].properties
+        if traced { trace.append(HitTestStep(view: nodes[Int(index)].id, kind: .enter(point: point))) }
         func finish(_ result: Int32?, _ outcome: HitTestOutcome) -> Int32? {
             if traced {
                 trace.append(
-                    HitTestStep(view: node.id, kind: .result(result.map { nodes[Int($0)].id }, outcome)))
+                    HitTestStep(view: nodes[Int(index)].id, kind: .result(result.map { nodes[Int($0)].id }, outcome)))
             }
             return result
         }
@@ -152,10 +152,10 @@ extension ViewTree {
             if let targetIndex = nodeIndex[target], isEligibleBranch(from: targetIndex, below: index) {
                 return finish(targetIndex, .redirected)
             }
-            if let hit = hitSubviews(of: node, point: point, traced: traced, trace: &trace) { return finish(hit, .hitSubview) }
+            if let hit = hitSubviews(of: index, point: point, traced: traced, trace: &trace) { return finish(hit, .hitSubview) }
             return finish(index, .hitSelf)
         case .default, .passThrough, .refuse:
-            if let hit = hitSubviews(of: node, point: point, traced: traced, trace: &trace) {
+            if let hit = hitSubviews(of: index, point: point, traced: traced, trace: &trace) {
                 return finish(hit, .hitSubview)
             }
             if case .passThrough = props.hitTestPolicy { return finish(nil, .passedThrough) }
@@ -163,11 +163,24 @@ extension ViewTree {
         }
     }
 
-    private func hitSubviews(of node: Node, point: Point, traced: Bool, trace: inout [HitTestStep]) -> Int32? {
-        for child in node.children.reversed() {
-            let childProps = nodes[Int(child)].properties
-            let converted = point - childProps.frame.origin + childProps.boundsOrigin
-            if let hit = hitTest(node: child, point: converted, traced: traced, trace: &trace) { return hit }
+    /// Asks the subviews from the topmost down. A superview with many subviews asks only those its
+    /// ``SubviewGrid`` lists at the point, which gives the same answer (a subview whose hit area does
+    /// not contain the point answers `nil`); a traced hit-test scans them all so that the trace lists
+    /// every subview UIKit would visit.
+    private func hitSubviews(of index: Int32, point: Point, traced: Bool, trace: inout [HitTestStep]) -> Int32? {
+        if !traced, usesSubviewIndex, nodes[Int(index)].grid != nil {
+            return nodes[Int(index)].grid!.firstCandidate(at: point) { child in
+                let frame = nodes[Int(child)].properties.frame.origin
+                let bounds = nodes[Int(child)].properties.boundsOrigin
+                var none: [HitTestStep] = []
+                return hitTest(node: child, point: point - frame + bounds, traced: false, trace: &none)
+            }
+        }
+        let children = nodes[Int(index)].children
+        for child in children.reversed() {
+            let frame = nodes[Int(child)].properties.frame.origin
+            let bounds = nodes[Int(child)].properties.boundsOrigin
+            if let hit = hitTest(node: child, point: point - frame + bounds, traced: traced, trace: &trace) { return hit }
         }
         return nil
     }

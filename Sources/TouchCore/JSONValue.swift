@@ -54,29 +54,9 @@ public enum JSONValue: Hashable, Sendable {
 
     /// Appends compact JSON text to `out`.
     public func write(to out: inout String) {
-        switch self {
-        case .null: out += "null"
-        case .bool(let v): out += v ? "true" : "false"
-        case .int(let v): out += String(v)
-        case .double(let v): out += JSONValue.format(v)
-        case .string(let v): JSONValue.writeString(v, to: &out)
-        case .array(let items):
-            out += "["
-            for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
-                item.write(to: &out)
-            }
-            out += "]"
-        case .object(let members):
-            out += "{"
-            for (i, (key, value)) in members.enumerated() {
-                if i > 0 { out += "," }
-                JSONValue.writeString(key, to: &out)
-                out += ":"
-                value.write(to: &out)
-            }
-            out += "}"
-        }
+        var writer = JSONWriter(capacity: 64)
+        writer.value(self)
+        out += writer.text
     }
 
     /// A finite number as JSON: integral values without a fraction, others with up to 6 decimals;
@@ -86,24 +66,6 @@ public enum JSONValue: Hashable, Sendable {
         if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
         let rounded = (v * 1_000_000).rounded() / 1_000_000
         return String(rounded)
-    }
-
-    static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20:
-                let hex = String(c.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 }
 

@@ -5,22 +5,23 @@ extension ViewTree {
     ///   that presented it, else its root view's superview;
     /// - a window: the application; the application: the app delegate; the app delegate: `nil`.
     public func nextResponder(of id: ResponderID) -> ResponderID? {
-        switch kind(of: id) {
-        case .view:
-            let node = nodes[Int(nodeIndex[id]!)]
+        // Names are unique across responders: the two fixed ones are compared before any look-up.
+        if id == appDelegateID { return nil }
+        if id == applicationID { return appDelegateID }
+        if let index = nodeIndex[id] {
+            let node = nodes[Int(index)]
+            if node.window != nil { return applicationID }
             if let controller = node.rootOf { return controller }
             return nodes[Int(node.parent)].id
-        case .controller:
-            let controller = controllers[id]!
+        }
+        if let controller = controllers[id] {
             for window in windowIDs where windowProperties(of: window)?.rootController == id {
                 return window
             }
             if let presenter = controller.presentedBy, controllers[presenter] != nil { return presenter }
             return superview(of: controller.view)
-        case .window: return applicationID
-        case .application: return appDelegateID
-        case .appDelegate, nil: return nil
         }
+        return nil
     }
 
     /// The responder chain from `first` to the app delegate, both included.
@@ -28,9 +29,35 @@ extension ViewTree {
     /// Stops if a responder repeats (a presentation cycle the layout validation would have refused).
     public func responderChain(from first: ResponderID) -> [ResponderID] {
         var chain: [ResponderID] = []
-        var seen: Set<ResponderID> = []
+        chain.reserveCapacity(8)
         var current: ResponderID? = first
-        while let responder = current, seen.insert(responder).inserted {
+        // From a view, up its superviews by index (no name look-ups; views cannot repeat) until a
+        // controller's root view or the window.
+        if let start = nodeIndex[first], nodes[Int(start)].window == nil {
+            var i = Int(start)
+            while true {
+                chain.append(nodes[i].id)
+                if let controller = nodes[i].rootOf {
+                    current = controller
+                    break
+                }
+                i = Int(nodes[i].parent)
+                if nodes[i].window != nil {
+                    chain.append(nodes[i].id)
+                    current = applicationID
+                    break
+                }
+            }
+        }
+        // Chains are short: a repeat is looked for in the chain itself, and in a set once it is long.
+        var seen: Set<ResponderID>? = chain.count >= 16 ? Set(chain) : nil
+        while let responder = current {
+            if seen == nil && chain.count == 16 { seen = Set(chain) }
+            if seen == nil {
+                if chain.contains(responder) { break }
+            } else if !seen!.insert(responder).inserted {
+                break
+            }
             chain.append(responder)
             current = nextResponder(of: responder)
         }

@@ -19,6 +19,8 @@ public struct ViewTree: Sendable {
         /// The controller whose root view this is, if any.
         var rootOf: ResponderID?
         var isRemoved: Bool
+        /// The index of the subviews, once there are enough of them (see ``SubviewGrid``).
+        var grid: SubviewGrid? = nil
     }
 
     var nodes: [Node] = []
@@ -32,6 +34,9 @@ public struct ViewTree: Sendable {
     public let applicationID: ResponderID
     /// The application delegate: the application's next responder, the end of every chain.
     public let appDelegateID: ResponderID
+    /// Whether hit-testing uses the subview index of views with many subviews (the answer is the
+    /// same either way; turning it off scans every subview, for benchmarks and comparisons).
+    public var usesSubviewIndex = true
 
     /// An empty tree with the two responders every application has.
     public init(applicationID: ResponderID = "application", appDelegateID: ResponderID = "app_delegate") {
@@ -79,6 +84,7 @@ public struct ViewTree: Sendable {
                 windowIndex: nodes[Int(parentIndex)].windowIndex, rootOf: nil, isRemoved: false))
         nodes[Int(parentIndex)].children.append(index)
         nodeIndex[id] = index
+        indexNewSubview(index, of: parentIndex)
     }
 
     /// Adds a view controller whose root view is `properties.view`.
@@ -117,7 +123,19 @@ public struct ViewTree: Sendable {
         throws(ViewTreeError)
     {
         guard let index = nodeIndex[id], nodes[Int(index)].window == nil else { throw .unknownView(id) }
+        let parent = Int(nodes[Int(index)].parent)
+        guard nodes[parent].grid != nil else {
+            change(&nodes[Int(index)].properties)
+            return
+        }
+        // The grid is never held in a local while it changes, so its cells are not copied.
+        let before = nodes[parent].grid!.placement(of: gridArea(of: index))
         change(&nodes[Int(index)].properties)
+        let after = nodes[parent].grid!.placement(of: gridArea(of: index))
+        if after != before {
+            nodes[parent].grid?.remove(index, at: before)
+            nodes[parent].grid?.insert(index, at: after)
+        }
     }
 
     /// Removes a view and its whole subtree, with the controllers whose root views go with it.
@@ -128,6 +146,9 @@ public struct ViewTree: Sendable {
         guard let index = nodeIndex[id], nodes[Int(index)].window == nil else { throw .unknownView(id) }
         let parent = Int(nodes[Int(index)].parent)
         nodes[parent].children.removeAll { $0 == index }
+        if let placement = nodes[parent].grid?.placement(of: gridArea(of: index)) {
+            nodes[parent].grid?.remove(index, at: placement)
+        }
         var removed: [ResponderID] = []
         var stack = [index]
         while let next = stack.popLast() {
@@ -158,6 +179,28 @@ public struct ViewTree: Sendable {
             current = nodes[Int(current.parent)]
         }
         return depth
+    }
+
+    /// Keeps `parent`'s subview index up to date after `child` was added on top: builds it when
+    /// the subviews reach ``SubviewGrid/threshold``, rebuilds it when they have doubled since.
+    private mutating func indexNewSubview(_ child: Int32, of parent: Int32) {
+        let p = Int(parent)
+        let count = nodes[p].children.count
+        if let builtFor = nodes[p].grid?.builtFor, count <= 2 * builtFor {
+            let placement = nodes[p].grid!.placement(of: gridArea(of: child))
+            nodes[p].grid?.insert(child, at: placement)
+        } else if count >= SubviewGrid.threshold {
+            let grid = SubviewGrid(children: nodes[p].children) { gridArea(of: $0) }
+            nodes[p].grid = grid
+        }
+    }
+
+    /// A view's hit area in its superview's coordinates (`frame` grown by `hitExpansion`), or `nil`
+    /// when hit-testing always skips it (hidden, not interactive, transparent).
+    func gridArea(of index: Int32) -> Rect? {
+        let props = nodes[Int(index)].properties
+        guard ineligibility(props) == nil else { return nil }
+        return props.frame.outset(by: props.hitExpansion)
     }
 
     private func checkFresh(_ id: ResponderID) throws(ViewTreeError) {
@@ -253,12 +296,14 @@ public struct ViewTree: Sendable {
     /// The windows of `display`, in hit-testing order: highest level first, and among equal levels
     /// the one added last first.
     public func windowsForHitTesting(onDisplay display: String) -> [ResponderID] {
-        let candidates = windowIDs.enumerated().filter { windowProperties(of: $0.element)?.display == display }
-        return candidates.sorted { a, b in
-            let la = windowProperties(of: a.element)!.level
-            let lb = windowProperties(of: b.element)!.level
-            return la != lb ? la > lb : a.offset > b.offset
-        }.map(\.element)
+        var candidates: [(level: Double, order: Int, id: ResponderID)] = []
+        for (order, id) in windowIDs.enumerated() {
+            if let props = windowProperties(of: id), props.display == display { candidates.append((props.level, order, id)) }
+        }
+        if candidates.count > 1 {
+            candidates.sort { a, b in a.level != b.level ? a.level > b.level : a.order > b.order }
+        }
+        return candidates.map(\.id)
     }
 
     /// The key window: the one marked key, else the first window.
@@ -300,18 +345,27 @@ public struct ViewTree: Sendable {
     }
 
     func convertFromWindow(_ point: Point, to index: Int32) -> Point {
-        var chain: [Int32] = []
+        var depth = 0
         var i = index
         while nodes[Int(i)].parent >= 0 {
-            chain.append(i)
+            depth += 1
             i = nodes[Int(i)].parent
         }
-        var p = point
-        for step in chain.reversed() {
-            let props = nodes[Int(step)].properties
-            p = p - props.frame.origin + props.boundsOrigin
+        // From the window down, in the order hit-testing converts (the same rounding).
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(depth, 1)) { chain in
+            var i = index
+            for d in stride(from: depth - 1, through: 0, by: -1) {
+                chain[d] = i
+                i = nodes[Int(i)].parent
+            }
+            var p = point
+            for d in 0..<depth {
+                let frame = nodes[Int(chain[d])].properties.frame.origin
+                let bounds = nodes[Int(chain[d])].properties.boundsOrigin
+                p = p - frame + bounds
+            }
+            return p
         }
-        return p
     }
 }
 

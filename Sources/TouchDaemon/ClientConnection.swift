@@ -87,22 +87,22 @@ final class ClientConnection {
             let notice = OutboundMessage(
                 topic: nil, droppable: false,
                 members: [("type", "dropped"), ("count", .int(Int64(d.count))), ("first_seq", .int(Int64(d.first))), ("last_seq", .int(Int64(d.last)))])
-            append(notice.line(seq: seq))
+            append(notice, seq: seq)
             let renumbered = nextSeq
             nextSeq += 1
-            append(message.line(seq: renumbered))
+            append(message, seq: renumbered)
             return .queued
         }
-        append(message.line(seq: seq))
+        append(message, seq: seq)
         return .queued
     }
 
-    private func append(_ line: String) {
+    private func append(_ message: OutboundMessage, seq: UInt64) {
         if pendingStart > 0 && pendingStart == pending.count {
             pending.removeAll(keepingCapacity: true)
             pendingStart = 0
         }
-        pending.append(contentsOf: line.utf8)
+        message.appendLine(seq: seq, to: &pending)
     }
 
     enum FlushOutcome { case done, wouldBlock, failed }

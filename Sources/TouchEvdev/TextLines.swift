@@ -2,23 +2,41 @@
 /// dropped), so a stray control character or a Unicode line separator inside a device name never
 /// shifts the line numbers an error reports.
 struct TextLines: Sequence {
-    private let lines: [Substring.UnicodeScalarView]
+    private let text: String
+    /// Where each line starts and ends (before its `\n`), found on the UTF-8 bytes: `\n` and `\r`
+    /// are single bytes that never occur inside another character's encoding.
+    private let ranges: [Range<String.Index>]
 
     init(_ text: String) {
-        lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+        self.text = text
+        var ranges: [Range<String.Index>] = []
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        var i = start
+        while i != utf8.endIndex {
+            if utf8[i] == UInt8(ascii: "\n") {
+                ranges.append(start..<i)
+                start = utf8.index(after: i)
+            }
+            i = utf8.index(after: i)
+        }
+        ranges.append(start..<utf8.endIndex)
+        self.ranges = ranges
     }
 
     func makeIterator() -> AnyIterator<(number: Int, text: String)> {
         var index = 0
-        let lines = self.lines
+        let ranges = self.ranges
+        let text = self.text
         return AnyIterator {
-            guard index < lines.count else { return nil }
+            guard index < ranges.count else { return nil }
             defer { index += 1 }
-            var scalars = lines[index]
-            if scalars.last == "\r" { scalars.removeLast() }
-            var line = ""
-            line.unicodeScalars.append(contentsOf: scalars)
-            return (index + 1, line)
+            var range = ranges[index]
+            if range.lowerBound < range.upperBound {
+                let last = text.utf8.index(before: range.upperBound)
+                if text.utf8[last] == UInt8(ascii: "\r") { range = range.lowerBound..<last }
+            }
+            return (index + 1, String(decoding: text.utf8[range], as: UTF8.self))
         }
     }
 }
@@ -38,7 +56,26 @@ extension StringProtocol {
 
     /// The fields separated by runs of spaces or tabs.
     func fields() -> [SubSequence] {
-        split(whereSeparator: { $0 == " " || $0 == "\t" })
+        // An ASCII line (every event line) is split on its bytes; any other by characters, where
+        // a space followed by a combining mark is one character and no separator.
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return split(whereSeparator: { $0 == " " || $0 == "\t" }) }
+        var result: [SubSequence] = []
+        var fieldStart: String.Index?
+        var i = utf8.startIndex
+        while i != utf8.endIndex {
+            let byte = utf8[i]
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") {
+                if let start = fieldStart {
+                    result.append(self[start..<i])
+                    fieldStart = nil
+                }
+            } else if fieldStart == nil {
+                fieldStart = i
+            }
+            i = utf8.index(after: i)
+        }
+        if let start = fieldStart { result.append(self[start..<endIndex]) }
+        return result
     }
 }
 
@@ -75,17 +112,29 @@ enum NumberText {
     /// `seconds.fraction` (`"1330496011.108581"`, `"0.000001"`, `"75"`) as an ``EventTime``.
     /// Fractions shorter than six digits are microseconds scaled up; longer ones are cut.
     static func time(_ text: some StringProtocol) -> EventTime? {
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let secondsText = parts.first, !secondsText.isEmpty, secondsText.count <= 12,
-            secondsText.allSatisfy(\.isASCIIDigit), let seconds = Int64(secondsText)
-        else { return nil }
+        var seconds: Int64 = 0
+        var secondsDigits = 0
         var micros: Int64 = 0
-        if parts.count == 2 {
-            let fraction = parts[1]
-            guard !fraction.isEmpty, fraction.allSatisfy(\.isASCIIDigit) else { return nil }
-            let six = fraction.prefix(6)
-            micros = Int64(six)! * pow10(6 - six.count)
+        var fractionDigits = 0
+        var inFraction = false
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: ".") && !inFraction {
+                inFraction = true
+                continue
+            }
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+            let digit = Int64(byte - UInt8(ascii: "0"))
+            if inFraction {
+                if fractionDigits < 6 { micros = micros * 10 + digit }
+                fractionDigits += 1
+            } else {
+                secondsDigits += 1
+                guard secondsDigits <= 12 else { return nil }
+                seconds = seconds * 10 + digit
+            }
         }
+        guard secondsDigits > 0, !inFraction || fractionDigits > 0 else { return nil }
+        if fractionDigits < 6 { micros *= pow10(6 - fractionDigits) }
         return EventTime(seconds: seconds, microseconds: micros)
     }
 
@@ -94,8 +143,4 @@ enum NumberText {
         for _ in 0..<n { result *= 10 }
         return result
     }
-}
-
-extension Character {
-    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

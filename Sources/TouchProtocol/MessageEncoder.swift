@@ -1,12 +1,15 @@
 import TouchCore
 
 /// Turns what the core produced into protocol messages. See `docs/protocol.md` for every field.
+///
+/// Messages for dispatched events are written straight into bytes with a ``JSONWriter`` (they are
+/// sent for every frame); their text is exactly what building them from ``JSONValue``s would give.
 public enum MessageEncoder {
     /// The messages for one dispatched event, in order: hits, then touches, presses, the
     /// remote-control command or the motion, then gestures, actions and first-responder changes.
     public static func messages(for report: DispatchReport, tree: ViewTree) -> [OutboundMessage] {
         var out: [OutboundMessage] = []
-        out.reserveCapacity(report.hits.count + report.changedTouches.count + report.actions.count)
+        out.reserveCapacity(report.hits.count + report.changedTouches.count + report.gestures.count + report.actions.count)
         for hit in report.hits { out.append(message(for: hit)) }
         for touch in report.changedTouches { out.append(message(for: touch, tree: tree)) }
         for press in report.presses { out.append(message(for: press)) }
@@ -59,68 +62,114 @@ public enum MessageEncoder {
     }
 
     public static func message(for gesture: GestureRecord) -> OutboundMessage {
-        var members: [(String, JSONValue)] = [
-            ("type", "gesture"), ("time", .double(gesture.timestamp)), ("recognizer", .string(gesture.recognizer.rawValue)),
-            ("kind", .string(gesture.kind)), ("view", .string(gesture.view.rawValue)), ("state", .string(gesture.state.rawValue)),
-            ("location", point(gesture.location)), ("touches", .array(gesture.touches.map { .int(Int64($0)) })),
-        ]
-        members += gesture.values
         let droppable = gesture.state == .changed
-        return OutboundMessage(topic: .gestures, views: [gesture.view, gesture.recognizer], droppable: droppable, members: members)
+        return OutboundMessage(topic: .gestures, views: [gesture.view, gesture.recognizer], droppable: droppable) { w in
+            w.member("type"); w.string("gesture")
+            w.member("time"); w.double(gesture.timestamp)
+            w.member("recognizer"); w.string(gesture.recognizer.rawValue)
+            w.member("kind"); w.string(gesture.kind)
+            w.member("view"); w.string(gesture.view.rawValue)
+            w.member("state"); w.string(gesture.state.rawValue)
+            w.member("location"); point(gesture.location, to: &w)
+            w.member("touches"); ids(gesture.touches, to: &w)
+            for (key, value) in gesture.values {
+                w.member(escaping: key)
+                w.value(value)
+            }
+        }
     }
 
     public static func message(for hit: HitRecord) -> OutboundMessage {
-        var members: [(String, JSONValue)] = [
-            ("type", "hit"), ("time", .double(hit.timestamp)), ("touch", .int(Int64(hit.touch))),
-            ("device", .string(hit.device)), ("window", id(hit.window)), ("view", id(hit.view)),
-            ("path", .array(hit.viewPath.map { .string($0.rawValue) })),
-            ("point", point(hit.pointInWindow)), ("point_in_view", hit.pointInView.map(point) ?? .null),
-            ("tap_count", .int(Int64(hit.tapCount))), ("delivered", .bool(hit.delivery == .delivered)),
-        ]
-        if hit.delivery != .delivered { members.append(("reason", .string(reason(hit.delivery)))) }
-        return OutboundMessage(topic: .hits, views: hit.viewPath, droppable: false, members: members)
+        OutboundMessage(topic: .hits, views: hit.viewPath, droppable: false) { w in
+            w.member("type"); w.string("hit")
+            w.member("time"); w.double(hit.timestamp)
+            w.member("touch"); w.int(Int64(hit.touch))
+            w.member("device"); w.string(hit.device)
+            w.member("window"); id(hit.window, to: &w)
+            w.member("view"); id(hit.view, to: &w)
+            w.member("path")
+            w.array { w in
+                for view in hit.viewPath {
+                    w.element()
+                    w.string(view.rawValue)
+                }
+            }
+            w.member("point"); point(hit.pointInWindow, to: &w)
+            w.member("point_in_view")
+            if let p = hit.pointInView { point(p, to: &w) } else { w.null() }
+            w.member("tap_count"); w.int(Int64(hit.tapCount))
+            w.member("delivered"); w.bool(hit.delivery == .delivered)
+            if hit.delivery != .delivered {
+                w.member("reason"); w.string(reason(hit.delivery))
+            }
+        }
     }
 
     public static func message(for touch: Touch, tree: ViewTree) -> OutboundMessage {
         let inView = touch.view.flatMap { touch.location(in: $0, of: tree) }
         let previousInView = touch.view.flatMap { touch.previousLocation(in: $0, of: tree) }
-        var members: [(String, JSONValue)] = [
-            ("type", "touch"), ("time", .double(touch.timestamp)), ("touch", .int(Int64(touch.id))),
-            ("phase", .string(touch.phase.rawValue)), ("device", .string(touch.device)),
-            ("window", id(touch.window)), ("view", id(touch.view)),
-            ("location", point(touch.locationInWindow)), ("previous_location", point(touch.previousLocationInWindow)),
-            ("location_in_view", inView.map(point) ?? .null),
-            ("previous_location_in_view", previousInView.map(point) ?? .null), ("tap_count", .int(Int64(touch.tapCount))),
-            ("major_radius", .double(touch.majorRadius)), ("major_radius_tolerance", .double(touch.majorRadiusTolerance)),
-            ("force", .double(touch.force)), ("maximum_possible_force", .double(touch.maximumPossibleForce)),
-        ]
-        if !touch.coalescedSamples.isEmpty {
-            members.append(
-                ("coalesced", .array(touch.coalescedSamples.map { .object([("time", .double($0.timestamp)), ("location", point($0.locationInWindow))]) })))
-        }
         let droppable = touch.phase == .moved || touch.phase == .stationary
-        return OutboundMessage(topic: .touches, views: touch.view.map { [$0] } ?? [], droppable: droppable, members: members)
+        return OutboundMessage(topic: .touches, views: touch.view.map { [$0] } ?? [], droppable: droppable) { w in
+            w.member("type"); w.string("touch")
+            w.member("time"); w.double(touch.timestamp)
+            w.member("touch"); w.int(Int64(touch.id))
+            w.member("phase"); w.string(touch.phase.rawValue)
+            w.member("device"); w.string(touch.device)
+            w.member("window"); id(touch.window, to: &w)
+            w.member("view"); id(touch.view, to: &w)
+            w.member("location"); point(touch.locationInWindow, to: &w)
+            w.member("previous_location"); point(touch.previousLocationInWindow, to: &w)
+            w.member("location_in_view")
+            if let inView { point(inView, to: &w) } else { w.null() }
+            w.member("previous_location_in_view")
+            if let previousInView { point(previousInView, to: &w) } else { w.null() }
+            w.member("tap_count"); w.int(Int64(touch.tapCount))
+            w.member("major_radius"); w.double(touch.majorRadius)
+            w.member("major_radius_tolerance"); w.double(touch.majorRadiusTolerance)
+            w.member("force"); w.double(touch.force)
+            w.member("maximum_possible_force"); w.double(touch.maximumPossibleForce)
+            if !touch.coalescedSamples.isEmpty {
+                w.member("coalesced")
+                w.array { w in
+                    for sample in touch.coalescedSamples {
+                        w.element()
+                        w.object { w in
+                            w.member("time"); w.double(sample.timestamp)
+                            w.member("location"); point(sample.locationInWindow, to: &w)
+                        }
+                    }
+                }
+            }
+        }
     }
 
     public static func message(for action: ActionRecord) -> OutboundMessage {
-        var members: [(String, JSONValue)] = [
-            ("type", "action"), ("time", .double(action.timestamp)), ("name", .string(action.name)),
-            ("responder", .string(action.responder.rawValue)),
-            ("event", .string(action.trigger?.rawValue ?? "gesture_\(action.gestureState?.rawValue ?? "")")),
-            ("view", id(action.view)), ("touches", .array(action.touches.map { .int(Int64($0)) })),
-            ("payload", action.payload),
-        ]
-        if let trigger = action.trigger {
-            switch trigger {
-            case .pressesBegan, .pressesEnded, .pressesCancelled: members.append(("keys", .array(action.detail.map { .string($0) })))
-            case .remoteControl, .motionBegan, .motionEnded, .motionCancelled:
-                members.append(("subtype", action.detail.first.map { .string($0) } ?? .null))
-            case .touchesBegan, .touchesMoved, .touchesEnded, .touchesCancelled, .action: break
-            }
-        }
         var views = [action.responder]
         if let view = action.view { views.append(view) }
-        return OutboundMessage(topic: .actions, views: views, action: action.name, droppable: false, members: members)
+        return OutboundMessage(topic: .actions, views: views, action: action.name, droppable: false) { w in
+            w.member("type"); w.string("action")
+            w.member("time"); w.double(action.timestamp)
+            w.member("name"); w.string(action.name)
+            w.member("responder"); w.string(action.responder.rawValue)
+            w.member("event"); w.string(action.trigger?.rawValue ?? "gesture_\(action.gestureState?.rawValue ?? "")")
+            w.member("view"); id(action.view, to: &w)
+            w.member("touches"); ids(action.touches, to: &w)
+            w.member("payload"); w.value(action.payload)
+            switch action.trigger {
+            case .pressesBegan, .pressesEnded, .pressesCancelled:
+                w.member("keys")
+                w.array { w in
+                    for key in action.detail {
+                        w.element()
+                        w.string(key)
+                    }
+                }
+            case .remoteControl, .motionBegan, .motionEnded, .motionCancelled:
+                w.member("subtype")
+                if let subtype = action.detail.first { w.string(subtype) } else { w.null() }
+            case .touchesBegan, .touchesMoved, .touchesEnded, .touchesCancelled, .action, nil: break
+            }
+        }
     }
 
     /// The greeting every client gets first.
@@ -135,8 +184,28 @@ public enum MessageEncoder {
 
     static func id(_ id: ResponderID?) -> JSONValue { id.map { .string($0.rawValue) } ?? .null }
 
+    static func id(_ id: ResponderID?, to w: inout JSONWriter) {
+        if let id { w.string(id.rawValue) } else { w.null() }
+    }
+
+    static func ids(_ touches: [TouchID], to w: inout JSONWriter) {
+        w.array { w in
+            for touch in touches {
+                w.element()
+                w.int(Int64(touch))
+            }
+        }
+    }
+
     /// A point as `{"x":..,"y":..}`.
     public static func point(_ p: Point) -> JSONValue { .object([("x", .double(p.x)), ("y", .double(p.y))]) }
+
+    static func point(_ p: Point, to w: inout JSONWriter) {
+        w.object { w in
+            w.member("x"); w.double(p.x)
+            w.member("y"); w.double(p.y)
+        }
+    }
 
     static func reason(_ delivery: TouchDelivery) -> String {
         switch delivery {

@@ -14,33 +14,73 @@ public struct OutboundMessage: Hashable, Sendable {
     /// Whether the message may be dropped for a slow client (touch moves may; hits, actions and
     /// replies may not: a client that cannot take them is disconnected instead).
     public var droppable: Bool
+    /// The JSON members after `seq`, without braces (`"type":"hit",...`), as UTF-8: the bytes every
+    /// client's line copies.
+    public var bodyBytes: [UInt8]
+
     /// The JSON members after `seq`, without braces: `"type":"hit",...`.
-    public var body: String
+    public var body: String { String(decoding: bodyBytes, as: UTF8.self) }
 
     public init(topic: Topic?, views: [ResponderID] = [], action: String? = nil, droppable: Bool, body: String) {
+        self.init(topic: topic, views: views, action: action, droppable: droppable, bodyBytes: Array(body.utf8))
+    }
+
+    init(topic: Topic?, views: [ResponderID], action: String?, droppable: Bool, bodyBytes: [UInt8]) {
         self.topic = topic
         self.views = views
         self.action = action
         self.droppable = droppable
-        self.body = body
+        self.bodyBytes = bodyBytes
     }
 
     /// Builds a message from a JSON object's members.
     public init(
         topic: Topic?, views: [ResponderID] = [], action: String? = nil, droppable: Bool, members: [(String, JSONValue)]
     ) {
-        var body = ""
-        for (i, (key, value)) in members.enumerated() {
-            if i > 0 { body += "," }
-            JSONValue.string(key).write(to: &body)
-            body += ":"
-            value.write(to: &body)
+        var writer = JSONWriter()
+        for (key, value) in members {
+            writer.member(escaping: key)
+            writer.value(value)
         }
-        self.init(topic: topic, views: views, action: action, droppable: droppable, body: body)
+        self.init(topic: topic, views: views, action: action, droppable: droppable, bodyBytes: writer.bytes)
+    }
+
+    /// Builds a message whose members `body` writes (``JSONWriter/member(_:)`` and a value each).
+    public init(
+        topic: Topic?, views: [ResponderID] = [], action: String? = nil, droppable: Bool, writing body: (inout JSONWriter) -> Void
+    ) {
+        var writer = JSONWriter()
+        body(&writer)
+        self.init(topic: topic, views: views, action: action, droppable: droppable, bodyBytes: writer.bytes)
     }
 
     /// The line sent to a client: `{"seq":N,<body>}` and a newline.
     public func line(seq: UInt64) -> String {
-        body.isEmpty ? "{\"seq\":\(seq)}\n" : "{\"seq\":\(seq),\(body)}\n"
+        bodyBytes.isEmpty ? "{\"seq\":\(seq)}\n" : "{\"seq\":\(seq),\(body)}\n"
+    }
+
+    /// Appends ``line(seq:)``'s bytes to `buffer` without building the line as a string first.
+    public func appendLine(seq: UInt64, to buffer: inout [UInt8]) {
+        let prefix: StaticString = #"{"seq":"#
+        prefix.withUTF8Buffer { buffer.append(contentsOf: $0) }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { raw in
+            var n = seq
+            var i = raw.count
+            repeat {
+                i -= 1
+                raw[i] = UInt8(ascii: "0") + UInt8(n % 10)
+                n /= 10
+            } while n > 0
+            buffer.append(contentsOf: raw[i...])
+        }
+        if !bodyBytes.isEmpty {
+            buffer.append(UInt8(ascii: ","))
+            buffer.append(contentsOf: bodyBytes)
+        }
+        buffer.append(UInt8(ascii: "}"))
+        buffer.append(UInt8(ascii: "\n"))
     }
 }

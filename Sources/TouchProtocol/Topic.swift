@@ -18,6 +18,21 @@ public enum Topic: String, CaseIterable, Hashable, Sendable {
     case motion
     /// Changes of a window's first responder (`first_responder` messages).
     case firstResponder = "first_responder"
+
+    /// The topic's bit in a set of topics kept as a mask.
+    var bit: UInt32 {
+        switch self {
+        case .hits: 1
+        case .actions: 2
+        case .touches: 4
+        case .gestures: 8
+        case .devices: 16
+        case .presses: 32
+        case .remoteControl: 64
+        case .motion: 128
+        case .firstResponder: 256
+        }
+    }
 }
 
 /// The protocol's version: incremented when a message or request changes incompatibly.

@@ -82,6 +82,21 @@ import Testing
         #expect(recording.events == [InputEvent(time: EventTime(microseconds: 1_500_000), type: 3, code: 0, value: 7)])
     }
 
+    @Test func timesAndFieldsAreReadFromTheirCharacters() {
+        #expect(NumberText.time("1330496011.108581") == EventTime(seconds: 1_330_496_011, microseconds: 108_581))
+        #expect(NumberText.time("0.5") == EventTime(microseconds: 500_000))
+        #expect(NumberText.time("75") == EventTime(microseconds: 75_000_000))
+        #expect(NumberText.time("1.12345678") == EventTime(microseconds: 1_123_456))
+        #expect(NumberText.time("000000000001.000001") == EventTime(microseconds: 1_000_001))
+        for bad in ["", ".", "5.", ".5", "1.2.3", "-1.0", "+1", "1e3", "1 .0", "1234567890123.0", "1.\u{303}5", "1\u{303}.5", "1.5\u{303}", "１.5"] {
+            #expect(NumberText.time(bad) == nil, "\(bad)")
+        }
+        #expect("E:  0.1\t0003  0035 -1 ".fields() == ["E:", "0.1", "0003", "0035", "-1"])
+        #expect("".fields().isEmpty)
+        // Not ASCII: a space followed by a combining mark is one character, not a separator.
+        #expect("N: a \u{301}b c".fields() == ["N:", "a \u{301}b", "c"])
+    }
+
     @Test func anEventsOnlyFileNeedsADescription() throws {
         let events = "E: 1330496011.108581 0003 002f 0\nE: 1330496011.108610 0000 0000 0\n"
         #expect {

@@ -62,6 +62,20 @@ import TouchProtocol
         #expect(hello.line(seq: 1).hasPrefix(#"{"seq":1,"type":"hello","protocol":1,"daemon":"touchd test""#))
     }
 
+    @Test func appendedLinesAreTheLinesByteForByte() {
+        let (report, tree) = tapReport()
+        var messages = MessageEncoder.messages(for: report, tree: tree)
+        messages.append(OutboundMessage(topic: nil, droppable: false, body: ""))
+        messages.append(OutboundMessage(topic: nil, droppable: false, members: [("s", "é\n")]))
+        var buffer: [UInt8] = Array("before".utf8)
+        var expected = "before"
+        for (message, seq) in zip(messages, [0, 9, 10, 1234567, UInt64.max, 42] as [UInt64]) {
+            message.appendLine(seq: seq, to: &buffer)
+            expected += message.line(seq: seq)
+        }
+        #expect(String(decoding: buffer, as: UTF8.self) == expected)
+    }
+
     @Test func jsonStringsAreEscaped() {
         let m = OutboundMessage(topic: nil, droppable: false, members: [("s", .string("a\"b\\c\n\u{01}é"))])
         #expect(m.line(seq: 1) == "{\"seq\":1,\"s\":\"a\\\"b\\\\c\\n\\u0001é\"}\n")

@@ -1,0 +1,178 @@
+/// A spatial index of one view's subviews, so that hit-testing a view with many subviews looks only
+/// at those whose hit area can contain the point instead of scanning them all.
+///
+/// The superview's bounds space is cut into a grid of cells; each cell lists, in z-order, the
+/// subviews whose hit area (`frame` grown by `hitExpansion`, in the superview's coordinates)
+/// overlaps it. Subviews that can never be hit (hidden, not interactive, transparent, or with an
+/// empty hit area) are left out. Points and areas outside the grid are clamped onto its edge cells,
+/// so the index stays correct when subviews are added or moved outside the area it was built for;
+/// it only gets slower, and ``ViewTree`` rebuilds it when the number of subviews has doubled.
+///
+/// Sibling z-order is node order: a view added later has a larger node index and is on top, and
+/// views are never reordered, so each cell is kept sorted by node index and read from the end.
+struct SubviewGrid: Sendable {
+    /// A subview's place in the grid: the cell ranges it is listed in.
+    enum Placement: Equatable, Sendable {
+        /// Never hit: not listed.
+        case none
+        /// Listed in the cells `columns × rows`.
+        case cells(columns: ClosedRange<Int>, rows: ClosedRange<Int>)
+        /// Its area cannot be placed (not a number) or covers more than ``maximumCellsPerView``
+        /// cells: listed as a candidate everywhere.
+        case everywhere
+    }
+
+    /// Superviews with at least this many subviews are indexed; below it a scan is as fast.
+    static let threshold = 32
+
+    /// A subview covering more cells than this is listed once, as a candidate everywhere, so that
+    /// many large overlapping subviews (full-screen overlays) cost memory in proportion to their
+    /// number, not to their number times the cells.
+    static let maximumCellsPerView = 64
+
+    private(set) var minX: Double
+    private(set) var minY: Double
+    private(set) var cellWidth: Double
+    private(set) var cellHeight: Double
+    private(set) var columns: Int
+    private(set) var rows: Int
+    /// Node indices per cell, ascending (bottom to top), row-major.
+    private var cells: [[Int32]]
+    /// Node indices listed for every point, ascending.
+    private var everywhere: [Int32] = []
+    /// How many subviews the grid was built for (it is rebuilt when they double).
+    let builtFor: Int
+
+    /// Builds the grid for `children` (node indices in z-order) with their hit areas in the
+    /// superview's coordinates, `nil` for a subview that can never be hit.
+    init(children: [Int32], area: (Int32) -> Rect?) {
+        var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+        var areas: [(Int32, Rect)] = []
+        areas.reserveCapacity(children.count)
+        for child in children {
+            guard let rect = area(child) else { continue }
+            areas.append((child, rect))
+            for x in [rect.minX, rect.maxX] where x.isFinite {
+                x0 = min(x0, x)
+                x1 = max(x1, x)
+            }
+            for y in [rect.minY, rect.maxY] where y.isFinite {
+                y0 = min(y0, y)
+                y1 = max(y1, y)
+            }
+        }
+        if !(x0 <= x1) { (x0, x1) = (0, 1) }
+        if !(y0 <= y1) { (y0, y1) = (0, 1) }
+        let width = max(x1 - x0, 1)
+        let height = max(y1 - y0, 1)
+        // About one cell per subview, shaped like the area they cover.
+        let n = Double(max(areas.count, 1))
+        let columns = min(max(Int((n * width / height).squareRoot().rounded(.up)), 1), 256)
+        let rows = min(max(Int((n / Double(columns)).rounded(.up)), 1), 256)
+        minX = x0
+        minY = y0
+        cellWidth = width / Double(columns)
+        cellHeight = height / Double(rows)
+        self.columns = columns
+        self.rows = rows
+        cells = Array(repeating: [], count: columns * rows)
+        builtFor = children.count
+        for (child, rect) in areas { insert(child, at: placement(of: rect)) }
+    }
+
+    /// Where a subview with hit area `area` (superview coordinates; `nil`: never hit) is listed.
+    ///
+    /// The area is widened by a tiny margin so that a point the hit-test's own arithmetic puts on
+    /// the area's edge is never left in a neighbouring cell by rounding.
+    func placement(of area: Rect?) -> Placement {
+        guard let area else { return .none }
+        let (ax0, ax1, ay0, ay1) = (area.minX, area.maxX, area.minY, area.maxY)
+        if ax0.isNaN || ax1.isNaN || ay0.isNaN || ay1.isNaN { return .everywhere }
+        guard ax1 > ax0, ay1 > ay0 else { return .none }
+        let mx = Self.margin(ax0, ax1)
+        let my = Self.margin(ay0, ay1)
+        let c0 = Self.cell(ax0 - mx, origin: minX, size: cellWidth, count: columns)
+        let c1 = Self.cell(ax1 + mx, origin: minX, size: cellWidth, count: columns)
+        let r0 = Self.cell(ay0 - my, origin: minY, size: cellHeight, count: rows)
+        let r1 = Self.cell(ay1 + my, origin: minY, size: cellHeight, count: rows)
+        if (c1 - c0 + 1) * (r1 - r0 + 1) > Self.maximumCellsPerView { return .everywhere }
+        return .cells(columns: c0...c1, rows: r0...r1)
+    }
+
+    /// Lists `child` where `placement` says, keeping every list in z-order.
+    mutating func insert(_ child: Int32, at placement: Placement) {
+        switch placement {
+        case .none: return
+        case .everywhere: Self.insertSorted(child, into: &everywhere)
+        case .cells(let cs, let rs):
+            for r in rs {
+                for c in cs { Self.insertSorted(child, into: &cells[r * columns + c]) }
+            }
+        }
+    }
+
+    /// Unlists `child` from where `placement` (as computed when it was inserted) put it.
+    mutating func remove(_ child: Int32, at placement: Placement) {
+        switch placement {
+        case .none: return
+        case .everywhere: everywhere.removeAll { $0 == child }
+        case .cells(let cs, let rs):
+            for r in rs {
+                for c in cs { cells[r * columns + c].removeAll { $0 == child } }
+            }
+        }
+    }
+
+    /// Calls `body` with every subview whose hit area may contain `point`, topmost first, until it
+    /// returns a result.
+    func firstCandidate<T>(at point: Point, _ body: (Int32) -> T?) -> T? {
+        let c = Self.cell(point.x, origin: minX, size: cellWidth, count: columns)
+        let r = Self.cell(point.y, origin: minY, size: cellHeight, count: rows)
+        return cells[r * columns + c].withUnsafeBufferPointer { cell in
+            everywhere.withUnsafeBufferPointer { all in
+                // Merge the two ascending lists from their ends: the larger index is on top.
+                var i = cell.count - 1
+                var j = all.count - 1
+                while i >= 0 || j >= 0 {
+                    let next: Int32
+                    if j < 0 || (i >= 0 && cell[i] > all[j]) {
+                        next = cell[i]
+                        i -= 1
+                    } else {
+                        next = all[j]
+                        j -= 1
+                    }
+                    if let result = body(next) { return result }
+                }
+                return nil
+            }
+        }
+    }
+
+    /// The cell of coordinate `v`, with everything outside clamped onto the first or last cell.
+    private static func cell(_ v: Double, origin: Double, size: Double, count: Int) -> Int {
+        let t = ((v - origin) / size).rounded(.down)
+        if !(t > 0) { return 0 }
+        if t >= Double(count - 1) { return count - 1 }
+        return Int(t)
+    }
+
+    private static func margin(_ a: Double, _ b: Double) -> Double {
+        let scale = max(abs(a).isFinite ? abs(a) : 0, abs(b).isFinite ? abs(b) : 0)
+        return (scale + 1) * 1e-9
+    }
+
+    private static func insertSorted(_ child: Int32, into list: inout [Int32]) {
+        if let last = list.last, last >= child {
+            var lo = 0, hi = list.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if list[mid] < child { lo = mid + 1 } else { hi = mid }
+            }
+            if lo < list.count && list[lo] == child { return }
+            list.insert(child, at: lo)
+        } else {
+            list.append(child)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import TouchCore
+import TouchDaemon
+import TouchEvdev
+import TouchLayout
+import TouchProtocol
+
+/// The in-process pipeline as the daemon runs it, on a recording mapped onto a layout's window:
+/// decode (frame assembly and mapping), the application (touches, queue, hit-test, responder chain,
+/// handlers, recognizers, controls), messages encoded once, and each message's line written into
+/// the send buffers of the subscribers that want it.
+struct PipelineBench {
+    let name: String
+    let events: [InputEvent]
+    let pipeline: DeviceInputPipeline
+    let app: Application
+    let subscriptions: [Subscription]
+
+    init(recording path: String, layout: String, window: String, subscribers: Int) throws {
+        let document = try LayoutLoader.load(path: layout)
+        let app = try document.makeApplication(file: layout)
+        let replay = try RecordingReplay(path: path, descriptionPath: nil, layout: document, tree: app.tree, window: window)
+        name = String(path.split(separator: "/").last ?? "")
+        events = replay.recording.events
+        pipeline = replay.pipeline
+        self.app = app
+        let everything = Set(Topic.allCases)
+        subscriptions = (0..<subscribers).map { Subscription(id: $0 + 1, topics: everything) }
+    }
+
+    /// Decodes every event into frames, nothing more: the baseline. Returns the number of frames.
+    /// (Never inlined: callgrind counts its instructions by name.)
+    @inline(never) func decode() -> Int {
+        var pipeline = self.pipeline
+        var frames = 0
+        var contacts = 0
+        for event in events {
+            if let frame = pipeline.feed(event) {
+                frames += 1
+                contacts &+= frame.contacts.count
+            }
+        }
+        keep(contacts)
+        return frames
+    }
+
+    /// The subscribers' state: each numbers its own lines and has a send buffer.
+    struct Subscribers {
+        var seq: [UInt64]
+        var buffers: [[UInt8]]
+        var bytes = 0
+
+        init(count: Int) {
+            seq = Array(repeating: 1, count: count)
+            buffers = Array(repeating: [], count: count)
+        }
+    }
+
+    /// Runs the whole pipeline once over the recording; `offset` shifts its timestamps (for runs that
+    /// continue one application). `each` is given each frame's work to run: whether it moved
+    /// touches only, and the work. (Never inlined: callgrind counts its instructions by name.)
+    @inline(never) func whole(
+        app: inout Application, subscribers: inout Subscribers, offset: Double = 0,
+        each: ((_ moveOnly: Bool, _ work: () -> Void) -> Void)? = nil
+    ) -> Int {
+        var pipeline = self.pipeline
+        var frames = 0
+        func deliver(_ reports: [DispatchReport], tree: ViewTree) {
+            for report in reports {
+                for message in MessageEncoder.messages(for: report, tree: tree) {
+                    for (i, subscription) in subscriptions.enumerated() where subscription.matches(message) {
+                        message.appendLine(seq: subscribers.seq[i], to: &subscribers.buffers[i])
+                        subscribers.seq[i] += 1
+                    }
+                }
+            }
+            // The socket takes everything: the buffers are emptied as a flush does.
+            for i in subscribers.buffers.indices {
+                subscribers.bytes &+= subscribers.buffers[i].count
+                subscribers.buffers[i].removeAll(keepingCapacity: true)
+            }
+        }
+        for event in events {
+            var shifted = event
+            if offset != 0 { shifted.time = EventTime(microseconds: event.time.microseconds + Int64(offset * 1e6)) }
+            guard var frame = pipeline.feed(shifted) else { continue }
+            frames += 1
+            if let each {
+                each(frame.isMoveOnly) { deliver(app.send(frame), tree: app.tree) }
+            } else {
+                deliver(app.send(frame), tree: app.tree)
+            }
+            frame.contacts = []
+        }
+        let end = EventTime(microseconds: (events.last?.time.microseconds ?? 0) + Int64(offset * 1e6))
+        if let frame = pipeline.finish(at: end) { deliver(app.send(frame), tree: app.tree) }
+        if let report = app.flushTimers() { deliver([report], tree: app.tree) }
+        return frames
+    }
+
+    /// The recording's length in seconds.
+    var duration: Double {
+        guard let first = events.first, let last = events.last else { return 0 }
+        return Double(last.time.microseconds - first.time.microseconds) / 1e6
+    }
+}
