@@ -23,6 +23,9 @@ public final class Daemon {
     public var onPublished: ((Int) -> Void)?
     /// Called before (true) and after (false) a reload requested over the socket replaces the layout.
     public var onReload: ((Bool) -> Void)?
+    /// Called with each anomaly the application met while dispatching (a contact twice in a frame,
+    /// a control whose action no responder takes): they are counted in `stats` and given here to log.
+    public var onAnomaly: ((String) -> Void)?
     /// Called after every `subscribe` request (a replay can wait for its first client).
     public var onSubscribe: (() -> Void)?
     public private(set) var framesIn = 0
@@ -38,8 +41,20 @@ public final class Daemon {
         server.onRequest = { [unowned self] client, line in self.handle(line, from: client) }
     }
 
-    /// The monotonic clock in seconds: the kernel's input clock, for events touchd makes itself
-    /// (cancellations on removal, reload and shutdown).
+    /// The input's clock when no frame has arrived yet (set from the input sources; the kernel's
+    /// monotonic clock by default).
+    public var inputClock: () -> Double = { Daemon.monotonicNow() }
+
+    /// Now, on the input's timeline: the last frame's time plus the time since it arrived, or the
+    /// input sources' clock before any frame. Events touchd makes itself (cancellations on removal,
+    /// reload, `remove_view` and shutdown) are stamped with it, so a replay's cancellation reads in
+    /// the recording's time and a live one in the kernel's `CLOCK_MONOTONIC`, like their frames.
+    public func inputNow() -> Double {
+        guard framesIn > 0 else { return inputClock() }
+        return lastInputTime + (Daemon.monotonicNow() - lastInputArrival)
+    }
+
+    /// The monotonic clock in seconds (the kernel's input clock for live devices); it paces timers.
     public static func monotonicNow() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -73,7 +88,7 @@ public final class Daemon {
             gestureTimer = timer
             try? loop.register(timer.fd, for: .readable) { [unowned self] _ in
                 timer.acknowledge()
-                let now = self.lastInputTime + (Daemon.monotonicNow() - self.lastInputArrival)
+                let now = self.inputNow()
                 if let report = self.app.advanceTime(to: now) { self.publish([report]) }
                 self.armGestureTimer()
             }
@@ -86,6 +101,7 @@ public final class Daemon {
     public func publish(_ reports: [DispatchReport]) {
         var count = 0
         for report in reports {
+            if let onAnomaly { for anomaly in report.anomalies { onAnomaly(anomaly) } }
             recentTouches.record(report)
             for message in MessageEncoder.messages(for: report, tree: app.tree) {
                 server.broadcast(message)
@@ -100,12 +116,12 @@ public final class Daemon {
 
     /// Cancels every touch (before a shutdown or reload), telling the clients.
     public func cancelAllTouches() {
-        if let report = app.cancelAllTouches(timestamp: Daemon.monotonicNow()) { publish([report]) }
+        if let report = app.cancelAllTouches(timestamp: inputNow()) { publish([report]) }
     }
 
     /// Cancels one device's touches (it was removed).
     public func cancelTouches(ofDevice device: String) {
-        if let report = app.cancelTouches(ofDevice: device, timestamp: Daemon.monotonicNow()) { publish([report]) }
+        if let report = app.cancelTouches(ofDevice: device, timestamp: inputNow()) { publish([report]) }
     }
 
     /// Replaces the application with a freshly loaded one, cancelling every live touch first.
@@ -171,7 +187,7 @@ public final class Daemon {
             }
         case .removeView(let view):
             do {
-                if let report = try app.removeView(view, timestamp: Daemon.monotonicNow()) { publish([report]) }
+                if let report = try app.removeView(view, timestamp: inputNow()) { publish([report]) }
                 return .success(.object([]))
             } catch {
                 return .failure(RequestError("unknown_view", error.description))

@@ -59,7 +59,17 @@ public final class DaemonRunner {
         daemon = Daemon(app: app, server: server, loop: loop, version: options.version)
         daemon.reloadLayout = reloadLayout
         self.sources = sources
+        // Before any frame, the input's clock is the last source's (a replay's timeline when one
+        // plays, else the kernel's monotonic clock).
+        if let clockSource = sources.last { daemon.inputClock = { [unowned clockSource] in clockSource.clock } }
         self.logger = logger
+        var limiter = AnomalyLogLimiter()
+        daemon.onAnomaly = { anomaly in
+            for line in limiter.admit(anomaly, at: Daemon.monotonicNow()) { logger.warning("\(line)") }
+        }
+        for case let recording as RecordingSource in sources {
+            for anomaly in recording.anomalies { daemon.onAnomaly?(anomaly) }
+        }
         daemon.describeDevices = { [unowned self] in .array(self.sources.flatMap { source -> [JSONValue] in
             if case .array(let items) = source.deviceDescriptions { return items }
             return []

@@ -47,6 +47,13 @@ public struct DeviceInputPipeline: Sendable {
         guard capabilities.xAxis != nil, capabilities.yAxis != nil else {
             throw DevicePipelineError(device: deviceID, problem: "it has no absolute position axes (ABS_X/ABS_Y or ABS_MT_POSITION_X/Y)")
         }
+        for (code, axis) in [(capabilities.positionXCode, capabilities.xAxis), (capabilities.positionYCode, capabilities.yAxis)] {
+            guard let code, let axis, axis.minimum >= axis.maximum else { continue }
+            let name = EventCodes.codeName(type: EventType.abs, code: code) ?? "ABS 0x\(String(code, radix: 16))"
+            throw DevicePipelineError(
+                device: deviceID,
+                problem: "its axis \(name) has minimum \(axis.minimum) and maximum \(axis.maximum): a position axis needs minimum < maximum to be mapped")
+        }
         var calibration = CalibrationMatrix.identity
         if let values = spec.calibration, values.count == 6 {
             calibration = CalibrationMatrix(a: values[0], b: values[1], c: values[2], d: values[3], e: values[4], f: values[5])

@@ -10,6 +10,15 @@ public protocol InputSource: AnyObject {
     func stop()
     /// The devices the source has, for the `devices` request.
     var deviceDescriptions: JSONValue { get }
+    /// The source's clock now, in seconds, on the timeline of its frames' timestamps: the kernel's
+    /// `CLOCK_MONOTONIC` for live devices, the recording's own timeline for a replay. Events touchd
+    /// makes itself (cancellations) are stamped with it, so they read in line with the input.
+    var clock: Double { get }
+}
+
+extension InputSource {
+    /// The kernel's monotonic clock, which evdev stamps live events with.
+    public var clock: Double { Daemon.monotonicNow() }
 }
 
 /// What an input source reports.

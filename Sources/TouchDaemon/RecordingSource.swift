@@ -16,18 +16,35 @@ public final class RecordingSource: InputSource {
     private var next = 0
     private var startedAt = 0.0
     private var started = false
+    /// What was odd in the recording (its stream, and what the pipeline worked around), found while
+    /// decoding it up front, for the daemon to log.
+    public private(set) var anomalies: [String] = []
 
     /// Runs the whole recording through `replay`'s pipeline up front (decoding is deterministic), and
     /// keeps the frames to play.
+    ///
+    /// - Precondition: `speed` is positive and finite (``RunCommand`` rejects anything else).
     public init(replay: RecordingReplay, speed: Double = 1) {
         var pipeline = replay.pipeline
+        anomalies = RecordingReplay.streamAnomalies(replay.recording.events)
         for event in replay.recording.events {
             if let frame = pipeline.feed(event) { frames.append(frame) }
+            anomalies += pipeline.takeAnomalies().map { "\($0)" }
         }
         if let end = replay.recording.events.last?.time, let frame = pipeline.finish(at: end) { frames.append(frame) }
+        anomalies += pipeline.takeAnomalies().map { "\($0)" }
         deviceID = replay.pipeline.deviceID
         name = replay.recording.description.name
-        self.speed = max(speed, 0.001)
+        precondition(speed > 0 && speed.isFinite, "replay speed must be positive and finite")
+        self.speed = speed
+    }
+
+    /// The recording's timeline: its first frame's time plus the (scaled) time played so far; the
+    /// first frame's time before playing starts.
+    public var clock: Double {
+        guard let first = frames.first?.timestamp else { return 0 }
+        guard started else { return first }
+        return first + (Daemon.monotonicNow() - startedAt) * speed
     }
 
     public var deviceDescriptions: JSONValue {
