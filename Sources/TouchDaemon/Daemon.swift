@@ -1,5 +1,6 @@
 import CLinux
 import TouchCore
+import TouchLayout
 import TouchProtocol
 import TouchRender
 #if canImport(Glibc)
@@ -9,14 +10,29 @@ import Glibc
 /// The running daemon: one event loop that owns the application (view tree, touches, event queue),
 /// the socket clients and the input sources. Requests are handled between events, never in the
 /// middle of dispatching one, because the loop runs each callback to completion.
+/// A layout as loaded from its file: the document (devices, daemon settings) and the application
+/// built from it.
+public struct LoadedLayout {
+    public var document: LayoutDocument
+    public var app: Application
+
+    public init(document: LayoutDocument, app: Application) {
+        self.document = document
+        self.app = app
+    }
+}
+
 public final class Daemon {
     public let loop: EventLoop
     public let server: SocketServer
     public private(set) var app: Application
     public let version: String
-    /// Re-reads the layout; returns the new application, or throws a readable error (the old layout
-    /// then keeps running).
-    public var reloadLayout: (() throws -> Application)?
+    /// Re-reads the layout; returns it with its new application, or throws a readable error (the
+    /// old layout then keeps running).
+    public var reloadLayout: (() throws -> LoadedLayout)?
+    /// Called after a reload replaced the application, with the new layout and tree: the input
+    /// sources re-match and re-map their devices.
+    public var onLayoutChanged: ((LayoutDocument, ViewTree) -> Void)?
     /// Describes the input devices for the `devices` request.
     public var describeDevices: () -> JSONValue = { .array([]) }
     /// Called after every published batch (for status lines, counters).
@@ -26,6 +42,8 @@ public final class Daemon {
     /// Called with each anomaly the application met while dispatching (a contact twice in a frame,
     /// a control whose action no responder takes): they are counted in `stats` and given here to log.
     public var onAnomaly: ((String) -> Void)?
+    /// Called when a reload requested over the socket is refused (for the log).
+    public var onReloadRefused: ((any Error) -> Void)?
     /// Called after every `subscribe` request (a replay can wait for its first client).
     public var onSubscribe: (() -> Void)?
     public private(set) var framesIn = 0
@@ -125,9 +143,34 @@ public final class Daemon {
     }
 
     /// Replaces the application with a freshly loaded one, cancelling every live touch first.
+    ///
+    /// Every touch is cancelled, not only those whose view disappears: the new layout's views,
+    /// recognizers and controls are new objects with no state to continue a touch in, and UIKit
+    /// has no reload whose semantics could be followed. The fingers that are down stay ignored
+    /// until they lift (see ``InputSource/layoutChanged(to:tree:)``).
     public func replaceApplication(_ newApp: Application) {
         cancelAllTouches()
         app = newApp
+    }
+
+    /// Reloads the layout (``reloadLayout``): on success the application is replaced and the input
+    /// sources follow the new layout; on failure nothing changes and the error is thrown.
+    /// `announce` calls ``onReload`` around the change (a caller that tells systemd itself, as the
+    /// SIGHUP handler does, passes false).
+    /// - Returns: the new layout's view count.
+    @discardableResult
+    public func reload(announce: Bool = true) throws -> Int {
+        guard let reloadLayout else { throw ReloadUnsupported() }
+        let fresh = try reloadLayout()
+        if announce { onReload?(true) }
+        replaceApplication(fresh.app)
+        onLayoutChanged?(fresh.document, app.tree)
+        if announce { onReload?(false) }
+        return app.tree.viewCount
+    }
+
+    struct ReloadUnsupported: Error, CustomStringConvertible {
+        var description: String { "this daemon has no layout file to reload" }
     }
 
     // MARK: - Requests
@@ -193,14 +236,12 @@ public final class Daemon {
                 return .failure(RequestError("unknown_view", error.description))
             }
         case .reload:
-            guard let reloadLayout else { return .failure(RequestError("unsupported", "this daemon has no layout file to reload")) }
+            guard reloadLayout != nil else { return .failure(RequestError("unsupported", "this daemon has no layout file to reload")) }
             do {
-                let fresh = try reloadLayout()
-                onReload?(true)
-                replaceApplication(fresh)
-                onReload?(false)
-                return .success(.object([("views", .int(Int64(app.tree.viewCount)))]))
+                let views = try reload()
+                return .success(.object([("views", .int(Int64(views)))]))
             } catch {
+                onReloadRefused?(error)
                 return .failure(RequestError("reload_failed", "\(error)"))
             }
         case .devices:

@@ -46,7 +46,7 @@ public final class DaemonRunner {
 
     public init(
         app: Application, options: Options, sources: [InputSource], activatedFD: Int32? = nil, logger: Logger,
-        notifier: SystemdNotifier = SystemdNotifier(environment: [:]), reloadLayout: (() throws -> Application)?
+        notifier: SystemdNotifier = SystemdNotifier(environment: [:]), reloadLayout: (() throws -> LoadedLayout)?
     ) throws {
         loop = try EventLoop()
         self.notifier = notifier
@@ -69,7 +69,12 @@ public final class DaemonRunner {
         }
         for case let recording as RecordingSource in sources {
             for anomaly in recording.anomalies { daemon.onAnomaly?(anomaly) }
+            recording.onProblem = { logger.error("\($0)") }
         }
+        daemon.onLayoutChanged = { [unowned self] document, tree in
+            for source in self.sources { source.layoutChanged(to: document, tree: tree) }
+        }
+        daemon.onReloadRefused = { error in logger.error("reload refused; the previous layout keeps running: \(error)") }
         daemon.describeDevices = { [unowned self] in .array(self.sources.flatMap { source -> [JSONValue] in
             if case .array(let items) = source.deviceDescriptions { return items }
             return []
@@ -167,10 +172,10 @@ public final class DaemonRunner {
             logger.info("stopping", metadata: ["signal": "\(signal == SIGTERM ? "SIGTERM" : "SIGINT")"])
             stop(reason: "shutting down")
         case SIGHUP:
-            guard let reload = daemon.reloadLayout else { return }
+            guard daemon.reloadLayout != nil else { return }
             notifier.reloading()
             do {
-                daemon.replaceApplication(try reload())
+                try daemon.reload(announce: false)
                 logger.info("layout reloaded", metadata: ["views": "\(daemon.app.tree.viewCount)"])
             } catch {
                 logger.error("reload refused; the previous layout keeps running: \(error)")

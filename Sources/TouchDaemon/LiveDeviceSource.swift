@@ -15,7 +15,7 @@ public final class LiveDeviceSource: InputSource {
         let device: EvdevDevice
         var pipeline: DeviceInputPipeline
         let facts: DeviceFacts
-        let match: DeviceMatch
+        var match: DeviceMatch
         let udev: UdevInputDevice
 
         init(device: EvdevDevice, pipeline: DeviceInputPipeline, facts: DeviceFacts, match: DeviceMatch, udev: UdevInputDevice) {
@@ -27,7 +27,7 @@ public final class LiveDeviceSource: InputSource {
         }
     }
 
-    private let layout: LayoutDocument
+    private var layout: LayoutDocument
     private var tree: ViewTree
     private let logger: Logger
     private var udev: Udev?
@@ -67,6 +67,38 @@ public final class LiveDeviceSource: InputSource {
             open[node] = nil
         }
         if monitorFD >= 0 { loop?.unregister(monitorFD) }
+    }
+
+    public func layoutChanged(to layout: LayoutDocument, tree: ViewTree) {
+        self.layout = layout
+        self.tree = tree
+        for (node, entry) in open.sorted(by: { $0.key < $1.key }) {
+            let match = DeviceMatcher.match(entry.facts, in: layout.devices)
+            guard case .matched(_, let spec) = match else {
+                logger.warning(
+                    "device no longer used after the reload", metadata: ["devnode": "\(node)", "name": "\(entry.facts.name)", "reason": "\(match.explanation)"])
+                close(node, reason: match.explanation)
+                continue
+            }
+            do {
+                entry.pipeline = try entry.pipeline.remapped(
+                    description: entry.device.description, udevProperties: entry.udev.properties, spec: spec, tree: tree)
+                entry.match = match
+            } catch {
+                logger.error("device \(node) cannot be used with the reloaded layout: \(error)")
+                close(node, reason: "\(error)")
+            }
+        }
+        // Devices the old layout ignored may be wanted now.
+        if let udev { for device in udev.inputDevices() where open[device.devnode] == nil { add(device) } }
+    }
+
+    /// Stops using an open device (it stays listed as ignored, with `reason`).
+    private func close(_ devnode: String, reason: String) {
+        guard let entry = open.removeValue(forKey: devnode) else { return }
+        loop?.unregister(entry.device.fileDescriptor)
+        ignored[devnode] = (entry.facts, reason)
+        sink?(.deviceRemoved(id: entry.pipeline.deviceID))
     }
 
     public var deviceDescriptions: JSONValue {

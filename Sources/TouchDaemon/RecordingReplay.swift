@@ -9,6 +9,8 @@ public struct RecordingReplay: Sendable {
     public private(set) var pipeline: DeviceInputPipeline
     /// The layout entry that took the device, or `nil` when a window was given instead.
     public let match: DeviceMatch?
+    /// The window the device is mapped onto regardless of the layout's entries, when one was given.
+    public let window: String?
 
     /// Loads `path` (and its description) and maps its device the way the layout maps a live one:
     /// through the first matching `[[device]]` entry, or onto `window` when one is given.
@@ -16,25 +18,35 @@ public struct RecordingReplay: Sendable {
     /// - Throws: ``RecordingError`` (with the file and line) for a bad recording, or
     ///   ``DevicePipelineError`` when no entry takes the device or it cannot be mapped.
     public init(path: String, descriptionPath: String?, layout: LayoutDocument, tree: ViewTree, window: String?) throws {
-        recording = try Recording.load(path: path, descriptionPath: descriptionPath)
+        let recording = try Recording.load(path: path, descriptionPath: descriptionPath)
+        self.recording = recording
+        self.window = window
         let id = "replay:" + recording.description.name
-        let spec: DeviceSpec
-        if let window {
-            spec = DeviceSpec(window: window)
-            match = nil
-        } else {
-            let facts = DeviceFacts(description: recording.description, udevProperties: recording.udevProperties, devnode: nil)
-            let result = DeviceMatcher.match(facts, in: layout.devices)
-            guard case .matched(_, let matched) = result else {
-                throw DevicePipelineError(
-                    device: recording.description.name,
-                    problem: "\(result.explanation) (give --window to map it onto a window anyway)")
-            }
-            spec = matched
-            match = result
-        }
+        let (spec, match) = try Self.spec(for: recording, in: layout, window: window)
+        self.match = match
         pipeline = try DeviceInputPipeline(
             deviceID: id, description: recording.description, udevProperties: recording.udevProperties, spec: spec, tree: tree)
+    }
+
+    /// The `[[device]]` entry that takes the recording's device (or one for `window`).
+    static func spec(for recording: Recording, in layout: LayoutDocument, window: String?) throws(DevicePipelineError) -> (DeviceSpec, DeviceMatch?) {
+        if let window { return (DeviceSpec(window: window), nil) }
+        let facts = DeviceFacts(description: recording.description, udevProperties: recording.udevProperties, devnode: nil)
+        let result = DeviceMatcher.match(facts, in: layout.devices)
+        guard case .matched(_, let matched) = result else {
+            throw DevicePipelineError(
+                device: recording.description.name,
+                problem: "\(result.explanation) (give --window to map it onto a window anyway)")
+        }
+        return (matched, result)
+    }
+
+    /// `current` (this recording's pipeline, mid-play) set up for a reloaded layout: matched
+    /// again (or onto the given window) and mapped into `tree`; see
+    /// ``DeviceInputPipeline/remapped(description:udevProperties:spec:tree:)``.
+    public func pipeline(afterReloadOf current: DeviceInputPipeline, layout: LayoutDocument, tree: ViewTree) throws(DevicePipelineError) -> DeviceInputPipeline {
+        let (spec, _) = try Self.spec(for: recording, in: layout, window: window)
+        return try current.remapped(description: recording.description, udevProperties: recording.udevProperties, spec: spec, tree: tree)
     }
 
     /// Runs the whole recording through `app`, with the recording's timestamps as the clock, and

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TouchCore
+import TouchDaemon
 import TouchLayout
 #if canImport(Glibc)
 import Glibc
@@ -25,7 +26,10 @@ struct CheckCommand: ParsableCommand {
 func loadLayout(_ path: String) throws -> (LayoutDocument, Application) {
     do throws(LayoutErrors) {
         let document = try LayoutLoader.load(path: path)
-        return (document, try document.makeApplication(file: path))
+        let app = try document.makeApplication(file: path)
+        let pointercal = PointercalValidation.issues(in: document, layoutFile: path)
+        guard pointercal.isEmpty else { throw LayoutErrors(pointercal) }
+        return (document, app)
     } catch let errors {
         var stderr = StandardError()
         print(errors.description, to: &stderr)
