@@ -20,6 +20,17 @@ public struct LoadedLayout {
         self.document = document
         self.app = app
     }
+
+    /// Reads the layout file at `path`, builds its application and validates the pointercal files
+    /// it names: what the daemon needs at start and on every reload.
+    /// - Throws: ``LayoutErrors`` with every problem found.
+    public static func load(path: String) throws(LayoutErrors) -> LoadedLayout {
+        let document = try LayoutLoader.load(path: path)
+        let app = try document.makeApplication(file: path)
+        let pointercal = PointercalValidation.issues(in: document, layoutFile: path)
+        guard pointercal.isEmpty else { throw LayoutErrors(pointercal) }
+        return LoadedLayout(document: document, app: app)
+    }
 }
 
 public final class Daemon {

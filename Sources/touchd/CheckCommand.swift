@@ -25,11 +25,8 @@ struct CheckCommand: ParsableCommand {
 /// Loads and validates a layout, printing every problem and exiting 1 when there are any.
 func loadLayout(_ path: String) throws -> (LayoutDocument, Application) {
     do throws(LayoutErrors) {
-        let document = try LayoutLoader.load(path: path)
-        let app = try document.makeApplication(file: path)
-        let pointercal = PointercalValidation.issues(in: document, layoutFile: path)
-        guard pointercal.isEmpty else { throw LayoutErrors(pointercal) }
-        return (document, app)
+        let loaded = try LoadedLayout.load(path: path)
+        return (loaded.document, loaded.app)
     } catch let errors {
         var stderr = StandardError()
         print(errors.description, to: &stderr)

@@ -112,13 +112,7 @@ struct RunCommand: ParsableCommand {
                     socketPath: socket, socketMode: mode_t(daemonSpec.socketMode), socketGroup: gid, peerPolicy: policy,
                     version: touchdVersion, exitWhenInputEnds: exitAfterReplay),
                 sources: sources, activatedFD: activated, logger: logger, notifier: notifier,
-                reloadLayout: {
-                    let document = try LayoutLoader.load(path: path)
-                    let app = try document.makeApplication(file: path)
-                    let pointercal = PointercalValidation.issues(in: document, layoutFile: path)
-                    guard pointercal.isEmpty else { throw LayoutErrors(pointercal) }
-                    return LoadedLayout(document: document, app: app)
-                })
+                reloadLayout: { try LoadedLayout.load(path: path) })
         } catch let error as SystemError {
             logger.critical("cannot start: \(error)")
             throw ExitCode.failure
