@@ -21,6 +21,8 @@ import TouchLayout
         process.standardOutput = out
         process.standardError = out
         try process.run()
+        // A daemon that wrongly starts is stopped, so the test fails instead of hanging.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 10) { if process.isRunning { process.terminate() } }
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return (process.terminationStatus, text)
