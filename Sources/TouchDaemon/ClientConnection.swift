@@ -17,16 +17,33 @@ public struct ClientLimits: Hashable, Sendable {
     }
 }
 
-/// The credentials of a connected peer (SO_PEERCRED).
+/// The credentials of a connected peer: SO_PEERCRED's process, user and primary group, and
+/// SO_PEERGROUPS's supplementary groups (empty on kernels before 4.13), as they were at `connect`.
 public struct PeerCredentials: Hashable, Sendable {
     public var pid: Int32
     public var uid: UInt32
     public var gid: UInt32
+    public var supplementaryGIDs: [UInt32]
 
-    public init(pid: Int32, uid: UInt32, gid: UInt32) {
+    public init(pid: Int32, uid: UInt32, gid: UInt32, supplementaryGIDs: [UInt32] = []) {
         self.pid = pid
         self.uid = uid
         self.gid = gid
+        self.supplementaryGIDs = supplementaryGIDs
+    }
+
+    /// Reads a connected socket's peer credentials; `nil` when the kernel gives none.
+    static func of(socket fd: Int32) -> PeerCredentials? {
+        var cred = touchd_ucred()
+        guard touchd_peer_credentials(fd, &cred) == 0 else { return nil }
+        var groups = [UInt32](repeating: 0, count: 64)
+        var n = touchd_peer_groups(fd, &groups, Int32(groups.count))
+        if n > groups.count {
+            groups = [UInt32](repeating: 0, count: Int(n))
+            n = touchd_peer_groups(fd, &groups, Int32(groups.count))
+        }
+        let supplementary = n > 0 ? Array(groups.prefix(Int(min(n, Int32(groups.count))))) : []
+        return PeerCredentials(pid: cred.pid, uid: cred.uid, gid: cred.gid, supplementaryGIDs: supplementary)
     }
 }
 
@@ -44,11 +61,23 @@ final class ClientConnection {
     private(set) var nextSeq: UInt64 = 1
     private var pending: [UInt8] = []
     private var pendingStart = 0
+    /// Bytes ever written to the socket and ever queued: positions in the stream, independent of
+    /// compaction, so queued lines can be told apart from the part already sent.
+    private var writtenTotal = 0
+    private var queuedTotal = 0
+    /// Each queued line's start and end (stream positions) and sequence number, oldest first, from
+    /// `lineHead` on: a forced disconnect needs to know which lines never left.
+    private var lineEnds: [(start: Int, end: Int, seq: UInt64)] = []
+    private var lineHead = 0
     private var inbound: [UInt8] = []
     /// Dropped messages not yet reported: count and the sequence numbers of the first and last.
     private(set) var dropped: (count: Int, first: UInt64, last: UInt64)?
     private(set) var totalDropped = 0
     var closeReason: String?
+
+    /// Bytes kept free below the limit for the `dropped` notice and a `goodbye`: droppable messages
+    /// are dropped once the queue reaches the limit less this, so the notice always has room.
+    static let noticeReserve = 512
 
     init(fd: Int32, credentials: PeerCredentials?) {
         self.fd = fd
@@ -66,28 +95,26 @@ final class ClientConnection {
     enum SendOutcome { case queued, dropped, overflow }
 
     /// Numbers `message` and queues it, within `limits`.
+    ///
+    /// A droppable message is dropped (and counted) when the queue is within ``noticeReserve`` of
+    /// the limit; one that may not be dropped overflows only at the limit itself. A pending drop
+    /// notice goes out first as soon as the queue is below half the limit.
     func send(_ message: OutboundMessage, limits: ClientLimits) -> SendOutcome {
         let seq = nextSeq
         nextSeq += 1
-        if queuedBytes >= limits.maximumQueuedBytes {
+        let droppableLimit = max(limits.maximumQueuedBytes - Self.noticeReserve, limits.maximumQueuedBytes / 2)
+        if queuedBytes >= (message.droppable ? droppableLimit : limits.maximumQueuedBytes) {
             if message.droppable {
-                if let d = dropped {
-                    dropped = (d.count + 1, d.first, seq)
-                } else {
-                    dropped = (1, seq, seq)
-                }
-                totalDropped += 1
+                noteDropped(seq...seq)
                 return .dropped
             }
             return .overflow
         }
-        if let d = dropped, queuedBytes < limits.maximumQueuedBytes / 2 {
-            // Room again: tell the client what it missed before anything newer.
-            dropped = nil
-            let notice = OutboundMessage(
-                topic: nil, droppable: false,
-                members: [("type", "dropped"), ("count", .int(Int64(d.count))), ("first_seq", .int(Int64(d.first))), ("last_seq", .int(Int64(d.last)))])
-            append(notice, seq: seq)
+        if dropped != nil, queuedBytes < limits.maximumQueuedBytes / 2 {
+            // Room again: tell the client what it missed before anything newer. The message takes
+            // the next number, so the notice comes before it in `seq` order too.
+            nextSeq -= 1
+            queueDropNotice()
             let renumbered = nextSeq
             nextSeq += 1
             append(message, seq: renumbered)
@@ -97,12 +124,88 @@ final class ClientConnection {
         return .queued
     }
 
+    /// Queues the `dropped` notice when there is one to give and the queue is below half the limit
+    /// (a client that resumes reading learns what it missed without waiting for a new message).
+    /// Returns whether something was queued.
+    func queueDropNoticeIfRoom(limits: ClientLimits) -> Bool {
+        guard dropped != nil, queuedBytes < limits.maximumQueuedBytes / 2 else { return false }
+        queueDropNotice()
+        return true
+    }
+
+    /// Ends the connection after ``send(_:limits:)`` answered `.overflow` for the last message:
+    /// discards every line not yet started on the socket (a line partly written is completed, so
+    /// the client never sees half a message), reports everything it will not get in one `dropped`
+    /// notice, then queues a `goodbye` with `reason`. The caller flushes and closes. Returns how
+    /// many messages were newly lost (the backlog and the message that did not fit).
+    @discardableResult
+    func abandonBacklog(reason: String) -> Int {
+        // ``send(_:limits:)`` numbered the message that overflowed before refusing it.
+        let overflowSeq = nextSeq - 1
+        while lineHead < lineEnds.count, lineEnds[lineHead].end <= writtenTotal { lineHead += 1 }
+        var firstMissed = overflowSeq
+        var discarded = 0
+        if lineHead < lineEnds.count {
+            // The line in progress (if any) is kept whole; everything after it goes.
+            var keep = lineHead
+            if lineEnds[lineHead].start < writtenTotal { keep += 1 }
+            let keptEnd = keep > lineHead ? lineEnds[lineHead].end : writtenTotal
+            if keep < lineEnds.count { firstMissed = lineEnds[keep].seq }
+            discarded = lineEnds.count - keep
+            pending.removeLast(queuedTotal - keptEnd)
+            queuedTotal = keptEnd
+            lineEnds.removeLast(lineEnds.count - keep)
+        }
+        let alreadyCounted = dropped?.count ?? 0
+        if let d = dropped { firstMissed = min(firstMissed, d.first) }
+        // The count is exact; the range spans every message missed (as for any notice, a message
+        // that did get through may lie inside it when drops and deliveries interleaved).
+        let count = alreadyCounted + discarded + 1
+        totalDropped += count - alreadyCounted
+        dropped = (count, firstMissed, overflowSeq)
+        queueDropNotice()
+        sendFinal(OutboundMessage(topic: nil, droppable: false, members: [("type", "goodbye"), ("reason", .string(reason))]))
+        return count - alreadyCounted
+    }
+
+    /// Queues a message past the limit (a goodbye): it is small and the connection is ending.
+    func sendFinal(_ message: OutboundMessage) {
+        let seq = nextSeq
+        nextSeq += 1
+        append(message, seq: seq)
+    }
+
+    private func noteDropped(_ seqs: ClosedRange<UInt64>) {
+        let n = Int(seqs.upperBound - seqs.lowerBound + 1)
+        if let d = dropped {
+            dropped = (d.count + n, d.first, seqs.upperBound)
+        } else {
+            dropped = (n, seqs.lowerBound, seqs.upperBound)
+        }
+        totalDropped += n
+    }
+
+    private func queueDropNotice() {
+        guard let d = dropped else { return }
+        dropped = nil
+        let seq = nextSeq
+        nextSeq += 1
+        let notice = OutboundMessage(
+            topic: nil, droppable: false,
+            members: [("type", "dropped"), ("count", .int(Int64(d.count))), ("first_seq", .int(Int64(d.first))), ("last_seq", .int(Int64(d.last)))])
+        append(notice, seq: seq)
+    }
+
     private func append(_ message: OutboundMessage, seq: UInt64) {
         if pendingStart > 0 && pendingStart == pending.count {
             pending.removeAll(keepingCapacity: true)
             pendingStart = 0
         }
+        let start = queuedTotal
+        let before = pending.count
         message.appendLine(seq: seq, to: &pending)
+        queuedTotal += pending.count - before
+        lineEnds.append((start, queuedTotal, seq))
     }
 
     enum FlushOutcome { case done, wouldBlock, failed }
@@ -115,6 +218,7 @@ final class ClientConnection {
             }
             if n > 0 {
                 pendingStart += n
+                writtenTotal += n
                 continue
             }
             if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
@@ -126,6 +230,8 @@ final class ClientConnection {
         }
         pending.removeAll(keepingCapacity: pending.capacity <= 1 << 16)
         pendingStart = 0
+        lineEnds.removeAll(keepingCapacity: lineEnds.capacity <= 1024)
+        lineHead = 0
         return .done
     }
 
@@ -133,6 +239,11 @@ final class ClientConnection {
         if pendingStart > 1 << 16 {
             pending.removeFirst(pendingStart)
             pendingStart = 0
+        }
+        while lineHead < lineEnds.count, lineEnds[lineHead].end <= writtenTotal { lineHead += 1 }
+        if lineHead > 1024 {
+            lineEnds.removeFirst(lineHead)
+            lineHead = 0
         }
     }
 

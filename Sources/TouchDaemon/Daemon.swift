@@ -1,5 +1,6 @@
 import CLinux
 import TouchCore
+import TouchLayout
 import TouchProtocol
 import TouchRender
 #if canImport(Glibc)
@@ -9,23 +10,52 @@ import Glibc
 /// The running daemon: one event loop that owns the application (view tree, touches, event queue),
 /// the socket clients and the input sources. Requests are handled between events, never in the
 /// middle of dispatching one, because the loop runs each callback to completion.
+/// A layout as loaded from its file: the document (devices, daemon settings) and the application
+/// built from it.
+public struct LoadedLayout {
+    public var document: LayoutDocument
+    public var app: Application
+
+    public init(document: LayoutDocument, app: Application) {
+        self.document = document
+        self.app = app
+    }
+
+    /// Reads the layout file at `path`, builds its application and validates the pointercal files
+    /// it names: what the daemon needs at start and on every reload.
+    /// - Throws: ``LayoutErrors`` with every problem found.
+    public static func load(path: String) throws(LayoutErrors) -> LoadedLayout {
+        let document = try LayoutLoader.load(path: path)
+        let app = try document.makeApplication(file: path)
+        let pointercal = PointercalValidation.issues(in: document, layoutFile: path)
+        guard pointercal.isEmpty else { throw LayoutErrors(pointercal) }
+        return LoadedLayout(document: document, app: app)
+    }
+}
+
 public final class Daemon {
     public let loop: EventLoop
     public let server: SocketServer
     public private(set) var app: Application
     public let version: String
-    /// Re-reads the layout; returns the new application, or throws a readable error (the old layout
-    /// then keeps running).
-    public var reloadLayout: (() throws -> Application)?
+    /// Re-reads the layout; returns it with its new application, or throws a readable error (the
+    /// old layout then keeps running).
+    public var reloadLayout: (() throws -> LoadedLayout)?
+    /// Called after a reload replaced the application, with the new layout and tree: the input
+    /// sources re-match and re-map their devices.
+    public var onLayoutChanged: ((LayoutDocument, ViewTree) -> Void)?
     /// Describes the input devices for the `devices` request.
     public var describeDevices: () -> JSONValue = { .array([]) }
     /// Called after every published batch (for status lines, counters).
     public var onPublished: ((Int) -> Void)?
-    /// Called with each anomaly a dispatch reported (input it could not make sense of, a handler's
-    /// first-responder change that was refused), for the logs.
-    public var onAnomaly: ((String) -> Void)?
     /// Called before (true) and after (false) a reload requested over the socket replaces the layout.
     public var onReload: ((Bool) -> Void)?
+    /// Called with each anomaly the application met while dispatching (a contact twice in a frame,
+    /// a control whose action no responder takes, a handler's first-responder change that was
+    /// refused): they are counted in `stats` and given here to log.
+    public var onAnomaly: ((String) -> Void)?
+    /// Called when a reload requested over the socket is refused (for the log).
+    public var onReloadRefused: ((any Error) -> Void)?
     /// Called after every `subscribe` request (a replay can wait for its first client).
     public var onSubscribe: (() -> Void)?
     public private(set) var framesIn = 0
@@ -41,8 +71,20 @@ public final class Daemon {
         server.onRequest = { [unowned self] client, line in self.handle(line, from: client) }
     }
 
-    /// The monotonic clock in seconds: the kernel's input clock, for events touchd makes itself
-    /// (cancellations on removal, reload and shutdown).
+    /// The input's clock when no frame has arrived yet (set from the input sources; the kernel's
+    /// monotonic clock by default).
+    public var inputClock: () -> Double = { Daemon.monotonicNow() }
+
+    /// Now, on the input's timeline: the last frame's time plus the time since it arrived, or the
+    /// input sources' clock before any frame. Events touchd makes itself (cancellations on removal,
+    /// reload, `remove_view` and shutdown) are stamped with it, so a replay's cancellation reads in
+    /// the recording's time and a live one in the kernel's `CLOCK_MONOTONIC`, like their frames.
+    public func inputNow() -> Double {
+        guard framesIn > 0 else { return inputClock() }
+        return lastInputTime + (Daemon.monotonicNow() - lastInputArrival)
+    }
+
+    /// The monotonic clock in seconds (the kernel's input clock for live devices); it paces timers.
     public static func monotonicNow() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -92,7 +134,7 @@ public final class Daemon {
             gestureTimer = timer
             try? loop.register(timer.fd, for: .readable) { [unowned self] _ in
                 timer.acknowledge()
-                let now = self.lastInputTime + (Daemon.monotonicNow() - self.lastInputArrival)
+                let now = self.inputNow()
                 if let report = self.app.advanceTime(to: now) { self.publish([report]) }
                 self.armGestureTimer()
             }
@@ -105,8 +147,8 @@ public final class Daemon {
     public func publish(_ reports: [DispatchReport]) {
         var count = 0
         for report in reports {
+            if let onAnomaly { for anomaly in report.anomalies { onAnomaly(anomaly) } }
             recentTouches.record(report)
-            for anomaly in report.anomalies { onAnomaly?(anomaly) }
             for message in MessageEncoder.messages(for: report, tree: app.tree) {
                 server.broadcast(message)
                 count += 1
@@ -120,18 +162,43 @@ public final class Daemon {
 
     /// Cancels every touch (before a shutdown or reload), telling the clients.
     public func cancelAllTouches() {
-        if let report = app.cancelAllTouches(timestamp: Daemon.monotonicNow()) { publish([report]) }
+        if let report = app.cancelAllTouches(timestamp: inputNow()) { publish([report]) }
     }
 
     /// Cancels one device's touches (it was removed).
     public func cancelTouches(ofDevice device: String) {
-        if let report = app.cancelTouches(ofDevice: device, timestamp: Daemon.monotonicNow()) { publish([report]) }
+        if let report = app.cancelTouches(ofDevice: device, timestamp: inputNow()) { publish([report]) }
     }
 
     /// Replaces the application with a freshly loaded one, cancelling every live touch first.
+    ///
+    /// Every touch is cancelled, not only those whose view disappears: the new layout's views,
+    /// recognizers and controls are new objects with no state to continue a touch in, and UIKit
+    /// has no reload whose semantics could be followed. The fingers that are down stay ignored
+    /// until they lift (see ``InputSource/layoutChanged(to:tree:)``).
     public func replaceApplication(_ newApp: Application) {
         cancelAllTouches()
         app = newApp
+    }
+
+    /// Reloads the layout (``reloadLayout``): on success the application is replaced and the input
+    /// sources follow the new layout; on failure nothing changes and the error is thrown.
+    /// `announce` calls ``onReload`` around the change (a caller that tells systemd itself, as the
+    /// SIGHUP handler does, passes false).
+    /// - Returns: the new layout's view count.
+    @discardableResult
+    public func reload(announce: Bool = true) throws -> Int {
+        guard let reloadLayout else { throw ReloadUnsupported() }
+        let fresh = try reloadLayout()
+        if announce { onReload?(true) }
+        replaceApplication(fresh.app)
+        onLayoutChanged?(fresh.document, app.tree)
+        if announce { onReload?(false) }
+        return app.tree.viewCount
+    }
+
+    struct ReloadUnsupported: Error, CustomStringConvertible {
+        var description: String { "this daemon has no layout file to reload" }
     }
 
     // MARK: - Requests
@@ -200,21 +267,19 @@ public final class Daemon {
             }
         case .removeView(let view):
             do {
-                if let report = try app.removeView(view, timestamp: Daemon.monotonicNow()) { publish([report]) }
+                if let report = try app.removeView(view, timestamp: inputNow()) { publish([report]) }
                 publishFirstResponderChanges()
                 return .success(.object([]))
             } catch {
                 return .failure(RequestError("unknown_view", error.description))
             }
         case .reload:
-            guard let reloadLayout else { return .failure(RequestError("unsupported", "this daemon has no layout file to reload")) }
+            guard reloadLayout != nil else { return .failure(RequestError("unsupported", "this daemon has no layout file to reload")) }
             do {
-                let fresh = try reloadLayout()
-                onReload?(true)
-                replaceApplication(fresh)
-                onReload?(false)
-                return .success(.object([("views", .int(Int64(app.tree.viewCount)))]))
+                let views = try reload()
+                return .success(.object([("views", .int(Int64(views)))]))
             } catch {
+                onReloadRefused?(error)
                 return .failure(RequestError("reload_failed", "\(error)"))
             }
         case .devices:

@@ -46,7 +46,7 @@ public final class DaemonRunner {
 
     public init(
         app: Application, options: Options, sources: [InputSource], activatedFD: Int32? = nil, logger: Logger,
-        notifier: SystemdNotifier = SystemdNotifier(environment: [:]), reloadLayout: (() throws -> Application)?
+        notifier: SystemdNotifier = SystemdNotifier(environment: [:]), reloadLayout: (() throws -> LoadedLayout)?
     ) throws {
         loop = try EventLoop()
         self.notifier = notifier
@@ -58,10 +58,23 @@ public final class DaemonRunner {
             limits: options.limits, policy: options.peerPolicy)
         daemon = Daemon(app: app, server: server, loop: loop, version: options.version)
         daemon.reloadLayout = reloadLayout
-        let anomalyLogger = logger
-        daemon.onAnomaly = { anomalyLogger.warning("\($0)") }
         self.sources = sources
+        // Before any frame, the input's clock is the last source's (a replay's timeline when one
+        // plays, else the kernel's monotonic clock).
+        if let clockSource = sources.last { daemon.inputClock = { [unowned clockSource] in clockSource.clock } }
         self.logger = logger
+        var limiter = AnomalyLogLimiter()
+        daemon.onAnomaly = { anomaly in
+            for line in limiter.admit(anomaly, at: Daemon.monotonicNow()) { logger.warning("\(line)") }
+        }
+        for case let recording as RecordingSource in sources {
+            for anomaly in recording.anomalies { daemon.onAnomaly?(anomaly) }
+            recording.onProblem = { logger.error("\($0)") }
+        }
+        daemon.onLayoutChanged = { [unowned self] document, tree in
+            for source in self.sources { source.layoutChanged(to: document, tree: tree) }
+        }
+        daemon.onReloadRefused = { error in logger.error("reload refused; the previous layout keeps running: \(error)") }
         daemon.describeDevices = { [unowned self] in .array(self.sources.flatMap { source -> [JSONValue] in
             if case .array(let items) = source.deviceDescriptions { return items }
             return []
@@ -160,10 +173,10 @@ public final class DaemonRunner {
             logger.info("stopping", metadata: ["signal": "\(signal == SIGTERM ? "SIGTERM" : "SIGINT")"])
             stop(reason: "shutting down")
         case SIGHUP:
-            guard let reload = daemon.reloadLayout else { return }
+            guard daemon.reloadLayout != nil else { return }
             notifier.reloading()
             do {
-                daemon.replaceApplication(try reload())
+                try daemon.reload(announce: false)
                 logger.info("layout reloaded", metadata: ["views": "\(daemon.app.tree.viewCount)"])
             } catch {
                 logger.error("reload refused; the previous layout keeps running: \(error)")

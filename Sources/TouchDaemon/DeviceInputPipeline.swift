@@ -26,6 +26,11 @@ public struct DeviceInputPipeline: Sendable {
     public let window: ResponderID
     public private(set) var assembler: FrameAssembler
     public let mapping: DeviceMapping
+    /// Contacts down now (by id), and those down when the layout was replaced: the latter were
+    /// cancelled with the old layout, so the rest of their strokes is not passed on (as UIKit never
+    /// revives a cancelled touch); each is forgotten when its finger lifts.
+    private var liveContacts: Set<UInt64> = []
+    private var contactsFromOldLayout: Set<UInt64> = []
 
     /// Sets a device up from its description and its `[[device]]` entry.
     ///
@@ -46,6 +51,13 @@ public struct DeviceInputPipeline: Sendable {
         let capabilities = assembler.capabilities
         guard capabilities.xAxis != nil, capabilities.yAxis != nil else {
             throw DevicePipelineError(device: deviceID, problem: "it has no absolute position axes (ABS_X/ABS_Y or ABS_MT_POSITION_X/Y)")
+        }
+        for (code, axis) in [(capabilities.positionXCode, capabilities.xAxis), (capabilities.positionYCode, capabilities.yAxis)] {
+            guard let code, let axis, axis.minimum >= axis.maximum else { continue }
+            let name = EventCodes.codeName(type: EventType.abs, code: code) ?? "ABS 0x\(String(code, radix: 16))"
+            throw DevicePipelineError(
+                device: deviceID,
+                problem: "its axis \(name) has minimum \(axis.minimum) and maximum \(axis.maximum): a position axis needs minimum < maximum to be mapped")
         }
         var calibration = CalibrationMatrix.identity
         if let values = spec.calibration, values.count == 6 {
@@ -83,27 +95,62 @@ public struct DeviceInputPipeline: Sendable {
         self.mapping = DeviceMapping(capabilities: capabilities, transform: transform, target: target)
     }
 
+    /// The same device set up for a new layout entry and tree (after a reload): the assembler
+    /// keeps its state (fingers down stay tracked; the new entry's palm thresholds apply), the
+    /// mapping is rebuilt, and the contacts down now are left out until they lift (their touches
+    /// were cancelled with the old layout).
+    ///
+    /// - Throws: ``DevicePipelineError`` as ``init(deviceID:description:udevProperties:spec:tree:)``.
+    public func remapped(
+        description: DeviceDescription, udevProperties: [String: String] = [:], spec: DeviceSpec, tree: ViewTree
+    ) throws(DevicePipelineError) -> DeviceInputPipeline {
+        var fresh = try DeviceInputPipeline(
+            deviceID: deviceID, description: description, udevProperties: udevProperties, spec: spec, tree: tree)
+        let palm = fresh.assembler.palmThresholds
+        fresh.assembler = assembler
+        fresh.assembler.palmThresholds = palm
+        fresh.contactsFromOldLayout = contactsFromOldLayout.union(liveContacts)
+        return fresh
+    }
+
     /// Feeds one kernel event; returns a frame at each `SYN_REPORT` that changed something.
     public mutating func feed(_ event: InputEvent) -> InputFrame? {
-        assembler.feed(event).map(convert)
+        assembler.feed(event).flatMap { convert($0) }
     }
 
     /// Brings the contacts up to date after lost events (libevdev's sync delta, read after the
     /// `SYN_DROPPED` that was passed to ``feed(_:)``).
     public mutating func resync(with delta: [InputEvent], at time: EventTime) -> InputFrame? {
-        assembler.resync(with: delta, at: time).map(convert)
+        assembler.resync(with: delta, at: time).flatMap { convert($0) }
     }
 
     /// Ends every live contact as cancelled (the device went away, or a recording ended).
     public mutating func finish(at time: EventTime) -> InputFrame? {
-        assembler.finish(at: time).map(convert)
+        assembler.finish(at: time).flatMap { convert($0) }
     }
 
     /// Anomalies the device produced since the last call (for the logs).
     public mutating func takeAnomalies() -> [DeviceAnomaly] { assembler.takeAnomalies() }
 
-    func convert(_ frame: ContactFrame) -> InputFrame {
-        let contacts = frame.contacts.map { contact -> InputContact in
+    /// Maps a frame's contacts into the window; nil when every contact in it belongs to a stroke
+    /// that began under the previous layout.
+    mutating func convert(_ frame: ContactFrame) -> InputFrame? {
+        var kept = frame.contacts
+        for contact in frame.contacts {
+            switch contact.phase {
+            case .began: liveContacts.insert(contact.id)
+            case .ended, .cancelled: liveContacts.remove(contact.id)
+            case .moved, .stationary: break
+            }
+        }
+        if !contactsFromOldLayout.isEmpty {
+            kept = frame.contacts.filter { !contactsFromOldLayout.contains($0.id) }
+            for contact in frame.contacts where contact.phase == .ended || contact.phase == .cancelled {
+                contactsFromOldLayout.remove(contact.id)
+            }
+            if kept.isEmpty && !frame.contacts.isEmpty { return nil }
+        }
+        let contacts = kept.map { contact -> InputContact in
             let mapped = mapping.map(contact)
             return InputContact(
                 id: mapped.id, phase: Self.phase(mapped.phase), location: Point(x: mapped.x, y: mapped.y),

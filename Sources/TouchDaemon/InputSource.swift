@@ -1,4 +1,5 @@
 import TouchCore
+import TouchLayout
 import TouchProtocol
 
 /// Something that produces input for the daemon on its event loop: real devices, or a recording
@@ -8,8 +9,22 @@ public protocol InputSource: AnyObject {
     func start(on loop: EventLoop, sink: @escaping (InputSourceEvent) -> Void) throws
     /// Stops producing events and releases descriptors.
     func stop()
+    /// The layout was replaced (a reload): match the devices to the new `[[device]]` entries and map
+    /// them into the new tree from the next event on. A device the new layout no longer takes, or
+    /// cannot map, is reported (logged) and stops giving input; fingers down now are left out until
+    /// they lift, their touches having been cancelled with the old layout.
+    func layoutChanged(to layout: LayoutDocument, tree: ViewTree)
     /// The devices the source has, for the `devices` request.
     var deviceDescriptions: JSONValue { get }
+    /// The source's clock now, in seconds, on the timeline of its frames' timestamps: the kernel's
+    /// `CLOCK_MONOTONIC` for live devices, the recording's own timeline for a replay. Events touchd
+    /// makes itself (cancellations) are stamped with it, so they read in line with the input.
+    var clock: Double { get }
+}
+
+extension InputSource {
+    /// The kernel's monotonic clock, which evdev stamps live events with.
+    public var clock: Double { Daemon.monotonicNow() }
 }
 
 /// What an input source reports.

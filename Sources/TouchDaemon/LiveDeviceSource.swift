@@ -15,7 +15,7 @@ public final class LiveDeviceSource: InputSource {
         let device: EvdevDevice
         var pipeline: DeviceInputDecoder
         let facts: DeviceFacts
-        let match: DeviceMatch
+        var match: DeviceMatch
         let udev: UdevInputDevice
         /// For an accelerometer: fires at its shake's deadline, when the device may have gone quiet.
         var deadlineTimer: LoopTimer?
@@ -29,7 +29,7 @@ public final class LiveDeviceSource: InputSource {
         }
     }
 
-    private let layout: LayoutDocument
+    private var layout: LayoutDocument
     private var tree: ViewTree
     private let logger: Logger
     private var udev: Udev?
@@ -39,6 +39,11 @@ public final class LiveDeviceSource: InputSource {
     private var open: [String: OpenDevice] = [:]  // by devnode
     /// Devices seen but not used, with the reason (for `devices`).
     private var ignored: [String: (facts: DeviceFacts, reason: String)] = [:]
+    /// Nodes that could not be opened, waiting for their next attempt (by devnode).
+    private var retries: [String: (info: UdevInputDevice, attempts: Int, due: Double)] = [:]
+    private var retryTimer: LoopTimer?
+    /// How nodes that cannot be opened are retried.
+    public var retryPolicy = OpenRetryPolicy()
 
     public init(layout: LayoutDocument, tree: ViewTree, logger: Logger) {
         self.layout = layout
@@ -70,6 +75,40 @@ public final class LiveDeviceSource: InputSource {
             open[node] = nil
         }
         if monitorFD >= 0 { loop?.unregister(monitorFD) }
+        if let retryTimer { loop?.unregister(retryTimer.fd) }
+        retries = [:]
+    }
+
+    public func layoutChanged(to layout: LayoutDocument, tree: ViewTree) {
+        self.layout = layout
+        self.tree = tree
+        for (node, entry) in open.sorted(by: { $0.key < $1.key }) {
+            let match = DeviceMatcher.match(entry.facts, in: layout.devices)
+            guard case .matched(_, let spec) = match else {
+                logger.warning(
+                    "device no longer used after the reload", metadata: ["devnode": "\(node)", "name": "\(entry.facts.name)", "reason": "\(match.explanation)"])
+                close(node, reason: match.explanation)
+                continue
+            }
+            do {
+                entry.pipeline = try entry.pipeline.remapped(
+                    kind: entry.facts.kind, description: entry.device.description, udevProperties: entry.udev.properties, spec: spec, tree: tree)
+                entry.match = match
+            } catch {
+                logger.error("device \(node) cannot be used with the reloaded layout: \(error)")
+                close(node, reason: "\(error)")
+            }
+        }
+        // Devices the old layout ignored may be wanted now.
+        if let udev { for device in udev.inputDevices() where open[device.devnode] == nil { add(device) } }
+    }
+
+    /// Stops using an open device (it stays listed as ignored, with `reason`).
+    private func close(_ devnode: String, reason: String) {
+        guard let entry = open.removeValue(forKey: devnode) else { return }
+        loop?.unregister(entry.device.fileDescriptor)
+        ignored[devnode] = (entry.facts, reason)
+        sink?(.deviceRemoved(id: entry.pipeline.deviceID))
     }
 
     public var deviceDescriptions: JSONValue {
@@ -85,15 +124,17 @@ public final class LiveDeviceSource: InputSource {
         return .array(items)
     }
 
-    private func add(_ info: UdevInputDevice) {
+    private func add(_ info: UdevInputDevice, attempt: Int = 1) {
         guard open[info.devnode] == nil, let loop else { return }
+        retries[info.devnode] = nil
         let device: EvdevDevice
         do {
             device = try EvdevDevice(path: info.devnode)
         } catch {
-            logger.debug("cannot open \(info.devnode): \(error)")
+            openFailed(info, attempt: attempt, error: error)
             return
         }
+        if attempt > 1 { logger.notice("opened \(info.devnode) at attempt \(attempt)") }
         let facts = DeviceFacts(description: device.description, udevProperties: info.properties, devnode: info.devnode)
         guard facts.kind != .other else { return }
         let match = DeviceMatcher.match(facts, in: layout.devices)
@@ -130,6 +171,42 @@ public final class LiveDeviceSource: InputSource {
             ("matched", .string(match.explanation)),
         ])))
         read(info.devnode)
+    }
+
+    /// Logs a node that could not be opened and schedules its next attempt. Nodes that udev does
+    /// not say are touch devices (keyboards, mice) are only logged at debug level.
+    private func openFailed(_ info: UdevInputDevice, attempt: Int, error: any Error) {
+        let mayBeTouch = info.udevKind != nil || !info.isInitialized
+        guard let delay = retryPolicy.delay(afterAttempt: attempt) else {
+            let text = "cannot open \(info.devnode) after \(attempt) attempts; giving up until it is plugged in again: \(error)"
+            if mayBeTouch { logger.warning("\(text)") } else { logger.debug("\(text)") }
+            return
+        }
+        if attempt == 1 {
+            let text = "cannot open \(info.devnode): \(error); retrying for up to \(Int(retryPolicy.totalWait.rounded(.up))) s"
+            if mayBeTouch { logger.warning("\(text)") } else { logger.debug("\(text)") }
+        }
+        retries[info.devnode] = (info, attempt, Daemon.monotonicNow() + delay)
+        armRetryTimer()
+    }
+
+    private func armRetryTimer() {
+        guard let next = retries.values.map(\.due).min() else {
+            retryTimer?.arm(after: nil)
+            return
+        }
+        if retryTimer == nil, let loop, let timer = try? LoopTimer() {
+            retryTimer = timer
+            try? loop.register(timer.fd, for: .readable) { [unowned self] _ in
+                timer.acknowledge()
+                let now = Daemon.monotonicNow()
+                for (_, retry) in self.retries.sorted(by: { $0.key < $1.key }) where retry.due <= now {
+                    self.add(retry.info, attempt: retry.attempts + 1)
+                }
+                self.armRetryTimer()
+            }
+        }
+        retryTimer?.arm(after: max(next - Daemon.monotonicNow(), 0.000_001))
     }
 
     private func read(_ devnode: String) {
@@ -188,6 +265,7 @@ public final class LiveDeviceSource: InputSource {
 
     private func remove(_ devnode: String) {
         ignored[devnode] = nil
+        retries[devnode] = nil
         guard let entry = open.removeValue(forKey: devnode) else { return }
         loop?.unregister(entry.device.fileDescriptor)
         if let timer = entry.deadlineTimer { loop?.unregister(timer.fd) }

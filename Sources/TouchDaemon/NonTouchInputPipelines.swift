@@ -132,6 +132,21 @@ public struct DeviceInputDecoder: Sendable {
         }
     }
 
+    /// The same device under a reloaded layout: a touch device keeps its frame assembler (fingers
+    /// down stay out until they lift, see ``DeviceInputPipeline/remapped(description:udevProperties:spec:tree:)``);
+    /// key and motion devices start afresh (the old layout's presses and shakes were cancelled with it).
+    /// - Throws: ``DevicePipelineError`` as ``init(kind:deviceID:description:udevProperties:spec:tree:)``.
+    public func remapped(
+        kind: DeviceFacts.Kind, description: DeviceDescription, udevProperties: [String: String], spec: DeviceSpec, tree: ViewTree
+    ) throws(DevicePipelineError) -> DeviceInputDecoder {
+        var fresh = try DeviceInputDecoder(
+            kind: kind, deviceID: deviceID, description: description, udevProperties: udevProperties, spec: spec, tree: tree)
+        if let touch, fresh.touch != nil {
+            fresh.touch = try touch.remapped(description: description, udevProperties: udevProperties, spec: spec, tree: tree)
+        }
+        return fresh
+    }
+
     /// Feeds one kernel event; returns the events it completes.
     public mutating func feed(_ event: InputEvent) -> [QueuedEvent] {
         if touch != nil { return touch!.feed(event).map { [.touches($0)] } ?? [] }

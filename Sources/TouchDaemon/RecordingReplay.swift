@@ -9,6 +9,8 @@ public struct RecordingReplay: Sendable {
     public private(set) var pipeline: DeviceInputPipeline
     /// The layout entry that took the device, or `nil` when a window was given instead.
     public let match: DeviceMatch?
+    /// The window the device is mapped onto regardless of the layout's entries, when one was given.
+    public let window: String?
 
     /// Loads `path` (and its description) and maps its device the way the layout maps a live one:
     /// through the first matching `[[device]]` entry, or onto `window` when one is given.
@@ -16,42 +18,96 @@ public struct RecordingReplay: Sendable {
     /// - Throws: ``RecordingError`` (with the file and line) for a bad recording, or
     ///   ``DevicePipelineError`` when no entry takes the device or it cannot be mapped.
     public init(path: String, descriptionPath: String?, layout: LayoutDocument, tree: ViewTree, window: String?) throws {
-        recording = try Recording.load(path: path, descriptionPath: descriptionPath)
+        let recording = try Recording.load(path: path, descriptionPath: descriptionPath)
+        self.recording = recording
+        self.window = window
         let id = "replay:" + recording.description.name
-        let spec: DeviceSpec
-        if let window {
-            spec = DeviceSpec(window: window)
-            match = nil
-        } else {
-            let facts = DeviceFacts(description: recording.description, udevProperties: recording.udevProperties, devnode: nil)
-            let result = DeviceMatcher.match(facts, in: layout.devices)
-            guard case .matched(_, let matched) = result else {
-                throw DevicePipelineError(
-                    device: recording.description.name,
-                    problem: "\(result.explanation) (give --window to map it onto a window anyway)")
-            }
-            spec = matched
-            match = result
-        }
+        let (spec, match) = try Self.spec(for: recording, in: layout, window: window)
+        self.match = match
         pipeline = try DeviceInputPipeline(
             deviceID: id, description: recording.description, udevProperties: recording.udevProperties, spec: spec, tree: tree)
+    }
+
+    /// The `[[device]]` entry that takes the recording's device (or one for `window`).
+    static func spec(for recording: Recording, in layout: LayoutDocument, window: String?) throws(DevicePipelineError) -> (DeviceSpec, DeviceMatch?) {
+        if let window { return (DeviceSpec(window: window), nil) }
+        let facts = DeviceFacts(description: recording.description, udevProperties: recording.udevProperties, devnode: nil)
+        let result = DeviceMatcher.match(facts, in: layout.devices)
+        guard case .matched(_, let matched) = result else {
+            throw DevicePipelineError(
+                device: recording.description.name,
+                problem: "\(result.explanation) (give --window to map it onto a window anyway)")
+        }
+        return (matched, result)
+    }
+
+    /// `current` (this recording's pipeline, mid-play) set up for a reloaded layout: matched
+    /// again (or onto the given window) and mapped into `tree`; see
+    /// ``DeviceInputPipeline/remapped(description:udevProperties:spec:tree:)``.
+    public func pipeline(afterReloadOf current: DeviceInputPipeline, layout: LayoutDocument, tree: ViewTree) throws(DevicePipelineError) -> DeviceInputPipeline {
+        let (spec, _) = try Self.spec(for: recording, in: layout, window: window)
+        return try current.remapped(description: recording.description, udevProperties: recording.udevProperties, spec: spec, tree: tree)
     }
 
     /// Runs the whole recording through `app`, with the recording's timestamps as the clock, and
     /// hands every dispatch report, in order, to `each` with the tree as it was then (the last
     /// report cancels the touches still down at the end).
-    public mutating func run(into app: inout Application, each: (DispatchReport, ViewTree) -> Void) {
-        for event in recording.events {
-            if let frame = pipeline.feed(event) {
-                for report in app.send(frame) { each(report, app.tree) }
+    ///
+    /// Everything odd on the way goes to `anomaly`, one line each, in order: the stream's own
+    /// faults (see ``streamAnomalies(_:)``), the device anomalies the pipeline worked around, and
+    /// those the application met while dispatching.
+    public mutating func run(
+        into app: inout Application, anomaly: (String) -> Void = { _ in }, each: (DispatchReport, ViewTree) -> Void
+    ) {
+        for line in Self.streamAnomalies(recording.events) { anomaly(line) }
+        func dispatch(_ frame: InputFrame, _ app: inout Application) {
+            for report in app.send(frame) {
+                for line in report.anomalies { anomaly(line) }
+                each(report, app.tree)
             }
         }
-        let end = recording.events.last?.time ?? EventTime(microseconds: 0)
-        if let frame = pipeline.finish(at: end) {
-            for report in app.send(frame) { each(report, app.tree) }
+        for event in recording.events {
+            let frame = pipeline.feed(event)
+            for found in pipeline.takeAnomalies() { anomaly("\(found)") }
+            if let frame { dispatch(frame, &app) }
         }
+        let end = recording.events.last?.time ?? EventTime(microseconds: 0)
+        let last = pipeline.finish(at: end)
+        for found in pipeline.takeAnomalies() { anomaly("\(found)") }
+        if let last { dispatch(last, &app) }
         // Recognizer timers still pending fire at their own times (a last tap's multi-tap window).
-        if let report = app.flushTimers() { each(report, app.tree) }
+        if let report = app.flushTimers() {
+            for line in report.anomalies { anomaly(line) }
+            each(report, app.tree)
+        }
+    }
+
+    /// Faults of the event stream itself, which the pipeline copes with but a user should hear of:
+    /// time going backwards (the first place, and how often), and a stream that ends inside a frame
+    /// (the events after the last `SYN_REPORT` are never reported).
+    public static func streamAnomalies(_ events: [InputEvent]) -> [String] {
+        var lines: [String] = []
+        var backwards = 0
+        var firstBackwards: (index: Int, from: EventTime, to: EventTime)?
+        for i in events.indices.dropFirst() where events[i].time < events[i - 1].time {
+            backwards += 1
+            if firstBackwards == nil { firstBackwards = (i, events[i - 1].time, events[i].time) }
+        }
+        if let first = firstBackwards {
+            lines.append(
+                "\(first.to) [recording] time goes backwards at event \(first.index + 1) (from \(first.from) to \(first.to))"
+                    + (backwards > 1 ? ", and \(backwards - 1) more time\(backwards > 2 ? "s" : "")" : "")
+                    + "; frames are dispatched in file order")
+        }
+        if let lastReport = events.lastIndex(where: { $0.type == EventType.syn && $0.code == SynCode.report }) {
+            let trailing = events.count - 1 - lastReport
+            if trailing > 0 {
+                lines.append("\(events[events.count - 1].time) [recording] the recording ends mid-frame: \(trailing) event\(trailing == 1 ? "" : "s") after the last SYN_REPORT were never reported")
+            }
+        } else if !events.isEmpty {
+            lines.append("\(events[events.count - 1].time) [recording] the recording has no SYN_REPORT at all: none of its \(events.count) events form a frame")
+        }
+        return lines
     }
 }
 

@@ -1,12 +1,19 @@
 import TouchCore
 import TouchEvdev
+import TouchLayout
 import TouchProtocol
 
-/// Plays a recording into the daemon in real time, as if its device were plugged in: the frames
-/// come out of the same ``DeviceInputPipeline`` as a live device's, paced by the recording's own
-/// timestamps (optionally faster) with a timer on the event loop.
+/// Plays a recording into the daemon in real time, as if its device were plugged in: its events go
+/// through the same ``DeviceInputPipeline`` as a live device's, paced by the recording's own
+/// timestamps (optionally faster) with a timer on the event loop. A reload re-matches and re-maps
+/// the device from the next event on, as for a live one.
 public final class RecordingSource: InputSource {
-    private var frames: [InputFrame] = []
+    private let replay: RecordingReplay
+    private let events: [InputEvent]
+    /// The pipeline events go through now; nil once a reloaded layout no longer takes the device.
+    private var pipeline: DeviceInputPipeline?
+    /// The first frame's time: the recording's clock starts there.
+    private let firstFrameTime: Double?
     private let deviceID: String
     private let name: String
     private let speed: Double
@@ -16,18 +23,43 @@ public final class RecordingSource: InputSource {
     private var next = 0
     private var startedAt = 0.0
     private var started = false
+    /// What was odd in the recording (its stream, and what the pipeline worked around), found while
+    /// decoding it once up front, for the daemon to log.
+    public private(set) var anomalies: [String] = []
+    /// Told of problems met while playing (a reloaded layout that no longer takes the device).
+    public var onProblem: ((String) -> Void)?
 
-    /// Runs the whole recording through `replay`'s pipeline up front (decoding is deterministic), and
-    /// keeps the frames to play.
+    /// Decodes the whole recording once up front (decoding is deterministic) for its anomalies and
+    /// first frame; playing feeds the events again, in time.
+    ///
+    /// - Precondition: `speed` is positive and finite (``RunCommand`` rejects anything else).
     public init(replay: RecordingReplay, speed: Double = 1) {
-        var pipeline = replay.pipeline
+        precondition(speed > 0 && speed.isFinite, "replay speed must be positive and finite")
+        var probe = replay.pipeline
+        var first: Double?
+        var found = RecordingReplay.streamAnomalies(replay.recording.events)
         for event in replay.recording.events {
-            if let frame = pipeline.feed(event) { frames.append(frame) }
+            if let frame = probe.feed(event), first == nil { first = frame.timestamp }
+            found += probe.takeAnomalies().map { "\($0)" }
         }
-        if let end = replay.recording.events.last?.time, let frame = pipeline.finish(at: end) { frames.append(frame) }
+        if let end = replay.recording.events.last?.time, let frame = probe.finish(at: end), first == nil { first = frame.timestamp }
+        found += probe.takeAnomalies().map { "\($0)" }
+        self.replay = replay
+        events = replay.recording.events
+        pipeline = replay.pipeline
+        firstFrameTime = first
+        anomalies = found
         deviceID = replay.pipeline.deviceID
         name = replay.recording.description.name
-        self.speed = max(speed, 0.001)
+        self.speed = speed
+    }
+
+    /// The recording's timeline: its first frame's time plus the (scaled) time played so far; the
+    /// first frame's time before playing starts.
+    public var clock: Double {
+        guard let first = firstFrameTime else { return 0 }
+        guard started else { return first }
+        return first + (Daemon.monotonicNow() - startedAt) * speed
     }
 
     public var deviceDescriptions: JSONValue {
@@ -51,7 +83,7 @@ public final class RecordingSource: InputSource {
         guard !started, let timer else { return }
         started = true
         startedAt = Daemon.monotonicNow()
-        if frames.isEmpty {
+        if firstFrameTime == nil {
             sink?(.finished)
             return
         }
@@ -63,18 +95,32 @@ public final class RecordingSource: InputSource {
         timer = nil
     }
 
+    public func layoutChanged(to layout: LayoutDocument, tree: ViewTree) {
+        guard let current = pipeline else { return }
+        do {
+            pipeline = try replay.pipeline(afterReloadOf: current, layout: layout, tree: tree)
+        } catch {
+            pipeline = nil
+            onProblem?("the replayed device \(deviceID) cannot be used with the reloaded layout; its input is ignored: \(error)")
+            sink?(.deviceRemoved(id: deviceID))
+        }
+    }
+
     private func playDue() {
-        guard let first = frames.first?.timestamp else { return }
+        guard let first = firstFrameTime else { return }
         let elapsed = (Daemon.monotonicNow() - startedAt) * speed
-        while next < frames.count, frames[next].timestamp - first <= elapsed {
-            sink?(.frame(frames[next]))
+        while next < events.count, events[next].time.seconds - first <= elapsed {
+            if let frame = pipeline?.feed(events[next]) { sink?(.frame(frame)) }
+            _ = pipeline?.takeAnomalies()  // reported once, up front
             next += 1
         }
-        if next == frames.count {
-            sink?(.deviceRemoved(id: deviceID))
+        if next == events.count {
+            if let end = events.last?.time, let frame = pipeline?.finish(at: end) { sink?(.frame(frame)) }
+            if pipeline != nil { sink?(.deviceRemoved(id: deviceID)) }
+            pipeline = nil
             sink?(.finished)
             return
         }
-        timer?.arm(after: (frames[next].timestamp - first - elapsed) / speed)
+        timer?.arm(after: max((events[next].time.seconds - first - elapsed) / speed, 0.000_001))
     }
 }

@@ -4,8 +4,9 @@ import TouchProtocol
 import Glibc
 #endif
 
-/// Who may connect, checked against the peer's credentials (SO_PEERCRED). Empty lists allow everyone
-/// the socket file's permissions let in.
+/// Who may connect, checked against the peer's credentials (SO_PEERCRED, and SO_PEERGROUPS for its
+/// supplementary groups). Empty lists allow everyone the socket file's permissions let in; otherwise
+/// root, a listed user, or a member of a listed group (primary or supplementary) is allowed.
 public struct PeerPolicy: Hashable, Sendable {
     public var allowedUIDs: Set<UInt32>
     public var allowedGIDs: Set<UInt32>
@@ -19,6 +20,7 @@ public struct PeerPolicy: Hashable, Sendable {
         if allowedUIDs.isEmpty && allowedGIDs.isEmpty { return true }
         guard let peer else { return false }
         return peer.uid == 0 || allowedUIDs.contains(peer.uid) || allowedGIDs.contains(peer.gid)
+            || peer.supplementaryGIDs.contains { allowedGIDs.contains($0) }
     }
 }
 
@@ -33,6 +35,12 @@ public final class SocketServer {
     public let policy: PeerPolicy
     private let loop: EventLoop
     private var clients: [Int32: ClientConnection] = [:]
+    /// Clients being disconnected whose last words (a `dropped` notice, a `goodbye`) the socket did
+    /// not take at once: written as the socket allows, closed when done or at their deadline.
+    private var closing: [Int32: (client: ClientConnection, deadline: Double)] = [:]
+    private var closingTimer: LoopTimer?
+    /// How long a disconnected client's last words may wait for the client to read them.
+    public static let closingGrace = 2.0
     /// Called with each request line of a client; the answer (a reply message) is sent back to it.
     public var onRequest: ((_ client: ClientHandle, _ line: String) -> OutboundMessage?)?
     /// Called when a client is connected, with its greeting to send first.
@@ -101,6 +109,8 @@ public final class SocketServer {
             _ = client.flush()
             drop(client)
         }
+        for fd in closing.keys { closeLingering(fd) }
+        if let closingTimer { loop.unregister(closingTimer.fd) }
         loop.unregister(listenFD)
         if !isActivated {
             close(listenFD)
@@ -154,22 +164,64 @@ public final class SocketServer {
             statistics.droppedMessages += 1
         case .overflow:
             statistics.disconnectedSlow += 1
-            let bye = OutboundMessage(
-                topic: nil, droppable: false,
-                members: [("type", "goodbye"), ("reason", "too slow: a message that may not be dropped could not be queued")])
-            // Best effort: the queue is full, so this may not get through either.
-            _ = client.send(bye, limits: ClientLimits(maximumQueuedBytes: .max))
-            _ = client.flush()
-            drop(client)
+            // The backlog goes (a line partly written is completed); the client is told what it
+            // missed and why it is disconnected, as far as its socket takes it without blocking.
+            statistics.droppedMessages += client.abandonBacklog(reason: "too slow: a message that may not be dropped could not be queued")
+            finish(client)
         }
+    }
+
+    /// Writes a disconnected client's last queued bytes without blocking: closes it at once when
+    /// they all went, else keeps writing as it reads, for at most ``closingGrace`` seconds.
+    private func finish(_ client: ClientConnection) {
+        guard clients.removeValue(forKey: client.fd) != nil else { return }
+        onClientsChanged?()
+        switch client.flush() {
+        case .done, .failed:
+            loop.unregister(client.fd)
+            close(client.fd)
+        case .wouldBlock:
+            loop.modify(client.fd, for: .writable)
+            let deadline = SocketServer.monotonicNow() + Self.closingGrace
+            closing[client.fd] = (client, deadline)
+            armClosingTimer()
+        }
+    }
+
+    private func armClosingTimer() {
+        guard let next = closing.values.map(\.deadline).min() else {
+            closingTimer?.arm(after: nil)
+            return
+        }
+        if closingTimer == nil, let timer = try? LoopTimer() {
+            closingTimer = timer
+            try? loop.register(timer.fd, for: .readable) { [unowned self] _ in
+                timer.acknowledge()
+                let now = SocketServer.monotonicNow()
+                for (fd, entry) in self.closing where entry.deadline <= now { self.closeLingering(fd) }
+                self.armClosingTimer()
+            }
+        }
+        closingTimer?.arm(after: max(next - SocketServer.monotonicNow(), 0.000_001))
+    }
+
+    private func closeLingering(_ fd: Int32) {
+        guard closing.removeValue(forKey: fd) != nil else { return }
+        loop.unregister(fd)
+        close(fd)
+    }
+
+    static func monotonicNow() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     private func acceptClients() {
         while true {
             let fd = accept4(listenFD, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
             if fd < 0 { return }
-            var cred = touchd_ucred()
-            let credentials = touchd_peer_credentials(fd, &cred) == 0 ? PeerCredentials(pid: cred.pid, uid: cred.uid, gid: cred.gid) : nil
+            let credentials = PeerCredentials.of(socket: fd)
             let client = ClientConnection(fd: fd, credentials: credentials)
             guard policy.allows(credentials) else {
                 statistics.refused += 1
@@ -193,9 +245,16 @@ public final class SocketServer {
     }
 
     private func handle(fd: Int32, _ readiness: EventLoop.Readiness) {
+        if let entry = closing[fd] {
+            if entry.client.flush() != .wouldBlock || readiness.contains(.hangup) { closeLingering(fd) }
+            return
+        }
         guard let client = clients[fd] else { return }
         if readiness.contains(.writable) {
-            switch client.flush() {
+            var outcome = client.flush()
+            // A client reading again learns what it missed, without waiting for a new message.
+            if outcome != .failed, client.queueDropNoticeIfRoom(limits: limits) { outcome = client.flush() }
+            switch outcome {
             case .done: loop.modify(fd, for: .readable)
             case .wouldBlock: break
             case .failed: drop(client); return

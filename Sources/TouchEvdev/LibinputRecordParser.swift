@@ -49,7 +49,12 @@ struct LibinputRecordParser {
 
     private func readDescription(_ node: Node) throws(RecordingError) -> DeviceDescription {
         let map = try mapping(node, "the 'evdev' mapping")
-        var description = DeviceDescription(name: map["name"]?.string ?? "")
+        var name = ""
+        if let nameNode = map["name"] {
+            guard case .scalar(let scalar) = nameNode else { throw unexpected(nameNode, "'name:' with the device's name as text", describe(nameNode)) }
+            name = scalar.string
+        }
+        var description = DeviceDescription(name: name)
         if let idNode = map["id"] {
             let ids = try sequence(idNode, "'id: [bus, vendor, product, version]'")
             let values = ids.compactMap { $0.int.flatMap(UInt16.init(exactly:)) }

@@ -45,7 +45,7 @@ extension Recording {
     ///
     /// - Throws: ``RecordingError``: the file is unreadable, does not parse, or describes no device.
     public static func loadDescription(path: String) throws(RecordingError) -> DeviceDescription {
-        let text = try readText(path)
+        let text = try readText(path, what: "the device description")
         guard let description = try EvemuParser(name: path).parse(text).description else {
             throw RecordingError(
                 file: path,
@@ -92,12 +92,12 @@ extension Recording {
         return best?.entry
     }
 
-    private static func readText(_ path: String) throws(RecordingError) -> String {
+    private static func readText(_ path: String, what: String = "the recording") throws(RecordingError) -> String {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw RecordingError(file: path, kind: .unreadable(reason: error.localizedDescription))
+            throw RecordingError(file: path, kind: .unreadable(reason: error.localizedDescription, what: what))
         }
         // Invalid UTF-8 (firmware garbage in a device name) becomes U+FFFD rather than failing.
         return String(decoding: data, as: UTF8.self)

@@ -6,8 +6,9 @@
 public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong.
     public enum Kind: Hashable, Sendable {
-        /// The file could not be read (missing, a directory, no permission).
-        case unreadable(reason: String)
+        /// The file could not be read (missing, a directory, no permission); `what` says which file
+        /// it was meant to be ("the recording", "the device description").
+        case unreadable(reason: String, what: String = "the recording")
         /// The text is none of the formats touchd reads (evemu, libinput-record, getevent).
         case unrecognisedFormat
         /// A line (or YAML node) is not what the format allows at that point.
@@ -36,8 +37,8 @@ public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible
     public var description: String {
         let place = line.map { "\(file):\($0)" } ?? file
         switch kind {
-        case .unreadable(let reason):
-            return "\(place): cannot read the recording: \(reason)"
+        case .unreadable(let reason, let what):
+            return "\(place): cannot read \(what): \(reason)"
         case .unrecognisedFormat:
             return "\(place): not a recording touchd reads: expected evemu ('N:'/'E:' lines), "
                 + "libinput-record YAML ('version: 1', 'devices:') or Android 'getevent -lt' text"

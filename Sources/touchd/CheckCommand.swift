@@ -1,5 +1,6 @@
 import ArgumentParser
 import TouchCore
+import TouchDaemon
 import TouchLayout
 #if canImport(Glibc)
 import Glibc
@@ -24,8 +25,8 @@ struct CheckCommand: ParsableCommand {
 /// Loads and validates a layout, printing every problem and exiting 1 when there are any.
 func loadLayout(_ path: String) throws -> (LayoutDocument, Application) {
     do throws(LayoutErrors) {
-        let document = try LayoutLoader.load(path: path)
-        return (document, try document.makeApplication(file: path))
+        let loaded = try LoadedLayout.load(path: path)
+        return (loaded.document, loaded.app)
     } catch let errors {
         var stderr = StandardError()
         print(errors.description, to: &stderr)

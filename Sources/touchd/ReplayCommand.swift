@@ -45,16 +45,20 @@ struct ReplayCommand: ParsableCommand {
         let (document, loaded) = try loadLayout(config)
         var app = loaded
         var replay: RecordingReplay
+        var stderr = StandardError()
         do {
             replay = try RecordingReplay(path: recording, descriptionPath: desc, layout: document, tree: app.tree, window: window)
         } catch {
-            var stderr = StandardError()
             print("touchd replay: \(error)", to: &stderr)
             throw ExitCode.failure
         }
+        if let desc, let own = try? Recording.load(path: recording), own.descriptionSource == .embedded {
+            print("touchd replay: warning: \(recording) describes its device (\"\(own.description.name)\"); --desc \(desc) replaces that description", to: &stderr)
+        }
         var subscriber = SubscriberView(topics: wanted)
         var out = ""
-        replay.run(into: &app) { report, tree in
+        var anomalies = AnomalyPrinter(prefix: "touchd replay: warning: ")
+        replay.run(into: &app, anomaly: { anomalies.print($0) }) { report, tree in
             for line in subscriber.lines(for: report, tree: tree) { out += line }
             if out.utf8.count > 1 << 16 {
                 print(out, terminator: "")
@@ -62,5 +66,29 @@ struct ReplayCommand: ParsableCommand {
             }
         }
         print(out, terminator: "")
+        anomalies.finish()
+    }
+}
+
+/// Prints anomalies to stderr, the first ``limit`` in full and then only their number, so a
+/// recording full of them cannot bury the output.
+struct AnomalyPrinter {
+    let prefix: String
+    var limit = 100
+    private(set) var count = 0
+
+    init(prefix: String) { self.prefix = prefix }
+
+    mutating func print(_ line: String) {
+        count += 1
+        guard count <= limit else { return }
+        var stderr = StandardError()
+        Swift.print(prefix + line, to: &stderr)
+    }
+
+    func finish() {
+        guard count > limit else { return }
+        var stderr = StandardError()
+        Swift.print("\(prefix)\(count - limit) more anomalies not shown (\(count) in all)", to: &stderr)
     }
 }

@@ -41,7 +41,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Play this recording as an input device (for demos and tests without hardware).")
     var replay: String?
 
-    @Option(name: .long, help: "Replay speed factor.")
+    @Option(name: .long, help: "Replay speed factor (greater than 0: 2 plays twice as fast).")
     var replaySpeed: Double = 1
 
     @Flag(name: .long, help: "Start the replay when the first client subscribes.")
@@ -62,6 +62,9 @@ struct RunCommand: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "touchd")
+        guard replaySpeed > 0, replaySpeed.isFinite else {
+            throw ValidationError("--replay-speed \(replaySpeed): expected a number greater than 0 (1 is real time, 2 twice as fast)")
+        }
         let path = config
         let (document, app) = try loadLayout(path)
         var sources: [InputSource] = []
@@ -115,7 +118,7 @@ struct RunCommand: ParsableCommand {
                     socketPath: socket, socketMode: mode_t(daemonSpec.socketMode), socketGroup: gid, peerPolicy: policy,
                     version: touchdVersion, exitWhenInputEnds: exitAfterReplay),
                 sources: sources, activatedFD: activated, logger: logger, notifier: notifier,
-                reloadLayout: { try LayoutLoader.load(path: path).makeApplication(file: path) })
+                reloadLayout: { try LoadedLayout.load(path: path) })
         } catch let error as SystemError {
             logger.critical("cannot start: \(error)")
             throw ExitCode.failure

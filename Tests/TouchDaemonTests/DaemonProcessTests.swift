@@ -273,6 +273,11 @@ extension DaemonProcessTests {
         c.poll()
         let phases = c.of(type: "touch").map { $0["phase"] as? String }
         #expect(phases == ["began", "cancelled"])
+        // The cancellation is stamped on the recording's timeline (the touch began at 1.0 and
+        // was held well under a second), not with the machine's monotonic clock.
+        let times = c.of(type: "touch").compactMap { $0["time"] as? Double }
+        #expect(times.first == 1.0)
+        #expect(times.count == 2 && times[1] >= 1.0 && times[1] < 6.0, "\(times)")
         #expect(c.of(type: "goodbye").first?["reason"] as? String == "shutting down")
         #expect(c.closed)
     }
@@ -347,5 +352,58 @@ extension DaemonProcessTests {
                 && text.contains("d.toml:7:16: daemon.allow_users[0]")
                 && text.contains("daemon.mode: unknown key \"mode\" in [daemon]: did you mean \"socket_mode\"")
         }
+    }
+}
+
+extension DaemonProcessTests {
+    /// `touchctl`, built beside `touchd`.
+    static var touchctl: String { URL(fileURLWithPath: touchd).deletingLastPathComponent().appendingPathComponent("touchctl").path }
+
+    /// Runs `touchctl ARGS` as user and group 65534 with `groups` as its supplementary groups;
+    /// returns its exit status and output.
+    func touchctlAsNobody(groups: [UInt32], _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--groups=\(groups.map(String.init).joined(separator: ","))", Self.touchctl] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test func allowGroupsAdmitsAClientThroughASupplementaryGroup() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            Issue.record("setpriv is not installed (Debian package util-linux): cannot run a client with other groups")
+            return
+        }
+        guard getuid() == 0 else {
+            Issue.record("this test changes user and groups with setpriv, which needs root")
+            return
+        }
+        let socket = temporaryPath("groups") + ".sock"
+        let layout = temporaryPath("groups") + ".toml"
+        // The file mode lets everyone in, so only the group check decides.
+        let text = try String(contentsOfFile: Self.kiosk, encoding: .utf8) + "\n[daemon]\nsocket_mode = \"0666\"\n"
+        try text.write(toFile: layout, atomically: true, encoding: .utf8)
+        defer { unlink(layout) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.touchd)
+        process.arguments = ["--config", layout, "--socket", socket, "--no-devices", "--allow-groups", "4242"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var st = stat()
+        for _ in 0..<100 where stat(socket, &st) != 0 { usleep(50_000) }
+        // Primary group 65534, supplementary 4241 and 4242: allowed through 4242.
+        let member = try touchctlAsNobody(groups: [4241, 4242], ["ping", "--socket", socket])
+        #expect(member.status == 0 && member.output.contains("pong"), "\(member)")
+        // The same user without that group is refused.
+        let outsider = try touchctlAsNobody(groups: [4241], ["ping", "--socket", socket])
+        #expect(outsider.status != 0 && !outsider.output.contains("pong"), "\(outsider)")
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
     }
 }

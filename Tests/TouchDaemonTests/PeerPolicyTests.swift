@@ -14,5 +14,7 @@ import TouchDaemon
         #expect(policy.allows(PeerCredentials(pid: 1, uid: 0, gid: 0)), "root is always allowed")
         #expect(!policy.allows(PeerCredentials(pid: 1, uid: 1002, gid: 1002)))
         #expect(!policy.allows(nil), "unknown credentials are refused when a list is set")
+        #expect(policy.allows(PeerCredentials(pid: 1, uid: 7, gid: 9, supplementaryGIDs: [3, 50])), "a supplementary group counts")
+        #expect(!policy.allows(PeerCredentials(pid: 1, uid: 7, gid: 9, supplementaryGIDs: [3, 51])))
     }
 }

@@ -120,10 +120,62 @@ import TouchProtocol
         #expect(reader.of(type: "action").count == 2000)
         #expect(h.daemon.server.statistics.disconnectedSlow == 1)
         #expect(h.daemon.server.clientCount == 1)
-        stalled.poll()
-        // What it did receive is in order, and it was closed.
-        #expect(stalled.seqs == Array(1...stalled.seqs.count))
+        #expect(h.daemon.server.clientCount == 1)
+        // The stalled client reads at last: what it got is in order, then one notice says exactly
+        // which messages it will never get, then the goodbye says why, then the connection closes.
+        for _ in 0..<200 where !stalled.closed {
+            stalled.poll()
+            try h.settle()
+        }
         #expect(stalled.closed)
+        let types = stalled.messages.map { $0["type"] as? String ?? "" }
+        #expect(types.suffix(2) == ["dropped", "goodbye"], "\(types.suffix(4))")
+        let notice = try #require(stalled.of(type: "dropped").last)
+        let bye = try #require(stalled.of(type: "goodbye").first)
+        #expect((bye["reason"] as? String)?.hasPrefix("too slow") == true, "\(bye)")
+        let first = try #require(notice["first_seq"] as? Int)
+        let last = try #require(notice["last_seq"] as? Int)
+        let received = stalled.messages.filter { ($0["seq"] as? Int ?? 0) < first }
+        #expect(received.last?["seq"] as? Int == first - 1, "the notice starts right after the last message received")
+        #expect(notice["seq"] as? Int == last + 1)
+        #expect(notice["count"] as? Int == last - first + 1)
+        #expect(bye["seq"] as? Int == last + 2, "the message that did not fit is the last one missed")
+        #expect(stalled.seqs == Array(1..<first) + [last + 1, last + 2], "no gap in seq but the one reported")
+        #expect(received.allSatisfy { $0["type"] as? String != "dropped" })
+    }
+
+    @Test func aStalledClientThatResumesReadingLearnsTheExactGap() throws {
+        let limits = ClientLimits(maximumQueuedBytes: 16 * 1024, maximumLineLength: 64 * 1024)
+        let h = try DaemonHarness(app: kioskApp(), limits: limits)
+        let stalled = try h.connect(topics: ["touches"])
+        stalled.shrinkReceiveBuffer()
+        h.daemon.receive(InputFrame(device: "d", window: "main", timestamp: 0, contacts: [InputContact(id: 1, phase: .began, location: Point(x: 150, y: 150))]))
+        for i in 1...3000 {
+            let p = Point(x: 150 + Double(i % 40), y: 150)
+            h.daemon.receive(InputFrame(device: "d", window: "main", timestamp: Double(i) / 1000, contacts: [InputContact(id: 1, phase: .moved, location: p)]))
+            if i % 100 == 0 { try h.settle() }
+        }
+        try h.settle()
+        let dropped = h.daemon.server.statistics.droppedMessages
+        #expect(dropped > 0)
+        // No new message is sent: reading alone must bring the notice.
+        for _ in 0..<200 {
+            stalled.poll()
+            try h.settle()
+        }
+        stalled.poll()
+        let notices = stalled.of(type: "dropped")
+        #expect(notices.count == 1, "\(notices)")
+        let notice = try #require(notices.first)
+        let touchSeqs = stalled.of(type: "touch").compactMap { $0["seq"] as? Int }
+        // hello = 1, the subscribe reply = 2, then 3001 touch messages numbered 3...3003.
+        #expect(notice["first_seq"] as? Int == (touchSeqs.last ?? 0) + 1)
+        #expect(notice["last_seq"] as? Int == 3003)
+        #expect(notice["count"] as? Int == dropped)
+        #expect(notice["seq"] as? Int == 3004)
+        #expect(touchSeqs == Array(3...(touchSeqs.last ?? 2)), "what arrived is contiguous")
+        #expect(touchSeqs.count + dropped == 3001)
+        #expect(!stalled.closed)
     }
 
     @Test func treeChangesInterleavedWithTouches() throws {

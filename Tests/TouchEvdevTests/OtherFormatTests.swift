@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TouchEvdev
 
@@ -75,6 +76,7 @@ import TouchEvdev
             "'[sec, usec, type, code, value]' as 5 integers in range"),
         ("version: 1\ndevices:\n- evdev:\n    absinfo:\n      0: [0, 10]\n", 5,
             "'[min, max, fuzz, flat, resolution]' as 5 integers"),
+        ("version: 1\ndevices:\n- evdev:\n    name: [1, 2]\n", 4, "'name:' with the device's name as text"),
     ])
     func libinputRecordErrorsNameTheLine(text: String, line: Int, expected: String) {
         #expect {
@@ -163,6 +165,19 @@ import TouchEvdev
         } throws: { error in
             guard let error = error as? RecordingError, case .unreadable = error.kind else { return false }
             return error.file == "/nonexistent/touchd/recording.evemu"
+        }
+    }
+
+    @Test func aMissingDescriptionFileIsNamedAsTheDescription() throws {
+        let path = NSTemporaryDirectory() + "touchd-desc-test-\(UInt32.random(in: 0...UInt32.max)).evemu"
+        try "E: 1.000000 0000 0000 0000\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect {
+            try Recording.load(path: path, descriptionPath: "/nonexistent/touchd/screen.desc")
+        } throws: { error in
+            guard let error = error as? RecordingError, case .unreadable(_, let what) = error.kind else { return false }
+            return error.file == "/nonexistent/touchd/screen.desc" && what == "the device description"
+                && error.description.contains("cannot read the device description")
         }
     }
 }

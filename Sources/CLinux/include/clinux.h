@@ -22,4 +22,19 @@ static inline int touchd_peer_credentials(int fd, struct touchd_ucred *out) {
     socklen_t len = sizeof(*out);
     return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, out, &len);
 }
+
+#ifndef SO_PEERGROUPS
+#define SO_PEERGROUPS 59
+#endif
+
+/* The peer's supplementary groups (SO_PEERGROUPS, Linux 4.13 and later), as they were when it
+ * connected. Returns the number of groups (at most `capacity` are stored), or -1 with errno set
+ * (ENOPROTOOPT on an older kernel). When the list is longer than `capacity`, the full count is
+ * returned so the caller can retry with a larger buffer. */
+static inline int touchd_peer_groups(int fd, unsigned int *groups, int capacity) {
+    socklen_t len = (socklen_t)(capacity * sizeof(unsigned int));
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len) == 0) return (int)(len / sizeof(unsigned int));
+    if (errno == ERANGE) return (int)(len / sizeof(unsigned int));
+    return -1;
+}
 #endif

@@ -1,0 +1,37 @@
+/// Keeps anomaly warnings from flooding the journal: at most `burst` lines per `window` seconds;
+/// the rest are counted, and the count is reported with the next line let through.
+///
+/// Time is given by the caller (the daemon's monotonic clock), so the limiter itself has none.
+public struct AnomalyLogLimiter: Sendable {
+    public let burst: Int
+    public let window: Double
+    private var windowStart = -Double.infinity
+    private var inWindow = 0
+    private var suppressed = 0
+
+    public init(burst: Int = 20, window: Double = 60) {
+        self.burst = burst
+        self.window = window
+    }
+
+    /// The lines to log for `anomaly` at `now`: nothing while the window is used up, else the
+    /// anomaly, preceded by how many were held back since the last one logged.
+    public mutating func admit(_ anomaly: String, at now: Double) -> [String] {
+        if now - windowStart >= window {
+            windowStart = now
+            inWindow = 0
+        }
+        guard inWindow < burst else {
+            suppressed += 1
+            return []
+        }
+        inWindow += 1
+        var lines: [String] = []
+        if suppressed > 0 {
+            lines.append("\(suppressed) more anomal\(suppressed == 1 ? "y was" : "ies were") not logged (at most \(burst) are logged every \(Int(window)) s)")
+            suppressed = 0
+        }
+        lines.append(anomaly)
+        return lines
+    }
+}

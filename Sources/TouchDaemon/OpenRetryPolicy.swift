@@ -1,0 +1,29 @@
+/// When a device node that could not be opened is tried again: after `firstDelay` seconds, then
+/// each delay `factor` times the last, capped at `maximumDelay`, for at most `maximumAttempts`
+/// attempts in all (the first included). A node udev announced may not exist yet, or not yet carry
+/// the permissions udev's rules give it.
+public struct OpenRetryPolicy: Hashable, Sendable {
+    public var firstDelay: Double
+    public var factor: Double
+    public var maximumDelay: Double
+    public var maximumAttempts: Int
+
+    public init(firstDelay: Double = 0.05, factor: Double = 2, maximumDelay: Double = 5, maximumAttempts: Int = 12) {
+        self.firstDelay = firstDelay
+        self.factor = factor
+        self.maximumDelay = maximumDelay
+        self.maximumAttempts = maximumAttempts
+    }
+
+    /// The wait before attempt `attempt + 1`, after attempt `attempt` (1-based) failed; nil when
+    /// there are no attempts left.
+    public func delay(afterAttempt attempt: Int) -> Double? {
+        guard attempt >= 1, attempt < maximumAttempts else { return nil }
+        var delay = firstDelay
+        for _ in 1..<attempt { delay = min(delay * factor, maximumDelay) }
+        return min(delay, maximumDelay)
+    }
+
+    /// The time from the first failure until the last attempt.
+    public var totalWait: Double { (1..<max(maximumAttempts, 1)).compactMap { delay(afterAttempt: $0) }.reduce(0, +) }
+}

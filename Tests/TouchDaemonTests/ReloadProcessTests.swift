@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reloading a running `touchd` (the socket's `reload` request and `touchctl reload`) with a
+/// finger held: a bad layout is refused and changes nothing; a good one cancels the touch, and the
+/// input devices follow the new layout (here, a renamed window).
+@Suite(.serialized) struct ReloadProcessTests {
+    /// Finger 1 held on the doors tile from 1.0 to 4.0 s, moving every 0.1 s; a tap at 5.0 s.
+    static func recording() -> String {
+        var lines = """
+            N: held finger
+            I: 0003 0001 0001 0001
+            P: 02 00 00 00 00 00 00 00
+            B: 00 0b 00 00 00 00 00 00 00
+            B: 03 03 00 00 00 00 80 60 02
+            A: 00 0 1279 0 0 0
+            A: 01 0 799 0 0 0
+            A: 2f 0 9 0 0 0
+            A: 35 0 1279 0 0 0
+            A: 36 0 799 0 0 0
+            A: 39 0 65535 0 0 0
+            E: 1.000000 0003 002f 0000
+            E: 1.000000 0003 0039 0001
+            E: 1.000000 0003 0035 0200
+            E: 1.000000 0003 0036 0250
+            E: 1.000000 0000 0000 0000
+
+            """
+        for i in 1..<30 {
+            let t = String(format: "%.6f", 1 + Double(i) / 10)
+            lines += "E: \(t) 0003 0035 \(String(format: "%04d", 200 + i))\nE: \(t) 0000 0000 0000\n"
+        }
+        lines += "E: 4.000000 0003 0039 -001\nE: 4.000000 0000 0000 0000\n"
+        lines += "E: 5.000000 0003 0039 0002\nE: 5.000000 0003 0035 0210\nE: 5.000000 0003 0036 0260\nE: 5.000000 0000 0000 0000\n"
+        lines += "E: 5.100000 0003 0039 -001\nE: 5.100000 0000 0000 0000\n"
+        return lines
+    }
+
+    func temporaryPath(_ name: String) -> String {
+        NSTemporaryDirectory() + "touchd-reload-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    /// Polls `client` until `done` holds or `timeout` seconds pass.
+    func wait(_ client: TestClient, timeout: Double = 5, until done: () -> Bool) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline && !done() {
+            usleep(10_000)
+            client.poll()
+        }
+    }
+
+    func touches(_ client: TestClient, id: Int) -> [[String: Any]] {
+        client.of(type: "touch").filter { $0["touch"] as? Int == id }
+    }
+
+    @Test func aHeldTouchSurvivesABadReloadAndIsCancelledByAGoodOneAfterWhichInputFollowsTheNewLayout() throws {
+        let kiosk = try String(contentsOfFile: DaemonProcessTests.kiosk, encoding: .utf8)
+        let layout = temporaryPath("layout") + ".toml"
+        try kiosk.write(toFile: layout, atomically: true, encoding: .utf8)
+        let recording = temporaryPath("held") + ".evemu"
+        try Self.recording().write(toFile: recording, atomically: true, encoding: .utf8)
+        defer {
+            unlink(layout)
+            unlink(recording)
+        }
+        let socket = temporaryPath("sock") + ".sock"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: DaemonProcessTests.touchd)
+        process.arguments = ["--config", layout, "--socket", socket, "--no-devices", "--replay", recording, "--replay-waits-for-client"]
+        let stderr = Pipe()
+        process.standardError = stderr
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var client: TestClient?
+        for _ in 0..<100 where client == nil {
+            usleep(50_000)
+            client = try? TestClient(path: socket)
+        }
+        let c = try #require(client)
+        c.send(#"{"id":1,"cmd":"subscribe","topics":["touches","hits"]}"#)
+        wait(c) { touches(c, id: 1).count >= 2 }
+        #expect(touches(c, id: 1).first?["phase"] as? String == "began")
+        #expect(c.of(type: "hit").first?["view"] as? String == "tile.doors")
+
+        // A bad layout over the socket: refused with the reason, nothing cancelled, input flows on.
+        try "[[window]]\nid = 1\n".write(toFile: layout, atomically: true, encoding: .utf8)
+        c.send(#"{"id":2,"cmd":"reload"}"#)
+        wait(c) { c.reply(id: 2) != nil }
+        let refused = try #require(c.reply(id: 2))
+        #expect(refused["ok"] as? Bool == false)
+        let error = refused["error"] as? [String: Any]
+        #expect(error?["code"] as? String == "reload_failed")
+        #expect((error?["message"] as? String)?.contains("window[0].id") == true, "\(refused)")
+        let before = touches(c, id: 1).count
+        wait(c) { touches(c, id: 1).count >= before + 3 }
+        #expect(touches(c, id: 1).dropFirst().allSatisfy { $0["phase"] as? String == "moved" }, "the touch goes on")
+
+        // A good layout through touchctl: the window is renamed, with its views and its device entry.
+        try kiosk.replacingOccurrences(of: "\"main\"", with: "\"screen\"").write(toFile: layout, atomically: true, encoding: .utf8)
+        let ctl = Process()
+        ctl.executableURL = URL(fileURLWithPath: ReloadProcessTests.touchctl)
+        ctl.arguments = ["reload", "--socket", socket]
+        let out = Pipe()
+        ctl.standardOutput = out
+        try ctl.run()
+        let answer = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        ctl.waitUntilExit()
+        #expect(ctl.terminationStatus == 0)
+        #expect(answer.contains("\"views\""), "\(answer)")
+        wait(c) { touches(c, id: 1).last?["phase"] as? String == "cancelled" }
+        #expect(touches(c, id: 1).last?["phase"] as? String == "cancelled")
+
+        // The next tap lands in the renamed window; the finger held across the reload stays out
+        // (the new layout numbers its touches afresh).
+        let messagesAtCancel = c.messages.count
+        wait(c, timeout: 8) { c.messages.dropFirst(messagesAtCancel).filter { $0["type"] as? String == "touch" }.count >= 2 }
+        let after = c.messages.dropFirst(messagesAtCancel)
+        let afterTouches = after.filter { $0["type"] as? String == "touch" }
+        #expect(afterTouches.map { $0["phase"] as? String } == ["began", "ended"], "\(after)")
+        #expect(afterTouches.first?["window"] as? String == "screen", "\(after)")
+        #expect(after.filter { $0["type"] as? String == "hit" }.map { $0["view"] as? String } == ["tile.doors"])
+        #expect(c.seqs == Array(1...c.seqs.count))
+
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("reload refused; the previous layout keeps running"), "\(log)")
+        #expect(!log.contains("without a touch-down"), "the held finger is not passed on as a stray contact: \(log)")
+    }
+
+    static var touchctl: String { URL(fileURLWithPath: DaemonProcessTests.touchd).deletingLastPathComponent().appendingPathComponent("touchctl").path }
+}
