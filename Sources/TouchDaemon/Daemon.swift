@@ -99,6 +99,43 @@ public final class Daemon {
     /// Queues any event (touches, presses, remote control, motion) behind those already queued and
     /// dispatches everything queued, publishing what it produced.
     public func receive(_ event: QueuedEvent) {
+        enqueue(event)
+        dispatchQueued()
+    }
+
+    /// Queues an event (touches, presses, remote control, motion) behind those already waiting,
+    /// without dispatching it yet: everything queued during one wakeup of the loop is dispatched once
+    /// that wakeup's descriptors are read. Under backlog (many frames from one read, several
+    /// devices at once) the application queue's policy then applies: move-only frames merge, every
+    /// sample kept as coalesced touches; nothing else is merged, dropped or reordered. When the
+    /// queue is full, the oldest events are dispatched first to make room.
+    public func enqueue(_ event: QueuedEvent) {
+        noteInput(event)
+        var reports: [DispatchReport] = []
+        while app.enqueue(event) == .full {
+            guard let report = app.dispatchNext() else { break }
+            reports.append(report)
+        }
+        if !reports.isEmpty { publish(reports) }
+        if !dispatchScheduled {
+            dispatchScheduled = true
+            loop.deferWork { [weak self] in self?.dispatchQueued() }
+        }
+    }
+
+    /// Dispatches every queued event, oldest first, and publishes what they produced. Called at the
+    /// end of a wakeup, and before anything that must see the input that arrived before it (a
+    /// request, a device's removal, a recognizer's timer, a reload, shutdown).
+    public func dispatchQueued() {
+        dispatchScheduled = false
+        guard app.queue.count > 0 else { return }
+        publish(app.dispatchAll())
+        armGestureTimer()
+    }
+
+    private var dispatchScheduled = false
+
+    private func noteInput(_ event: QueuedEvent) {
         framesIn += 1
         let timestamp: Double =
             switch event {
@@ -109,8 +146,6 @@ public final class Daemon {
             }
         lastInputTime = timestamp
         lastInputArrival = Daemon.monotonicNow()
-        publish(app.send(event))
-        armGestureTimer()
     }
 
     /// Publishes the first-responder changes the tree made (a first responder hidden or removed).
@@ -134,6 +169,7 @@ public final class Daemon {
             gestureTimer = timer
             try? loop.register(timer.fd, for: .readable) { [unowned self] _ in
                 timer.acknowledge()
+                self.dispatchQueued()
                 let now = self.inputNow()
                 if let report = self.app.advanceTime(to: now) { self.publish([report]) }
                 self.armGestureTimer()
@@ -162,11 +198,13 @@ public final class Daemon {
 
     /// Cancels every touch (before a shutdown or reload), telling the clients.
     public func cancelAllTouches() {
+        dispatchQueued()
         if let report = app.cancelAllTouches(timestamp: inputNow()) { publish([report]) }
     }
 
     /// Cancels one device's touches (it was removed).
     public func cancelTouches(ofDevice device: String) {
+        dispatchQueued()
         if let report = app.cancelTouches(ofDevice: device, timestamp: inputNow()) { publish([report]) }
     }
 
@@ -177,6 +215,7 @@ public final class Daemon {
     /// has no reload whose semantics could be followed. The fingers that are down stay ignored
     /// until they lift (see ``InputSource/layoutChanged(to:tree:)``).
     public func replaceApplication(_ newApp: Application) {
+        dispatchQueued()
         cancelAllTouches()
         app = newApp
     }
@@ -212,6 +251,7 @@ public final class Daemon {
     }
 
     func handle(_ line: String, from client: SocketServer.ClientHandle) -> OutboundMessage? {
+        dispatchQueued()
         let (id, parsed) = Request.parse(line)
         switch parsed {
         case .failure(let error): return Reply.error(id, error)

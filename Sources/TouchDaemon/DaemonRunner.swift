@@ -99,8 +99,8 @@ public final class DaemonRunner {
         for source in sources {
             try source.start(on: loop) { [unowned self] event in
                 switch event {
-                case .frame(let frame): self.daemon.receive(frame)
-                case .event(let event): self.daemon.receive(event)
+                case .frame(let frame): self.daemon.enqueue(.touches(frame))
+                case .event(let event): self.daemon.enqueue(event)
                 case .deviceAdded(let id, let description):
                     self.scheduleStatus()
                     self.logger.info("device added", metadata: ["device": "\(id)"])
