@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Boots a throw-away guest with a real Linux 6.1 input stack and runs a job in it.
-#   run.sh [--udev] [--timeout SECONDS] JOBDIR [BINARY...] [-- COMMAND [ARG...]]
+#   run.sh [--udev] [--timeout SECONDS] [--icount SPEC] JOBDIR [BINARY...] [-- COMMAND [ARG...]]
 # JOBDIR is copied to /job (its executable `run` is the job, unless a COMMAND is given: then the job
 # is that command, run in /job); each BINARY is copied to /job/bin with its shared libraries (/job/bin
 # is first on PATH). --udev starts udevd before the job. Prints the job's stdout and stderr; exits with
-# its status (124: timeout, 125: the guest failed).
+# its status (124: timeout, 125: the guest failed). --icount passes `-icount SPEC` to QEMU, e.g.
+# `shift=0,sleep=off`: the guest clock then advances 1 ns per guest instruction, so CPU times in
+# the guest are instruction counts, the same on every run (scripts/bench/daemon-vm.sh uses it).
 # Example: run.sh --udev /tmp/empty .build/release/touchd -- touchd devices --all
 set -uo pipefail
 VM=${TOUCHD_VMLAB:-${TOUCHD_VM:-/tmp/touchd-vm}}
-udev=0 timeout=240
+udev=0 timeout=240 icount=()
 while [ $# -gt 0 ]; do
   case $1 in
-    --udev) udev=1;; --timeout) timeout=$2; shift;;
+    --udev) udev=1;; --timeout) timeout=$2; shift;; --icount) icount=(-icount "$2"); shift;;
     *) break;;
   esac; shift
 done
@@ -40,7 +42,7 @@ done
 cat "$VM/base.cpio" "$w/job.cpio" > "$w/initrd"
 : > "$w/out"; : > "$w/err"; : > "$w/status"
 timeout --foreground -k 5 "$timeout" qemu-system-x86_64 -nodefaults -no-user-config -machine pc -accel tcg -cpu max \
-  -m 1024 -smp 1 -kernel "$VM/vmlinux" -initrd "$w/initrd" -display none -no-reboot \
+  -m 1024 -smp 1 "${icount[@]}" -kernel "$VM/vmlinux" -initrd "$w/initrd" -display none -no-reboot \
   -append "console=ttyS0 quiet panic=-1 touchd.udev=$udev" \
   -serial "file:$w/console" -serial "file:$w/out" -serial "file:$w/err" -serial "file:$w/status" \
   </dev/null >"$w/qemu.log" 2>&1

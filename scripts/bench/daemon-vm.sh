@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The whole daemon on a real kernel, against libinput and the floor, in one guest boot.
+#
+#   bash scripts/bench/daemon-vm.sh        (from anywhere; as root or through sudo; ~10 min)
+#   settings: REPS=3 ICOUNT=shift=0,sleep=off TIMEOUT=1800 KEEP=DIR (keep the guest's raw output)
+#
+# Builds touchd as scripts/vm/e2e.sh does, the guest programs in scripts/bench/guest (static C),
+# and a layout of 340 views; boots the scripts/vm lab under QEMU -icount (guest time counts
+# instructions: 1 ms = 1M instructions, the same on every run), and there measures, each reader
+# alone on its own replay of one stream (10 fingers at 1 kHz, 302 frames, 9,988 events):
+#   floor           a static C reader that only poll()s and read()s (bench-floor)
+#   libinput        libinput debug-events --quiet, and printing
+#   touchd          the daemon with one client subscribed to `touches` (bench-subscriber)
+# and prints a table (CPU, ratio to the floor, latency p50/p99, events seen) with a verdict per goal.
+# The method is in docs/performance-daemon-vm.md and in scripts/bench/vm-job/run. Exits 0 when the
+# benchmark ran, whether or not the goals were met (it says so); non-zero when it could not run.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+REPS=${REPS:-3} ICOUNT=${ICOUNT:-shift=0,sleep=off} TIMEOUT=${TIMEOUT:-1800}
+fail() { echo "daemon-vm: $1" >&2; exit 1; }
+
+bash scripts/install-deps.sh libinput-tools >&2 || fail "cannot install the build dependencies and libinput-tools"
+bash scripts/vm/setup.sh >&2 || fail "cannot set up the VM lab"
+buildlog=$(mktemp)
+swift build -c release --static-swift-stdlib --scratch-path .build-vm --product touchd > "$buildlog" 2>&1 \
+  || { tail -40 "$buildlog" >&2; rm -f "$buildlog"; fail "cannot build touchd"; }
+rm -f "$buildlog"
+
+w=$(mktemp -d); trap 'rm -rf "$w"' EXIT
+mkdir -p "$w/job" "$w/bin"
+cp -a scripts/bench/vm-job/. "$w/job/"
+for prog in bench-player bench-floor bench-subscriber; do
+  gcc -static -O2 -Wall -o "$w/bin/$prog" "scripts/bench/guest/$prog.c" -lm || fail "cannot build $prog"
+done
+gcc -O2 -Wall -shared -fPIC -o "$w/bin/bench-readprobe.so" scripts/bench/guest/bench-readprobe.c -ldl || fail "cannot build bench-readprobe.so"
+debug_events=/usr/libexec/libinput/libinput-debug-events
+[ -x "$debug_events" ] || fail "no $debug_events (Debian's libinput-tools)"
+mkdir -p "$w/job/share"; cp -r /usr/share/libinput "$w/job/share/"
+
+# The layout: one 1280x800 window of 20 rows of 16 cells (340 views), the rows with handlers.
+{
+  printf '[[window]]\nid = "screen"\nsize = [1280, 800]\n\n'
+  printf '[[device]]\nmatch.kind = "touchscreen"\nwindow = "screen"\n\n'
+  for r in $(seq 0 19); do
+    printf '[[view]]\nid = "row%d"\nparent = "screen"\nframe = [0, %d, 1280, 40]\n\n' "$r" $((r * 40))
+    for c in $(seq 0 15); do
+      printf '[[view]]\nid = "row%d.cell%d"\nparent = "row%d"\nframe = [%d, 0, 80, 40]\nmultiple_touch = true\n\n' "$r" "$c" "$r" $((c * 80))
+    done
+    printf '[[handler]]\nresponder = "row%d"\non = "touches_began"\naction = "row%d-down"\n\n' "$r" "$r"
+    printf '[[handler]]\nresponder = "row%d"\non = "touches_ended"\naction = "row%d-up"\n\n' "$r" "$r"
+  done
+} > "$w/job/layout.toml"
+.build-vm/release/touchd check --config "$w/job/layout.toml" >&2 || fail "the benchmark's layout does not load"
+
+log=$w/guest.log
+echo "daemon-vm: booting the guest (QEMU -icount $ICOUNT, REPS=$REPS)..." >&2
+bash scripts/vm/run.sh --udev --timeout "$TIMEOUT" --icount "$ICOUNT" "$w/job" \
+  .build-vm/release/touchd "$w"/bin/* "$debug_events" > "$log" 2> "$w/guest.err"
+rc=$?
+[ -n "${KEEP:-}" ] && { mkdir -p "$KEEP"; cp "$log" "$w/guest.err" "$w/job/layout.toml" "$KEEP/"; }
+grep -v '^result ' "$w/guest.err" | tail -20 >&2
+[ "$rc" -eq 0 ] || { tail -30 "$w/guest.err" >&2; fail "the guest run failed (run.sh exit $rc)"; }
+python3 scripts/bench/daemon-vm-report.py "$log" "$ICOUNT" || fail "cannot summarise the guest's results"
