@@ -74,6 +74,8 @@ final class ClientConnection {
     private(set) var dropped: (count: Int, first: UInt64, last: UInt64)?
     private(set) var totalDropped = 0
     var closeReason: String?
+    /// Whether the server holds queued bytes back for this client until its batch ends.
+    var awaitsFlush = false
 
     /// Bytes kept free below the limit for the `dropped` notice and a `goodbye`: droppable messages
     /// are dropped once the queue reaches the limit less this, so the notice always has room.

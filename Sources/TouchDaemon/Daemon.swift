@@ -180,14 +180,17 @@ public final class Daemon {
     }
 
     /// Publishes already-dispatched reports to the clients.
+    /// Each client gets everything in one write.
     public func publish(_ reports: [DispatchReport]) {
         var count = 0
-        for report in reports {
-            if let onAnomaly { for anomaly in report.anomalies { onAnomaly(anomaly) } }
-            recentTouches.record(report)
-            for message in MessageEncoder.messages(for: report, tree: app.tree) {
-                server.broadcast(message)
-                count += 1
+        server.batch {
+            for report in reports {
+                if let onAnomaly { for anomaly in report.anomalies { onAnomaly(anomaly) } }
+                recentTouches.record(report)
+                for message in MessageEncoder.messages(for: report, tree: app.tree) {
+                    server.broadcast(message)
+                    count += 1
+                }
             }
         }
         if count > 0 { onPublished?(count) }

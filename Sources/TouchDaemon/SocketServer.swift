@@ -48,6 +48,10 @@ public final class SocketServer {
     /// Called after a client connects or goes away.
     public var onClientsChanged: (() -> Void)?
     public private(set) var statistics = Statistics()
+    /// Whether writes are held back until the end of a ``batch(_:)``.
+    private var batching = false
+    /// The clients with bytes queued during the current batch.
+    private var unflushed: [ClientConnection] = []
 
     public struct Statistics: Hashable, Sendable {
         public var accepted = 0
@@ -120,6 +124,19 @@ public final class SocketServer {
 
     public var clientCount: Int { clients.count }
 
+    /// Runs `body`, holding back the socket writes of the messages it sends until it returns: then
+    /// each client gets one write for all of them (a frame's touches, its hits and actions) rather
+    /// than one write, and one wake-up of the client, per message. Nested batches join the outer one.
+    public func batch(_ body: () -> Void) {
+        guard !batching else { return body() }
+        batching = true
+        body()
+        batching = false
+        let waiting = unflushed
+        unflushed.removeAll(keepingCapacity: true)
+        for client in waiting where clients[client.fd] === client { flush(client) }
+    }
+
     /// Sends `message` to every client that wants it.
     public func broadcast(_ message: OutboundMessage) {
         for client in clients.values where client.wants(message) { deliver(message, to: client) }
@@ -155,10 +172,11 @@ public final class SocketServer {
         switch client.send(message, limits: limits) {
         case .queued:
             statistics.sentMessages += 1
-            switch client.flush() {
-            case .done: break
-            case .wouldBlock: loop.modify(client.fd, for: [.readable, .writable])
-            case .failed: drop(client)
+            if !batching {
+                flush(client)
+            } else if !client.awaitsFlush {
+                client.awaitsFlush = true
+                unflushed.append(client)
             }
         case .dropped:
             statistics.droppedMessages += 1
@@ -215,6 +233,15 @@ public final class SocketServer {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    private func flush(_ client: ClientConnection) {
+        client.awaitsFlush = false
+        switch client.flush() {
+        case .done: break
+        case .wouldBlock: loop.modify(client.fd, for: [.readable, .writable])
+        case .failed: drop(client)
+        }
     }
 
     private func acceptClients() {
