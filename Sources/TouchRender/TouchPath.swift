@@ -90,16 +90,16 @@ public struct TouchPathRecorder: Sendable {
             order.append(touch.id)
             trim()
         }
-        var path = byID[touch.id]!
-        if path.finalPhase != nil { return }
+        // Changed in place: a copy of the path taken out and stored back would copy all its
+        // points on every sample while the dictionary still holds the old array.
+        guard byID[touch.id]!.finalPhase == nil else { return }
         if touch.phase != .began {
             for sample in touch.coalescedSamples {
-                path.points.append(TouchPathPoint(location: sample.locationInWindow, phase: .moved, timestamp: sample.timestamp))
+                byID[touch.id]!.points.append(TouchPathPoint(location: sample.locationInWindow, phase: .moved, timestamp: sample.timestamp))
             }
         }
-        path.points.append(TouchPathPoint(location: touch.locationInWindow, phase: touch.phase, timestamp: touch.timestamp))
-        path.delivery = touch.delivery
-        byID[touch.id] = path
+        byID[touch.id]!.points.append(TouchPathPoint(location: touch.locationInWindow, phase: touch.phase, timestamp: touch.timestamp))
+        byID[touch.id]!.delivery = touch.delivery
     }
 
     /// Forgets every path.
