@@ -60,7 +60,7 @@ public final class Daemon {
     public var onSubscribe: (() -> Void)?
     public private(set) var framesIn = 0
     /// The last touches' paths, for the `snapshot` request's picture.
-    private var recentTouches = TouchPathRecorder(limit: 200)
+    private var recentTouches = TouchPathRecorder(limit: 200, pointLimit: 2_000)
 
     public init(app: Application, server: SocketServer, loop: EventLoop, version: String) {
         self.app = app

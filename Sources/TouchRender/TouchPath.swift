@@ -68,12 +68,18 @@ public struct TouchPathRecorder: Sendable {
     public var paths: [TouchPath] { order.compactMap { byID[$0] } }
     /// At most this many paths are kept: the oldest finished ones go first. `nil`: no limit.
     public let limit: Int?
+    /// At most this many samples are kept of one path: past it, every other sample between the
+    /// first and the last is let go, so a finger held down for hours keeps its shape in bounded
+    /// memory. `nil`: no limit.
+    public let pointLimit: Int?
     private var byID: [TouchID: TouchPath] = [:]
     private var order: [TouchID] = []
 
-    public init(limit: Int? = nil) {
+    public init(limit: Int? = nil, pointLimit: Int? = nil) {
         precondition(limit.map { $0 > 0 } ?? true, "a recorder keeps at least one path")
+        precondition(pointLimit.map { $0 >= 4 } ?? true, "a path keeps at least its first and last samples and some between")
         self.limit = limit
+        self.pointLimit = pointLimit
     }
 
     /// Adds the samples of every touch the report changed.
@@ -100,6 +106,16 @@ public struct TouchPathRecorder: Sendable {
         }
         byID[touch.id]!.points.append(TouchPathPoint(location: touch.locationInWindow, phase: touch.phase, timestamp: touch.timestamp))
         byID[touch.id]!.delivery = touch.delivery
+        if let pointLimit, byID[touch.id]!.points.count > pointLimit { thin(touch.id) }
+    }
+
+    /// Halves a path's samples: keeps the first, the last and every other one between.
+    private mutating func thin(_ id: TouchID) {
+        let points = byID[id]!.points
+        var kept: [TouchPathPoint] = []
+        kept.reserveCapacity(points.count / 2 + 2)
+        for (i, point) in points.enumerated() where i == 0 || i == points.count - 1 || i % 2 == 0 { kept.append(point) }
+        byID[id]!.points = kept
     }
 
     /// Forgets every path.

@@ -139,6 +139,25 @@ import TouchRender
         #expect(recorder.paths == Array(paths.suffix(3)))
     }
 
+    @Test func aLongHeldTouchKeepsItsShapeInBoundedMemory() throws {
+        var tree = ViewTree()
+        try tree.addWindow("w", WindowProperties(size: Size(width: 1000, height: 1000)))
+        var app = Application(tree: tree)
+        var recorder = TouchPathRecorder(limit: 10, pointLimit: 100)
+        func send(_ t: Double, _ phase: TouchPhase, _ x: Double) {
+            let frame = InputFrame(device: "d", window: "w", timestamp: t, contacts: [InputContact(id: 1, phase: phase, location: Point(x: x, y: 5))])
+            for report in app.send(frame) { recorder.record(report) }
+        }
+        send(0, .began, 0)
+        for i in 1...5_000 { send(Double(i) / 1000, .moved, Double(i % 1000)) }
+        send(5.001, .ended, 7)
+        let path = try #require(recorder.paths.first)
+        #expect(path.points.count <= 100 && path.points.count > 50, "\(path.points.count)")
+        #expect(path.points.first?.phase == .began && path.points.first?.location.x == 0)
+        #expect(path.finalPhase == .ended && path.points.last?.location.x == 7)
+        #expect(zip(path.points, path.points.dropFirst()).allSatisfy { $0.timestamp < $1.timestamp }, "a subsequence, in order")
+    }
+
     @Test func theSnapshotFunctionDrawsATreeWithItsRecentTouches() throws {
         let (tree, paths, _, markers) = try Self.demoReplay()
         let text = try SVGRenderer.snapshot(tree: tree, window: "main", markers: markers, touches: paths, heatmap: true)
