@@ -143,8 +143,16 @@ public final class LiveDeviceSource: InputSource {
             logger.info("device ignored", metadata: ["devnode": "\(info.devnode)", "name": "\(facts.name)", "reason": "\(match.explanation)"])
             return
         }
-        let id = StableIdentity.of(
+        let stable = StableIdentity.of(
             name: facts.name, vendor: facts.vendor, product: facts.product, properties: info.properties, physicalPath: device.physicalPath)
+        // Two identical devices with neither port nor serial (virtual ones, some cheap panels) would
+        // share an identity and mix their contacts: the second one present gets "#2", and so on.
+        let id = StableIdentity.distinct(stable, from: Set(open.values.map(\.pipeline.deviceID)))
+        if id != stable {
+            logger.warning(
+                "device \(info.devnode) has the same identity as a device already open (no port or serial tells them apart): it is \(id) until it is unplugged",
+                metadata: ["devnode": "\(info.devnode)"])
+        }
         let pipeline: DeviceInputDecoder
         do {
             pipeline = try DeviceInputDecoder(

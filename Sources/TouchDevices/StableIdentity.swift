@@ -34,6 +34,15 @@ public enum StableIdentity {
             properties: udev?.properties ?? [:], physicalPath: device.physicalPath)
     }
 
+    /// `identity`, or when a device present already has it, `identity#2`, `identity#3`, ...: the
+    /// first one free among `present`.
+    public static func distinct(_ identity: String, from present: Set<String>) -> String {
+        guard present.contains(identity) else { return identity }
+        var n = 2
+        while present.contains("\(identity)#\(n)") { n += 1 }
+        return "\(identity)#\(n)"
+    }
+
     static func hex4(_ value: UInt16) -> String {
         let hex = String(value, radix: 16)
         return String(repeating: "0", count: 4 - hex.count) + hex

@@ -29,6 +29,16 @@ import TouchEvdev
         #expect(StableIdentity.of(name: "x", vendor: 1, product: 2, properties: ["ID_SERIAL": "noserial"], physicalPath: nil) == "0001:0002/x")
     }
 
+    @Test func identicalDevicesPresentTogetherGetDistinctIdentities() {
+        let id = "0001:0002/x"
+        #expect(StableIdentity.distinct(id, from: []) == id)
+        #expect(StableIdentity.distinct(id, from: ["0003:0004/y"]) == id)
+        #expect(StableIdentity.distinct(id, from: [id]) == "0001:0002/x#2")
+        #expect(StableIdentity.distinct(id, from: [id, "0001:0002/x#2"]) == "0001:0002/x#3")
+        // The first of two is unplugged: its identity is free again for the next one.
+        #expect(StableIdentity.distinct(id, from: ["0001:0002/x#2"]) == id)
+    }
+
     @Test func enumerationWorksWithoutUdevd() throws {
         let udev = try Udev()
         // This machine may have no /dev/input at all: enumeration must still answer.
