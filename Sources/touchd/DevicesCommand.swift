@@ -43,13 +43,15 @@ struct DevicesCommand: ParsableCommand {
                 continue
             }
             let report = DeviceReport(device: device, udev: info)
-            guard all || report.classification.isTouch else { continue }
             // The layout entry this device would be mapped through (the daemon's matching rules).
-            let match = layout.map {
-                DeviceMatcher.match(DeviceFacts(description: device.description, udevProperties: info.properties, devnode: info.devnode), in: $0.devices)
-            }
-            items.append(report.json(layoutMatch: match?.explanation))
-            blocks.append(report.lines(layoutMatch: match?.explanation))
+            let facts = DeviceFacts(description: device.description, udevProperties: info.properties, devnode: info.devnode)
+            let match = layout.map { DeviceMatcher.match(facts, in: $0.devices) }
+            var matched = false
+            if case .matched = match { matched = true }
+            // Touch devices always; keyboards and accelerometers when the layout takes them.
+            guard all || report.classification.isTouch || matched else { continue }
+            items.append(report.json(layoutMatch: match?.explanation, usedAs: facts.kind))
+            blocks.append(report.lines(layoutMatch: match?.explanation, usedAs: facts.kind))
         }
         if json {
             print(JSONValue.array(items).jsonText)
@@ -137,7 +139,8 @@ struct DeviceReport {
         return .object([("code", .string(Self.axisName(code)))] + members)
     }
 
-    func json(layoutMatch: String?) -> JSONValue {
+    /// - Parameter usedAs: what the daemon would read the device as (touch, keys, accelerometer).
+    func json(layoutMatch: String?, usedAs: DeviceFacts.Kind) -> JSONValue {
         let axes = description.absInfo.keys.sorted().map { (Self.axisName($0), Self.axisJSON(description.absInfo[$0]!)) }
         let properties = Self.shownProperties.compactMap { key in udev.properties[key].map { (key, JSONValue.string($0)) } }
         return .object([
@@ -145,7 +148,7 @@ struct DeviceReport {
             ("bus", .string(Self.hex4(description.bus))), ("vendor", .string(Self.hex4(description.vendor))),
             ("product", .string(Self.hex4(description.product))),
             ("kind", .string(classification.kind.rawValue)), ("kind_from", .string(classification.source)),
-            ("kind_reason", .string(classification.reason)),
+            ("kind_reason", .string(classification.reason)), ("used_as", .string(usedAs.rawValue)),
             ("protocol", .string(protocolName)), ("slots", .int(Int64(capabilities.slotCount))),
             ("direct", .bool(capabilities.isDirect)), ("semi_mt", .bool(capabilities.isSemiMT)), ("buttonpad", .bool(capabilities.isButtonpad)),
             ("position", .object([("x", namedAxis(capabilities.positionXCode)), ("y", namedAxis(capabilities.positionYCode))])),
@@ -157,9 +160,10 @@ struct DeviceReport {
         ])
     }
 
-    func lines(layoutMatch: String?) -> [String] {
+    func lines(layoutMatch: String?, usedAs: DeviceFacts.Kind) -> [String] {
         var lines = ["\(udev.devnode): \(description.name)"]
         lines.append("  kind       \(classification.kind.rawValue) (from \(classification.source): \(classification.reason))")
+        if usedAs != .other && usedAs.rawValue != classification.kind.rawValue { lines.append("  used as    \(usedAs.rawValue)") }
         lines.append("  ids        bus \(Self.hex4(description.bus)) vendor \(Self.hex4(description.vendor)) product \(Self.hex4(description.product))")
         let touch: String
         switch capabilities.multitouch {
