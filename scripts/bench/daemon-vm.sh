@@ -50,7 +50,7 @@ mkdir -p "$w/job/share"; cp -r /usr/share/libinput "$w/job/share/"
     printf '[[handler]]\nresponder = "row%d"\non = "touches_ended"\naction = "row%d-up"\n\n' "$r" "$r"
   done
 } > "$w/job/layout.toml"
-.build-vm/release/touchd check --config "$w/job/layout.toml" >&2 || fail "the benchmark's layout does not load"
+.build-vm/release/touchd check --config "$w/job/layout.toml" > "$w/check.txt" 2>&1 || { cat "$w/check.txt" >&2; fail "the benchmark's layout does not load"; }
 
 log=$w/guest.log
 echo "daemon-vm: booting the guest (QEMU -icount $ICOUNT, REPS=$REPS)..." >&2
