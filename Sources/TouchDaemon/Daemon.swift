@@ -218,8 +218,7 @@ public final class Daemon {
     /// has no reload whose semantics could be followed. The fingers that are down stay ignored
     /// until they lift (see ``InputSource/layoutChanged(to:tree:)``).
     public func replaceApplication(_ newApp: Application) {
-        dispatchQueued()
-        cancelAllTouches()
+        cancelAllTouches()  // dispatches what is queued first
         app = newApp
     }
 

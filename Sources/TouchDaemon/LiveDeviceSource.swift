@@ -252,7 +252,7 @@ public final class LiveDeviceSource: InputSource {
                 try loop.register(timer.fd, for: .readable) { [unowned self] _ in
                     timer.acknowledge()
                     guard let entry = self.open[devnode] else { return }
-                    let now = EventTime(microseconds: Int64(Daemon.monotonicNow() * 1_000_000))
+                    let now = MonotonicClock.now()
                     for event in entry.pipeline.advance(to: now) { self.sink?(.event(event)) }
                     self.armDeadline(of: entry, devnode: devnode)
                 }
@@ -277,7 +277,7 @@ public final class LiveDeviceSource: InputSource {
         guard let entry = open.removeValue(forKey: devnode) else { return }
         loop?.unregister(entry.device.fileDescriptor)
         if let timer = entry.deadlineTimer { loop?.unregister(timer.fd) }
-        let now = EventTime(microseconds: Int64(Daemon.monotonicNow() * 1_000_000))
+        let now = MonotonicClock.now()
         for event in entry.pipeline.finish(at: now) { sink?(.event(event)) }
         sink?(.deviceRemoved(id: entry.pipeline.deviceID))
     }

@@ -200,7 +200,7 @@ public final class SocketServer {
             close(client.fd)
         case .wouldBlock:
             loop.modify(client.fd, for: .writable)
-            let deadline = SocketServer.monotonicNow() + Self.closingGrace
+            let deadline = Daemon.monotonicNow() + Self.closingGrace
             closing[client.fd] = (client, deadline)
             armClosingTimer()
         }
@@ -215,24 +215,18 @@ public final class SocketServer {
             closingTimer = timer
             try? loop.register(timer.fd, for: .readable) { [unowned self] _ in
                 timer.acknowledge()
-                let now = SocketServer.monotonicNow()
+                let now = Daemon.monotonicNow()
                 for (fd, entry) in self.closing where entry.deadline <= now { self.closeLingering(fd) }
                 self.armClosingTimer()
             }
         }
-        closingTimer?.arm(after: max(next - SocketServer.monotonicNow(), 0.000_001))
+        closingTimer?.arm(after: max(next - Daemon.monotonicNow(), 0.000_001))
     }
 
     private func closeLingering(_ fd: Int32) {
         guard closing.removeValue(forKey: fd) != nil else { return }
         loop.unregister(fd)
         close(fd)
-    }
-
-    static func monotonicNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     private func flush(_ client: ClientConnection) {

@@ -13,19 +13,11 @@ import TouchLayout
         return dir
     }
 
+    /// Runs `touchd ARGS`, its standard error interleaved with its output. A daemon that wrongly
+    /// starts is stopped after 10 s, so the test fails instead of hanging.
     func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: DaemonProcessTests.touchd)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        // A daemon that wrongly starts is stopped, so the test fails instead of hanging.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 10) { if process.isRunning { process.terminate() } }
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let run = try runToEnd(Binaries.touchd, arguments, mergingErrors: true, timeout: 10)
+        return (run.status, run.stdout)
     }
 
     static let layout = """

@@ -4,8 +4,6 @@ import Testing
 /// The operator's and the kiosk app's side of the socket: `touchctl` and the Python example client
 /// against the real daemon playing the bundled demo recording.
 @Suite(.serialized) struct ClientToolTests {
-    static let touchctl = URL(fileURLWithPath: DaemonProcessTests.touchd).deletingLastPathComponent().appendingPathComponent("touchctl").path
-
     static let python3: String? = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
         ?? ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map { "\($0)/python3" }
         .first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -14,43 +12,26 @@ import Testing
     /// `speed` > 1 plays it faster (a client that reacts to actions needs the real pace).
     static func startDemoDaemon(socket: String, speed: Double = 1) throws -> Process {
         let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: DaemonProcessTests.touchd)
+        daemon.executableURL = URL(fileURLWithPath: Binaries.touchd)
         daemon.arguments = [
             "--config", "config/kiosk.toml", "--socket", socket, "--log-level", "warning",
             "--replay", "config/demo-taps.evemu", "--replay-waits-for-client", "--exit-after-replay",
             "--replay-speed", String(speed),
         ]
-        daemon.currentDirectoryURL = URL(fileURLWithPath: CommandLineTests.repository)
+        daemon.currentDirectoryURL = URL(fileURLWithPath: Binaries.repository)
         try daemon.run()
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { usleep(50_000) }
         return daemon
     }
 
-    static func output(_ executable: String, _ arguments: [String]) throws -> (status: Int32, lines: [String]) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: CommandLineTests.repository)
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init))
-    }
-
-    static func socketPath() -> String {
-        NSTemporaryDirectory() + "touchd-client-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
-    }
-
     @Test func monitorFiltersByViewPrefixAndActionName() throws {
-        let socket = Self.socketPath()
+        let socket = temporaryPath("client") + ".sock"
         let daemon = try Self.startDemoDaemon(socket: socket, speed: 8)
         defer { daemon.terminate(); daemon.waitUntilExit() }
-        let (status, lines) = try Self.output(
-            Self.touchctl, ["monitor", "--socket", socket, "--filter", "view=tile.*", "--filter", "action=open-tile", "--json"])
-        #expect(status == 0)
-        let messages = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let run = try runToEnd(
+            Binaries.touchctl, ["monitor", "--socket", socket, "--filter", "view=tile.*", "--filter", "action=open-tile", "--json"])
+        #expect(run.status == 0)
+        let messages = run.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let hits = messages.filter { $0["type"] as? String == "hit" }
         // The demo's touches on the tiles (touch 2 is on the header, touch 5 on the grid between tiles).
         #expect(hits.map { $0["touch"] as? Int } == [1, 3, 4, 6, 7, 8])
@@ -66,18 +47,19 @@ import Testing
     }
 
     @Test func monitorRefusesAMalformedFilter() throws {
-        let (status, lines) = try Self.output(Self.touchctl, ["monitor", "--socket", "/nonexistent.sock", "--filter", "colour=red"])
-        #expect(status == 64)
-        #expect(lines.isEmpty)
+        let run = try runToEnd(Binaries.touchctl, ["monitor", "--socket", "/nonexistent.sock", "--filter", "colour=red"])
+        #expect(run.status == 64)
+        #expect(run.stdout.isEmpty)
     }
 
     @Test(.enabled(if: python3 != nil, "python3 is not installed: the example client cannot run"))
     func thePythonExampleClientShowsTheDialogWhenAsked() throws {
-        let socket = Self.socketPath()
+        let socket = temporaryPath("client") + ".sock"
         let daemon = try Self.startDemoDaemon(socket: socket)
         defer { daemon.terminate(); daemon.waitUntilExit() }
-        let (status, lines) = try Self.output(Self.python3!, ["examples/kiosk_client.py", "--socket", socket])
-        #expect(status == 0)
+        let run = try runToEnd(Self.python3!, ["examples/kiosk_client.py", "--socket", socket])
+        let lines = run.lines
+        #expect(run.status == 0)
         #expect(lines.first?.hasPrefix("connected to touchd ") == true)
         // The info button's action makes the client show the dialog over the socket; the daemon
         // applies it between events, so the very next touch lands on the dialog.

@@ -4,38 +4,10 @@ import Testing
 /// The `touchd check` and `touchd hit-test` commands as a user runs them: output, exit status and
 /// errors on the real binary.
 @Suite struct CommandLineTests {
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    static let repository: String = {
-        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)
-        return parts.joined(separator: "/")
-    }()
-
-    static func touchd(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: DaemonProcessTests.touchd)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: repository)
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
-    }
+    static func touchd(_ arguments: [String]) throws -> ProcessResult { try runToEnd(Binaries.touchd, arguments) }
 
     static func temporaryLayout(_ text: String) throws -> String {
-        let path = NSTemporaryDirectory() + "touchd-cli-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).toml"
+        let path = temporaryPath("cli") + ".toml"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -163,7 +135,7 @@ import Testing
 
     @Test(.enabled(if: rsvgConvert != nil, "rsvg-convert (Debian: librsvg2-bin) is not installed: PNG output cannot be made"))
     func renderWritesAPNGOfTheWindowsSize() throws {
-        let path = NSTemporaryDirectory() + "touchd-render-\(getpid()).png"
+        let path = temporaryPath("render") + ".png"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let run = try Self.touchd(["render", "--config", "config/kiosk.toml", "--replay", "config/demo-taps.evemu", "--out", path])
         #expect(run.status == 0, "\(run.stderr)")

@@ -65,10 +65,6 @@ import Glibc
         }
     }
 
-    func temporaryPath(_ name: String) -> String {
-        NSTemporaryDirectory() + "touchd-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    }
-
     func viewCount(socket: String) throws -> Int {
         let client = try TestClient(path: socket)
         client.send(#"{"id":1,"cmd":"views"}"#)
@@ -215,9 +211,9 @@ extension DaemonProcessTests {
         #expect(throws: SocketActivation.Unusable.self) { try SocketActivation.check(inet) }
     }
 
-    /// A recording with one finger held for `hold` seconds on the kiosk's doors tile.
-    static func heldTouchRecording(hold: Double) -> String {
-        """
+    /// A touchscreen spanning the kiosk window (0...1279 × 0...799) and finger 1 landing on the
+    /// doors tile at (200, 250) at 1.0 s: the start of the held-touch recordings.
+    static let fingerDownOnTheDoorsTile = """
         N: held finger
         I: 0003 0001 0001 0001
         P: 02 00 00 00 00 00 00 00
@@ -234,10 +230,13 @@ extension DaemonProcessTests {
         E: 1.000000 0003 0035 0200
         E: 1.000000 0003 0036 0250
         E: 1.000000 0000 0000 0000
-        E: \(String(format: "%.6f", 1 + hold)) 0003 0039 -001
-        E: \(String(format: "%.6f", 1 + hold)) 0000 0000 0000
 
         """
+
+    /// A recording with one finger held for `hold` seconds on the kiosk's doors tile.
+    static func heldTouchRecording(hold: Double) -> String {
+        let lift = String(format: "%.6f", 1 + hold)
+        return fingerDownOnTheDoorsTile + "E: \(lift) 0003 0039 -001\nE: \(lift) 0000 0000 0000\n"
     }
 
     @Test func sigtermDuringATouchCancelsItAndSaysGoodbye() throws {
@@ -356,22 +355,13 @@ extension DaemonProcessTests {
 }
 
 extension DaemonProcessTests {
-    /// `touchctl`, built beside `touchd`.
-    static var touchctl: String { URL(fileURLWithPath: touchd).deletingLastPathComponent().appendingPathComponent("touchctl").path }
-
     /// Runs `touchctl ARGS` as user and group 65534 with `groups` as its supplementary groups;
     /// returns its exit status and output.
     func touchctlAsNobody(groups: [UInt32], _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--groups=\(groups.map(String.init).joined(separator: ","))", Self.touchctl] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let groupList = groups.map(String.init).joined(separator: ",")
+        let run = try runToEnd(
+            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--groups=\(groupList)", Binaries.touchctl] + arguments, mergingErrors: true)
+        return (run.status, run.stdout)
     }
 
     @Test func allowGroupsAdmitsAClientThroughASupplementaryGroup() throws {

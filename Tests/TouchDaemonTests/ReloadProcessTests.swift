@@ -10,25 +10,7 @@ import Glibc
 @Suite(.serialized) struct ReloadProcessTests {
     /// Finger 1 held on the doors tile from 1.0 to 4.0 s, moving every 0.1 s; a tap at 5.0 s.
     static func recording() -> String {
-        var lines = """
-            N: held finger
-            I: 0003 0001 0001 0001
-            P: 02 00 00 00 00 00 00 00
-            B: 00 0b 00 00 00 00 00 00 00
-            B: 03 03 00 00 00 00 80 60 02
-            A: 00 0 1279 0 0 0
-            A: 01 0 799 0 0 0
-            A: 2f 0 9 0 0 0
-            A: 35 0 1279 0 0 0
-            A: 36 0 799 0 0 0
-            A: 39 0 65535 0 0 0
-            E: 1.000000 0003 002f 0000
-            E: 1.000000 0003 0039 0001
-            E: 1.000000 0003 0035 0200
-            E: 1.000000 0003 0036 0250
-            E: 1.000000 0000 0000 0000
-
-            """
+        var lines = DaemonProcessTests.fingerDownOnTheDoorsTile
         for i in 1..<30 {
             let t = String(format: "%.6f", 1 + Double(i) / 10)
             lines += "E: \(t) 0003 0035 \(String(format: "%04d", 200 + i))\nE: \(t) 0000 0000 0000\n"
@@ -37,10 +19,6 @@ import Glibc
         lines += "E: 5.000000 0003 0039 0002\nE: 5.000000 0003 0035 0210\nE: 5.000000 0003 0036 0260\nE: 5.000000 0000 0000 0000\n"
         lines += "E: 5.100000 0003 0039 -001\nE: 5.100000 0000 0000 0000\n"
         return lines
-    }
-
-    func temporaryPath(_ name: String) -> String {
-        NSTemporaryDirectory() + "touchd-reload-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     }
 
     /// Polls `client` until `done` holds or `timeout` seconds pass.
@@ -100,15 +78,9 @@ import Glibc
 
         // A good layout through touchctl: the window is renamed, with its views and its device entry.
         try kiosk.replacingOccurrences(of: "\"main\"", with: "\"screen\"").write(toFile: layout, atomically: true, encoding: .utf8)
-        let ctl = Process()
-        ctl.executableURL = URL(fileURLWithPath: ReloadProcessTests.touchctl)
-        ctl.arguments = ["reload", "--socket", socket]
-        let out = Pipe()
-        ctl.standardOutput = out
-        try ctl.run()
-        let answer = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        ctl.waitUntilExit()
-        #expect(ctl.terminationStatus == 0)
+        let ctl = try runToEnd(Binaries.touchctl, ["reload", "--socket", socket])
+        let answer = ctl.stdout
+        #expect(ctl.status == 0)
         #expect(answer.contains("\"views\""), "\(answer)")
         wait(c) { touches(c, id: 1).last?["phase"] as? String == "cancelled" }
         #expect(touches(c, id: 1).last?["phase"] as? String == "cancelled")
@@ -131,5 +103,4 @@ import Glibc
         #expect(!log.contains("without a touch-down"), "the held finger is not passed on as a stray contact: \(log)")
     }
 
-    static var touchctl: String { URL(fileURLWithPath: DaemonProcessTests.touchd).deletingLastPathComponent().appendingPathComponent("touchctl").path }
 }

@@ -31,32 +31,14 @@ import Testing
         ]
     }
 
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    func replay(_ text: String, _ extra: [String] = []) throws -> Run {
+    func replay(_ text: String, _ extra: [String] = []) throws -> ProcessResult {
         let path = NSTemporaryDirectory() + "touchd-diag-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).evemu"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         defer { unlink(path) }
         return try run(["replay", path, "--config", DaemonProcessTests.kiosk, "--topics", "touches"] + extra)
     }
 
-    func run(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: DaemonProcessTests.touchd)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
-    }
+    func run(_ arguments: [String]) throws -> ProcessResult { try runToEnd(Binaries.touchd, arguments) }
 
     @Test func aCleanRecordingReplaysWithoutWarnings() throws {
         let result = try replay(Self.recording(events: Self.tap(at: 1)))
