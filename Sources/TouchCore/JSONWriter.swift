@@ -3,84 +3,185 @@
 ///
 /// Objects are written member by member: ``member(_:)`` writes the comma (when needed), the key
 /// and the colon, and the value follows with one of the value methods.
-public struct JSONWriter: Sendable {
-    /// The text written so far, UTF-8.
-    public private(set) var bytes: [UInt8] = []
+///
+/// The writer owns a growable buffer of its own (it cannot be copied, so no copy can share it):
+/// writing a byte is a bounds check and a store, with no copy-on-write check per byte as an
+/// `[UInt8]` would make. ``bytes`` and ``text`` copy out what was written.
+public struct JSONWriter: ~Copyable {
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var count = 0
+    @usableFromInline var capacity: Int
     /// Whether the object or array being written has no member yet.
-    private var first = true
+    @usableFromInline var first = true
 
-    public init(capacity: Int = 512) { bytes.reserveCapacity(capacity) }
+    public init(capacity: Int = 512) {
+        self.capacity = max(capacity, 32)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The text written so far, UTF-8.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
     /// The text written so far.
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    public var text: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
+
+    /// How many bytes have been written.
+    public var byteCount: Int { count }
+
+    // MARK: - Buffer
+
+    /// Makes room for `n` more bytes.
+    @inlinable @inline(__always)
+    mutating func reserve(_ n: Int) {
+        if count + n > capacity { grow(n) }
+    }
+
+    @usableFromInline @inline(never)
+    mutating func grow(_ n: Int) {
+        let newCapacity = max(capacity * 2, count + n)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inlinable @inline(__always)
+    mutating func put(_ b: UInt8) {
+        reserve(1)
+        base[count] = b
+        count += 1
+    }
+
+    @inlinable @inline(__always)
+    mutating func put(_ source: UnsafeBufferPointer<UInt8>) {
+        guard let start = source.baseAddress, source.count > 0 else { return }
+        reserve(source.count)
+        (base + count).update(from: start, count: source.count)
+        count += source.count
+    }
+
+    @inlinable @inline(__always)
+    mutating func put(_ text: StaticString) {
+        let n = text.utf8CodeUnitCount
+        reserve(n)
+        (base + count).update(from: text.utf8Start, count: n)
+        count += n
+    }
+
+    // MARK: - Structure
 
     /// Starts the next member of an object: `,"key":`. `key` is written as it is: it must need no
     /// escaping (the protocol's own keys); ``member(escaping:)`` escapes any key.
+    @inlinable @inline(__always)
     public mutating func member(_ key: StaticString) {
-        if !first { bytes.append(UInt8(ascii: ",")) }
+        let n = key.utf8CodeUnitCount
+        reserve(n + 4)
+        // Through a local pointer: stores through `base` could otherwise alias the writer's own
+        // fields and make every byte reload them.
+        var p = base + count
+        if !first {
+            p.pointee = UInt8(ascii: ",")
+            p += 1
+        }
         first = false
-        bytes.append(UInt8(ascii: "\""))
-        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        p[0] = UInt8(ascii: "\"")
+        (p + 1).update(from: key.utf8Start, count: n)
+        p[n + 1] = UInt8(ascii: "\"")
+        p[n + 2] = UInt8(ascii: ":")
+        count = p + n + 3 - base
     }
 
     /// Starts the next member of an object, escaping `key`.
     public mutating func member(escaping key: String) {
-        if !first { bytes.append(UInt8(ascii: ",")) }
+        if !first { put(UInt8(ascii: ",")) }
         first = false
         string(key)
-        bytes.append(UInt8(ascii: ":"))
+        put(UInt8(ascii: ":"))
     }
 
     /// Starts the next element of an array.
+    @inlinable
     public mutating func element() {
-        if !first { bytes.append(UInt8(ascii: ",")) }
+        if !first { put(UInt8(ascii: ",")) }
         first = false
     }
 
     /// Writes an object whose members `body` writes.
+    @inlinable
     public mutating func object(_ body: (inout JSONWriter) -> Void) {
-        bytes.append(UInt8(ascii: "{"))
+        put(UInt8(ascii: "{"))
         first = true
         body(&self)
-        bytes.append(UInt8(ascii: "}"))
+        put(UInt8(ascii: "}"))
         first = false
     }
 
     /// Writes an array whose elements `body` writes (each after ``element()``).
+    @inlinable
     public mutating func array(_ body: (inout JSONWriter) -> Void) {
-        bytes.append(UInt8(ascii: "["))
+        put(UInt8(ascii: "["))
         first = true
         body(&self)
-        bytes.append(UInt8(ascii: "]"))
+        put(UInt8(ascii: "]"))
         first = false
     }
 
-    public mutating func null() { raw("null") }
+    // MARK: - Values
 
-    public mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
+    @inlinable
+    public mutating func null() { put("null") }
 
-    private mutating func raw(_ text: StaticString) { text.withUTF8Buffer { bytes.append(contentsOf: $0) } }
+    /// Writes `json` as it is: a value already in JSON form (`"\"touch\""`), for the protocol's
+    /// constant values.
+    @inlinable @inline(__always)
+    public mutating func literal(_ json: StaticString) { put(json) }
+
+    @inlinable
+    public mutating func bool(_ value: Bool) { put(value ? "true" : "false") }
 
     public mutating func int(_ value: Int64) {
-        var text = String(value)
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        reserve(21)
+        var p = base + count
+        if value < 0 {
+            p.pointee = UInt8(ascii: "-")
+            p += 1
+        }
+        count = Self.digits(value.magnitude, at: p) - base
     }
 
     /// A number as ``JSONValue`` writes it: integral values without a fraction, others with up to
     /// 6 decimals, non-finite ones as `null`.
     public mutating func double(_ value: Double) {
-        if value.isFinite && !(value == value.rounded() && abs(value) < 1e15) {
-            let scaled = (value * 1_000_000).rounded()
-            let magnitude = abs(scaled / 1_000_000)
-            if magnitude >= 0.001 && magnitude < 4_294_967_296 {
-                fixedMicros(Int64(scaled))
+        // Below 2^32 (touchd's coordinates, radii, forces and timestamps), the number is written
+        // from integers: itself when integral, else its millionths rounded half away from zero as
+        // `rounded()` does, computed exactly (every value here is far below 2^52).
+        if abs(value) < 4_294_967_296 {
+            let whole = Int64(value)
+            if Double(whole) == value {
+                int(whole)
                 return
             }
+            let scaled = value * 1_000_000
+            var micros = Int64(scaled)
+            let rest = scaled - Double(micros)
+            if rest >= 0.5 {
+                micros += 1
+            } else if rest <= -0.5 {
+                micros -= 1
+            }
+            if micros.magnitude >= 1_000 {
+                fixedMicros(micros)
+                return
+            }
+        } else if value.isFinite && value == value.rounded() && abs(value) < 1e15 {
+            int(Int64(value))
+            return
         }
         var text = JSONValue.format(value)
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { put($0) }
     }
 
     /// Writes `micros / 1e6` with at most 6 decimals and no trailing zeros (but at least one).
@@ -90,52 +191,91 @@ public struct JSONWriter: Sendable {
     /// closer together than 1e-6, so no other decimal of at most 6 places reads back as that
     /// double, and Swift uses no exponent in that range. It saves formatting through a string.
     private mutating func fixedMicros(_ micros: Int64) {
-        var k = micros
-        if k < 0 {
-            bytes.append(UInt8(ascii: "-"))
-            k = -k
+        reserve(28)
+        var p = base + count
+        if micros < 0 {
+            p.pointee = UInt8(ascii: "-")
+            p += 1
         }
-        digits(UInt64(k / 1_000_000))
-        bytes.append(UInt8(ascii: "."))
-        var fraction = k % 1_000_000
-        var places = 6
-        while places > 1 && fraction % 10 == 0 {
-            fraction /= 10
-            places -= 1
-        }
-        var divisor: Int64 = 1
-        for _ in 1..<places { divisor *= 10 }
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
-            divisor /= 10
-        }
+        let k = micros.magnitude
+        p = Self.digits(k / 1_000_000, at: p)
+        p.pointee = UInt8(ascii: ".")
+        let fraction = Int(k % 1_000_000)
+        Self.pair(fraction / 10_000, at: p + 1)
+        Self.pair(fraction / 100 % 100, at: p + 3)
+        Self.pair(fraction % 100, at: p + 5)
+        var end = p + 7
+        while end > p + 2 && end[-1] == UInt8(ascii: "0") { end -= 1 }
+        count = end - base
     }
 
-    private mutating func digits(_ value: UInt64) {
-        var divisor: UInt64 = 1
-        while value / divisor >= 10 { divisor *= 10 }
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-            divisor /= 10
+    /// Writes the two digits of `n` (0...99) at `p`.
+    @inline(__always)
+    private static func pair(_ n: Int, at p: UnsafeMutablePointer<UInt8>) {
+        let pairs: StaticString =
+            "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+        p[0] = pairs.utf8Start[2 &* n]
+        p[1] = pairs.utf8Start[2 &* n &+ 1]
+    }
+
+    /// Writes a number's decimal digits at `p` (room for 20 must have been made); returns the
+    /// position after them.
+    @inline(__always)
+    private static func digits(_ value: UInt64, at p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var length = 1
+        var rest = value
+        while rest >= 100 {
+            rest /= 100
+            length += 2
         }
+        if rest >= 10 { length += 1 }
+        // Two digits at a time, from the last.
+        var n = value
+        var q = p + length
+        while n >= 100 {
+            q -= 2
+            pair(Int(truncatingIfNeeded: n % 100), at: q)
+            n /= 100
+        }
+        if n >= 10 {
+            pair(Int(truncatingIfNeeded: n), at: q - 2)
+        } else {
+            q[-1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n)
+        }
+        return p + length
     }
 
     /// A string, quoted and escaped: `"`, `\`, and control characters; everything else as it is.
     public mutating func string(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
         var value = value
-        value.withUTF8 { utf8 in
-            var start = 0
-            for i in 0..<utf8.count {
-                let b = utf8[i]
-                guard b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<i]))
-                escape(b)
-                start = i + 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+        value.withUTF8 { quoted($0) }
+    }
+
+    /// Writes `utf8` quoted: copied byte by byte until a byte needs escaping, then the rest with
+    /// escapes.
+    private mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        let n = utf8.count
+        reserve(n + 2)
+        let p = base + count
+        p.pointee = UInt8(ascii: "\"")
+        var i = 0
+        while i < n {
+            let b = utf8[i]
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { break }
+            p[1 + i] = b
+            i += 1
         }
-        bytes.append(UInt8(ascii: "\""))
+        count += 1 + i
+        while i < n {
+            let b = utf8[i]
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 {
+                escape(b)
+            } else {
+                put(b)
+            }
+            i += 1
+        }
+        put(UInt8(ascii: "\""))
     }
 
     /// Any JSON value.
@@ -164,15 +304,17 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func escape(_ b: UInt8) {
-        bytes.append(UInt8(ascii: "\\"))
         switch b {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(b)
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case UInt8(ascii: "\""): put("\\\"")
+        case UInt8(ascii: "\\"): put("\\\\")
+        case 0x0A: put("\\n")
+        case 0x0D: put("\\r")
+        case 0x09: put("\\t")
         default:
-            let hex: [UInt8] = Array("0123456789abcdef".utf8)
-            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(b >> 4)], hex[Int(b & 15)]])
+            let hex: StaticString = "0123456789abcdef"
+            put("\\u00")
+            put(hex.utf8Start[Int(b >> 4)])
+            put(hex.utf8Start[Int(b & 15)])
         }
     }
 }

@@ -320,6 +320,13 @@ public struct ViewTree: Sendable {
         return convertFromWindow(point, to: index)
     }
 
+    /// Converts two points in window coordinates into `view`'s coordinates with one look-up of the
+    /// view (a touch's location and previous location); `nil` when `view` is not in the tree.
+    public func convert(_ a: Point, _ b: Point, fromWindowTo view: ResponderID) -> (Point, Point)? {
+        guard let index = nodeIndex[view] else { return nil }
+        return (convertFromWindow(a, to: index), convertFromWindow(b, to: index))
+    }
+
     /// Converts a point in `view`'s coordinates into its window's coordinates (`convert(_:to: nil)`).
     public func convert(_ point: Point, toWindowFrom view: ResponderID) -> Point? {
         guard var index = nodeIndex[view] else { return nil }

@@ -106,23 +106,22 @@ public enum MessageEncoder {
     }
 
     public static func message(for touch: Touch, tree: ViewTree) -> OutboundMessage {
-        let inView = touch.view.flatMap { touch.location(in: $0, of: tree) }
-        let previousInView = touch.view.flatMap { touch.previousLocation(in: $0, of: tree) }
+        let inView = touch.view.flatMap { tree.convert(touch.locationInWindow, touch.previousLocationInWindow, fromWindowTo: $0) }
         let droppable = touch.phase == .moved || touch.phase == .stationary
         return OutboundMessage(topic: .touches, views: touch.view.map { [$0] } ?? [], droppable: droppable) { w in
-            w.member("type"); w.string("touch")
+            w.member("type"); w.literal(#""touch""#)
             w.member("time"); w.double(touch.timestamp)
             w.member("touch"); w.int(Int64(touch.id))
-            w.member("phase"); w.string(touch.phase.rawValue)
+            w.member("phase"); phase(touch.phase, to: &w)
             w.member("device"); w.string(touch.device)
             w.member("window"); id(touch.window, to: &w)
             w.member("view"); id(touch.view, to: &w)
             w.member("location"); point(touch.locationInWindow, to: &w)
             w.member("previous_location"); point(touch.previousLocationInWindow, to: &w)
             w.member("location_in_view")
-            if let inView { point(inView, to: &w) } else { w.null() }
+            if let inView { point(inView.0, to: &w) } else { w.null() }
             w.member("previous_location_in_view")
-            if let previousInView { point(previousInView, to: &w) } else { w.null() }
+            if let inView { point(inView.1, to: &w) } else { w.null() }
             w.member("tap_count"); w.int(Int64(touch.tapCount))
             w.member("major_radius"); w.double(touch.majorRadius)
             w.member("major_radius_tolerance"); w.double(touch.majorRadiusTolerance)
@@ -201,9 +200,21 @@ public enum MessageEncoder {
     public static func point(_ p: Point) -> JSONValue { .object([("x", .double(p.x)), ("y", .double(p.y))]) }
 
     static func point(_ p: Point, to w: inout JSONWriter) {
-        w.object { w in
-            w.member("x"); w.double(p.x)
-            w.member("y"); w.double(p.y)
+        w.literal(#"{"x":"#)
+        w.double(p.x)
+        w.literal(#","y":"#)
+        w.double(p.y)
+        w.literal("}")
+    }
+
+    /// A touch phase's name, quoted.
+    static func phase(_ phase: TouchPhase, to w: inout JSONWriter) {
+        switch phase {
+        case .began: w.literal(#""began""#)
+        case .moved: w.literal(#""moved""#)
+        case .stationary: w.literal(#""stationary""#)
+        case .ended: w.literal(#""ended""#)
+        case .cancelled: w.literal(#""cancelled""#)
         }
     }
 

@@ -44,6 +44,38 @@ import TouchProtocol
             touch?.body.contains(#""location_in_view":{"x":8,"y":9},"previous_location_in_view":{"x":5,"y":5}"#) == true, "\(touch?.body ?? "")")
     }
 
+    /// The whole touch message, byte for byte, in every phase a touch message is sent in.
+    @Test func touchMessagesInEveryPhase() {
+        var tree = ViewTree()
+        try! tree.addWindow("w", WindowProperties(size: Size(width: 100, height: 100)))
+        try! tree.addView("v", parent: "w", ViewProperties(frame: Rect(x: 10, y: 20, width: 50, height: 50)))
+        var app = Application(tree: tree)
+        func touchLine(_ report: DispatchReport) -> String? {
+            MessageEncoder.messages(for: report, tree: app.tree).first { $0.topic == .touches }?.line(seq: 1)
+        }
+        func contact(_ id: UInt64, _ phase: TouchPhase, _ x: Double, _ y: Double) -> InputContact {
+            InputContact(id: id, phase: phase, location: Point(x: x, y: y), majorRadius: 4.5, force: 0.25, maximumPossibleForce: 2)
+        }
+        let began = app.send(InputFrame(device: "d", window: "w", timestamp: 2, contacts: [contact(1, .began, 15, 25)]))[0]
+        let moved = app.send(InputFrame(device: "d", window: "w", timestamp: 2.008, contacts: [contact(1, .moved, 18.5, 29)]))[0]
+        let ended = app.send(InputFrame(device: "d", window: "w", timestamp: 2.016, contacts: [contact(1, .ended, 18.5, 29)]))[0]
+        _ = app.send(InputFrame(device: "d", window: "w", timestamp: 3, contacts: [contact(2, .began, 99, 99)]))
+        let cancelled = app.cancelAllTouches(timestamp: 3.5)!
+        let rest = #""major_radius":4.5,"major_radius_tolerance":0,"force":0.25,"maximum_possible_force":2}"# + "\n"
+        #expect(
+            touchLine(began) == #"{"seq":1,"type":"touch","time":2,"touch":1,"phase":"began","device":"d","window":"w","view":"v","location":{"x":15,"y":25},"previous_location":{"x":15,"y":25},"location_in_view":{"x":5,"y":5},"previous_location_in_view":{"x":5,"y":5},"tap_count":1,"#
+                + rest)
+        #expect(
+            touchLine(moved) == #"{"seq":1,"type":"touch","time":2.008,"touch":1,"phase":"moved","device":"d","window":"w","view":"v","location":{"x":18.5,"y":29},"previous_location":{"x":15,"y":25},"location_in_view":{"x":8.5,"y":9},"previous_location_in_view":{"x":5,"y":5},"tap_count":1,"#
+                + rest)
+        #expect(
+            touchLine(ended) == #"{"seq":1,"type":"touch","time":2.016,"touch":1,"phase":"ended","device":"d","window":"w","view":"v","location":{"x":18.5,"y":29},"previous_location":{"x":18.5,"y":29},"location_in_view":{"x":8.5,"y":9},"previous_location_in_view":{"x":8.5,"y":9},"tap_count":1,"#
+                + rest)
+        #expect(
+            touchLine(cancelled) == #"{"seq":1,"type":"touch","time":3.5,"touch":2,"phase":"cancelled","device":"d","window":"w","view":"w","location":{"x":99,"y":99},"previous_location":{"x":99,"y":99},"location_in_view":{"x":99,"y":99},"previous_location_in_view":{"x":99,"y":99},"tap_count":1,"#
+                + rest)
+    }
+
     @Test func subscriptionsFilterByTopicViewPrefixAndActionName() {
         let (report, tree) = tapReport()
         let messages = MessageEncoder.messages(for: report, tree: tree)
