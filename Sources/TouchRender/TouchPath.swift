@@ -89,27 +89,29 @@ public struct TouchPathRecorder: Sendable {
 
     /// Adds one touch's latest update: its coalesced samples, then its current location.
     public mutating func record(_ touch: Touch) {
-        if byID[touch.id] == nil {
+        var index = byID.index(forKey: touch.id)
+        if index == nil {
             byID[touch.id] = TouchPath(
                 id: touch.id, device: touch.device, window: touch.window, view: touch.view, delivery: touch.delivery,
                 tapCount: touch.tapCount, points: [])
             order.append(touch.id)
             trim()
+            index = byID.index(forKey: touch.id)
         }
-        // Changed in place: a copy of the path taken out and stored back would copy all its
-        // points on every sample while the dictionary still holds the old array.
-        guard byID[touch.id]!.finalPhase == nil else { return }
+        guard let i = index else { return }
+        // Changed in place through the index: a copy of the path taken out and stored back would
+        // copy all its points on every sample while the dictionary still holds the old array.
+        guard byID.values[i].points.last.map({ !$0.phase.isFinal }) ?? true else { return }
         if touch.phase != .began {
             for sample in touch.coalescedSamples {
-                byID[touch.id]!.points.append(TouchPathPoint(location: sample.locationInWindow, phase: .moved, timestamp: sample.timestamp))
+                byID.values[i].points.append(TouchPathPoint(location: sample.locationInWindow, phase: .moved, timestamp: sample.timestamp))
             }
         }
-        byID[touch.id]!.points.append(TouchPathPoint(location: touch.locationInWindow, phase: touch.phase, timestamp: touch.timestamp))
-        byID[touch.id]!.delivery = touch.delivery
-        if let pointLimit, byID[touch.id]!.points.count > pointLimit { thin(touch.id) }
+        byID.values[i].points.append(TouchPathPoint(location: touch.locationInWindow, phase: touch.phase, timestamp: touch.timestamp))
+        byID.values[i].delivery = touch.delivery
+        if let pointLimit, byID.values[i].points.count > pointLimit { thin(touch.id) }
     }
 
-    /// Halves a path's samples: keeps the first, the last and every other one between.
     private mutating func thin(_ id: TouchID) {
         let points = byID[id]!.points
         var kept: [TouchPathPoint] = []
