@@ -20,8 +20,10 @@ extension Application {
     mutating func controlTracks(_ view: ResponderID, trigger: HandlerTrigger, touches: [Touch], report: inout DispatchReport) {
         guard var control = controls[view], let props = tree.properties(of: view) else { return }
         let call = ResponderCall(responder: view, trigger: trigger, touches: touches.map(\.id))
-        report.calls.append(call)
-        report.log.append(.call(call))
+        if recordsResponderCalls {
+            report.calls.append(call)
+            report.log.append(.call(call))
+        }
         // Its own handlers still run (an override of the control's touches methods), but the chain stops here.
         for handler in handlers.handlers(for: view) where handler.matches(trigger, touches: touches) {
             emit(handler.action, payload: handler.payload, responder: view, trigger: trigger, touches: touches.map(\.id), view: view, report: &report)
@@ -114,7 +116,7 @@ extension Application {
         let action = ActionRecord(
             name: name, responder: responder, trigger: trigger, payload: payload, touches: touches, view: view, timestamp: report.event.timestamp)
         report.actions.append(action)
-        report.log.append(.action(action))
+        if recordsResponderCalls { report.log.append(.action(action)) }
         statistics.actionsEmitted += 1
     }
 }

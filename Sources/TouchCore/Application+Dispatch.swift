@@ -4,9 +4,11 @@ extension Application {
     mutating func dispatchTouches(_ frame: InputFrame) -> DispatchReport {
         statistics.eventsDispatched += 1
         var report = DispatchReport(event: Event(type: .touches, timestamp: frame.timestamp, allTouches: []))
-        // Each changed touch's call walks a responder chain of a handful of responders.
-        report.calls.reserveCapacity(8 * frame.contacts.count)
-        report.log.reserveCapacity(8 * frame.contacts.count)
+        if recordsResponderCalls {
+            // Each changed touch's call walks a responder chain of a handful of responders.
+            report.calls.reserveCapacity(8 * frame.contacts.count)
+            report.log.reserveCapacity(8 * frame.contacts.count)
+        }
         // Timers due before this event fire first (a long press that began while the finger rested).
         fireTimers(upTo: frame.timestamp, report: &report)
         var changed: [TouchKey] = []
@@ -140,13 +142,17 @@ extension Application {
     /// with all of that view's touches in that phase, views in the order of their first touch. Then
     /// finished touches are retired.
     private mutating func deliver(_ changed: [TouchKey], report: inout DispatchReport) {
-        let all = live.values.map(\.touch).sorted { $0.id < $1.id }
-        report.event.allTouches = all
-        report.changedTouches = changed.map { live[$0]!.touch }
+        if recordsResponderCalls { report.event.allTouches = activeTouches }
+        report.changedTouches.reserveCapacity(changed.count)
+        for key in changed { report.changedTouches.append(live[key]!.touch) }
         let event = report.event
         // Recognizers see the touches first, and may take them from the views.
         runRecognizers(report.changedTouches, time: event.timestamp, report: &report)
         for trigger in HandlerTrigger.touchMethods {
+            if canSkipCalls(for: trigger) {
+                countUnhandledCalls(trigger, in: report.changedTouches)
+                continue
+            }
             var groups: [(view: ResponderID, touches: [Touch])] = []
             for touch in report.changedTouches where HandlerTrigger(phase: touch.phase) == trigger {
                 guard touch.delivery == .delivered, let view = touch.view, !gestures.claimed.contains(touch.id) else { continue }
@@ -163,21 +169,54 @@ extension Application {
             }
         }
         for key in changed {
-            let entry = live[key]!
-            switch entry.touch.phase {
+            guard let i = live.index(forKey: key) else { continue }
+            switch live.values[i].touch.phase {
             case .ended:
+                let entry = live.values[i]
                 let ppm = entry.touch.window.flatMap { tree.windowProperties(of: $0)?.pointsPerMillimetre }
                     ?? WindowProperties.defaultPointsPerMillimetre
                 taps.touchEnded(entry.touch, farthestDistance: entry.farthestDistance, pointsPerMillimetre: ppm)
-                live[key] = nil
+                live.remove(at: i)
+                forgetIfUnwatched(entry.touch.id)
             case .cancelled:
                 statistics.touchesCancelled += 1
-                live[key] = nil
+                let id = live.values[i].touch.id
+                live.remove(at: i)
+                forgetIfUnwatched(id)
             case .began, .moved, .stationary:
                 break
             }
         }
         if !gestures.isEmpty { resetFinishedRecognizers(time: event.timestamp, report: &report) }
+    }
+
+    /// Whether the calls of `trigger` can be counted rather than made: nothing would observe them.
+    /// No report records them, no responder has a handler for them, no recognizer can hold them
+    /// back or claim their touches, and no control tracks them.
+    private func canSkipCalls(for trigger: HandlerTrigger) -> Bool {
+        !recordsResponderCalls && !handlers.hasHandlers(for: trigger) && gestures.isEmpty && gestures.claimed.isEmpty
+            && controls.isEmpty && trigger != .touchesBegan
+    }
+
+    /// Counts the calls of `trigger` that would pass along their chains unhandled: one per view
+    /// with delivered touches in that phase.
+    private mutating func countUnhandledCalls(_ trigger: HandlerTrigger, in touches: [Touch]) {
+        var views: [ResponderID] = []
+        for i in touches.indices where HandlerTrigger(phase: touches[i].phase) == trigger && touches[i].delivery == .delivered {
+            guard let view = touches[i].view, !views.contains(view) else { continue }
+            views.append(view)
+        }
+        statistics.unhandledCalls += views.count
+    }
+
+    /// Forgets a finished touch's delivery record unless a recognizer still tracks or holds it
+    /// (then resetting the recognizers forgets it).
+    private mutating func forgetIfUnwatched(_ id: TouchID) {
+        guard !gestures.deliveredBegan.isEmpty || !gestures.claimed.isEmpty else { return }
+        if gestures.touchRecognizers[id] == nil && gestures.heldBegan[id] == nil && gestures.heldEnded[id] == nil {
+            gestures.deliveredBegan.remove(id)
+            gestures.claimed.remove(id)
+        }
     }
 
     /// Whether `touch`'s view call goes ahead now (`true`) or is held back by a recognizer's delay.
@@ -204,29 +243,36 @@ extension Application {
     mutating func callChain(
         from first: ResponderID, trigger: HandlerTrigger, touches: [Touch], event: Event, report: inout DispatchReport
     ) {
-        if isControl(first) {
+        if !controls.isEmpty && isControl(first) {
             controlTracks(first, trigger: trigger, touches: touches, report: &report)
+            return
+        }
+        guard recordsResponderCalls || handlers.hasHandlers(for: trigger) else {
+            // No responder has a handler for this method: the call passes along the whole chain.
+            statistics.unhandledCalls += 1
             return
         }
         let ids = touches.map(\.id)
         for responder in tree.responderChain(from: first) {
-            let call = ResponderCall(responder: responder, trigger: trigger, touches: ids)
-            report.calls.append(call)
-            report.log.append(.call(call))
+            if recordsResponderCalls {
+                let call = ResponderCall(responder: responder, trigger: trigger, touches: ids)
+                report.calls.append(call)
+                report.log.append(.call(call))
+            }
             var passesOn = true
             for handler in handlers.handlers(for: responder) where handler.matches(trigger, touches: touches) {
                 let action = ActionRecord(
                     name: handler.action, responder: responder, trigger: trigger, payload: handler.payload,
                     touches: ids, view: first, timestamp: event.timestamp)
                 report.actions.append(action)
-                report.log.append(.action(action))
+                if recordsResponderCalls { report.log.append(.action(action)) }
                 statistics.actionsEmitted += 1
                 applyFirstResponderEffect(of: handler, report: &report)
                 passesOn = passesOn && handler.passesOn
             }
             if !passesOn { return }
         }
-        report.unhandled.append(ResponderCall(responder: first, trigger: trigger, touches: ids))
+        if recordsResponderCalls { report.unhandled.append(ResponderCall(responder: first, trigger: trigger, touches: ids)) }
         statistics.unhandledCalls += 1
     }
 }

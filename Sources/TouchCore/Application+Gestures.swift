@@ -20,7 +20,7 @@ extension Application {
     /// window closing). Time is only ever what the caller says: replays pass recording times.
     public mutating func advanceTime(to time: Double) -> DispatchReport? {
         guard let due = gestures.nextDeadline, due <= time else { return nil }
-        var report = DispatchReport(event: Event(type: .touches, timestamp: due, allTouches: activeTouches))
+        var report = DispatchReport(event: Event(type: .touches, timestamp: due, allTouches: recordsResponderCalls ? activeTouches : []))
         fireTimers(upTo: time, report: &report)
         return report
     }
@@ -204,7 +204,7 @@ extension Application {
     mutating func cancelHeldTouches(timestamp: Double, where shouldCancel: (Touch) -> Bool) -> DispatchReport? {
         let held = (Array(gestures.heldEnded.values) + Array(gestures.heldBegan.values)).filter(shouldCancel)
         guard !held.isEmpty else { return nil }
-        var report = DispatchReport(event: Event(type: .touches, timestamp: timestamp, allTouches: activeTouches))
+        var report = DispatchReport(event: Event(type: .touches, timestamp: timestamp, allTouches: recordsResponderCalls ? activeTouches : []))
         var toCancel: [Touch] = []
         for var touch in held.sorted(by: { $0.id < $1.id }) {
             let sawBegin = gestures.deliveredBegan.contains(touch.id) && gestures.heldBegan[touch.id] == nil
@@ -238,7 +238,7 @@ extension Application {
             recognizer: id, kind: r.spec.kind.name, view: r.spec.view, state: r.state, timestamp: time, location: r.centroid,
             touches: r.touchIDs, values: r.values)
         report.gestures.append(entry)
-        report.log.append(.gesture(entry))
+        if recordsResponderCalls { report.log.append(.gesture(entry)) }
     }
 
     private mutating func emitAction(_ id: ResponderID, time: Double, report: inout DispatchReport) {
@@ -248,7 +248,7 @@ extension Application {
             name: name, responder: id, trigger: nil, payload: r.spec.payload, touches: r.touchIDs, view: r.spec.view,
             timestamp: time, gestureState: r.state)
         report.actions.append(action)
-        report.log.append(.action(action))
+        if recordsResponderCalls { report.log.append(.action(action)) }
         statistics.actionsEmitted += 1
     }
 

@@ -49,6 +49,12 @@ public struct Application: Sendable {
     public let settings: ApplicationSettings
     public private(set) var queue: ApplicationEventQueue
     public internal(set) var statistics = ApplicationStatistics()
+    /// Whether dispatch reports list every responder call: ``DispatchReport/calls``,
+    /// ``DispatchReport/log``, ``DispatchReport/unhandled`` and the event's ``Event/allTouches``.
+    /// On by default (seed logs, tests, `touchd replay`); the daemon turns it off, since no message
+    /// carries them and they are most of a frame's dispatch cost. Hits, changed touches, actions,
+    /// gestures and everything else that becomes a message are reported either way.
+    public var recordsResponderCalls = true
     var live: [TouchKey: LiveTouch] = [:]
     var nextTouchID: TouchID = 1
     var taps: TapTracker

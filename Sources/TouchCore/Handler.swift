@@ -132,17 +132,50 @@ public struct Handler: Hashable, Sendable {
 /// The handlers of every responder, in layout order.
 public struct HandlerTable: Hashable, Sendable {
     var byResponder: [ResponderID: [Handler]] = [:]
+    /// The triggers some handler of some responder runs for, one bit per trigger: a call whose
+    /// trigger no handler has passes along the whole chain unchanged, with no look-up.
+    private var triggerBits: UInt32 = 0
 
     public init(_ handlers: [Handler] = []) {
         for handler in handlers { add(handler) }
     }
 
-    public mutating func add(_ handler: Handler) { byResponder[handler.responder, default: []].append(handler) }
+    public mutating func add(_ handler: Handler) {
+        byResponder[handler.responder, default: []].append(handler)
+        triggerBits |= Self.bit(handler.trigger)
+    }
 
     /// Removes every handler of `responder` (when it leaves the tree).
-    public mutating func removeAll(for responder: ResponderID) { byResponder[responder] = nil }
+    public mutating func removeAll(for responder: ResponderID) {
+        guard byResponder.removeValue(forKey: responder) != nil else { return }
+        triggerBits = byResponder.values.reduce(0) { bits, handlers in
+            handlers.reduce(bits) { $0 | Self.bit($1.trigger) }
+        }
+    }
 
     public func handlers(for responder: ResponderID) -> [Handler] { byResponder[responder] ?? [] }
 
+    /// Whether any responder has a handler for `trigger`.
+    public func hasHandlers(for trigger: HandlerTrigger) -> Bool { triggerBits & Self.bit(trigger) != 0 }
+
     public var count: Int { byResponder.values.reduce(0) { $0 + $1.count } }
+
+    private static func bit(_ trigger: HandlerTrigger) -> UInt32 {
+        let index: UInt32 =
+            switch trigger {
+            case .touchesBegan: 0
+            case .touchesMoved: 1
+            case .touchesEnded: 2
+            case .touchesCancelled: 3
+            case .action: 4
+            case .pressesBegan: 5
+            case .pressesEnded: 6
+            case .pressesCancelled: 7
+            case .remoteControl: 8
+            case .motionBegan: 9
+            case .motionEnded: 10
+            case .motionCancelled: 11
+            }
+        return 1 << index
+    }
 }

@@ -64,6 +64,8 @@ public final class Daemon {
 
     public init(app: Application, server: SocketServer, loop: EventLoop, version: String) {
         self.app = app
+        // No message carries the responder calls: recording them would be most of dispatch's work.
+        self.app.recordsResponderCalls = false
         self.server = server
         self.loop = loop
         self.version = version
@@ -220,6 +222,7 @@ public final class Daemon {
     public func replaceApplication(_ newApp: Application) {
         cancelAllTouches()  // dispatches what is queued first
         app = newApp
+        app.recordsResponderCalls = false
     }
 
     /// Reloads the layout (``reloadLayout``): on success the application is replaced and the input

@@ -17,7 +17,8 @@ struct PipelineBench {
 
     init(recording path: String, layout: String, window: String, subscribers: Int) throws {
         let document = try LayoutLoader.load(path: layout)
-        let app = try document.makeApplication(file: layout)
+        var app = try document.makeApplication(file: layout)
+        app.recordsResponderCalls = false  // as the daemon runs it
         let replay = try RecordingReplay(path: path, descriptionPath: nil, layout: document, tree: app.tree, window: window)
         name = String(path.split(separator: "/").last ?? "")
         events = replay.recording.events

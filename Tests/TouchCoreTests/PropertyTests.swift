@@ -111,6 +111,29 @@ let propertyCount = getenv("TOUCHD_PROPERTY_COUNT").flatMap { Int(String(cString
         return specs
     }
 
+    /// The next frame of a random stream of five contacts over the 400×400 window, `time` advanced
+    /// by 1–50 ms: contacts land, move, stand still, lift or are cancelled; some moves are garbage
+    /// (for contacts that are not down). `down` holds the contacts down.
+    static func randomFrame(_ dice: inout Dice, down: inout Set<UInt64>, time t: inout Double) -> InputFrame {
+        t += Double(1 + dice.next(50)) / 1000
+        var contacts: [InputContact] = []
+        for id in UInt64(0)..<5 {
+            let p = Point(x: Double(dice.next(420)) - 10, y: Double(dice.next(420)) - 10)
+            let roll = dice.next(10)
+            if down.contains(id) {
+                let phase: TouchPhase = roll == 0 ? .ended : roll == 1 ? .cancelled : roll < 6 ? .moved : .stationary
+                contacts.append(InputContact(id: id, phase: phase, location: p))
+                if phase.isFinal { down.remove(id) }
+            } else if roll < 3 {
+                contacts.append(InputContact(id: id, phase: .began, location: p))
+                down.insert(id)
+            } else if roll == 9 {
+                contacts.append(InputContact(id: id, phase: .moved, location: p))
+            }
+        }
+        return InputFrame(device: "dev", window: "window", timestamp: t, contacts: contacts)
+    }
+
     /// A fixed case found by the generator: a touch whose end a recognizer held when its view was removed.
     @Test func aHeldEndIsCancelledWhenItsViewIsRemoved() throws {
         let tree = makeTree { try $0.addView("v0", parent: "window", view(rect(0, 0, 200, 200))) }
@@ -164,25 +187,8 @@ let propertyCount = getenv("TOUCHD_PROPERTY_COUNT").flatMap { Int(String(cString
             var reports: [DispatchReport] = []
             var t = 0.0
             for _ in 0..<(numbers.count / 3) {
-                t += Double(1 + dice.next(50)) / 1000
-                var contacts: [InputContact] = []
-                for id in UInt64(0)..<5 {
-                    let p = Point(x: Double(dice.next(420)) - 10, y: Double(dice.next(420)) - 10)
-                    let roll = dice.next(10)
-                    if down.contains(id) {
-                        let phase: TouchPhase = roll == 0 ? .ended : roll == 1 ? .cancelled : roll < 6 ? .moved : .stationary
-                        contacts.append(InputContact(id: id, phase: phase, location: p))
-                        if phase.isFinal { down.remove(id) }
-                    } else if roll < 3 {
-                        contacts.append(InputContact(id: id, phase: .began, location: p))
-                        down.insert(id)
-                    } else if roll == 9 {
-                        // Garbage: a move for a contact that is not down.
-                        contacts.append(InputContact(id: id, phase: .moved, location: p))
-                    }
-                }
+                let f = Self.randomFrame(&dice, down: &down, time: &t)
                 // Sometimes queue several frames before dispatching, so that the queue merges moves.
-                let f = InputFrame(device: "dev", window: "window", timestamp: t, contacts: contacts)
                 if dice.next(3) == 0 {
                     if app.enqueue(f) == .full { reports += app.dispatchAll(); reports += app.send(f) }
                 } else {

@@ -94,8 +94,10 @@ extension Application {
         let keys = trigger == .remoteControl ? [] : detail
         for responder in tree.responderChain(from: first) {
             let call = ResponderCall(responder: responder, trigger: trigger, touches: [], detail: detail)
-            report.calls.append(call)
-            report.log.append(.call(call))
+            if recordsResponderCalls {
+                report.calls.append(call)
+                report.log.append(.call(call))
+            }
             var passesOn = true
             for handler in handlers.handlers(for: responder) where handler.matches(trigger, keys: keys, remoteControl: remoteControl) {
                 var action = ActionRecord(
@@ -103,14 +105,14 @@ extension Application {
                     timestamp: report.event.timestamp)
                 action.detail = detail
                 report.actions.append(action)
-                report.log.append(.action(action))
+                if recordsResponderCalls { report.log.append(.action(action)) }
                 statistics.actionsEmitted += 1
                 applyFirstResponderEffect(of: handler, report: &report)
                 passesOn = passesOn && handler.passesOn
             }
             if !passesOn { return }
         }
-        report.unhandled.append(ResponderCall(responder: first, trigger: trigger, touches: [], detail: detail))
+        if recordsResponderCalls { report.unhandled.append(ResponderCall(responder: first, trigger: trigger, touches: [], detail: detail)) }
         statistics.unhandledCalls += 1
     }
 
