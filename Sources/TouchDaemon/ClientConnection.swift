@@ -56,11 +56,13 @@ public struct PeerCredentials: Hashable, Sendable {
 final class ClientConnection {
     let fd: Int32
     let credentials: PeerCredentials?
-    var subscriptions: [Subscription] = []
+    var subscriptions: [Subscription] = [] { didSet { interest = SubscriptionSet(subscriptions) } }
+    /// ``subscriptions`` as every message is checked against them.
+    private var interest = SubscriptionSet()
     var nextSubscriptionID = 1
     private(set) var nextSeq: UInt64 = 1
-    private var pending: [UInt8] = []
-    private var pendingStart = 0
+    /// Queued bytes not yet taken by the socket.
+    private let pending = ByteQueue()
     /// Bytes ever written to the socket and ever queued: positions in the stream, independent of
     /// compaction, so queued lines can be told apart from the part already sent.
     private var writtenTotal = 0
@@ -86,13 +88,10 @@ final class ClientConnection {
         self.credentials = credentials
     }
 
-    var queuedBytes: Int { pending.count - pendingStart }
+    var queuedBytes: Int { pending.count }
 
     /// Whether any subscription wants `message` (messages without a topic always pass).
-    func wants(_ message: OutboundMessage) -> Bool {
-        guard message.topic != nil else { return true }
-        return subscriptions.contains { $0.matches(message) }
-    }
+    func wants(_ message: OutboundMessage) -> Bool { interest.wants(message) }
 
     enum SendOutcome { case queued, dropped, overflow }
 
@@ -199,13 +198,9 @@ final class ClientConnection {
     }
 
     private func append(_ message: OutboundMessage, seq: UInt64) {
-        if pendingStart > 0 && pendingStart == pending.count {
-            pending.removeAll(keepingCapacity: true)
-            pendingStart = 0
-        }
         let start = queuedTotal
         let before = pending.count
-        message.appendLine(seq: seq, to: &pending)
+        pending.appendLine(message, seq: seq)
         queuedTotal += pending.count - before
         lineEnds.append((start, queuedTotal, seq))
     }
@@ -214,12 +209,10 @@ final class ClientConnection {
 
     /// Writes as much as the socket takes now.
     func flush() -> FlushOutcome {
-        while pendingStart < pending.count {
-            let n = pending.withUnsafeBytes { buf in
-                Glibc.send(fd, buf.baseAddress! + pendingStart, buf.count - pendingStart, Int32(MSG_NOSIGNAL))
-            }
+        while !pending.isEmpty {
+            let n = pending.withQueuedBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if n > 0 {
-                pendingStart += n
+                pending.consume(n)
                 writtenTotal += n
                 continue
             }
@@ -231,17 +224,12 @@ final class ClientConnection {
             return .failed
         }
         pending.removeAll(keepingCapacity: pending.capacity <= 1 << 16)
-        pendingStart = 0
         lineEnds.removeAll(keepingCapacity: lineEnds.capacity <= 1024)
         lineHead = 0
         return .done
     }
 
     private func compact() {
-        if pendingStart > 1 << 16 {
-            pending.removeFirst(pendingStart)
-            pendingStart = 0
-        }
         while lineHead < lineEnds.count, lineEnds[lineHead].end <= writtenTotal { lineHead += 1 }
         if lineHead > 1024 {
             lineEnds.removeFirst(lineHead)

@@ -58,29 +58,4 @@ public struct OutboundMessage: Hashable, Sendable {
     public func line(seq: UInt64) -> String {
         bodyBytes.isEmpty ? "{\"seq\":\(seq)}\n" : "{\"seq\":\(seq),\(body)}\n"
     }
-
-    /// Appends ``line(seq:)``'s bytes to `buffer` without building the line as a string first.
-    public func appendLine(seq: UInt64, to buffer: inout [UInt8]) {
-        let prefix: StaticString = #"{"seq":"#
-        prefix.withUTF8Buffer { buffer.append(contentsOf: $0) }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { raw in
-            var n = seq
-            var i = raw.count
-            repeat {
-                i -= 1
-                raw[i] = UInt8(ascii: "0") + UInt8(n % 10)
-                n /= 10
-            } while n > 0
-            buffer.append(contentsOf: raw[i...])
-        }
-        if !bodyBytes.isEmpty {
-            buffer.append(UInt8(ascii: ","))
-            buffer.append(contentsOf: bodyBytes)
-        }
-        buffer.append(UInt8(ascii: "}"))
-        buffer.append(UInt8(ascii: "\n"))
-    }
 }

@@ -11,7 +11,7 @@ public struct Subscription: Hashable, Sendable {
     public var views: [String]?
     public var actions: Set<String>?
     /// ``topics`` as one bit per topic: every message is matched against every subscription.
-    private var topicBits: UInt32
+    private(set) var topicBits: UInt32
 
     public init(id: Int, topics: Set<Topic>, views: [String]? = nil, actions: Set<String>? = nil) {
         self.id = id
@@ -36,5 +36,29 @@ public struct Subscription: Hashable, Sendable {
         }
         if let actions, let name = message.action, !actions.contains(name) { return false }
         return true
+    }
+}
+
+/// One client's subscriptions, with what every message is checked against first: the union of
+/// their topics, and whether any of them filters. Most messages are answered by one bit test,
+/// without going through the subscriptions one by one.
+public struct SubscriptionSet: Sendable {
+    public let subscriptions: [Subscription]
+    private let topicBits: UInt32
+    private let filters: Bool
+
+    public init(_ subscriptions: [Subscription] = []) {
+        self.subscriptions = subscriptions
+        topicBits = subscriptions.reduce(0) { $0 | $1.topicBits }
+        filters = subscriptions.contains { $0.views != nil || $0.actions != nil }
+    }
+
+    /// Whether any subscription matches `message` (``Subscription/matches(_:)``).
+    public func wants(_ message: OutboundMessage) -> Bool {
+        guard let topic = message.topic else { return true }
+        guard topicBits & topic.bit != 0 else { return false }
+        guard filters else { return true }
+        for i in subscriptions.indices where subscriptions[i].matches(message) { return true }
+        return false
     }
 }

@@ -47,12 +47,17 @@ struct PipelineBench {
     /// The subscribers' state: each numbers its own lines and has a send buffer.
     struct Subscribers {
         var seq: [UInt64]
-        var buffers: [[UInt8]]
+        /// Each subscriber's subscriptions, as the daemon checks them.
+        let interests: [SubscriptionSet]
+        /// Each subscriber's send queue, as the daemon keeps one per client.
+        let buffers: [ByteQueue]
         var bytes = 0
 
-        init(count: Int) {
+        init(_ subscriptions: [Subscription]) {
+            let count = subscriptions.count
+            interests = subscriptions.map { SubscriptionSet([$0]) }
             seq = Array(repeating: 1, count: count)
-            buffers = Array(repeating: [], count: count)
+            buffers = (0..<count).map { _ in ByteQueue() }
         }
     }
 
@@ -68,8 +73,8 @@ struct PipelineBench {
         func deliver(_ reports: [DispatchReport], tree: ViewTree) {
             for report in reports {
                 for message in MessageEncoder.messages(for: report, tree: tree) {
-                    for (i, subscription) in subscriptions.enumerated() where subscription.matches(message) {
-                        message.appendLine(seq: subscribers.seq[i], to: &subscribers.buffers[i])
+                    for i in subscribers.interests.indices where subscribers.interests[i].wants(message) {
+                        subscribers.buffers[i].appendLine(message, seq: subscribers.seq[i])
                         subscribers.seq[i] += 1
                     }
                 }

@@ -70,7 +70,7 @@ case "pipeline":
             frames = bench.decode()
             decodeRounds.append(Double(nanoseconds() - start) / Double(frames))
             var app = bench.app
-            var subscribers = PipelineBench.Subscribers(count: bench.subscriptions.count)
+            var subscribers = PipelineBench.Subscribers(bench.subscriptions)
             start = nanoseconds()
             _ = bench.whole(app: &app, subscribers: &subscribers)
             wholeRounds.append(Double(nanoseconds() - start) / Double(frames))
@@ -100,7 +100,7 @@ case "hit-test":
 case "memory":
     guard let bench = arguments.benches().first else { fail(usage) }
     var app = bench.app
-    var subscribers = PipelineBench.Subscribers(count: bench.subscriptions.count)
+    var subscribers = PipelineBench.Subscribers(bench.subscriptions)
     var frames = 0
     var pass = 0
     var rssAt100k: Int?
@@ -119,7 +119,7 @@ case "allocations":
     guard let counter = AllocationCounter() else { fail("no allocation counter: run with the bench script's LD_PRELOAD library") }
     for bench in arguments.benches() {
         var app = bench.app
-        var subscribers = PipelineBench.Subscribers(count: bench.subscriptions.count)
+        var subscribers = PipelineBench.Subscribers(bench.subscriptions)
         // A first pass warms buffers up; the second is counted.
         _ = bench.whole(app: &app, subscribers: &subscribers)
         app = bench.app
@@ -152,7 +152,7 @@ case "run":
         if arguments.stage != "whole" { frames = bench.decode() }
         if arguments.stage != "decode" {
             var app = bench.app
-            var subscribers = PipelineBench.Subscribers(count: bench.subscriptions.count)
+            var subscribers = PipelineBench.Subscribers(bench.subscriptions)
             frames = bench.whole(app: &app, subscribers: &subscribers)
         }
     }

@@ -99,13 +99,14 @@ import TouchProtocol
         var messages = MessageEncoder.messages(for: report, tree: tree)
         messages.append(OutboundMessage(topic: nil, droppable: false, body: ""))
         messages.append(OutboundMessage(topic: nil, droppable: false, members: [("s", "é\n")]))
-        var buffer: [UInt8] = Array("before".utf8)
+        let queue = ByteQueue(capacity: 64)
+        "before".utf8.withContiguousStorageIfAvailable { queue.append(UnsafeRawBufferPointer($0)) }
         var expected = "before"
         for (message, seq) in zip(messages, [0, 9, 10, 1234567, UInt64.max, 42] as [UInt64]) {
-            message.appendLine(seq: seq, to: &buffer)
+            queue.appendLine(message, seq: seq)
             expected += message.line(seq: seq)
         }
-        #expect(String(decoding: buffer, as: UTF8.self) == expected)
+        #expect(String(decoding: queue.bytes, as: UTF8.self) == expected)
     }
 
     @Test func jsonStringsAreEscaped() {
