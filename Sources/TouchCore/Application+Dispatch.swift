@@ -24,13 +24,13 @@ extension Application {
                 continue
             }
             seen.append(contact.id)
-            // A live touch is changed in place through its dictionary index: one look-up per contact.
-            if let i = live.index(forKey: key) {
+            // A live touch is changed in place: one look-up per contact.
+            if let i = live.index(of: key) {
                 if contact.phase == .began {
                     report.anomalies.append("device \(frame.device): contact \(contact.id) began twice")
                 }
-                Self.update(&live.values[i], with: contact, timestamp: frame.timestamp)
-                if live.values[i].touch.phase != .stationary { changed.append(key) }
+                Self.update(&live.entries[i], with: contact, timestamp: frame.timestamp)
+                if live.entries[i].touch.phase != .stationary { changed.append(key) }
             } else {
                 guard contact.phase == .began else {
                     if contact.phase != .stationary {
@@ -44,14 +44,10 @@ extension Application {
             }
         }
         // Every other live touch stands still in this event.
-        var i = live.startIndex
-        while i != live.endIndex {
-            let key = live.keys[i]
-            if key.device != frame.device || !seen.contains(key.contact) {
-                live.values[i].touch.phase = .stationary
-                live.values[i].touch.coalescedSamples = []
-            }
-            live.formIndex(after: &i)
+        for i in live.entries.indices
+        where live.entries[i].touch.device != frame.device || !seen.contains(live.entries[i].touch.contact) {
+            live.entries[i].touch.phase = .stationary
+            if !live.entries[i].touch.coalescedSamples.isEmpty { live.entries[i].touch.coalescedSamples = [] }
         }
         statistics.anomalies += report.anomalies.count
         deliver(changed, report: &report)
@@ -60,19 +56,19 @@ extension Application {
 
     /// Cancels the live touches that `shouldCancel` selects, as one event.
     mutating func cancelTouches(timestamp: Double, where shouldCancel: (Touch) -> Bool) -> DispatchReport? {
-        let keys = live.filter { shouldCancel($0.value.touch) }.sorted { $0.value.touch.id < $1.value.touch.id }.map(\.key)
+        let keys = live.entries.filter { shouldCancel($0.touch) }.map(\.key)
         guard !keys.isEmpty else { return nil }
         statistics.eventsDispatched += 1
         var report = DispatchReport(event: Event(type: .touches, timestamp: timestamp, allTouches: []))
         let cancelled = Set(keys)
-        for key in live.keys {
-            live[key]!.touch.coalescedSamples = []
-            if cancelled.contains(key) {
-                live[key]!.touch.previousLocationInWindow = live[key]!.touch.locationInWindow
-                live[key]!.touch.phase = .cancelled
-                live[key]!.touch.timestamp = timestamp
+        for i in live.entries.indices {
+            live.entries[i].touch.coalescedSamples = []
+            if cancelled.contains(live.entries[i].key) {
+                live.entries[i].touch.previousLocationInWindow = live.entries[i].touch.locationInWindow
+                live.entries[i].touch.phase = .cancelled
+                live.entries[i].touch.timestamp = timestamp
             } else {
-                live[key]!.touch.phase = .stationary
+                live.entries[i].touch.phase = .stationary
             }
         }
         deliver(keys, report: &report)
@@ -95,7 +91,7 @@ extension Application {
             coalescedSamples: contact.coalesced)
         nextTouchID += 1
         statistics.touchesBegan += 1
-        live[key] = LiveTouch(touch: touch, farthestDistance: 0)
+        live.entries.append(LiveTouch(touch: touch, farthestDistance: 0))
         report.hits.append(
             HitRecord(
                 touch: touch.id, device: frame.device, timestamp: frame.timestamp, window: window, view: view,
@@ -125,13 +121,14 @@ extension Application {
     /// Whether a touch landing on `view` is delivered, given the touches already down in `window`.
     private func deliveryDecision(for view: ResponderID?, in window: ResponderID) -> TouchDelivery {
         guard let view, let props = tree.properties(of: view) else { return .noView }
-        let others = live.values.map(\.touch).filter { $0.window == window && $0.delivery == .delivered }
-        if !props.isMultipleTouchEnabled && others.contains(where: { $0.view == view }) {
+        // The touches already delivered in the window, read in place.
+        func isOther(_ i: Int) -> Bool { live.entries[i].touch.window == window && live.entries[i].touch.delivery == .delivered }
+        if !props.isMultipleTouchEnabled && live.entries.indices.contains(where: { isOther($0) && live.entries[$0].touch.view == view }) {
             return .multipleTouchDisabled
         }
-        for other in others where other.view != view {
+        for i in live.entries.indices where isOther(i) && live.entries[i].touch.view != view {
             if props.isExclusiveTouch { return .exclusiveTouchElsewhere }
-            if let otherView = other.view, tree.properties(of: otherView)?.isExclusiveTouch == true {
+            if let otherView = live.entries[i].touch.view, tree.properties(of: otherView)?.isExclusiveTouch == true {
                 return .exclusiveTouchElsewhere
             }
         }
@@ -144,7 +141,7 @@ extension Application {
     private mutating func deliver(_ changed: [TouchKey], report: inout DispatchReport) {
         if recordsResponderCalls { report.event.allTouches = activeTouches }
         report.changedTouches.reserveCapacity(changed.count)
-        for key in changed { report.changedTouches.append(live[key]!.touch) }
+        for key in changed { report.changedTouches.append(live.entries[live.index(of: key)!].touch) }
         let event = report.event
         // Recognizers see the touches first, and may take them from the views.
         runRecognizers(report.changedTouches, time: event.timestamp, report: &report)
@@ -169,19 +166,19 @@ extension Application {
             }
         }
         for key in changed {
-            guard let i = live.index(forKey: key) else { continue }
-            switch live.values[i].touch.phase {
+            guard let i = live.index(of: key) else { continue }
+            switch live.entries[i].touch.phase {
             case .ended:
-                let entry = live.values[i]
+                let entry = live.entries[i]
                 let ppm = entry.touch.window.flatMap { tree.windowProperties(of: $0)?.pointsPerMillimetre }
                     ?? WindowProperties.defaultPointsPerMillimetre
                 taps.touchEnded(entry.touch, farthestDistance: entry.farthestDistance, pointsPerMillimetre: ppm)
-                live.remove(at: i)
+                live.entries.remove(at: i)
                 forgetIfUnwatched(entry.touch.id)
             case .cancelled:
                 statistics.touchesCancelled += 1
-                let id = live.values[i].touch.id
-                live.remove(at: i)
+                let id = live.entries[i].touch.id
+                live.entries.remove(at: i)
                 forgetIfUnwatched(id)
             case .began, .moved, .stationary:
                 break
@@ -201,12 +198,13 @@ extension Application {
     /// Counts the calls of `trigger` that would pass along their chains unhandled: one per view
     /// with delivered touches in that phase.
     private mutating func countUnhandledCalls(_ trigger: HandlerTrigger, in touches: [Touch]) {
-        var views: [ResponderID] = []
-        for i in touches.indices where HandlerTrigger(phase: touches[i].phase) == trigger && touches[i].delivery == .delivered {
-            guard let view = touches[i].view, !views.contains(view) else { continue }
-            views.append(view)
+        func called(_ i: Int) -> Bool { HandlerTrigger(phase: touches[i].phase) == trigger && touches[i].delivery == .delivered }
+        for i in touches.indices where called(i) {
+            guard let view = touches[i].view else { continue }
+            // The view's call was counted with an earlier touch of this phase.
+            if touches[..<i].indices.contains(where: { called($0) && touches[$0].view == view }) { continue }
+            statistics.unhandledCalls += 1
         }
-        statistics.unhandledCalls += views.count
     }
 
     /// Forgets a finished touch's delivery record unless a recognizer still tracks or holds it

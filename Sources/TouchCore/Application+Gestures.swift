@@ -174,7 +174,7 @@ extension Application {
             gestures.claimed.insert(touchID)
             gestures.heldBegan[touchID] = nil
             if gestures.deliveredBegan.contains(touchID) {
-                var touch = gestures.heldEnded.removeValue(forKey: touchID) ?? live.values.first { $0.touch.id == touchID }?.touch
+                var touch = gestures.heldEnded.removeValue(forKey: touchID) ?? live.entries.first { $0.touch.id == touchID }?.touch
                 touch?.phase = .cancelled
                 if let touch { toCancel.append(touch) }
             }
@@ -254,7 +254,7 @@ extension Application {
 
     /// Resets recognizers that are done and whose touches have all finished.
     mutating func resetFinishedRecognizers(time: Double, report: inout DispatchReport) {
-        let liveIDs = Set(live.values.map(\.touch.id))
+        let liveIDs = Set(live.entries.map(\.touch.id))
         for id in gestures.order {
             guard let r = gestures.recognizers[id] else { continue }
             let anyLive = r.touchIDs.contains { liveIDs.contains($0) }

@@ -42,6 +42,23 @@ public struct Application: Sendable {
         var touch: Touch
         /// The farthest the touch got from where it landed, in points (for tap detection).
         var farthestDistance: Double
+
+        var key: TouchKey { TouchKey(device: touch.device, contact: touch.contact) }
+    }
+
+    /// The touches down, in the order they began (touch-number order). There are a handful at a
+    /// time, and each frame looks every contact up: a list searched from the front costs less
+    /// than hashing a key into a dictionary.
+    struct LiveTouches: Sendable {
+        var entries: [LiveTouch] = []
+
+        /// Where the touch of `key` is, if it is down.
+        func index(of key: TouchKey) -> Int? {
+            for i in entries.indices where entries[i].touch.contact == key.contact && entries[i].touch.device == key.device {
+                return i
+            }
+            return nil
+        }
     }
 
     public internal(set) var tree: ViewTree
@@ -55,7 +72,7 @@ public struct Application: Sendable {
     /// carries them and they are most of a frame's dispatch cost. Hits, changed touches, actions,
     /// gestures and everything else that becomes a message are reported either way.
     public var recordsResponderCalls = true
-    var live: [TouchKey: LiveTouch] = [:]
+    var live = LiveTouches()
     var nextTouchID: TouchID = 1
     var taps: TapTracker
     var gestures = GestureArena()
@@ -101,7 +118,7 @@ public struct Application: Sendable {
     }
 
     /// The touches currently down, in the order they began.
-    public var activeTouches: [Touch] { live.values.map(\.touch).sorted { $0.id < $1.id } }
+    public var activeTouches: [Touch] { live.entries.map(\.touch) }
 
     // MARK: - Queue
 

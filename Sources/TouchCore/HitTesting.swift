@@ -110,6 +110,15 @@ extension ViewTree {
     /// Hit-tests the windows of `window`'s display from the top level down, as UIKit asks each window
     /// in turn: the first window whose hit-test returns a view receives the touch.
     public func hitTest(_ point: Point, onDisplayOf window: ResponderID, traced: Bool = false) -> HitTestResult? {
+        guard let windowIndex = nodeIndex[window], nodes[Int(windowIndex)].window != nil else { return nil }
+        // The only window, untraced (most touch-downs): no window list, no trace.
+        if !traced && windowIDs.count == 1 {
+            var none: [HitTestStep] = []
+            let hit = hitTest(node: windowIndex, point: point, traced: false, trace: &none)
+            return HitTestResult(
+                window: window, view: hit.map { nodes[Int($0)].id }, pointInWindow: point,
+                pointInView: hit.map { convertFromWindow(point, to: $0) }, trace: [])
+        }
         guard let props = windowProperties(of: window) else { return nil }
         var trace: [HitTestStep] = []
         for candidate in windowsForHitTesting(onDisplay: props.display) {

@@ -30,6 +30,12 @@ public struct JSONWriter: ~Copyable {
     /// How many bytes have been written.
     public var byteCount: Int { count }
 
+    /// Empties the writer, keeping its room, for the next text.
+    public mutating func removeAll() {
+        count = 0
+        first = true
+    }
+
     // MARK: - Buffer
 
     /// Makes room for `n` more bytes.
@@ -251,31 +257,48 @@ public struct JSONWriter: ~Copyable {
         value.withUTF8 { quoted($0) }
     }
 
-    /// Writes `utf8` quoted: copied byte by byte until a byte needs escaping, then the rest with
-    /// escapes.
+    /// Writes `utf8` quoted. The text is checked eight bytes at a time for a byte that needs
+    /// escaping; the part before the first one (usually all of it) is copied at once, the rest byte
+    /// by byte with escapes.
     private mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
         let n = utf8.count
         reserve(n + 2)
         let p = base + count
         p.pointee = UInt8(ascii: "\"")
-        var i = 0
-        while i < n {
-            let b = utf8[i]
-            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { break }
-            p[1 + i] = b
-            i += 1
+        var clean = 0
+        if let source = utf8.baseAddress {
+            let raw = UnsafeRawPointer(source)
+            while clean + 8 <= n && !Self.needsEscape(raw.loadUnaligned(fromByteOffset: clean, as: UInt64.self)) {
+                clean += 8
+            }
+            while clean < n && !Self.needsEscape(source[clean]) { clean += 1 }
+            (p + 1).update(from: source, count: clean)
         }
-        count += 1 + i
-        while i < n {
+        count += 1 + clean
+        for i in clean..<n {
             let b = utf8[i]
-            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 {
+            if Self.needsEscape(b) {
                 escape(b)
             } else {
                 put(b)
             }
-            i += 1
         }
         put(UInt8(ascii: "\""))
+    }
+
+    @inline(__always)
+    private static func needsEscape(_ b: UInt8) -> Bool { b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 }
+
+    /// Whether any of the eight bytes of `word` is a quote, a backslash or a control character
+    /// (the classic test for a zero byte, applied to `word` less 0x20 and to `word` xor the two
+    /// characters; bytes of 0x80 and above never match).
+    @inline(__always)
+    private static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        let control = (word &- 0x2020_2020_2020_2020) & ~word & highs != 0
+        return control || hasZero(word ^ (ones &* UInt64(UInt8(ascii: "\"")))) || hasZero(word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
     }
 
     /// Any JSON value.

@@ -259,13 +259,24 @@ public struct ViewTree: Sendable {
 
     /// The path from the window down to `id`, both included.
     public func path(to id: ResponderID) -> [ResponderID] {
-        guard var index = nodeIndex[id] else { return [] }
-        var path: [ResponderID] = []
+        guard let last = nodeIndex[id] else { return [] }
+        var length = 0
+        var index = last
         while index >= 0 {
-            path.append(nodes[Int(index)].id)
+            length += 1
             index = nodes[Int(index)].parent
         }
-        return path.reversed()
+        // One array, filled from its end.
+        return Array(unsafeUninitializedCapacity: length) { buffer, count in
+            var i = length
+            var index = last
+            while index >= 0 {
+                i -= 1
+                (buffer.baseAddress! + i).initialize(to: nodes[Int(index)].id)
+                index = nodes[Int(index)].parent
+            }
+            count = length
+        }
     }
 
     /// Whether `id` is `ancestor` or lies below it.

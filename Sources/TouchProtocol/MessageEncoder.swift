@@ -10,13 +10,15 @@ public enum MessageEncoder {
     public static func messages(for report: DispatchReport, tree: ViewTree) -> [OutboundMessage] {
         var out: [OutboundMessage] = []
         out.reserveCapacity(report.hits.count + report.changedTouches.count + report.gestures.count + report.actions.count)
-        for hit in report.hits { out.append(message(for: hit)) }
-        for touch in report.changedTouches { out.append(message(for: touch, tree: tree)) }
+        // One writer for the event's frequent messages: its room is reused from message to message.
+        var writer = JSONWriter()
+        for hit in report.hits { out.append(message(for: hit, writer: &writer)) }
+        for touch in report.changedTouches { out.append(message(for: touch, tree: tree, writer: &writer)) }
         for press in report.presses { out.append(message(for: press)) }
         if let command = report.remoteControl { out.append(message(for: command, responder: report.startResponder)) }
         if let motion = report.motion { out.append(message(for: motion, responder: report.startResponder)) }
-        for gesture in report.gestures { out.append(message(for: gesture)) }
-        for action in report.actions { out.append(message(for: action)) }
+        for gesture in report.gestures { out.append(message(for: gesture, writer: &writer)) }
+        for action in report.actions { out.append(message(for: action, writer: &writer)) }
         for change in report.firstResponderChanges { out.append(message(for: change)) }
         return out
     }
@@ -62,8 +64,13 @@ public enum MessageEncoder {
     }
 
     public static func message(for gesture: GestureRecord) -> OutboundMessage {
+        var writer = JSONWriter()
+        return message(for: gesture, writer: &writer)
+    }
+
+    static func message(for gesture: GestureRecord, writer: inout JSONWriter) -> OutboundMessage {
         let droppable = gesture.state == .changed
-        return OutboundMessage(topic: .gestures, views: [gesture.view, gesture.recognizer], droppable: droppable) { w in
+        return OutboundMessage(topic: .gestures, views: [gesture.view, gesture.recognizer], droppable: droppable, writer: &writer) { w in
             w.member("type"); w.string("gesture")
             w.member("time"); w.double(gesture.timestamp)
             w.member("recognizer"); w.string(gesture.recognizer.rawValue)
@@ -80,7 +87,12 @@ public enum MessageEncoder {
     }
 
     public static func message(for hit: HitRecord) -> OutboundMessage {
-        OutboundMessage(topic: .hits, views: hit.viewPath, droppable: false) { w in
+        var writer = JSONWriter()
+        return message(for: hit, writer: &writer)
+    }
+
+    static func message(for hit: HitRecord, writer: inout JSONWriter) -> OutboundMessage {
+        OutboundMessage(topic: .hits, views: hit.viewPath, droppable: false, writer: &writer) { w in
             w.member("type"); w.string("hit")
             w.member("time"); w.double(hit.timestamp)
             w.member("touch"); w.int(Int64(hit.touch))
@@ -106,9 +118,14 @@ public enum MessageEncoder {
     }
 
     public static func message(for touch: Touch, tree: ViewTree) -> OutboundMessage {
+        var writer = JSONWriter()
+        return message(for: touch, tree: tree, writer: &writer)
+    }
+
+    static func message(for touch: Touch, tree: ViewTree, writer: inout JSONWriter) -> OutboundMessage {
         let inView = touch.view.flatMap { tree.convert(touch.locationInWindow, touch.previousLocationInWindow, fromWindowTo: $0) }
         let droppable = touch.phase == .moved || touch.phase == .stationary
-        return OutboundMessage(topic: .touches, views: touch.view.map { [$0] } ?? [], droppable: droppable) { w in
+        return OutboundMessage(topic: .touches, views: touch.view.map { [$0] } ?? [], droppable: droppable, writer: &writer) { w in
             w.member("type"); w.literal(#""touch""#)
             w.member("time"); w.double(touch.timestamp)
             w.member("touch"); w.int(Int64(touch.id))
@@ -143,9 +160,14 @@ public enum MessageEncoder {
     }
 
     public static func message(for action: ActionRecord) -> OutboundMessage {
+        var writer = JSONWriter()
+        return message(for: action, writer: &writer)
+    }
+
+    static func message(for action: ActionRecord, writer: inout JSONWriter) -> OutboundMessage {
         var views = [action.responder]
         if let view = action.view { views.append(view) }
-        return OutboundMessage(topic: .actions, views: views, action: action.name, droppable: false) { w in
+        return OutboundMessage(topic: .actions, views: views, action: action.name, droppable: false, writer: &writer) { w in
             w.member("type"); w.string("action")
             w.member("time"); w.double(action.timestamp)
             w.member("name"); w.string(action.name)

@@ -54,6 +54,17 @@ public struct OutboundMessage: Hashable, Sendable {
         self.init(topic: topic, views: views, action: action, droppable: droppable, bodyBytes: writer.bytes)
     }
 
+    /// Builds a message whose members `body` writes, with `writer`'s room (emptied first): a
+    /// writer reused from message to message saves allocating one for each.
+    init(
+        topic: Topic?, views: [ResponderID] = [], action: String? = nil, droppable: Bool, writer: inout JSONWriter,
+        writing body: (inout JSONWriter) -> Void
+    ) {
+        writer.removeAll()
+        body(&writer)
+        self.init(topic: topic, views: views, action: action, droppable: droppable, bodyBytes: writer.bytes)
+    }
+
     /// The line sent to a client: `{"seq":N,<body>}` and a newline.
     public func line(seq: UInt64) -> String {
         bodyBytes.isEmpty ? "{\"seq\":\(seq)}\n" : "{\"seq\":\(seq),\(body)}\n"

@@ -49,4 +49,41 @@ import TouchCore
         }
         #expect(w.text == #"{"a":"q\"b\\n\nr\rt\t\u0001\u001fé✓"# + "\u{7f}" + #"","k\"ey":[null,true,-3,{}]}"#)
     }
+
+    /// Strings of every length up to 40, with the characters that need escaping (and bytes just
+    /// around them) anywhere, written as the plain rule says: the word-at-a-time scan must find
+    /// every one of them.
+    @Test func everyCharacterThatNeedsEscapingIsFoundAnywhere() {
+        func reference(_ s: String) -> String {
+            var out = Array("\"".utf8)
+            for b in s.utf8 {
+                switch b {
+                case UInt8(ascii: "\""): out += Array("\\\"".utf8)
+                case UInt8(ascii: "\\"): out += Array("\\\\".utf8)
+                case 0x0A: out += Array("\\n".utf8)
+                case 0x0D: out += Array("\\r".utf8)
+                case 0x09: out += Array("\\t".utf8)
+                case ..<0x20: out += Array(("\\u00" + String(b >> 4, radix: 16) + String(b & 15, radix: 16)).utf8)
+                default: out.append(b)
+                }
+            }
+            return String(decoding: out + Array("\"".utf8), as: UTF8.self)
+        }
+        let alphabet: [String] = ["a", "Z", "\"", "\\", "\n", "\u{1}", "\u{1f}", " ", "!", "#", "[", "]", "é", "✓", "\u{7f}", "~"]
+        var state: UInt64 = 7
+        for length in 0...40 {
+            for _ in 0..<200 {
+                var s = ""
+                for _ in 0..<length {
+                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    // Mostly plain letters, so that long clean runs come before a special character.
+                    let pick = Int(state >> 33) % 64
+                    s += pick < alphabet.count ? alphabet[pick] : "x"
+                }
+                var w = JSONWriter()
+                w.string(s)
+                #expect(w.text == reference(s), "\(Array(s.utf8))")
+            }
+        }
+    }
 }
