@@ -11,7 +11,8 @@ extension Application {
         }
         // Timers due before this event fire first (a long press that began while the finger rested).
         fireTimers(upTo: frame.timestamp, report: &report)
-        var changed: [TouchKey] = []
+        // The changed touches' places in `live`: none leaves it before `deliver` retires them.
+        var changed: [Int] = []
         changed.reserveCapacity(frame.contacts.count)
         // The contacts of this frame so far (all of one device): a frame has a handful.
         var seen: [UInt64] = []
@@ -30,7 +31,7 @@ extension Application {
                     report.anomalies.append("device \(frame.device): contact \(contact.id) began twice")
                 }
                 Self.update(&live.entries[i], with: contact, timestamp: frame.timestamp)
-                if live.entries[i].touch.phase != .stationary { changed.append(key) }
+                if live.entries[i].touch.phase != .stationary { changed.append(i) }
             } else {
                 guard contact.phase == .began else {
                     if contact.phase != .stationary {
@@ -39,8 +40,8 @@ extension Application {
                     }
                     continue
                 }
-                begin(contact, key: key, frame: frame, report: &report)
-                changed.append(key)
+                begin(contact, frame: frame, report: &report)
+                changed.append(live.entries.count - 1)
             }
         }
         // Every other live touch stands still in this event.
@@ -56,14 +57,13 @@ extension Application {
 
     /// Cancels the live touches that `shouldCancel` selects, as one event.
     mutating func cancelTouches(timestamp: Double, where shouldCancel: (Touch) -> Bool) -> DispatchReport? {
-        let keys = live.entries.filter { shouldCancel($0.touch) }.map(\.key)
-        guard !keys.isEmpty else { return nil }
+        let cancelled = live.entries.indices.filter { shouldCancel(live.entries[$0].touch) }
+        guard !cancelled.isEmpty else { return nil }
         statistics.eventsDispatched += 1
         var report = DispatchReport(event: Event(type: .touches, timestamp: timestamp, allTouches: []))
-        let cancelled = Set(keys)
         for i in live.entries.indices {
             live.entries[i].touch.coalescedSamples = []
-            if cancelled.contains(live.entries[i].key) {
+            if cancelled.contains(i) {
                 live.entries[i].touch.previousLocationInWindow = live.entries[i].touch.locationInWindow
                 live.entries[i].touch.phase = .cancelled
                 live.entries[i].touch.timestamp = timestamp
@@ -71,11 +71,11 @@ extension Application {
                 live.entries[i].touch.phase = .stationary
             }
         }
-        deliver(keys, report: &report)
+        deliver(cancelled, report: &report)
         return report
     }
 
-    private mutating func begin(_ contact: InputContact, key: TouchKey, frame: InputFrame, report: inout DispatchReport) {
+    private mutating func begin(_ contact: InputContact, frame: InputFrame, report: inout DispatchReport) {
         let hit = tree.hitTest(contact.location, onDisplayOf: frame.window)
         let window = hit?.window ?? frame.window
         let view = hit?.view
@@ -138,10 +138,10 @@ extension Application {
     /// Delivers the changed touches: per phase (began, moved, ended, cancelled), one call per view
     /// with all of that view's touches in that phase, views in the order of their first touch. Then
     /// finished touches are retired.
-    private mutating func deliver(_ changed: [TouchKey], report: inout DispatchReport) {
+    private mutating func deliver(_ changed: [Int], report: inout DispatchReport) {
         if recordsResponderCalls { report.event.allTouches = activeTouches }
         report.changedTouches.reserveCapacity(changed.count)
-        for key in changed { report.changedTouches.append(live.entries[live.index(of: key)!].touch) }
+        for i in changed { report.changedTouches.append(live.entries[i].touch) }
         let event = report.event
         // Recognizers see the touches first, and may take them from the views.
         runRecognizers(report.changedTouches, time: event.timestamp, report: &report)
@@ -165,23 +165,28 @@ extension Application {
                 if trigger == .touchesBegan { for touch in group.touches { gestures.deliveredBegan.insert(touch.id) } }
             }
         }
-        for key in changed {
-            guard let i = live.index(of: key) else { continue }
+        // Finished touches leave, in the order they changed (the tap tracker hears of each).
+        var finished = false
+        for i in changed {
             switch live.entries[i].touch.phase {
             case .ended:
                 let entry = live.entries[i]
                 let ppm = entry.touch.window.flatMap { tree.windowProperties(of: $0)?.pointsPerMillimetre }
                     ?? WindowProperties.defaultPointsPerMillimetre
                 taps.touchEnded(entry.touch, farthestDistance: entry.farthestDistance, pointsPerMillimetre: ppm)
-                live.entries.remove(at: i)
-                forgetIfUnwatched(entry.touch.id)
+                finished = true
             case .cancelled:
                 statistics.touchesCancelled += 1
+                finished = true
+            case .began, .moved, .stationary:
+                break
+            }
+        }
+        if finished {
+            for i in live.entries.indices.reversed() where live.entries[i].touch.phase.isFinal {
                 let id = live.entries[i].touch.id
                 live.entries.remove(at: i)
                 forgetIfUnwatched(id)
-            case .began, .moved, .stationary:
-                break
             }
         }
         if !gestures.isEmpty { resetFinishedRecognizers(time: event.timestamp, report: &report) }
@@ -198,13 +203,20 @@ extension Application {
     /// Counts the calls of `trigger` that would pass along their chains unhandled: one per view
     /// with delivered touches in that phase.
     private mutating func countUnhandledCalls(_ trigger: HandlerTrigger, in touches: [Touch]) {
-        func called(_ i: Int) -> Bool { HandlerTrigger(phase: touches[i].phase) == trigger && touches[i].delivery == .delivered }
-        for i in touches.indices where called(i) {
-            guard let view = touches[i].view else { continue }
-            // The view's call was counted with an earlier touch of this phase.
-            if touches[..<i].indices.contains(where: { called($0) && touches[$0].view == view }) { continue }
-            statistics.unhandledCalls += 1
+        var calls = 0
+        for i in touches.indices {
+            guard HandlerTrigger(phase: touches[i].phase) == trigger, touches[i].delivery == .delivered,
+                let view = touches[i].view
+            else { continue }
+            // One call per view: counted with the view's first touch in this phase.
+            var first = true
+            for j in 0..<i where touches[j].view == view && touches[j].phase == touches[i].phase && touches[j].delivery == .delivered {
+                first = false
+                break
+            }
+            if first { calls += 1 }
         }
+        statistics.unhandledCalls += calls
     }
 
     /// Forgets a finished touch's delivery record unless a recognizer still tracks or holds it

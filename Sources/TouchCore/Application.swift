@@ -28,22 +28,16 @@ public struct ApplicationStatistics: Hashable, Sendable {
 /// Pure and deterministic: time comes only from the events (the kernel's timestamps), and every
 /// effect comes back as a ``DispatchReport`` value.
 public struct Application: Sendable {
+    /// A contact of a device: what a live touch is found by.
     struct TouchKey: Hashable, Sendable {
         var device: String
         var contact: UInt64
-
-        /// Hashes the contact only: keys are looked up several times per contact and frame, and
-        /// hashing the device's name each time costs more than the rare collision between two
-        /// devices' equal contact numbers (equality still compares both).
-        func hash(into hasher: inout Hasher) { hasher.combine(contact) }
     }
 
     struct LiveTouch: Sendable {
         var touch: Touch
         /// The farthest the touch got from where it landed, in points (for tap detection).
         var farthestDistance: Double
-
-        var key: TouchKey { TouchKey(device: touch.device, contact: touch.contact) }
     }
 
     /// The touches down, in the order they began (touch-number order). There are a handful at a

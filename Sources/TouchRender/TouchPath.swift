@@ -65,15 +65,18 @@ public struct TouchPath: Hashable, Sendable {
 /// Collects touch paths from dispatch reports, for a replay or a live daemon's recent history.
 public struct TouchPathRecorder: Sendable {
     /// The paths, in the order their touches began (or were first seen).
-    public var paths: [TouchPath] { order.compactMap { byID[$0] } }
+    public var paths: [TouchPath] { storage }
     /// At most this many paths are kept: the oldest finished ones go first. `nil`: no limit.
     public let limit: Int?
     /// At most this many samples are kept of one path: past it, every other sample between the
     /// first and the last is let go, so a finger held down for hours keeps its shape in bounded
     /// memory. `nil`: no limit.
     public let pointLimit: Int?
-    private var byID: [TouchID: TouchPath] = [:]
-    private var order: [TouchID] = []
+    /// The paths in order, changed in place through their position: one look-up per sample, and
+    /// no path copied out and back.
+    private var storage: [TouchPath] = []
+    /// Each path's position in `storage`.
+    private var slots: [TouchID: Int] = [:]
 
     public init(limit: Int? = nil, pointLimit: Int? = nil) {
         precondition(limit.map { $0 > 0 } ?? true, "a recorder keeps at least one path")
@@ -82,56 +85,62 @@ public struct TouchPathRecorder: Sendable {
         self.pointLimit = pointLimit
     }
 
-    /// Adds the samples of every touch the report changed.
+    /// Records the changed touches of a dispatch report.
     public mutating func record(_ report: DispatchReport) {
-        for touch in report.changedTouches { record(touch) }
+        for i in report.changedTouches.indices { record(report.changedTouches[i]) }
     }
 
-    /// Adds one touch's latest update: its coalesced samples, then its current location.
+    /// Records one touch's new state: the coalesced samples it carries (oldest first), then its
+    /// current location. A touch first seen mid-path starts a path there. A finished path takes no
+    /// more samples.
     public mutating func record(_ touch: Touch) {
-        var index = byID.index(forKey: touch.id)
-        if index == nil {
-            byID[touch.id] = TouchPath(
-                id: touch.id, device: touch.device, window: touch.window, view: touch.view, delivery: touch.delivery,
-                tapCount: touch.tapCount, points: [])
-            order.append(touch.id)
+        let i: Int
+        if let slot = slots[touch.id] {
+            i = slot
+        } else {
+            storage.append(
+                TouchPath(
+                    id: touch.id, device: touch.device, window: touch.window, view: touch.view, delivery: touch.delivery,
+                    tapCount: touch.tapCount, points: []))
+            slots[touch.id] = storage.count - 1
             trim()
-            index = byID.index(forKey: touch.id)
+            guard let slot = slots[touch.id] else { return }
+            i = slot
         }
-        guard let i = index else { return }
-        // Changed in place through the index: a copy of the path taken out and stored back would
-        // copy all its points on every sample while the dictionary still holds the old array.
-        guard byID.values[i].points.last.map({ !$0.phase.isFinal }) ?? true else { return }
+        guard storage[i].points.last.map({ !$0.phase.isFinal }) ?? true else { return }
         if touch.phase != .began {
             for sample in touch.coalescedSamples {
-                byID.values[i].points.append(TouchPathPoint(location: sample.locationInWindow, phase: .moved, timestamp: sample.timestamp))
+                storage[i].points.append(TouchPathPoint(location: sample.locationInWindow, phase: .moved, timestamp: sample.timestamp))
             }
         }
-        byID.values[i].points.append(TouchPathPoint(location: touch.locationInWindow, phase: touch.phase, timestamp: touch.timestamp))
-        byID.values[i].delivery = touch.delivery
-        if let pointLimit, byID.values[i].points.count > pointLimit { thin(touch.id) }
+        storage[i].points.append(TouchPathPoint(location: touch.locationInWindow, phase: touch.phase, timestamp: touch.timestamp))
+        storage[i].delivery = touch.delivery
+        if let pointLimit, storage[i].points.count > pointLimit { thin(at: i) }
     }
 
-    private mutating func thin(_ id: TouchID) {
-        let points = byID[id]!.points
+    /// Keeps the first and last samples and every other one between.
+    private mutating func thin(at i: Int) {
+        let points = storage[i].points
         var kept: [TouchPathPoint] = []
         kept.reserveCapacity(points.count / 2 + 2)
-        for (i, point) in points.enumerated() where i == 0 || i == points.count - 1 || i % 2 == 0 { kept.append(point) }
-        byID[id]!.points = kept
+        for (n, point) in points.enumerated() where n == 0 || n == points.count - 1 || n % 2 == 0 { kept.append(point) }
+        storage[i].points = kept
     }
 
     /// Forgets every path.
     public mutating func removeAll() {
-        byID = [:]
-        order = []
+        storage = []
+        slots = [:]
     }
 
+    /// Drops paths beyond ``limit``: the oldest finished one, or the oldest.
     private mutating func trim() {
         guard let limit else { return }
-        while order.count > limit {
-            let victim = order.firstIndex { byID[$0]?.finalPhase != nil } ?? 0
-            byID[order[victim]] = nil
-            order.remove(at: victim)
+        while storage.count > limit {
+            let victim = storage.firstIndex { $0.finalPhase != nil } ?? 0
+            slots[storage[victim].id] = nil
+            storage.remove(at: victim)
+            for n in victim..<storage.count { slots[storage[n].id] = n }
         }
     }
 }
