@@ -30,11 +30,14 @@ public struct JSONWriter: ~Copyable {
     /// How many bytes have been written.
     public var byteCount: Int { count }
 
-    /// Empties the writer, keeping its room, for the next text.
-    public mutating func removeAll() {
-        count = 0
-        first = true
+    /// Calls `body` with the text written so far (valid only during the call).
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: base, count: count))
     }
+
+    /// Starts the members of another object body after what was written (the next
+    /// ``member(_:)`` writes no comma).
+    public mutating func beginMembers() { first = true }
 
     // MARK: - Buffer
 

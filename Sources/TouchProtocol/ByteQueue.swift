@@ -59,7 +59,7 @@ public final class ByteQueue {
     /// Appends `message`'s line, `{"seq":N,<body>}` and a newline (``OutboundMessage/line(seq:)``).
     public func appendLine(_ message: OutboundMessage, seq: UInt64) {
         let prefix: StaticString = #"{"seq":"#
-        let bodyCount = message.bodyBytes.count
+        let bodyCount = message.bodyCount
         makeRoom(prefix.utf8CodeUnitCount + 20 + 1 + bodyCount + 2)
         let start = fields.pointee.storage + fields.pointee.tail
         var p = start
@@ -82,7 +82,7 @@ public final class ByteQueue {
         if bodyCount > 0 {
             p.pointee = UInt8(ascii: ",")
             p += 1
-            message.bodyBytes.withUnsafeBufferPointer { body in p.update(from: body.baseAddress!, count: bodyCount) }
+            message.withBodyBytes { body in p.update(from: body.baseAddress!, count: bodyCount) }
             p += bodyCount
         }
         p[0] = UInt8(ascii: "}")

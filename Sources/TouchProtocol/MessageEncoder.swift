@@ -8,23 +8,32 @@ public enum MessageEncoder {
     /// The messages for one dispatched event, in order: hits, then touches, presses, the
     /// remote-control command or the motion, then gestures, actions and first-responder changes.
     public static func messages(for report: DispatchReport, tree: ViewTree) -> [OutboundMessage] {
-        var out: [OutboundMessage] = []
-        out.reserveCapacity(report.hits.count + report.changedTouches.count + report.gestures.count + report.actions.count)
-        // One writer for the event's frequent messages: its room is reused from message to message.
-        var writer = JSONWriter()
-        for hit in report.hits { out.append(message(for: hit, writer: &writer)) }
-        for touch in report.changedTouches { out.append(message(for: touch, tree: tree, writer: &writer)) }
-        for press in report.presses { out.append(message(for: press)) }
-        if let command = report.remoteControl { out.append(message(for: command, responder: report.startResponder)) }
-        if let motion = report.motion { out.append(message(for: motion, responder: report.startResponder)) }
-        for gesture in report.gestures { out.append(message(for: gesture, writer: &writer)) }
-        for action in report.actions { out.append(message(for: action, writer: &writer)) }
-        for change in report.firstResponderChanges { out.append(message(for: change)) }
-        return out
+        // All the event's messages in one buffer: one allocation for their bodies.
+        var batch = MessageBatch(
+            messages: report.hits.count + report.changedTouches.count + report.presses.count + report.gestures.count
+                + report.actions.count + report.firstResponderChanges.count + 2)
+        for hit in report.hits { add(hit, to: &batch) }
+        for touch in report.changedTouches { add(touch, tree: tree, to: &batch) }
+        for press in report.presses { add(press, to: &batch) }
+        if let command = report.remoteControl { add(command, responder: report.startResponder, to: &batch) }
+        if let motion = report.motion { add(motion, responder: report.startResponder, to: &batch) }
+        for gesture in report.gestures { add(gesture, to: &batch) }
+        for action in report.actions { add(action, to: &batch) }
+        for change in report.firstResponderChanges { add(change, to: &batch) }
+        return batch.finish()
     }
 
-    public static func message(for press: Press) -> OutboundMessage {
-        OutboundMessage(
+    /// One message in a batch of its own.
+    private static func single(_ add: (inout MessageBatch) -> Void) -> OutboundMessage {
+        var batch = MessageBatch(messages: 1)
+        add(&batch)
+        return batch.finish()[0]
+    }
+
+    public static func message(for press: Press) -> OutboundMessage { single { add(press, to: &$0) } }
+
+    static func add(_ press: Press, to batch: inout MessageBatch) {
+        batch.add(
             topic: .presses, views: press.responder.map { [$0] } ?? [], droppable: false,
             members: [
                 ("type", "press"), ("time", .double(press.timestamp)), ("press", .int(Int64(press.id))), ("phase", .string(press.phase.rawValue)),
@@ -34,7 +43,11 @@ public enum MessageEncoder {
     }
 
     public static func message(for command: RemoteControlInput, responder: ResponderID?) -> OutboundMessage {
-        OutboundMessage(
+        single { add(command, responder: responder, to: &$0) }
+    }
+
+    static func add(_ command: RemoteControlInput, responder: ResponderID?, to batch: inout MessageBatch) {
+        batch.add(
             topic: .remoteControl, views: responder.map { [$0] } ?? [], droppable: false,
             members: [
                 ("type", "remote_control"), ("time", .double(command.timestamp)), ("subtype", .string(command.subtype.rawValue)),
@@ -43,7 +56,11 @@ public enum MessageEncoder {
     }
 
     public static func message(for motion: MotionInput, responder: ResponderID?) -> OutboundMessage {
-        OutboundMessage(
+        single { add(motion, responder: responder, to: &$0) }
+    }
+
+    static func add(_ motion: MotionInput, responder: ResponderID?, to batch: inout MessageBatch) {
+        batch.add(
             topic: .motion, views: responder.map { [$0] } ?? [], droppable: false,
             members: [
                 ("type", "motion"), ("time", .double(motion.timestamp)), ("subtype", .string(motion.subtype.rawValue)),
@@ -51,7 +68,9 @@ public enum MessageEncoder {
             ])
     }
 
-    public static func message(for change: FirstResponderChange) -> OutboundMessage {
+    public static func message(for change: FirstResponderChange) -> OutboundMessage { single { add(change, to: &$0) } }
+
+    static func add(_ change: FirstResponderChange, to batch: inout MessageBatch) {
         var members: [(String, JSONValue)] = [("type", "first_responder")]
         if let time = change.timestamp { members.append(("time", .double(time))) }
         members += [
@@ -59,18 +78,14 @@ public enum MessageEncoder {
             ("cause", .string(change.cause.name)),
         ]
         if case .handler(let action) = change.cause { members.append(("action", .string(action))) }
-        return OutboundMessage(
-            topic: .firstResponder, views: [change.current, change.previous].compactMap { $0 }, droppable: false, members: members)
+        batch.add(topic: .firstResponder, views: [change.current, change.previous].compactMap { $0 }, droppable: false, members: members)
     }
 
-    public static func message(for gesture: GestureRecord) -> OutboundMessage {
-        var writer = JSONWriter()
-        return message(for: gesture, writer: &writer)
-    }
+    public static func message(for gesture: GestureRecord) -> OutboundMessage { single { add(gesture, to: &$0) } }
 
-    static func message(for gesture: GestureRecord, writer: inout JSONWriter) -> OutboundMessage {
+    static func add(_ gesture: GestureRecord, to batch: inout MessageBatch) {
         let droppable = gesture.state == .changed
-        return OutboundMessage(topic: .gestures, views: [gesture.view, gesture.recognizer], droppable: droppable, writer: &writer) { w in
+        batch.add(topic: .gestures, views: [gesture.view, gesture.recognizer], droppable: droppable) { w in
             w.member("type"); w.string("gesture")
             w.member("time"); w.double(gesture.timestamp)
             w.member("recognizer"); w.string(gesture.recognizer.rawValue)
@@ -86,13 +101,10 @@ public enum MessageEncoder {
         }
     }
 
-    public static func message(for hit: HitRecord) -> OutboundMessage {
-        var writer = JSONWriter()
-        return message(for: hit, writer: &writer)
-    }
+    public static func message(for hit: HitRecord) -> OutboundMessage { single { add(hit, to: &$0) } }
 
-    static func message(for hit: HitRecord, writer: inout JSONWriter) -> OutboundMessage {
-        OutboundMessage(topic: .hits, views: hit.viewPath, droppable: false, writer: &writer) { w in
+    static func add(_ hit: HitRecord, to batch: inout MessageBatch) {
+        batch.add(topic: .hits, views: hit.viewPath, droppable: false) { w in
             w.member("type"); w.string("hit")
             w.member("time"); w.double(hit.timestamp)
             w.member("touch"); w.int(Int64(hit.touch))
@@ -117,15 +129,12 @@ public enum MessageEncoder {
         }
     }
 
-    public static func message(for touch: Touch, tree: ViewTree) -> OutboundMessage {
-        var writer = JSONWriter()
-        return message(for: touch, tree: tree, writer: &writer)
-    }
+    public static func message(for touch: Touch, tree: ViewTree) -> OutboundMessage { single { add(touch, tree: tree, to: &$0) } }
 
-    static func message(for touch: Touch, tree: ViewTree, writer: inout JSONWriter) -> OutboundMessage {
+    static func add(_ touch: Touch, tree: ViewTree, to batch: inout MessageBatch) {
         let inView = touch.view.flatMap { tree.convert(touch.locationInWindow, touch.previousLocationInWindow, fromWindowTo: $0) }
         let droppable = touch.phase == .moved || touch.phase == .stationary
-        return OutboundMessage(topic: .touches, views: touch.view.map { [$0] } ?? [], droppable: droppable, writer: &writer) { w in
+        batch.add(topic: .touches, views: touch.view.map { [$0] } ?? [], droppable: droppable) { w in
             w.member("type"); w.literal(#""touch""#)
             w.member("time"); w.double(touch.timestamp)
             w.member("touch"); w.int(Int64(touch.id))
@@ -159,15 +168,12 @@ public enum MessageEncoder {
         }
     }
 
-    public static func message(for action: ActionRecord) -> OutboundMessage {
-        var writer = JSONWriter()
-        return message(for: action, writer: &writer)
-    }
+    public static func message(for action: ActionRecord) -> OutboundMessage { single { add(action, to: &$0) } }
 
-    static func message(for action: ActionRecord, writer: inout JSONWriter) -> OutboundMessage {
+    static func add(_ action: ActionRecord, to batch: inout MessageBatch) {
         var views = [action.responder]
         if let view = action.view { views.append(view) }
-        return OutboundMessage(topic: .actions, views: views, action: action.name, droppable: false, writer: &writer) { w in
+        batch.add(topic: .actions, views: views, action: action.name, droppable: false) { w in
             w.member("type"); w.string("action")
             w.member("time"); w.double(action.timestamp)
             w.member("name"); w.string(action.name)

@@ -4,6 +4,9 @@ import TouchCore
 ///
 /// Each client numbers its own messages: the sequence number is added when the message is written
 /// to that client, so a client sees `1, 2, 3, ...` with a gap only where messages were dropped.
+///
+/// The body's bytes may be shared with other messages: all the messages of one dispatched event are
+/// written into one buffer (``MessageBatch``), which they keep alive together.
 public struct OutboundMessage: Hashable, Sendable {
     /// The topic, or `nil` for messages every client gets (hello, replies, notices).
     public var topic: Topic?
@@ -14,59 +17,138 @@ public struct OutboundMessage: Hashable, Sendable {
     /// Whether the message may be dropped for a slow client (touch moves may; hits, actions and
     /// replies may not: a client that cannot take them is disconnected instead).
     public var droppable: Bool
+    /// Where the body's bytes are: `storage`'s `range`.
+    fileprivate var storage: MessageStorage
+    private let range: Range<Int>
+
     /// The JSON members after `seq`, without braces (`"type":"hit",...`), as UTF-8: the bytes every
     /// client's line copies.
-    public var bodyBytes: [UInt8]
+    public var bodyBytes: [UInt8] { withBodyBytes { Array($0) } }
 
     /// The JSON members after `seq`, without braces: `"type":"hit",...`.
-    public var body: String { String(decoding: bodyBytes, as: UTF8.self) }
+    public var body: String { withBodyBytes { String(decoding: $0, as: UTF8.self) } }
 
-    public init(topic: Topic?, views: [ResponderID] = [], action: String? = nil, droppable: Bool, body: String) {
-        self.init(topic: topic, views: views, action: action, droppable: droppable, bodyBytes: Array(body.utf8))
+    /// The body's length in bytes.
+    public var bodyCount: Int { range.count }
+
+    /// Calls `body` with the body's bytes (valid only during the call).
+    public func withBodyBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(rebasing: storage.bytes[range]))
     }
 
-    init(topic: Topic?, views: [ResponderID], action: String?, droppable: Bool, bodyBytes: [UInt8]) {
+    public init(topic: Topic?, views: [ResponderID] = [], action: String? = nil, droppable: Bool, body: String) {
+        var body = body
+        let storage = body.withUTF8 { MessageStorage(copying: $0) }
+        self.init(topic: topic, views: views, action: action, droppable: droppable, storage: storage, range: 0..<storage.bytes.count)
+    }
+
+    init(topic: Topic?, views: [ResponderID], action: String?, droppable: Bool, storage: MessageStorage, range: Range<Int>) {
         self.topic = topic
         self.views = views
         self.action = action
         self.droppable = droppable
-        self.bodyBytes = bodyBytes
+        self.storage = storage
+        self.range = range
     }
 
     /// Builds a message from a JSON object's members.
     public init(
         topic: Topic?, views: [ResponderID] = [], action: String? = nil, droppable: Bool, members: [(String, JSONValue)]
     ) {
-        var writer = JSONWriter()
-        for (key, value) in members {
-            writer.member(escaping: key)
-            writer.value(value)
+        self.init(topic: topic, views: views, action: action, droppable: droppable) { writer in
+            for (key, value) in members {
+                writer.member(escaping: key)
+                writer.value(value)
+            }
         }
-        self.init(topic: topic, views: views, action: action, droppable: droppable, bodyBytes: writer.bytes)
     }
 
     /// Builds a message whose members `body` writes (``JSONWriter/member(_:)`` and a value each).
     public init(
         topic: Topic?, views: [ResponderID] = [], action: String? = nil, droppable: Bool, writing body: (inout JSONWriter) -> Void
     ) {
-        var writer = JSONWriter()
-        body(&writer)
-        self.init(topic: topic, views: views, action: action, droppable: droppable, bodyBytes: writer.bytes)
-    }
-
-    /// Builds a message whose members `body` writes, with `writer`'s room (emptied first): a
-    /// writer reused from message to message saves allocating one for each.
-    init(
-        topic: Topic?, views: [ResponderID] = [], action: String? = nil, droppable: Bool, writer: inout JSONWriter,
-        writing body: (inout JSONWriter) -> Void
-    ) {
-        writer.removeAll()
-        body(&writer)
-        self.init(topic: topic, views: views, action: action, droppable: droppable, bodyBytes: writer.bytes)
+        var batch = MessageBatch(messages: 1)
+        batch.add(topic: topic, views: views, action: action, droppable: droppable, writing: body)
+        self = batch.finish()[0]
     }
 
     /// The line sent to a client: `{"seq":N,<body>}` and a newline.
     public func line(seq: UInt64) -> String {
-        bodyBytes.isEmpty ? "{\"seq\":\(seq)}\n" : "{\"seq\":\(seq),\(body)}\n"
+        range.isEmpty ? "{\"seq\":\(seq)}\n" : "{\"seq\":\(seq),\(body)}\n"
+    }
+
+    public static func == (a: OutboundMessage, b: OutboundMessage) -> Bool {
+        a.topic == b.topic && a.views == b.views && a.action == b.action && a.droppable == b.droppable
+            && a.withBodyBytes { x in b.withBodyBytes { y in x.elementsEqual(y) } }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(topic)
+        hasher.combine(views)
+        hasher.combine(action)
+        hasher.combine(droppable)
+        withBodyBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// Bytes written once and then only read, shared by the messages whose bodies they hold.
+final class MessageStorage: @unchecked Sendable {
+    // Immutable after `init`: safe to share between threads.
+    let bytes: UnsafeMutableBufferPointer<UInt8>
+
+    init(copying source: UnsafeBufferPointer<UInt8>) {
+        let room = UnsafeMutablePointer<UInt8>.allocate(capacity: max(source.count, 1))
+        if let base = source.baseAddress { room.update(from: base, count: source.count) }
+        bytes = UnsafeMutableBufferPointer(start: room, count: source.count)
+    }
+
+    deinit { bytes.deallocate() }
+
+    /// What messages of a batch point to until the batch is finished.
+    static let empty = MessageStorage(copying: UnsafeBufferPointer(start: nil, count: 0))
+}
+
+/// Messages written one after another into one buffer: the messages of one dispatched event cost
+/// one allocation for all their bodies, however many there are.
+public struct MessageBatch: ~Copyable {
+    private var writer: JSONWriter
+    /// The messages so far, their bodies' places in `writer` set, their storage not yet.
+    private var messages: [OutboundMessage] = []
+
+    /// A batch with room for about `messages` messages of ordinary size.
+    public init(messages: Int = 8) {
+        writer = JSONWriter(capacity: 512 * max(messages, 1))
+        self.messages.reserveCapacity(messages)
+    }
+
+    /// Adds a message whose members `body` writes (``JSONWriter/member(_:)`` and a value each).
+    public mutating func add(
+        topic: Topic?, views: [ResponderID] = [], action: String? = nil, droppable: Bool, writing body: (inout JSONWriter) -> Void
+    ) {
+        let start = writer.byteCount
+        writer.beginMembers()
+        body(&writer)
+        messages.append(
+            OutboundMessage(
+                topic: topic, views: views, action: action, droppable: droppable, storage: .empty, range: start..<writer.byteCount))
+    }
+
+    /// Adds a message made of a JSON object's members.
+    public mutating func add(
+        topic: Topic?, views: [ResponderID] = [], action: String? = nil, droppable: Bool, members: [(String, JSONValue)]
+    ) {
+        add(topic: topic, views: views, action: action, droppable: droppable) { writer in
+            for (key, value) in members {
+                writer.member(escaping: key)
+                writer.value(value)
+            }
+        }
+    }
+
+    /// The messages, in the order they were added.
+    public consuming func finish() -> [OutboundMessage] {
+        let storage = writer.withBytes { MessageStorage(copying: $0) }
+        for i in messages.indices { messages[i].storage = storage }
+        return messages
     }
 }
