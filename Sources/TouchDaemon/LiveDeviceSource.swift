@@ -265,10 +265,12 @@ public final class LiveDeviceSource: InputSource {
         entry.deadlineTimer?.arm(after: max(deadline.seconds - Daemon.monotonicNow(), 0.000_001))
     }
 
+    /// Feeds a read's events to the device's decoder in one go (one access to the entry's state,
+    /// not one per event), then passes on what they completed.
     private func feed(_ events: [InputEvent], to entry: OpenDevice) {
-        for event in events {
-            for output in entry.pipeline.feed(event) { sink?(.event(output)) }
-        }
+        var completed: [QueuedEvent] = []
+        entry.pipeline.feed(events, into: &completed)
+        for output in completed { sink?(.event(output)) }
     }
 
     private func remove(_ devnode: String) {

@@ -154,6 +154,17 @@ public struct DeviceInputDecoder: Sendable {
         return motion?.feed(event) ?? []
     }
 
+    /// Feeds kernel events in order; appends the events they complete to `completed`.
+    public mutating func feed(_ events: [InputEvent], into completed: inout [QueuedEvent]) {
+        if touch != nil {
+            for event in events {
+                if let frame = touch!.feed(event) { completed.append(.touches(frame)) }
+            }
+            return
+        }
+        for event in events { completed += feed(event) }
+    }
+
     /// After a `SYN_DROPPED` (already fed), brings the device's state up to date from the kernel's.
     public mutating func resync(with delta: [InputEvent], at time: EventTime) -> [QueuedEvent] {
         if touch != nil { return touch!.resync(with: delta, at: time).map { [.touches($0)] } ?? [] }

@@ -109,11 +109,19 @@ public final class RecordingSource: InputSource {
     private func playDue() {
         guard let first = firstFrameTime else { return }
         let elapsed = (Daemon.monotonicNow() - startedAt) * speed
-        while next < events.count, events[next].time.seconds - first <= elapsed {
-            if let frame = pipeline?.feed(events[next]) { sink?(.frame(frame)) }
-            _ = pipeline?.takeAnomalies()  // reported once, up front
-            next += 1
+        // The due events are fed to the decoder taken out of `pipeline` (one access to the
+        // object's state for the lot, not two per event), and the frames passed on after.
+        var frames: [InputFrame] = []
+        var decoder = pipeline.take()
+        var i = next
+        while i < events.count, events[i].time.seconds - first <= elapsed {
+            if let frame = decoder?.feed(events[i]) { frames.append(frame) }
+            i += 1
         }
+        _ = decoder?.takeAnomalies()  // reported once, up front
+        next = i
+        pipeline = decoder.take()
+        for frame in frames { sink?(.frame(frame)) }
         if next == events.count {
             if let end = events.last?.time, let frame = pipeline?.finish(at: end) { sink?(.frame(frame)) }
             if pipeline != nil { sink?(.deviceRemoved(id: deviceID)) }

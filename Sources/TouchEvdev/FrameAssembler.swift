@@ -58,6 +58,10 @@ public struct FrameAssembler: Sendable {
         case slotted(SlotTracker)
         case anonymous(AnonymousTracker)
         case single(SingleTouchTracker)
+        /// While a tracker is being changed: it is taken out of the enum first, so that its arrays
+        /// are changed in place (a payload bound with `var` shares them with the enum, and the
+        /// first change would copy them, on every frame).
+        case taken
     }
 
     /// The device's capabilities, as the assembler reads them.
@@ -121,7 +125,10 @@ public struct FrameAssembler: Sendable {
                 case .inSync, .discarding: isResync = false
                 }
                 sync = .inSync
-                return settle(pending, at: event.time, isResync: isResync)
+                let frame = settle(pending, at: event.time, isResync: isResync)
+                // Emptied once `settle` no longer holds the events: their room is kept, not copied.
+                pending.removeAll(keepingCapacity: true)
+                return frame
             }
             if isSyn && event.code == SynCode.dropped {
                 pending.removeAll(keepingCapacity: true)
@@ -178,14 +185,19 @@ public struct FrameAssembler: Sendable {
         var output = FrameOutput(time: time, isResync: true, palm: palmThresholds, capabilities: capabilities, nextID: nextID)
         switch tracker {
         case .slotted(var slots):
+            tracker = .taken
             slots.cancelAll(output: &output)
             tracker = .slotted(slots)
         case .anonymous(var anonymous):
+            tracker = .taken
             anonymous.cancelAll(output: &output)
             tracker = .anonymous(anonymous)
         case .single(var single):
+            tracker = .taken
             single.cancelAll(output: &output)
             tracker = .single(single)
+        case .taken:
+            preconditionFailure("a frame assembler's tracker is only taken while it is changed")
         }
         nextID = output.nextID
         return output.frame()
@@ -206,6 +218,7 @@ public struct FrameAssembler: Sendable {
         state.beginFrame()
         switch tracker {
         case .slotted(var slots):
+            tracker = .taken
             for event in events {
                 state.apply(event)
                 slots.handle(event, shared: state, output: &output)
@@ -213,6 +226,7 @@ public struct FrameAssembler: Sendable {
             slots.endFrame(shared: state, output: &output)
             tracker = .slotted(slots)
         case .anonymous(var anonymous):
+            tracker = .taken
             for event in events {
                 state.apply(event)
                 anonymous.handle(event, shared: state, output: &output)
@@ -220,16 +234,18 @@ public struct FrameAssembler: Sendable {
             anonymous.endFrame(shared: state, output: &output)
             tracker = .anonymous(anonymous)
         case .single(var single):
+            tracker = .taken
             for event in events {
                 state.apply(event)
                 single.handle(event, shared: state, output: &output)
             }
             single.endFrame(shared: state, output: &output)
             tracker = .single(single)
+        case .taken:
+            preconditionFailure("a frame assembler's tracker is only taken while it is changed")
         }
         shared = state
         nextID = output.nextID
-        pending.removeAll(keepingCapacity: true)
         record(output.anomalies)
         return output.frame()
     }
