@@ -151,7 +151,9 @@ extension Application {
                 continue
             }
             var groups: [(view: ResponderID, touches: [Touch])] = []
-            for touch in report.changedTouches where HandlerTrigger(phase: touch.phase) == trigger {
+            // Looked at in place; only the touches of this phase are copied into their groups.
+            for i in report.changedTouches.indices where HandlerTrigger(phase: report.changedTouches[i].phase) == trigger {
+                let touch = report.changedTouches[i]
                 guard touch.delivery == .delivered, let view = touch.view, !gestures.claimed.contains(touch.id) else { continue }
                 if !gestures.isEmpty && !heldBack(touch) { continue }
                 if let i = groups.firstIndex(where: { $0.view == view }) {

@@ -69,6 +69,8 @@ extension EvdevDevice {
 
     private func drain() -> (result: ReadResult, error: DeviceError?) {
         var events: [InputEvent] = []
+        // A multitouch frame is a few dozen events: room for them at once, not by doubling.
+        events.reserveCapacity(64)
         var before: [InputEvent] = []
         var resync: (dropped: InputEvent, delta: [InputEvent])?
         if let stash {

@@ -13,7 +13,10 @@ public enum MessageEncoder {
             messages: report.hits.count + report.changedTouches.count + report.presses.count + report.gestures.count
                 + report.actions.count + report.firstResponderChanges.count + 2)
         for hit in report.hits { add(hit, to: &batch) }
-        for touch in report.changedTouches { add(touch, tree: tree, to: &batch) }
+        // Read in place (an array's elements are copied out when passed on; a buffer's are not).
+        report.changedTouches.withUnsafeBufferPointer { touches in
+            for i in touches.indices { add(touches[i], tree: tree, to: &batch) }
+        }
         for press in report.presses { add(press, to: &batch) }
         if let command = report.remoteControl { add(command, responder: report.startResponder, to: &batch) }
         if let motion = report.motion { add(motion, responder: report.startResponder, to: &batch) }
@@ -131,7 +134,7 @@ public enum MessageEncoder {
 
     public static func message(for touch: Touch, tree: ViewTree) -> OutboundMessage { single { add(touch, tree: tree, to: &$0) } }
 
-    static func add(_ touch: Touch, tree: ViewTree, to batch: inout MessageBatch) {
+    static func add(_ touch: borrowing Touch, tree: ViewTree, to batch: inout MessageBatch) {
         let inView = touch.view.flatMap { tree.convert(touch.locationInWindow, touch.previousLocationInWindow, fromWindowTo: $0) }
         let droppable = touch.phase == .moved || touch.phase == .stationary
         batch.add(topic: .touches, views: touch.view.map { [$0] } ?? [], droppable: droppable) { w in

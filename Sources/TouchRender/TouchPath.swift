@@ -87,13 +87,16 @@ public struct TouchPathRecorder: Sendable {
 
     /// Records the changed touches of a dispatch report.
     public mutating func record(_ report: DispatchReport) {
-        for i in report.changedTouches.indices { record(report.changedTouches[i]) }
+        // Read in place (an array's elements are copied out when passed on; a buffer's are not).
+        report.changedTouches.withUnsafeBufferPointer { touches in
+            for i in touches.indices { record(touches[i]) }
+        }
     }
 
     /// Records one touch's new state: the coalesced samples it carries (oldest first), then its
     /// current location. A touch first seen mid-path starts a path there. A finished path takes no
     /// more samples.
-    public mutating func record(_ touch: Touch) {
+    public mutating func record(_ touch: borrowing Touch) {
         let i: Int
         if let slot = slots[touch.id] {
             i = slot
