@@ -363,27 +363,12 @@ public struct ViewTree: Sendable {
     }
 
     func convertFromWindow(_ point: Point, to index: Int32) -> Point {
-        var depth = 0
-        var i = index
-        while nodes[Int(i)].parent >= 0 {
-            depth += 1
-            i = nodes[Int(i)].parent
-        }
-        // From the window down, in the order hit-testing converts (the same rounding).
-        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(depth, 1)) { chain in
-            var i = index
-            for d in stride(from: depth - 1, through: 0, by: -1) {
-                chain[d] = i
-                i = nodes[Int(i)].parent
-            }
-            var p = point
-            for d in 0..<depth {
-                let frame = nodes[Int(chain[d])].properties.frame.origin
-                let bounds = nodes[Int(chain[d])].properties.boundsOrigin
-                p = p - frame + bounds
-            }
-            return p
-        }
+        // From the window down, in the order hit-testing converts (the same rounding): the parent's
+        // conversion first (views nest at most `maximumDepth` deep).
+        let parent = nodes[Int(index)].parent
+        guard parent >= 0 else { return point }
+        return convertFromWindow(point, to: parent) - nodes[Int(index)].properties.frame.origin
+            + nodes[Int(index)].properties.boundsOrigin
     }
 }
 

@@ -137,7 +137,7 @@ public enum MessageEncoder {
     static func add(_ touch: borrowing Touch, tree: ViewTree, to batch: inout MessageBatch) {
         let inView = touch.view.flatMap { tree.convert(touch.locationInWindow, touch.previousLocationInWindow, fromWindowTo: $0) }
         let droppable = touch.phase == .moved || touch.phase == .stationary
-        batch.add(topic: .touches, views: touch.view.map { [$0] } ?? [], droppable: droppable) { w in
+        batch.add(topic: .touches, view: touch.view, droppable: droppable) { w in
             w.member("type"); w.literal(#""touch""#)
             w.member("time"); w.double(touch.timestamp)
             w.member("touch"); w.int(Int64(touch.id))

@@ -11,7 +11,13 @@ public struct OutboundMessage: Hashable, Sendable {
     /// The topic, or `nil` for messages every client gets (hello, replies, notices).
     public var topic: Topic?
     /// The views the message is about (hit view and its path, the acting responder...), for filters.
-    public var views: [ResponderID]
+    public var views: [ResponderID] {
+        get { viewList.array }
+        set { viewList = ViewList(newValue) }
+    }
+    /// ``views``, kept without an array when there is one (a touch's view): an array would cost an
+    /// allocation per message.
+    private var viewList: ViewList
     /// The action's name, for action filters.
     public var action: String?
     /// Whether the message may be dropped for a slow client (touch moves may; hits, actions and
@@ -39,12 +45,13 @@ public struct OutboundMessage: Hashable, Sendable {
     public init(topic: Topic?, views: [ResponderID] = [], action: String? = nil, droppable: Bool, body: String) {
         var body = body
         let storage = body.withUTF8 { MessageStorage(copying: $0) }
-        self.init(topic: topic, views: views, action: action, droppable: droppable, storage: storage, range: 0..<storage.bytes.count)
+        self.init(
+            topic: topic, views: ViewList(views), action: action, droppable: droppable, storage: storage, range: 0..<storage.bytes.count)
     }
 
-    init(topic: Topic?, views: [ResponderID], action: String?, droppable: Bool, storage: MessageStorage, range: Range<Int>) {
+    init(topic: Topic?, views: ViewList, action: String?, droppable: Bool, storage: MessageStorage, range: Range<Int>) {
         self.topic = topic
-        self.views = views
+        self.viewList = views
         self.action = action
         self.droppable = droppable
         self.storage = storage
@@ -72,6 +79,15 @@ public struct OutboundMessage: Hashable, Sendable {
         self = batch.finish()[0]
     }
 
+    /// Whether one of the message's views satisfies `predicate`.
+    public func containsView(where predicate: (ResponderID) -> Bool) -> Bool {
+        switch viewList {
+        case .none: false
+        case .one(let view): predicate(view)
+        case .many(let views): views.contains(where: predicate)
+        }
+    }
+
     /// The line sent to a client: `{"seq":N,<body>}` and a newline.
     public func line(seq: UInt64) -> String {
         range.isEmpty ? "{\"seq\":\(seq)}\n" : "{\"seq\":\(seq),\(body)}\n"
@@ -88,6 +104,31 @@ public struct OutboundMessage: Hashable, Sendable {
         hasher.combine(action)
         hasher.combine(droppable)
         withBodyBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// A message's views: none, one, or a list.
+enum ViewList: Sendable {
+    case none
+    case one(ResponderID)
+    case many([ResponderID])
+
+    init(_ views: [ResponderID]) {
+        switch views.count {
+        case 0: self = .none
+        case 1: self = .one(views[0])
+        default: self = .many(views)
+        }
+    }
+
+    init(_ view: ResponderID?) { self = view.map { .one($0) } ?? .none }
+
+    var array: [ResponderID] {
+        switch self {
+        case .none: []
+        case .one(let view): [view]
+        case .many(let views): views
+        }
     }
 }
 
@@ -125,12 +166,25 @@ public struct MessageBatch: ~Copyable {
     public mutating func add(
         topic: Topic?, views: [ResponderID] = [], action: String? = nil, droppable: Bool, writing body: (inout JSONWriter) -> Void
     ) {
+        add(topic: topic, viewList: ViewList(views), action: action, droppable: droppable, writing: body)
+    }
+
+    /// Adds a message about one view (or none) whose members `body` writes.
+    public mutating func add(
+        topic: Topic?, view: ResponderID?, action: String? = nil, droppable: Bool, writing body: (inout JSONWriter) -> Void
+    ) {
+        add(topic: topic, viewList: ViewList(view), action: action, droppable: droppable, writing: body)
+    }
+
+    private mutating func add(
+        topic: Topic?, viewList: ViewList, action: String?, droppable: Bool, writing body: (inout JSONWriter) -> Void
+    ) {
         let start = writer.byteCount
         writer.beginMembers()
         body(&writer)
         messages.append(
             OutboundMessage(
-                topic: topic, views: views, action: action, droppable: droppable, storage: .empty, range: start..<writer.byteCount))
+                topic: topic, views: viewList, action: action, droppable: droppable, storage: .empty, range: start..<writer.byteCount))
     }
 
     /// Adds a message made of a JSON object's members.

@@ -27,7 +27,7 @@ public struct Subscription: Hashable, Sendable {
         guard let topic = message.topic else { return true }
         guard topicBits & topic.bit != 0 else { return false }
         if let views {
-            let ok = message.views.contains { view in
+            let ok = message.containsView { view in
                 views.contains { pattern in
                     pattern.hasSuffix("*") ? view.rawValue.hasPrefix(String(pattern.dropLast())) : view.rawValue == pattern
                 }
