@@ -62,9 +62,10 @@ public struct Application: Sendable {
     public internal(set) var statistics = ApplicationStatistics()
     /// Whether dispatch reports list every responder call: ``DispatchReport/calls``,
     /// ``DispatchReport/log``, ``DispatchReport/unhandled`` and the event's ``Event/allTouches``.
-    /// On by default (seed logs, tests, `touchd replay`); the daemon turns it off, since no message
-    /// carries them and they are most of a frame's dispatch cost. Hits, changed touches, actions,
-    /// gestures and everything else that becomes a message are reported either way.
+    /// On by default: the calls are what UIKit's responders would see, the record the seed logs and
+    /// the core's tests read. The daemon, `touchd replay` and `touchd render` turn it off, since no
+    /// message carries them and recording them is most of a frame's dispatch cost. Hits, changed
+    /// touches, actions, gestures and everything else that becomes a message are reported either way.
     public var recordsResponderCalls = true
     var live = LiveTouches()
     var nextTouchID: TouchID = 1

@@ -66,6 +66,7 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         let (document, loaded) = try loadLayout(config)
         var app = loaded
+        app.recordsResponderCalls = false  // a picture draws touches, not responder calls
         let target = try pictureWindow(window, tree: app.tree, config: config)
         var touches: [TouchPath] = []
         if let replay {

@@ -44,6 +44,7 @@ struct ReplayCommand: ParsableCommand {
         }
         let (document, loaded) = try loadLayout(config)
         var app = loaded
+        app.recordsResponderCalls = false  // as the daemon runs it: no message carries them
         var replay: RecordingReplay
         var stderr = StandardError()
         do {

@@ -12,7 +12,7 @@
 #   libinput        libinput debug-events --quiet, and printing
 #   touchd          the daemon with one client subscribed to `touches` (bench-subscriber)
 # and prints a table (CPU, ratio to the floor, latency p50/p99, events seen) with a verdict per goal.
-# The method is in docs/performance-daemon-vm.md and in scripts/bench/vm-job/run. Exits 0 when the
+# The method is in docs/performance.md ("Whole daemon on a real kernel") and in scripts/bench/vm-job/run. Exits 0 when the
 # benchmark ran, whether or not the goals were met (it says so); non-zero when it could not run.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
