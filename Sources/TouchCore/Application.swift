@@ -200,6 +200,13 @@ public struct Application: Sendable {
         return report
     }
 
+    /// Numbers this application's touches and presses after `previous`'s (the application of a
+    /// reloaded layout replacing it), so that a number stays unique for the daemon's life.
+    public mutating func continueNumbering(after previous: Application) {
+        nextTouchID = max(nextTouchID, previous.nextTouchID)
+        nextPressID = max(nextPressID, previous.nextPressID)
+    }
+
     /// Adds a handler between events.
     public mutating func addHandler(_ handler: Handler) { handlers.add(handler) }
 

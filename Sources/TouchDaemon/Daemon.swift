@@ -221,8 +221,10 @@ public final class Daemon {
     /// until they lift (see ``InputSource/layoutChanged(to:tree:)``).
     public func replaceApplication(_ newApp: Application) {
         cancelAllTouches()  // dispatches what is queued first
+        let previous = app
         app = newApp
         app.recordsResponderCalls = false
+        app.continueNumbering(after: previous)
     }
 
     /// Reloads the layout (``reloadLayout``): on success the application is replaced and the input

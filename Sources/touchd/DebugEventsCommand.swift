@@ -43,6 +43,8 @@ struct DebugEventsCommand: ParsableCommand {
             emit([("event", "error"), ("error", .string("no hotplug: \(error)"))])
         }
         func frameLine(_ device: DeviceWatcher.Device, _ frame: ContactFrame) {
+            // One read can complete several frames: none is printed past the count.
+            if let count, frames >= count { return }
             emit([
                 ("event", "frame"), ("device", .string(device.identity)), ("devnode", .string(device.devnode)),
                 ("time", .double(frame.time.seconds)), ("contacts", .array(frame.contacts.map(Self.contactJSON))),

@@ -28,6 +28,25 @@ import TouchCore
         #expect(report.actions.first?.detail == ["KEY_ENTER", "KEY_A"])
     }
 
+    /// A reloaded layout's application numbers touches and presses after the one it replaces.
+    @Test func numberingContinuesAfterAnApplicationItReplaces() {
+        var old = app(handlers: [])
+        _ = old.send(frame(1, contact(1, .began, 50, 50)))
+        _ = old.send(frame(1.1, contact(1, .ended, 50, 50), contact(2, .began, 60, 60)))
+        _ = old.send(keys(1.2, (30, "KEY_A", .began)))
+        var fresh = app(handlers: [])
+        fresh.continueNumbering(after: old)
+        let touch = fresh.send(frame(2, contact(1, .began, 50, 50))).flatMap(\.changedTouches).map(\.id)
+        let press = fresh.send(keys(2.1, (30, "KEY_A", .began))).flatMap(\.presses).map(\.id)
+        #expect(touch == [3], "touches 1 and 2 were the old application's")
+        #expect(press == [2], "press 1 was the old application's")
+        // A fresh application that has gone further keeps its own numbers.
+        var ahead = app(handlers: [])
+        for n in 0..<5 { _ = ahead.send(frame(Double(n), contact(1, .began, 50, 50))); _ = ahead.send(frame(Double(n) + 0.5, contact(1, .ended, 50, 50))) }
+        ahead.continueNumbering(after: old)
+        #expect(ahead.send(frame(9, contact(1, .began, 50, 50))).flatMap(\.changedTouches).map(\.id) == [6])
+    }
+
     @Test func keyFilterAndConsumption() {
         var a = app(handlers: [
             Handler(responder: "field", trigger: .pressesEnded, action: "field-up", passesOn: false),

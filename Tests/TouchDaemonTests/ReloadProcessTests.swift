@@ -85,14 +85,15 @@ import Glibc
         wait(c) { touches(c, id: 1).last?["phase"] as? String == "cancelled" }
         #expect(touches(c, id: 1).last?["phase"] as? String == "cancelled")
 
-        // The next tap lands in the renamed window; the finger held across the reload stays out
-        // (the new layout numbers its touches afresh).
+        // The next tap lands in the renamed window; the finger held across the reload stays out.
+        // Touch numbers go on from the old layout's: unique for the daemon's life.
         let messagesAtCancel = c.messages.count
         wait(c, timeout: 8) { c.messages.dropFirst(messagesAtCancel).filter { $0["type"] as? String == "touch" }.count >= 2 }
         let after = c.messages.dropFirst(messagesAtCancel)
         let afterTouches = after.filter { $0["type"] as? String == "touch" }
         #expect(afterTouches.map { $0["phase"] as? String } == ["began", "ended"], "\(after)")
         #expect(afterTouches.first?["window"] as? String == "screen", "\(after)")
+        #expect(afterTouches.map { $0["touch"] as? Int } == [2, 2], "\(after)")
         #expect(after.filter { $0["type"] as? String == "hit" }.map { $0["view"] as? String } == ["tile.doors"])
         #expect(c.seqs == Array(1...c.seqs.count))
 
