@@ -129,6 +129,34 @@ import TouchCore
         #expect(app.send(frame(1.04, contact(1, .ended, 100, 160))).flatMap(\.gestures).map(\.state) == [.ended])
     }
 
+    /// UIKit's `maximumNumberOfTouches`: a finger landing on a begun one-finger pan is ignored: the
+    /// translation follows the first finger alone, the second reaches the views, and the pan ends
+    /// when its own finger lifts.
+    @Test func aBegunPanIgnoresFingersPastItsMaximum() throws {
+        var tree = seedExperimentTree()
+        try tree.updateView("orange") { $0.isMultipleTouchEnabled = true }
+        let pan = GestureRecognizerSpec(id: "pan", view: "orange", kind: .defaultPan(maximumTouches: 1))
+        var app = Application(tree: tree, gestureRecognizers: [pan])
+        app.recordsResponderCalls = true
+        _ = app.send(frame(1, contact(1, .began, 70, 150)))
+        #expect(app.send(frame(1.02, contact(1, .moved, 90, 150))).flatMap(\.gestures).map(\.state) == [.began])
+        let landing = app.send(frame(1.03, contact(1, .moved, 90, 150), contact(2, .began, 150, 250)))
+        #expect(landing.flatMap(\.gestures).isEmpty, "a finger landing changes nothing")
+        #expect(landing.flatMap(\.calls).contains { $0.trigger == .touchesBegan && $0.touches == [2] }, "the views get the new finger")
+        let moving = app.send(frame(1.04, contact(1, .moved, 100, 160), contact(2, .moved, 250, 350)))
+        let record = try #require(moving.flatMap(\.gestures).first)
+        #expect(record.state == .changed)
+        #expect(record.touches == [1])
+        #expect(JSONValue.object(record.values)["translation"] == .object([("x", .double(30)), ("y", .double(10))]))
+        #expect(record.location == Point(x: 100, y: 160))
+        #expect(moving.flatMap(\.calls).contains { $0.trigger == .touchesMoved && $0.touches == [2] }, "the second finger is not the pan's")
+        let lifting = app.send(frame(1.05, contact(1, .ended, 100, 160), contact(2, .moved, 260, 360)))
+        #expect(lifting.flatMap(\.gestures).map(\.state) == [.ended])
+        let after = app.send(frame(1.06, contact(2, .ended, 260, 360)))
+        #expect(after.flatMap(\.gestures).isEmpty)
+        #expect(after.flatMap(\.calls).contains { $0.trigger == .touchesEnded && $0.touches == [2] })
+    }
+
     @Test func aSwipeRecognizesItsDirectionOnly() {
         let right = GestureRecognizerSpec(
             id: "swipe", view: "orange", kind: .swipe(directions: .right, touches: 1, minimumDistanceMillimetres: 10, maximumDuration: 0.5), action: "swipe")

@@ -33,6 +33,9 @@ struct GestureRecognizer: Sendable {
     var trackOrder: [TouchID] = []
     /// Every touch since the last reset (a double tap's first tap included), in order.
     var seen: [TouchID] = []
+    /// Touches it ignores, as `ignore(_:for:)` does: the fingers that land on a pan that has begun
+    /// with its maximum down. They stay out of its centroid, its translation and its touches.
+    var ignored: Set<TouchID> = []
     /// The hit-test view of its first touch since the last reset.
     var firstTouchView: ResponderID?
     /// A recognition waiting for recognizers it requires to fail.
@@ -94,12 +97,31 @@ struct GestureRecognizer: Sendable {
         }
     }
 
+    /// A pan that has begun ignores the fingers that land once its maximum is down (UIKit's
+    /// `maximumNumberOfTouches`): its translation follows the fingers it began with.
+    private mutating func ignoreFingersPastMaximum(_ touches: [Touch]) {
+        guard case .pan(_, let maximum, _) = spec.kind, state != .possible else { return }
+        var down = downCount
+        for touch in touches where touch.phase == .began && tracks[touch.id] == nil {
+            if down >= maximum {
+                ignored.insert(touch.id)
+            } else {
+                down += 1
+            }
+        }
+    }
+
     mutating func reset() {
         self = GestureRecognizer(spec: spec, pointsPerMillimetre: pointsPerMillimetre, tapSettings: tapSettings)
     }
 
     /// Takes one event's changes to its touches; returns the state it wants to move to, if any.
     mutating func update(_ touches: [Touch], time: Double) -> GestureState? {
+        ignoreFingersPastMaximum(touches)
+        // Only the touches it tracks, or that begin now and are not ignored.
+        let touches = touches.filter { tracks[$0.id] != nil || ($0.phase == .began && !ignored.contains($0.id)) }
+        // None of its own (an ignored finger, or one that outlived its last cycle): nothing changes.
+        guard !touches.isEmpty else { return nil }
         var cancelled = false
         for touch in touches {
             switch touch.phase {
