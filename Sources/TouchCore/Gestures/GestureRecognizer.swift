@@ -119,7 +119,8 @@ struct GestureRecognizer: Sendable {
     mutating func update(_ touches: [Touch], time: Double) -> GestureState? {
         ignoreFingersPastMaximum(touches)
         // Only the touches it tracks, or that begin now and are not ignored.
-        let touches = touches.filter { tracks[$0.id] != nil || ($0.phase == .began && !ignored.contains($0.id)) }
+        func isOwn(_ touch: Touch) -> Bool { tracks[touch.id] != nil || (touch.phase == .began && !ignored.contains(touch.id)) }
+        let touches = touches.allSatisfy(isOwn) ? touches : touches.filter(isOwn)
         // None of its own (an ignored finger, or one that outlived its last cycle): nothing changes.
         guard !touches.isEmpty else { return nil }
         var cancelled = false
