@@ -94,6 +94,7 @@ public final class LiveDeviceSource: InputSource {
                 entry.pipeline = try entry.pipeline.remapped(
                     kind: entry.facts.kind, description: entry.device.description, udevProperties: entry.udev.properties, spec: spec, tree: tree)
                 entry.match = match
+                applyGrab(spec.grab, to: entry, devnode: node)
             } catch {
                 logger.error("device \(node) cannot be used with the reloaded layout: \(error)")
                 close(node, reason: "\(error)")
@@ -101,6 +102,17 @@ public final class LiveDeviceSource: InputSource {
         }
         // Devices the old layout ignored may be wanted now.
         if let udev { for device in udev.inputDevices() where open[device.devnode] == nil { add(device) } }
+    }
+
+    /// Takes or releases a device's exclusive grab as its (reloaded) layout entry says.
+    private func applyGrab(_ wanted: Bool, to entry: OpenDevice, devnode: String) {
+        guard wanted != entry.device.isGrabbed else { return }
+        if wanted {
+            do { try entry.device.grab() } catch { logger.warning("\(error)", metadata: ["devnode": "\(devnode)"]) }
+        } else {
+            entry.device.ungrab()
+        }
+        logger.info(wanted ? "device grabbed after the reload" : "device released after the reload", metadata: ["devnode": "\(devnode)"])
     }
 
     /// Stops using an open device (it stays listed as ignored, with `reason`).
