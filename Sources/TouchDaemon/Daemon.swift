@@ -130,12 +130,17 @@ public final class Daemon {
     /// request, a device's removal, a recognizer's timer, a reload, shutdown).
     public func dispatchQueued() {
         dispatchScheduled = false
-        guard app.queue.count > 0 else { return }
+        guard inPlace({ $0.queue.count > 0 }) else { return }
         publish(app.dispatchAll())
         armGestureTimer()
     }
 
     private var dispatchScheduled = false
+
+    /// Reads the application in place, for what runs on every frame: reading a property of the
+    /// struct through the object that holds it would copy the whole application (a retain of each
+    /// of its parts) to keep it steady during the call.
+    private func inPlace<T>(_ body: (inout Application) -> T) -> T { body(&app) }
 
     private func noteInput(_ event: QueuedEvent) {
         framesIn += 1
@@ -163,7 +168,7 @@ public final class Daemon {
 
     /// Arms the loop's timer for the next recognizer deadline (a long press, a multi-tap window).
     func armGestureTimer() {
-        guard let deadline = app.nextDeadline else {
+        guard let deadline = inPlace({ $0.nextDeadline }) else {
             gestureTimer?.arm(after: nil)
             return
         }
@@ -189,10 +194,12 @@ public final class Daemon {
             for report in reports {
                 if let onAnomaly { for anomaly in report.anomalies { onAnomaly(anomaly) } }
                 recentTouches.record(report)
-                for message in MessageEncoder.messages(for: report, tree: app.tree) {
-                    server.broadcast(message)
-                    count += 1
+                let messages = inPlace { MessageEncoder.messages(for: report, tree: $0.tree) }
+                // Passed on from where they are (a loop over the array would copy each one).
+                messages.withUnsafeBufferPointer { messages in
+                    for i in messages.indices { server.broadcast(messages[i]) }
                 }
+                count += messages.count
             }
         }
         if count > 0 { onPublished?(count) }
