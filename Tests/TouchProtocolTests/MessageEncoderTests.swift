@@ -62,18 +62,13 @@ import TouchProtocol
         _ = app.send(InputFrame(device: "d", window: "w", timestamp: 3, contacts: [contact(2, .began, 99, 99)]))
         let cancelled = app.cancelAllTouches(timestamp: 3.5)!
         let rest = #""major_radius":4.5,"major_radius_tolerance":0,"force":0.25,"maximum_possible_force":2}"# + "\n"
-        #expect(
-            touchLine(began) == #"{"seq":1,"type":"touch","time":2,"touch":1,"phase":"began","device":"d","window":"w","view":"v","location":{"x":15,"y":25},"previous_location":{"x":15,"y":25},"location_in_view":{"x":5,"y":5},"previous_location_in_view":{"x":5,"y":5},"tap_count":1,"#
-                + rest)
-        #expect(
-            touchLine(moved) == #"{"seq":1,"type":"touch","time":2.008,"touch":1,"phase":"moved","device":"d","window":"w","view":"v","location":{"x":18.5,"y":29},"previous_location":{"x":15,"y":25},"location_in_view":{"x":8.5,"y":9},"previous_location_in_view":{"x":5,"y":5},"tap_count":1,"#
-                + rest)
-        #expect(
-            touchLine(ended) == #"{"seq":1,"type":"touch","time":2.016,"touch":1,"phase":"ended","device":"d","window":"w","view":"v","location":{"x":18.5,"y":29},"previous_location":{"x":18.5,"y":29},"location_in_view":{"x":8.5,"y":9},"previous_location_in_view":{"x":8.5,"y":9},"tap_count":1,"#
-                + rest)
-        #expect(
-            touchLine(cancelled) == #"{"seq":1,"type":"touch","time":3.5,"touch":2,"phase":"cancelled","device":"d","window":"w","view":"w","location":{"x":99,"y":99},"previous_location":{"x":99,"y":99},"location_in_view":{"x":99,"y":99},"previous_location_in_view":{"x":99,"y":99},"tap_count":1,"#
-                + rest)
+        let expected: [(DispatchReport, String)] = [
+            (began, #"{"seq":1,"type":"touch","time":2,"touch":1,"phase":"began","device":"d","window":"w","view":"v","location":{"x":15,"y":25},"previous_location":{"x":15,"y":25},"location_in_view":{"x":5,"y":5},"previous_location_in_view":{"x":5,"y":5},"tap_count":1,"#),
+            (moved, #"{"seq":1,"type":"touch","time":2.008,"touch":1,"phase":"moved","device":"d","window":"w","view":"v","location":{"x":18.5,"y":29},"previous_location":{"x":15,"y":25},"location_in_view":{"x":8.5,"y":9},"previous_location_in_view":{"x":5,"y":5},"tap_count":1,"#),
+            (ended, #"{"seq":1,"type":"touch","time":2.016,"touch":1,"phase":"ended","device":"d","window":"w","view":"v","location":{"x":18.5,"y":29},"previous_location":{"x":18.5,"y":29},"location_in_view":{"x":8.5,"y":9},"previous_location_in_view":{"x":8.5,"y":9},"tap_count":1,"#),
+            (cancelled, #"{"seq":1,"type":"touch","time":3.5,"touch":2,"phase":"cancelled","device":"d","window":"w","view":"w","location":{"x":99,"y":99},"previous_location":{"x":99,"y":99},"location_in_view":{"x":99,"y":99},"previous_location_in_view":{"x":99,"y":99},"tap_count":1,"#),
+        ]
+        for (report, line) in expected { #expect(touchLine(report) == line + rest) }
     }
 
     @Test func subscriptionsFilterByTopicViewPrefixAndActionName() {
