@@ -13,10 +13,7 @@ public enum MessageEncoder {
             messages: report.hits.count + report.changedTouches.count + report.presses.count + report.gestures.count
                 + report.actions.count + report.firstResponderChanges.count + 2)
         for hit in report.hits { add(hit, to: &batch) }
-        // Read in place (an array's elements are copied out when passed on; a buffer's are not).
-        report.changedTouches.withUnsafeBufferPointer { touches in
-            for i in touches.indices { add(touches[i], tree: tree, to: &batch) }
-        }
+        for i in report.changedTouches.indices { add(touchAt: i, of: report.changedTouches, tree: tree, to: &batch) }
         for press in report.presses { add(press, to: &batch) }
         if let command = report.remoteControl { add(command, responder: report.startResponder, to: &batch) }
         if let motion = report.motion { add(motion, responder: report.startResponder, to: &batch) }
@@ -132,34 +129,40 @@ public enum MessageEncoder {
         }
     }
 
-    public static func message(for touch: Touch, tree: ViewTree) -> OutboundMessage { single { add(touch, tree: tree, to: &$0) } }
+    public static func message(for touch: Touch, tree: ViewTree) -> OutboundMessage {
+        single { add(touchAt: 0, of: [touch], tree: tree, to: &$0) }
+    }
 
-    static func add(_ touch: borrowing Touch, tree: ViewTree, to batch: inout MessageBatch) {
-        let inView = touch.view.flatMap { tree.convert(touch.locationInWindow, touch.previousLocationInWindow, fromWindowTo: $0) }
-        let droppable = touch.phase == .moved || touch.phase == .stationary
-        batch.add(topic: .touches, view: touch.view, droppable: droppable) { w in
+    /// Adds the message of `touches[i]`, read field by field from the array (passing a whole touch
+    /// on would copy it).
+    static func add(touchAt i: Int, of touches: [Touch], tree: ViewTree, to batch: inout MessageBatch) {
+        let inView = touches[i].view.flatMap {
+            tree.convert(touches[i].locationInWindow, touches[i].previousLocationInWindow, fromWindowTo: $0)
+        }
+        let droppable = touches[i].phase == .moved || touches[i].phase == .stationary
+        batch.add(topic: .touches, view: touches[i].view, droppable: droppable) { w in
             w.member("type"); w.literal(#""touch""#)
-            w.member("time"); w.double(touch.timestamp)
-            w.member("touch"); w.int(Int64(touch.id))
-            w.member("phase"); phase(touch.phase, to: &w)
-            w.member("device"); w.string(touch.device)
-            w.member("window"); id(touch.window, to: &w)
-            w.member("view"); id(touch.view, to: &w)
-            w.member("location"); point(touch.locationInWindow, to: &w)
-            w.member("previous_location"); point(touch.previousLocationInWindow, to: &w)
+            w.member("time"); w.double(touches[i].timestamp)
+            w.member("touch"); w.int(Int64(touches[i].id))
+            w.member("phase"); phase(touches[i].phase, to: &w)
+            w.member("device"); w.string(touches[i].device)
+            w.member("window"); id(touches[i].window, to: &w)
+            w.member("view"); id(touches[i].view, to: &w)
+            w.member("location"); point(touches[i].locationInWindow, to: &w)
+            w.member("previous_location"); point(touches[i].previousLocationInWindow, to: &w)
             w.member("location_in_view")
             if let inView { point(inView.0, to: &w) } else { w.null() }
             w.member("previous_location_in_view")
             if let inView { point(inView.1, to: &w) } else { w.null() }
-            w.member("tap_count"); w.int(Int64(touch.tapCount))
-            w.member("major_radius"); w.double(touch.majorRadius)
-            w.member("major_radius_tolerance"); w.double(touch.majorRadiusTolerance)
-            w.member("force"); w.double(touch.force)
-            w.member("maximum_possible_force"); w.double(touch.maximumPossibleForce)
-            if !touch.coalescedSamples.isEmpty {
+            w.member("tap_count"); w.int(Int64(touches[i].tapCount))
+            w.member("major_radius"); w.double(touches[i].majorRadius)
+            w.member("major_radius_tolerance"); w.double(touches[i].majorRadiusTolerance)
+            w.member("force"); w.double(touches[i].force)
+            w.member("maximum_possible_force"); w.double(touches[i].maximumPossibleForce)
+            if !touches[i].coalescedSamples.isEmpty {
                 w.member("coalesced")
                 w.array { w in
-                    for sample in touch.coalescedSamples {
+                    for sample in touches[i].coalescedSamples {
                         w.element()
                         w.object { w in
                             w.member("time"); w.double(sample.timestamp)

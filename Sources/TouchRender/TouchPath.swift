@@ -87,38 +87,52 @@ public struct TouchPathRecorder: Sendable {
 
     /// Records the changed touches of a dispatch report.
     public mutating func record(_ report: DispatchReport) {
-        // Read in place (an array's elements are copied out when passed on; a buffer's are not).
-        report.changedTouches.withUnsafeBufferPointer { touches in
-            for i in touches.indices { record(touches[i]) }
+        // Field by field from the report's array: passing a whole touch on copies it.
+        let touches = report.changedTouches
+        for i in touches.indices {
+            let id = touches[i].id
+            if slots[id] == nil { startPath(of: touches[i]) }
+            guard let slot = slots[id] else { continue }
+            append(
+                at: slot, phase: touches[i].phase, location: touches[i].locationInWindow, timestamp: touches[i].timestamp,
+                coalesced: touches[i].coalescedSamples, delivery: touches[i].delivery)
         }
     }
 
     /// Records one touch's new state: the coalesced samples it carries (oldest first), then its
     /// current location. A touch first seen mid-path starts a path there. A finished path takes no
     /// more samples.
-    public mutating func record(_ touch: borrowing Touch) {
-        let i: Int
-        if let slot = slots[touch.id] {
-            i = slot
-        } else {
-            storage.append(
-                TouchPath(
-                    id: touch.id, device: touch.device, window: touch.window, view: touch.view, delivery: touch.delivery,
-                    tapCount: touch.tapCount, points: []))
-            slots[touch.id] = storage.count - 1
-            trim()
-            guard let slot = slots[touch.id] else { return }
-            i = slot
-        }
-        guard storage[i].points.last.map({ !$0.phase.isFinal }) ?? true else { return }
-        if touch.phase != .began {
-            for sample in touch.coalescedSamples {
-                storage[i].points.append(TouchPathPoint(location: sample.locationInWindow, phase: .moved, timestamp: sample.timestamp))
+    public mutating func record(_ touch: Touch) {
+        if slots[touch.id] == nil { startPath(of: touch) }
+        guard let slot = slots[touch.id] else { return }
+        append(
+            at: slot, phase: touch.phase, location: touch.locationInWindow, timestamp: touch.timestamp, coalesced: touch.coalescedSamples,
+            delivery: touch.delivery)
+    }
+
+    /// Starts an empty path for a touch first seen, dropping the oldest past ``limit``.
+    private mutating func startPath(of touch: Touch) {
+        storage.append(
+            TouchPath(
+                id: touch.id, device: touch.device, window: touch.window, view: touch.view, delivery: touch.delivery,
+                tapCount: touch.tapCount, points: []))
+        slots[touch.id] = storage.count - 1
+        trim()
+    }
+
+    /// Adds a touch's samples to the path at `slot`, in place, unless the path has finished.
+    private mutating func append(
+        at slot: Int, phase: TouchPhase, location: Point, timestamp: Double, coalesced: [TouchSample], delivery: TouchDelivery
+    ) {
+        guard storage[slot].points.last.map({ !$0.phase.isFinal }) ?? true else { return }
+        if phase != .began {
+            for sample in coalesced {
+                storage[slot].points.append(TouchPathPoint(location: sample.locationInWindow, phase: .moved, timestamp: sample.timestamp))
             }
         }
-        storage[i].points.append(TouchPathPoint(location: touch.locationInWindow, phase: touch.phase, timestamp: touch.timestamp))
-        storage[i].delivery = touch.delivery
-        if let pointLimit, storage[i].points.count > pointLimit { thin(at: i) }
+        storage[slot].points.append(TouchPathPoint(location: location, phase: phase, timestamp: timestamp))
+        storage[slot].delivery = delivery
+        if let pointLimit, storage[slot].points.count > pointLimit { thin(at: slot) }
     }
 
     /// Keeps the first and last samples and every other one between.
