@@ -195,10 +195,7 @@ public final class Daemon {
                 if let onAnomaly { for anomaly in report.anomalies { onAnomaly(anomaly) } }
                 recentTouches.record(report)
                 let messages = inPlace { MessageEncoder.messages(for: report, tree: $0.tree) }
-                // Passed on from where they are (a loop over the array would copy each one).
-                messages.withUnsafeBufferPointer { messages in
-                    for i in messages.indices { server.broadcast(messages[i]) }
-                }
+                for message in messages { server.broadcast(message) }
                 count += messages.count
             }
         }
