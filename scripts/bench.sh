@@ -6,10 +6,11 @@
 # (callgrind), an allocation count, or a memory and wakeup figure of the real daemon.
 #
 # Sections: in-process pipeline on real recordings (touchd-bench), hit-test scaling, instructions
-# per frame under callgrind, heap allocations per move frame (a preloaded malloc counter), memory
-# (peak RSS of the daemon with a 1,000-view layout and 10 subscribed clients; RSS growth over
-# 1 million frames in-process), idle wakeups and CPU time of the daemon over 10 s, and the whole
-# daemon on a real kernel (scripts/bench/daemon-vm.sh, when present).
+# per frame under callgrind (in-process, and of the real daemon replaying the daemon benchmarks'
+# stream: scripts/bench/daemon-instructions.sh), heap allocations per move frame (a preloaded
+# malloc counter), memory (peak RSS of the daemon with a 1,000-view layout and 10 subscribed
+# clients; RSS growth over 1 million frames in-process), idle wakeups and CPU time of the daemon
+# over 10 s, and the whole daemon on a real kernel (scripts/bench/daemon-vm.sh, when present).
 #
 # Environment: TOUCHD_RECORDINGS (default ../shared/recordings), BENCH_FRAMES (default 1000000),
 # BENCH_IDLE_SECONDS (default 10).
@@ -100,6 +101,9 @@ if [ ${#recs[@]} -gt 0 ]; then
   echo "memory: $frames frames in-process..." >&2
   "$bench" memory --layout "$work/views-1000.toml" --window main --frames "$frames" "${recs[0]}" >> "$table"
 fi
+
+echo "instructions of the daemon (callgrind)..." >&2
+bash scripts/bench/daemon-instructions.sh "$touchd" >> "$table"
 
 # Figures of one process from /proc: context switches (all threads), CPU ticks, peak and current RSS.
 proc_figures() { # pid -> "switches ticks hwm_kib rss_kib"
