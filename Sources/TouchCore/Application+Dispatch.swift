@@ -163,7 +163,7 @@ extension Application {
                 }
             }
             for group in groups {
-                callChain(from: group.view, trigger: trigger, touches: group.touches, event: event, report: &report)
+                callChain(from: group.view, trigger: trigger, touches: group.touches, report: &report)
                 if trigger == .touchesBegan { for touch in group.touches { gestures.deliveredBegan.insert(touch.id) } }
             }
         }
@@ -253,29 +253,44 @@ extension Application {
     /// Walks the responder chain from `first`: each responder's matching handlers emit their actions;
     /// the call goes on to the next responder unless a matching handler consumes it.
     mutating func callChain(
-        from first: ResponderID, trigger: HandlerTrigger, touches: [Touch], event: Event, report: inout DispatchReport
+        from first: ResponderID, trigger: HandlerTrigger, touches: [Touch], report: inout DispatchReport
     ) {
         if !controls.isEmpty && isControl(first) {
             controlTracks(first, trigger: trigger, touches: touches, report: &report)
             return
         }
+        walkResponderChain(from: first, trigger: trigger, touches: touches.map(\.id), detail: [], report: &report) {
+            $0.matches(trigger, touches: touches)
+        }
+    }
+
+    /// The walk every responder call makes, touches or not: from `first` up the responder chain,
+    /// each responder's handlers that `matches` selects emit their actions (with `touches` and
+    /// `detail`), and the call goes on to the next responder unless one of them consumes it; a call
+    /// that reaches the end is counted as unhandled. A call no responder has a handler for passes
+    /// along the whole chain without a walk unless responder calls are recorded (`touches` is not
+    /// even worked out then).
+    mutating func walkResponderChain(
+        from first: ResponderID, trigger: HandlerTrigger, touches: @autoclosure () -> [TouchID], detail: [String],
+        report: inout DispatchReport, matches: (Handler) -> Bool
+    ) {
         guard recordsResponderCalls || handlers.hasHandlers(for: trigger) else {
-            // No responder has a handler for this method: the call passes along the whole chain.
             statistics.unhandledCalls += 1
             return
         }
-        let ids = touches.map(\.id)
+        let touches = touches()
         for responder in tree.responderChain(from: first) {
             if recordsResponderCalls {
-                let call = ResponderCall(responder: responder, trigger: trigger, touches: ids)
+                let call = ResponderCall(responder: responder, trigger: trigger, touches: touches, detail: detail)
                 report.calls.append(call)
                 report.log.append(.call(call))
             }
             var passesOn = true
-            for handler in handlers.handlers(for: responder) where handler.matches(trigger, touches: touches) {
-                let action = ActionRecord(
+            for handler in handlers.handlers(for: responder) where matches(handler) {
+                var action = ActionRecord(
                     name: handler.action, responder: responder, trigger: trigger, payload: handler.payload,
-                    touches: ids, view: first, timestamp: event.timestamp)
+                    touches: touches, view: first, timestamp: report.event.timestamp)
+                action.detail = detail
                 report.actions.append(action)
                 if recordsResponderCalls { report.log.append(.action(action)) }
                 statistics.actionsEmitted += 1
@@ -284,7 +299,9 @@ extension Application {
             }
             if !passesOn { return }
         }
-        if recordsResponderCalls { report.unhandled.append(ResponderCall(responder: first, trigger: trigger, touches: ids)) }
+        if recordsResponderCalls {
+            report.unhandled.append(ResponderCall(responder: first, trigger: trigger, touches: touches, detail: detail))
+        }
         statistics.unhandledCalls += 1
     }
 }

@@ -228,7 +228,7 @@ extension Application {
             if let i = groups.firstIndex(where: { $0.view == view }) { groups[i].touches.append(touch) } else { groups.append((view, [touch])) }
         }
         for group in groups where tree.kind(of: group.view) != nil {
-            callChain(from: group.view, trigger: trigger, touches: group.touches, event: report.event, report: &report)
+            callChain(from: group.view, trigger: trigger, touches: group.touches, report: &report)
         }
     }
 

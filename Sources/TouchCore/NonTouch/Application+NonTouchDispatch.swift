@@ -92,28 +92,9 @@ extension Application {
         report: inout DispatchReport
     ) {
         let keys = trigger == .remoteControl ? [] : detail
-        for responder in tree.responderChain(from: first) {
-            let call = ResponderCall(responder: responder, trigger: trigger, touches: [], detail: detail)
-            if recordsResponderCalls {
-                report.calls.append(call)
-                report.log.append(.call(call))
-            }
-            var passesOn = true
-            for handler in handlers.handlers(for: responder) where handler.matches(trigger, keys: keys, remoteControl: remoteControl) {
-                var action = ActionRecord(
-                    name: handler.action, responder: responder, trigger: trigger, payload: handler.payload, touches: [], view: first,
-                    timestamp: report.event.timestamp)
-                action.detail = detail
-                report.actions.append(action)
-                if recordsResponderCalls { report.log.append(.action(action)) }
-                statistics.actionsEmitted += 1
-                applyFirstResponderEffect(of: handler, report: &report)
-                passesOn = passesOn && handler.passesOn
-            }
-            if !passesOn { return }
+        walkResponderChain(from: first, trigger: trigger, touches: [], detail: detail, report: &report) {
+            $0.matches(trigger, keys: keys, remoteControl: remoteControl)
         }
-        if recordsResponderCalls { report.unhandled.append(ResponderCall(responder: first, trigger: trigger, touches: [], detail: detail)) }
-        statistics.unhandledCalls += 1
     }
 
     /// Runs a handler's `becomeFirstResponder()` or `resignFirstResponder()`; a refusal is reported
