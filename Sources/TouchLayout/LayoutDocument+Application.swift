@@ -64,7 +64,7 @@ extension LayoutDocument {
         HandlerTable(
             handlers.map { spec in
                 Handler(
-                    responder: ResponderID(spec.responder), trigger: spec.trigger.coreTrigger, action: spec.action,
+                    responder: ResponderID(spec.responder), trigger: spec.trigger, action: spec.action,
                     payload: spec.payload?.jsonValue ?? .object([]), passesOn: spec.passesOn, tapCount: spec.tapCount,
                     selector: spec.selector, key: spec.key, remoteControl: spec.remoteControlSubtype.flatMap(RemoteControlSubtype.init(rawValue:)),
                     firstResponderEffect: spec.becomeFirstResponder.map { .become(ResponderID($0)) }
@@ -147,26 +147,6 @@ extension ViewSpec {
             isMultipleTouchEnabled: isMultipleTouchEnabled, isExclusiveTouch: isExclusiveTouch,
             hitExpansion: EdgeInsets(top: hitExpansion.top, left: hitExpansion.left, bottom: hitExpansion.bottom, right: hitExpansion.right),
             hitTestPolicy: policy)
-    }
-}
-
-extension HandlerTrigger {
-    /// The core's trigger of the same name.
-    public var coreTrigger: TouchCore.HandlerTrigger {
-        switch self {
-        case .touchesBegan: .touchesBegan
-        case .touchesMoved: .touchesMoved
-        case .touchesEnded: .touchesEnded
-        case .touchesCancelled: .touchesCancelled
-        case .action: .action
-        case .pressesBegan: .pressesBegan
-        case .pressesEnded: .pressesEnded
-        case .pressesCancelled: .pressesCancelled
-        case .remoteControl: .remoteControl
-        case .motionBegan: .motionBegan
-        case .motionEnded: .motionEnded
-        case .motionCancelled: .motionCancelled
-        }
     }
 }
 

@@ -1,3 +1,5 @@
+import TouchCore
+
 // The validated pieces of a layout file. Every value here has passed validation and has its
 // default filled in; see the reference at the top of LayoutDocument.swift for the TOML keys.
 
@@ -254,34 +256,12 @@ public struct FirstResponderTraitsSpec: Hashable, Sendable {
     }
 }
 
-/// The responder method a handler hooks (`on`).
-public enum HandlerTrigger: String, Hashable, Sendable, CaseIterable {
-    case touchesBegan = "touches_began"
-    case touchesMoved = "touches_moved"
-    case touchesEnded = "touches_ended"
-    case touchesCancelled = "touches_cancelled"
-    /// A control's action (target-action): the handler takes the action named by `selector`.
-    case action = "action"
-    /// Keys went down (`pressesBegan`); `key` may name one.
-    case pressesBegan = "presses_began"
-    /// Keys went up (`pressesEnded`).
-    case pressesEnded = "presses_ended"
-    /// Held keys were cancelled (`pressesCancelled`).
-    case pressesCancelled = "presses_cancelled"
-    /// A remote-control command (`remoteControlReceived`); `subtype` may name one.
-    case remoteControl = "remote_control"
-    /// A shake began (`motionBegan`).
-    case motionBegan = "motion_began"
-    /// A shake ended (`motionEnded`).
-    case motionEnded = "motion_ended"
-    /// A shake was cancelled (`motionCancelled`).
-    case motionCancelled = "motion_cancelled"
+extension HandlerTrigger {
+    /// Whether this is one of the four touch methods (`tap_count` applies to those only).
+    var isTouch: Bool { Self.touchMethods.contains(self) }
 
-    /// Whether this is one of the four touch methods.
-    public var isTouch: Bool { [.touchesBegan, .touchesMoved, .touchesEnded, .touchesCancelled].contains(self) }
-
-    /// Whether this is one of the press methods.
-    public var isPress: Bool { self == .pressesBegan || self == .pressesEnded || self == .pressesCancelled }
+    /// Whether this is one of the press methods (`key` applies to those only).
+    var isPress: Bool { self == .pressesBegan || self == .pressesEnded || self == .pressesCancelled }
 }
 
 /// One `[[handler]]`: what a responder does in one of its touch methods.
