@@ -73,8 +73,7 @@ public struct MotionInputPipeline: Sendable {
 
     /// - Throws: ``DevicePipelineError`` when the device has no `ABS_X` and `ABS_Y`.
     public init(deviceID: String, description: DeviceDescription, spec: DeviceSpec) throws(DevicePipelineError) {
-        let settings = ShakeSettings(thresholdG: spec.shake.thresholdG, minimumDuration: spec.shake.minimumDuration, settle: spec.shake.settle)
-        guard let decoder = AccelerometerDecoder(description: description, settings: settings) else {
+        guard let decoder = AccelerometerDecoder(description: description, settings: spec.shake) else {
             throw DevicePipelineError(device: deviceID, problem: "it has no ABS_X and ABS_Y axes to read acceleration from")
         }
         self.deviceID = deviceID

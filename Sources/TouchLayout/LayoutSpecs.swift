@@ -1,4 +1,5 @@
 import TouchCore
+import TouchEvdev
 
 // The validated pieces of a layout file. Every value here has passed validation and has its
 // default filled in; see the reference at the top of LayoutDocument.swift for the TOML keys.
@@ -452,19 +453,7 @@ public struct DeviceSpec: Hashable, Sendable {
     }
 }
 
-/// An accelerometer's shake settings (`[[device]]` with `match.kind = "accelerometer"`).
-public struct ShakeSpec: Hashable, Sendable {
-    /// `shake_threshold_g`: how far (in g) the acceleration must stray from gravity. Default 0.8.
-    public var thresholdG: Double
-    /// `shake_duration`: the shortest shake (seconds) that ends as `motion_ended`; a shorter one is
-    /// cancelled. Default 0.3.
-    public var minimumDuration: Double
-    /// `shake_settle`: how long (seconds) the device must be calm for the shake to end. Default 0.25.
-    public var settle: Double
-
-    public init(thresholdG: Double = 0.8, minimumDuration: Double = 0.3, settle: Double = 0.25) {
-        self.thresholdG = thresholdG
-        self.minimumDuration = minimumDuration
-        self.settle = settle
-    }
-}
+/// An accelerometer's shake settings (`[[device]]` with `match.kind = "accelerometer"`): the
+/// decoder's own settings: `shake_threshold_g` is `thresholdG`, `shake_duration` is
+/// `minimumDuration` and `shake_settle` is `settle`, with the decoder's defaults.
+public typealias ShakeSpec = ShakeSettings
