@@ -62,12 +62,9 @@ public struct OutboundMessage: Hashable, Sendable {
     public init(
         topic: Topic?, views: [ResponderID] = [], action: String? = nil, droppable: Bool, members: [(String, JSONValue)]
     ) {
-        self.init(topic: topic, views: views, action: action, droppable: droppable) { writer in
-            for (key, value) in members {
-                writer.member(escaping: key)
-                writer.value(value)
-            }
-        }
+        var batch = MessageBatch(messages: 1)
+        batch.add(topic: topic, views: views, action: action, droppable: droppable, members: members)
+        self = batch.finish()[0]
     }
 
     /// Builds a message whose members `body` writes (``JSONWriter/member(_:)`` and a value each).
