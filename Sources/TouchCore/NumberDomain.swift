@@ -1,0 +1,91 @@
+/// The values a number that enters touchd may take: a closed range of finite values and the unit
+/// they are in.
+///
+/// Every number that comes from outside (a layout, a request, a recording, a device) is checked
+/// once, where it enters, against one of these; past that check it is known to be finite and
+/// within range, so no later arithmetic or conversion can overflow or trap. `touchd check` and the
+/// running daemon use the same domains, so a layout that `check` accepts cannot crash the daemon.
+/// `docs/limits.md` lists them all.
+public struct NumberDomain: Hashable, Sendable, CustomStringConvertible {
+    /// The smallest and largest accepted value.
+    public let range: ClosedRange<Double>
+    /// The unit, for messages: `"points"`, `"seconds"`; empty for plain numbers.
+    public let unit: String
+    /// Whether the lower bound itself is excluded (sizes that must be positive).
+    public let excludesLowerBound: Bool
+
+    public init(_ range: ClosedRange<Double>, unit: String = "", excludingLowerBound: Bool = false) {
+        self.range = range
+        self.unit = unit
+        self.excludesLowerBound = excludingLowerBound
+    }
+
+    /// Whether `value` is finite and inside the domain.
+    public func contains(_ value: Double) -> Bool {
+        guard value.isFinite, range.contains(value) else { return false }
+        return !(excludesLowerBound && value == range.lowerBound)
+    }
+
+    /// What is expected, for an error message: `a finite number from 0 to 3600 (seconds)`.
+    public var description: String {
+        let lower = excludesLowerBound ? "above \(formatNumber(range.lowerBound))" : "from \(formatNumber(range.lowerBound))"
+        let unitText = unit.isEmpty ? "" : " (\(unit))"
+        return "a finite number \(lower) to \(formatNumber(range.upperBound))\(unitText)"
+    }
+}
+
+/// The domains and budgets of everything that enters touchd: one home for each bound.
+public enum Limits {
+    /// The largest magnitude of a coordinate or length in points. A million points is hundreds of
+    /// metres at any real screen's density; past this, sums of offsets stay exact in a `Double`
+    /// and any conversion to an integer cell or pixel stays far inside `Int`.
+    public static let maximumPoints = 1_000_000.0
+
+    /// A position in some view's or window's coordinates (points).
+    public static let coordinate = NumberDomain(-maximumPoints...maximumPoints, unit: "points")
+    /// A width, a height, an outset, a distance (points).
+    public static let length = NumberDomain(0...maximumPoints, unit: "points")
+    /// A window's width or height: positive (points).
+    public static let windowLength = NumberDomain(0...maximumPoints, unit: "points", excludingLowerBound: true)
+    /// A length in millimetres (movement thresholds, target sizes).
+    public static let millimetres = NumberDomain(0...1_000_000, unit: "millimetres")
+    /// A display density: points per millimetre (a 4 K phone is about 20; 1000 leaves room).
+    public static let pointsPerMillimetre = NumberDomain(0...1_000, unit: "points per millimetre", excludingLowerBound: true)
+    /// A duration a layout or request gives (timeouts, intervals): an hour at most.
+    public static let duration = NumberDomain(0...3_600, unit: "seconds")
+    /// An opacity.
+    public static let alpha = NumberDomain(0...1)
+    /// An angle in degrees.
+    public static let degrees = NumberDomain(-360_000...360_000, unit: "degrees")
+    /// Any other plain number a layout or request may carry (a slider's value and range, a scale):
+    /// finite and of a magnitude no arithmetic here can overflow.
+    public static let plainNumber = NumberDomain(-1e12...1e12)
+
+    /// The longest identifier (a view, window, controller, action, topic filter), in UTF-8 bytes.
+    public static let maximumIdentifierBytes = 256
+    /// The most views a tree may hold: the layout's and those added at run time together.
+    public static let maximumViews = 10_000
+    /// The deepest a view may be nested below its window.
+    public static let maximumViewDepth = 100
+}
+
+/// Whole-number conversions that cannot trap: `nil` (or a clamped value) where the standard
+/// library's `Int(_:)` would stop the process on a value that is out of range, infinite or NaN.
+extension Int {
+    /// `value` rounded with `rule`, or `nil` when that is not finite or does not fit.
+    public init?(rounding value: Double, _ rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) {
+        self.init(exactly: value.rounded(rule))
+    }
+
+    /// `value` rounded with `rule` and clamped to `bounds` (NaN gives the lower bound).
+    public init(rounding value: Double, _ rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero, clampedTo bounds: ClosedRange<Int>) {
+        let rounded = value.rounded(rule)
+        if rounded.isNaN || rounded <= Double(bounds.lowerBound) {
+            self = bounds.lowerBound
+        } else if rounded >= Double(bounds.upperBound) {
+            self = bounds.upperBound
+        } else {
+            self = Int(exactly: rounded) ?? bounds.lowerBound
+        }
+    }
+}
