@@ -8,6 +8,8 @@ import PackageDescription
 ///   the application event queue). Standard library only: no I/O, no clock, no globals.
 /// - `TouchEvdev`: pure evdev decoding (codes, device descriptions, recordings, frame assembly).
 /// - `TouchLayout`: the TOML layout file, validated into core values (key names from `TouchEvdev`).
+/// - `TouchSystem`: the one operating-system boundary (system calls, their errors, the monotonic
+///   clock, whole-file reading, Unix socket addresses).
 /// - `TouchDevices`: the I/O shell around libevdev and libudev.
 /// - `TouchProtocol`: the socket protocol's messages and requests (newline-delimited JSON).
 /// - `TouchDaemon`: the event loop, the socket server and the input-to-dispatch pipeline.
@@ -36,25 +38,26 @@ let package = Package(
         .systemLibrary(
             name: "CUdev", path: "Sources/CUdev", pkgConfig: "libudev",
             providers: [.apt(["libudev-dev"])]),
+        .target(name: "TouchSystem"),
         .target(name: "TouchCore"),
         .target(name: "TouchEvdev", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(
             name: "TouchLayout",
-            dependencies: ["TouchCore", "TouchEvdev", .product(name: "TOMLKit", package: "TOMLKit")]),
-        .target(name: "TouchDevices", dependencies: ["TouchEvdev", "CEvdev", "CUdev"]),
+            dependencies: ["TouchCore", "TouchEvdev", "TouchSystem", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "TouchDevices", dependencies: ["TouchEvdev", "TouchSystem", "CEvdev", "CUdev"]),
         .target(name: "CLinux"),
         .target(name: "TouchProtocol", dependencies: ["TouchCore"]),
         .target(name: "TouchRender", dependencies: ["TouchCore"]),
         .target(
             name: "TouchDaemon",
             dependencies: [
-                "TouchCore", "TouchEvdev", "TouchLayout", "TouchDevices", "TouchProtocol", "TouchRender", "CLinux",
+                "TouchCore", "TouchEvdev", "TouchLayout", "TouchDevices", "TouchProtocol", "TouchRender", "TouchSystem", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "touchd",
             dependencies: [
-                "TouchCore", "TouchEvdev", "TouchLayout", "TouchDevices", "TouchProtocol", "TouchDaemon", "TouchRender",
+                "TouchCore", "TouchEvdev", "TouchLayout", "TouchDevices", "TouchProtocol", "TouchDaemon", "TouchRender", "TouchSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -72,11 +75,12 @@ let package = Package(
             ]),
         .testTarget(name: "TouchEvdevTests", dependencies: ["TouchEvdev"]),
         .testTarget(name: "TouchLayoutTests", dependencies: ["TouchLayout", "TouchCore"]),
-        .testTarget(name: "TouchDevicesTests", dependencies: ["TouchDevices", "TouchEvdev"]),
+        .testTarget(name: "TouchDevicesTests", dependencies: ["TouchDevices", "TouchEvdev", "TouchSystem"]),
+        .testTarget(name: "TouchSystemTests", dependencies: ["TouchSystem"]),
         .testTarget(name: "TouchProtocolTests", dependencies: ["TouchProtocol", "TouchCore"]),
         .testTarget(name: "TouchRenderTests", dependencies: ["TouchRender", "TouchCore", "TouchLayout", "TouchDaemon"]),
         .testTarget(
             name: "TouchDaemonTests",
-            dependencies: ["TouchDaemon", "TouchProtocol", "TouchCore", "TouchEvdev", "TouchLayout"]),
+            dependencies: ["TouchDaemon", "TouchProtocol", "TouchCore", "TouchEvdev", "TouchLayout", "TouchSystem"]),
     ]
 )

@@ -1,3 +1,4 @@
+import TouchSystem
 import CLinux
 import TouchCore
 import TouchLayout
@@ -87,11 +88,7 @@ public final class Daemon {
     }
 
     /// The monotonic clock in seconds (the kernel's input clock for live devices); it paces timers.
-    public static func monotonicNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    public static func monotonicNow() -> Double { MonotonicClock.seconds() }
 
     // MARK: - Input
 

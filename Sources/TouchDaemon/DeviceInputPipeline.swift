@@ -1,9 +1,7 @@
 import TouchCore
 import TouchEvdev
 import TouchLayout
-#if canImport(Glibc)
-import Glibc
-#endif
+import TouchSystem
 
 /// Why a device cannot be set up for input.
 public struct DevicePipelineError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -170,17 +168,16 @@ public struct DeviceInputPipeline: Sendable {
         }
     }
 
-    static func readText(_ path: String) throws -> String {
-        guard let file = fopen(path, "r") else { throw DevicePipelineError(device: path, problem: String(cString: strerror(errno))) }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n <= 0 { break }
-            bytes += buffer[0..<n]
+    /// The most read from a pointercal file: it holds ten integers.
+    static let maximumPointercalBytes = 64 * 1024
+
+    /// A pointercal file's text, read as a regular file of bounded size.
+    static func readText(_ path: String) throws(DevicePipelineError) -> String {
+        do throws(FileReadError) {
+            return try FileReader.readText(path, limit: maximumPointercalBytes)
+        } catch {
+            throw DevicePipelineError(device: path, problem: error.reason)
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

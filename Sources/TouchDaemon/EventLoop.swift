@@ -1,3 +1,4 @@
+import TouchSystem
 import CLinux
 #if canImport(Glibc)
 import Glibc
@@ -27,7 +28,7 @@ public final class EventLoop {
     public private(set) var wakeups = 0
 
     public init() throws(SystemError) {
-        epfd = try syscall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+        epfd = try SystemCall.descriptor("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
     }
 
     deinit { close(epfd) }
@@ -35,7 +36,7 @@ public final class EventLoop {
     /// Watches `fd` for `interest`; `handler` runs on the loop when it is ready.
     public func register(_ fd: Int32, for interest: Readiness, handler: @escaping (Readiness) -> Void) throws(SystemError) {
         var event = epoll_event(events: interest.rawValue, data: epoll_data_t(fd: fd))
-        try syscall("epoll_ctl(ADD)", "fd \(fd)") { epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &event) }
+        try SystemCall.require("epoll_ctl(ADD)", "fd \(fd)") { epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &event) }
         handlers[fd] = handler
     }
 
@@ -62,7 +63,7 @@ public final class EventLoop {
             let n = epoll_wait(epfd, &events, Int32(events.count), -1)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw SystemError("epoll_wait")
+                throw SystemError.current("epoll_wait")
             }
             wakeups += 1
             for i in 0..<Int(n) {
@@ -81,7 +82,7 @@ public final class EventLoop {
         let n = epoll_wait(epfd, &events, Int32(events.count), timeoutMilliseconds)
         if n < 0 {
             if errno == EINTR { return 0 }
-            throw SystemError("epoll_wait")
+            throw SystemError.current("epoll_wait")
         }
         if n > 0 { wakeups += 1 }
         for i in 0..<Int(n) {
@@ -110,7 +111,7 @@ public final class LoopTimer {
     public let fd: Int32
 
     public init() throws(SystemError) {
-        fd = try syscall("timerfd_create") { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
+        fd = try SystemCall.descriptor("timerfd_create") { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
     }
 
     deinit { close(fd) }
@@ -146,8 +147,8 @@ public final class SignalSource {
         var mask = sigset_t()
         sigemptyset(&mask)
         for s in signals { sigaddset(&mask, s) }
-        try syscall("sigprocmask") { sigprocmask(SIG_BLOCK, &mask, nil) }
-        fd = try syscall("signalfd") { signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC)) }
+        try SystemCall.require("sigprocmask") { sigprocmask(SIG_BLOCK, &mask, nil) }
+        fd = try SystemCall.descriptor("signalfd") { signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC)) }
     }
 
     deinit { close(fd) }

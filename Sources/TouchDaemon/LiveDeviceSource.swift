@@ -1,3 +1,4 @@
+import TouchSystem
 import Logging
 import TouchCore
 import TouchDevices

@@ -1,3 +1,4 @@
+import TouchSystem
 import CLinux
 import TouchProtocol
 #if canImport(Glibc)
@@ -85,17 +86,17 @@ public final class SocketServer {
         } else {
             isActivated = false
             try SocketServer.removeStaleSocket(at: path)
-            let fd = try syscall("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+            let fd = try SystemCall.descriptor("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
             do {
                 var addr = try SocketServer.address(path)
                 let oldMask = umask(0o177)
                 defer { umask(oldMask) }
-                try syscall("bind", path) {
+                try SystemCall.require("bind", path) {
                     withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
                 }
-                try syscall("chmod", path) { chmod(path, mode) }
-                if let group { try syscall("chown", path) { chown(path, uid_t.max, group) } }
-                try syscall("listen", path) { listen(fd, 64) }
+                try SystemCall.require("chmod", path) { chmod(path, mode) }
+                if let group { try SystemCall.require("chown", path) { chown(path, uid_t.max, group) } }
+                try SystemCall.require("listen", path) { listen(fd, 64) }
             } catch {
                 close(fd)
                 throw error
@@ -311,7 +312,7 @@ public final class SocketServer {
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { throw SystemError("bind", path, errno: ENAMETOOLONG) }
+        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { throw SystemError(call: "bind", subject: path, errno: ENAMETOOLONG) }
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in
             for (i, b) in bytes.enumerated() { raw[i] = b }
         }
@@ -322,13 +323,13 @@ public final class SocketServer {
     static func removeStaleSocket(at path: String) throws(SystemError) {
         var st = stat()
         guard lstat(path, &st) == 0 else { return }
-        guard (st.st_mode & S_IFMT) == S_IFSOCK else { throw SystemError("bind", "\(path) exists and is not a socket", errno: EEXIST) }
+        guard (st.st_mode & S_IFMT) == S_IFSOCK else { throw SystemError(call: "bind", subject: "\(path) exists and is not a socket", errno: EEXIST) }
         let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard probe >= 0 else { throw SystemError("socket") }
+        guard probe >= 0 else { throw SystemError.current("socket") }
         defer { close(probe) }
         var addr = try address(path)
         let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        if r == 0 { throw SystemError("bind", "\(path): another touchd is listening on it", errno: EADDRINUSE) }
-        if errno == ECONNREFUSED || errno == ENOENT { unlink(path) } else { throw SystemError("connect", path) }
+        if r == 0 { throw SystemError(call: "bind", subject: "\(path): another touchd is listening on it", errno: EADDRINUSE) }
+        if errno == ECONNREFUSED || errno == ENOENT { unlink(path) } else { throw SystemError.current("connect", path) }
     }
 }

@@ -1,3 +1,4 @@
+import TouchSystem
 import CLinux
 #if canImport(Glibc)
 import Glibc
@@ -62,9 +63,7 @@ public final class SystemdNotifier {
 
     /// `RELOADING=1` with the monotonic time systemd 253 and later want beside it.
     public func reloading() {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        notify("RELOADING=1\nMONOTONIC_USEC=\(Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)")
+        notify("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.microseconds())")
     }
 }
 

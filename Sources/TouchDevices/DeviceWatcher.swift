@@ -1,3 +1,4 @@
+import TouchSystem
 import TouchEvdev
 #if canImport(Glibc)
 import Glibc
@@ -41,7 +42,7 @@ public final class DeviceWatcher {
         case removed(Device)
         /// A device touchd would want could not be opened or read; `devnode` is left alone (a
         /// read failure also ends in ``removed(_:)``).
-        case failed(devnode: String, error: DeviceError)
+        case failed(devnode: String, error: SystemError)
     }
 
     /// Why ``run(idleTimeout:_:)`` returned.
@@ -82,7 +83,7 @@ public final class DeviceWatcher {
 
     /// Why hotplug is unavailable (nil when the monitor runs): the watcher then only reads the
     /// devices present at start.
-    public private(set) var monitorError: DeviceError?
+    public private(set) var monitorError: SystemError?
 
     /// The monitor's source (nil when hotplug is unavailable).
     public var monitorSource: UdevMonitor.Source? { monitor?.source }
@@ -95,9 +96,9 @@ public final class DeviceWatcher {
     /// - Parameters:
     ///   - accepts: Which devices to open and read; by default touchscreens and touchpads.
     ///   - grab: Whether to grab each device exclusively (`EVIOCGRAB`).
-    /// - Throws: ``DeviceError`` when no libudev context can be made. A monitor that cannot
+    /// - Throws: ``SystemError`` when no libudev context can be made. A monitor that cannot
     ///   start is not an error: see ``monitorError``.
-    public init(accepts: @escaping (DeviceClassification) -> Bool = { $0.isTouch }, grab: Bool = false) throws(DeviceError) {
+    public init(accepts: @escaping (DeviceClassification) -> Bool = { $0.isTouch }, grab: Bool = false) throws(SystemError) {
         self.udev = try Udev()
         self.accepts = accepts
         self.grab = grab
@@ -128,8 +129,8 @@ public final class DeviceWatcher {
     ///     to run until stopped.
     ///   - handle: Called with each event, in order.
     /// - Returns: Why it returned.
-    /// - Throws: ``DeviceError`` from `poll` (not from devices: those are ``Event/failed(devnode:error:)``).
-    public func run(idleTimeout: Double? = nil, _ handle: (Event) -> Void) throws(DeviceError) -> StopReason {
+    /// - Throws: ``SystemError`` from `poll` (not from devices: those are ``Event/failed(devnode:error:)``).
+    public func run(idleTimeout: Double? = nil, _ handle: (Event) -> Void) throws(SystemError) -> StopReason {
         stopRequested = false
         start(handle)
         if stopRequested { return .stopped }

@@ -1,3 +1,4 @@
+import TouchSystem
 import CEvdev
 import TouchEvdev
 #if canImport(Glibc)
@@ -51,10 +52,10 @@ extension EvdevDevice {
     /// drains with `libevdev_next_event` until `EAGAIN`; a removal is a value, not an error.
     ///
     /// - Returns: The events, a resync, or the device's removal.
-    /// - Throws: ``DeviceError`` from `libevdev_next_event` for any failure other than
+    /// - Throws: ``SystemError`` from `libevdev_next_event` for any failure other than
     ///   `EAGAIN` (done) and `ENODEV` (removed), e.g. `EIO`. The device is unusable afterwards;
     ///   events read before the failure are lost with it.
-    public func read() throws(DeviceError) -> ReadResult {
+    public func read() throws(SystemError) -> ReadResult {
         let (result, error) = drain()
         if let error { throw error }
         return result
@@ -67,7 +68,7 @@ extension EvdevDevice {
         drain().result
     }
 
-    private func drain() -> (result: ReadResult, error: DeviceError?) {
+    private func drain() -> (result: ReadResult, error: SystemError?) {
         var events: [InputEvent] = []
         // A multitouch frame is a few dozen events: room for them at once, not by doubling.
         events.reserveCapacity(64)
@@ -84,11 +85,11 @@ extension EvdevDevice {
         var ev = input_event()
         while true {
             let status: Int32
-            do throws(DeviceError) {
-                guard case .done(let rc) = try SystemCall.negativeErrno("libevdev_next_event", path: path, {
+            do throws(SystemError) {
+                guard case .done(let rc) = try SystemCall.negativeErrno("libevdev_next_event", path, {
                     libevdev_next_event(handle, LIBEVDEV_READ_FLAG_NORMAL.rawValue, &ev)
                 }) else { return (result(), nil) }
-                status = rc
+                status = Int32(truncatingIfNeeded: rc)
             } catch {
                 let flushed = resync.map { before + [$0.dropped] + $0.delta + events } ?? events
                 return (.removed(before: flushed), error.isDeviceGone ? nil : error)
@@ -102,7 +103,7 @@ extension EvdevDevice {
             var delta: [InputEvent] = []
             while true {
                 var sync = input_event()
-                guard case .done = (try? SystemCall.negativeErrno("libevdev_next_event", path: path, {
+                guard case .done = (try? SystemCall.negativeErrno("libevdev_next_event", path, {
                     libevdev_next_event(handle, LIBEVDEV_READ_FLAG_SYNC.rawValue, &sync)
                 })) ?? .wouldBlock else { break }
                 delta.append(Self.inputEvent(sync))

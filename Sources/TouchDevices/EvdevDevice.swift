@@ -1,3 +1,4 @@
+import TouchSystem
 import CEvdev
 import TouchEvdev
 #if canImport(Glibc)
@@ -45,13 +46,11 @@ public final class EvdevDevice {
     /// - Parameters:
     ///   - path: The node, `/dev/input/eventN`.
     ///   - grab: Whether to take an exclusive grab (`EVIOCGRAB`) right away; see ``grab()``.
-    /// - Throws: ``DeviceError`` naming the failed call: `open` (`ENOENT`: no such node,
+    /// - Throws: ``SystemError`` naming the failed call: `open` (`ENOENT`: no such node,
     ///   `EACCES`: not root and not in group `input`), `libevdev_new_from_fd` (`ENOTTY`: not an
     ///   evdev node), `EVIOCGRAB` (`EBUSY`: another reader holds a grab).
-    public convenience init(path: String, grab: Bool = false) throws(DeviceError) {
-        guard case .done(let fd) = try SystemCall.posix("open", path: path, { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }) else {
-            throw DeviceError(call: "open", path: path, errno: EAGAIN)
-        }
+    public convenience init(path: String, grab: Bool = false) throws(SystemError) {
+        let fd = try SystemCall.descriptor("open", path) { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         try self.init(adopting: fd, path: path)
         if grab { try self.grab() }
     }
@@ -64,19 +63,19 @@ public final class EvdevDevice {
     /// - Parameters:
     ///   - fileDescriptor: An open evdev descriptor; owned by the device from now on.
     ///   - path: The name to use in errors and in ``path``.
-    /// - Throws: ``DeviceError`` from `libevdev_new_from_fd` (`ENOTTY` for anything that is not
+    /// - Throws: ``SystemError`` from `libevdev_new_from_fd` (`ENOTTY` for anything that is not
     ///   an evdev node: a pipe, a regular file, `/dev/null`).
-    public init(adopting fileDescriptor: Int32, path: String) throws(DeviceError) {
+    public init(adopting fileDescriptor: Int32, path: String) throws(SystemError) {
         var dev: OpaquePointer?
         do {
-            _ = try SystemCall.negativeErrno("libevdev_new_from_fd", path: path) { libevdev_new_from_fd(fileDescriptor, &dev) }
+            _ = try SystemCall.negativeErrno("libevdev_new_from_fd", path) { libevdev_new_from_fd(fileDescriptor, &dev) }
         } catch {
             close(fileDescriptor)
             throw error
         }
         guard let dev else {
             close(fileDescriptor)
-            throw DeviceError(call: "libevdev_new_from_fd", path: path, errno: ENOMEM)
+            throw SystemError(call: "libevdev_new_from_fd", subject: path, errno: ENOMEM)
         }
         self.path = path
         self.fileDescriptor = fileDescriptor
@@ -97,10 +96,10 @@ public final class EvdevDevice {
     /// a compositor, libinput) sees its events. Released by ``ungrab()`` or when the device is
     /// dropped.
     ///
-    /// - Throws: ``DeviceError`` from `EVIOCGRAB` (`EBUSY`: another reader holds a grab).
-    public func grab() throws(DeviceError) {
+    /// - Throws: ``SystemError`` from `EVIOCGRAB` (`EBUSY`: another reader holds a grab).
+    public func grab() throws(SystemError) {
         guard !isGrabbed else { return }
-        _ = try SystemCall.negativeErrno("EVIOCGRAB", path: path) { libevdev_grab(handle, LIBEVDEV_GRAB) }
+        _ = try SystemCall.negativeErrno("EVIOCGRAB", path) { libevdev_grab(handle, LIBEVDEV_GRAB) }
         isGrabbed = true
     }
 

@@ -1,3 +1,4 @@
+import TouchSystem
 import CUdev
 #if canImport(Glibc)
 import Glibc
@@ -14,8 +15,8 @@ public final class Udev {
 
     /// A new libudev context.
     ///
-    /// - Throws: ``DeviceError`` from `udev_new` (out of memory).
-    public init() throws(DeviceError) {
+    /// - Throws: ``SystemError`` from `udev_new` (out of memory).
+    public init() throws(SystemError) {
         context = try SystemCall.pointer("udev_new") { udev_new() }
     }
 
@@ -51,8 +52,8 @@ public final class Udev {
     /// Starts this context's hotplug monitor (see ``UdevMonitor``) and returns the descriptor to
     /// wait on; ``receive()`` reads it.
     ///
-    /// - Throws: ``DeviceError`` from the monitor's setup.
-    public func startMonitor() throws(DeviceError) -> Int32 {
+    /// - Throws: ``SystemError`` from the monitor's setup.
+    public func startMonitor() throws(SystemError) -> Int32 {
         if let monitor { return monitor.fileDescriptor }
         let monitor = try UdevMonitor(udev: self)
         self.monitor = monitor

@@ -1,3 +1,4 @@
+import TouchSystem
 import CUdev
 #if canImport(Glibc)
 import Glibc
@@ -39,23 +40,23 @@ public final class UdevMonitor {
     ///
     /// - Parameter source: The netlink source; by default ``Source/udev`` when udevd runs,
     ///   else ``Source/kernel``.
-    /// - Throws: ``DeviceError`` naming the failed call (`udev_monitor_new_from_netlink`,
+    /// - Throws: ``SystemError`` naming the failed call (`udev_monitor_new_from_netlink`,
     ///   `udev_monitor_enable_receiving`: `EPERM`/`EPROTONOSUPPORT` where netlink uevents are not
     ///   available, as in some containers).
-    public convenience init(source: Source? = nil) throws(DeviceError) {
+    public convenience init(source: Source? = nil) throws(SystemError) {
         try self.init(udev: Udev(), source: source)
     }
 
     /// A monitor sharing `udev`'s context.
-    public init(udev: Udev, source: Source? = nil) throws(DeviceError) {
+    public init(udev: Udev, source: Source? = nil) throws(SystemError) {
         let source = source ?? (Udev.udevdIsRunning ? .udev : .kernel)
         let call = "udev_monitor_new_from_netlink"
-        let monitor = try SystemCall.pointer(call, path: source.rawValue) { udev_monitor_new_from_netlink(udev.context, source.rawValue) }
+        let monitor = try SystemCall.pointer(call, source.rawValue) { udev_monitor_new_from_netlink(udev.context, source.rawValue) }
         do {
-            _ = try SystemCall.negativeErrno("udev_monitor_filter_add_match_subsystem_devtype", path: "input") {
+            _ = try SystemCall.negativeErrno("udev_monitor_filter_add_match_subsystem_devtype", "input") {
                 udev_monitor_filter_add_match_subsystem_devtype(monitor, "input", nil)
             }
-            _ = try SystemCall.negativeErrno("udev_monitor_enable_receiving", path: source.rawValue) {
+            _ = try SystemCall.negativeErrno("udev_monitor_enable_receiving", source.rawValue) {
                 udev_monitor_enable_receiving(monitor)
             }
         } catch {
@@ -64,10 +65,11 @@ public final class UdevMonitor {
         }
         let fd = udev_monitor_get_fd(monitor)
         // libudev makes the socket non-blocking already; make sure, since receive() drains it.
-        if case .done(let flags) = try SystemCall.posix("fcntl(F_GETFL)", path: source.rawValue, { fcntl(fd, F_GETFL) }),
-            flags & O_NONBLOCK == 0
-        {
-            _ = try SystemCall.posix("fcntl(F_SETFL)", path: source.rawValue) { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+        do {
+            try Descriptor.setNonBlocking(fd, source.rawValue)
+        } catch {
+            udev_monitor_unref(monitor)
+            throw error
         }
         self.source = source
         self.fileDescriptor = fd

@@ -1,11 +1,5 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 import TOMLKit
+import TouchSystem
 
 /// Reads and validates layout files.
 ///
@@ -79,28 +73,11 @@ public enum LayoutLoader {
         LayoutIssue(kind: .unreadableFile, file: path, message: "cannot read the layout file: \(reason)")
     }
 
-    private static func errnoText(_ code: Int32) -> String {
-        "\(String(cString: strerror(code))) (errno \(code))"
-    }
-
     private static func readFile(_ path: String) -> Result<[UInt8], LayoutIssue> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .failure(unreadable(path, errnoText(errno))) }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                return .failure(unreadable(path, errnoText(code)))
-            }
-            if count == 0 { return .success(bytes) }
-            bytes.append(contentsOf: buffer[0..<count])
-            if bytes.count > maximumFileSize {
-                return .failure(unreadable(path, "it is larger than \(maximumFileSize >> 20) MiB"))
-            }
+        do throws(FileReadError) {
+            return .success(try FileReader.read(path, limit: maximumFileSize))
+        } catch {
+            return .failure(unreadable(path, error.reason))
         }
     }
 

@@ -1,3 +1,4 @@
+import TouchSystem
 import ArgumentParser
 import TouchCore
 import TouchDevices

@@ -1,3 +1,4 @@
+import TouchSystem
 import ArgumentParser
 import Foundation
 import Logging

@@ -1,3 +1,4 @@
+import TouchSystem
 import Foundation
 import TouchCore
 import TouchDaemon
@@ -19,7 +20,7 @@ final class TestClient {
         addr.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
         let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        if r != 0 { throw SystemError("connect", path) }
+        if r != 0 { throw SystemError.current("connect", path) }
     }
 
     /// Makes the kernel buffers small, so a client that does not read fills up quickly.

@@ -1,3 +1,4 @@
+import TouchSystem
 import Testing
 import TouchDevices
 import TouchEvdev
@@ -8,13 +9,13 @@ import TouchEvdev
         #expect {
             _ = try EvdevDevice(path: "/dev/null")
         } throws: { error in
-            guard let error = error as? DeviceError else { return false }
-            return error.call == "libevdev_new_from_fd" && error.path == "/dev/null" && !error.description.isEmpty
+            guard let error = error as? SystemError else { return false }
+            return error.call == "libevdev_new_from_fd" && error.subject == "/dev/null" && !error.description.isEmpty
         }
         #expect {
             _ = try EvdevDevice(path: "/nonexistent/event0")
         } throws: { error in
-            (error as? DeviceError)?.call == "open" && "\(error)".contains("No such file")
+            (error as? SystemError)?.call == "open" && "\(error)".contains("No such file")
         }
     }
 

@@ -598,12 +598,21 @@ import Testing
             #expect(error.issues.first?.kind == .unreadableFile)
             #expect(
                 error.description
-                    == "/nonexistent/touchd/layout.toml: cannot read the layout file: No such file or directory (errno 2)")
+                    == "/nonexistent/touchd/layout.toml: cannot read the layout file: No such file or directory (ENOENT)")
         }
         do {
             _ = try LayoutLoader.load(path: "/")
         } catch {
-            #expect(error.description.contains("Is a directory"), "\(error)")
+            #expect(error.description == "/: cannot read the layout file: it is a directory, not a regular file", "\(error)")
+        }
+        // A FIFO would block the daemon until a writer came; it is refused at once.
+        let fifo = "/tmp/touchlayout-fifo-\(UInt64.random(in: 0...UInt64.max)).toml"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        do {
+            _ = try LayoutLoader.load(path: fifo)
+        } catch {
+            #expect(error.description == "\(fifo): cannot read the layout file: it is a FIFO, not a regular file", "\(error)")
         }
     }
 

@@ -1,0 +1,16 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Operations on a raw file descriptor that several parts of touchd need (the caller owns the
+/// descriptor and closes it).
+public enum Descriptor {
+    /// Makes reads and writes on `fd` return `EAGAIN` instead of blocking (`O_NONBLOCK`), if they
+    /// did not already.
+    /// - Throws: ``SystemError`` from `fcntl`.
+    public static func setNonBlocking(_ fd: Int32, _ subject: String = "") throws(SystemError) {
+        let flags = Int32(truncatingIfNeeded: try SystemCall.require("fcntl(F_GETFL)", subject) { fcntl(fd, F_GETFL) })
+        guard flags & O_NONBLOCK == 0 else { return }
+        try SystemCall.require("fcntl(F_SETFL)", subject) { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+    }
+}

@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A Unix-domain socket address (`sockaddr_un`) for a filesystem path: the one place such an
+/// address is built, for the daemon's listening socket, its clients and systemd's notify socket.
+public struct UnixSocketAddress: Sendable {
+    /// The path, as given.
+    public let path: String
+    private var storage: sockaddr_un
+
+    /// An address for `path`. An abstract address (systemd's notify socket may be one) is written
+    /// with a leading `@`, which becomes the NUL byte that marks it.
+    /// - Throws: ``SystemError`` with `ENAMETOOLONG` when the path does not fit `sun_path`
+    ///   (107 bytes), and `EINVAL` when it is empty or holds a NUL byte.
+    public init(path: String) throws(SystemError) {
+        var bytes = Array(path.utf8)
+        guard !bytes.isEmpty, !bytes.contains(0) else { throw SystemError(call: "sockaddr_un", subject: path, errno: EINVAL) }
+        if bytes[0] == UInt8(ascii: "@") { bytes[0] = 0 }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count < capacity else { throw SystemError(call: "sockaddr_un", subject: path, errno: ENAMETOOLONG) }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in bytes.enumerated() { raw[i] = byte }
+        }
+        self.path = path
+        self.storage = address
+        self.length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (bytes[0] == 0 ? 0 : 1))
+    }
+
+    /// The address's length as `bind`, `connect` and `sendmsg` take it.
+    public let length: socklen_t
+
+    /// Calls `body` with the address as a `sockaddr` pointer and its length.
+    public func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws -> R) rethrows -> R {
+        var copy = storage
+        return try withUnsafePointer(to: &copy) { pointer in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { try body($0, length) }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Testing
+import TouchSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Files are read as files: regular ones only, never blocking, never without bound, and an error
+/// never repeats what the file holds.
+@Suite struct FileReaderTests {
+    let directory: String
+
+    init() {
+        var template = Array("/tmp/touchd-filereader.XXXXXX".utf8CString)
+        directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    }
+
+    func write(_ name: String, _ bytes: [UInt8]) -> String {
+        let path = directory + "/" + name
+        let file = fopen(path, "w")!
+        _ = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
+        fclose(file)
+        return path
+    }
+
+    @Test func aRegularFileIsReadWhole() throws {
+        let text = String(repeating: "0 1 2 3 4 5 6\n", count: 10_000)
+        let path = write("pointercal", Array(text.utf8))
+        #expect(try FileReader.readText(path, limit: 1 << 20) == text)
+    }
+
+    @Test func aFileOverTheLimitIsRefusedWithoutItsContents() {
+        let path = write("big", Array("password=hunter2 and more".utf8))
+        do {
+            _ = try FileReader.read(path, limit: 8)
+            Issue.record("no error")
+        } catch {
+            #expect(error == .tooLarge(path: path, limit: 8))
+            #expect(!error.description.contains("hunter2"))
+        }
+    }
+
+    @Test func aFIFOIsRefusedAtOnceInsteadOfBlocking() {
+        let path = directory + "/fifo"
+        #expect(mkfifo(path, 0o600) == 0)
+        #expect(throws: FileReadError.notRegularFile(path: path, kind: "a FIFO")) { try FileReader.read(path, limit: 100) }
+    }
+
+    @Test func devicesAndDirectoriesAreRefused() {
+        #expect(throws: FileReadError.notRegularFile(path: "/dev/zero", kind: "a character device")) {
+            try FileReader.read("/dev/zero", limit: 100)
+        }
+        #expect(throws: FileReadError.notRegularFile(path: directory, kind: "a directory")) {
+            try FileReader.read(directory, limit: 100)
+        }
+    }
+
+    @Test func aMissingFileSaysSoWithItsPath() {
+        let path = directory + "/absent.toml"
+        do {
+            _ = try FileReader.read(path, limit: 100)
+            Issue.record("no error")
+        } catch {
+            #expect(error.description == "\(path): No such file or directory (ENOENT)")
+        }
+    }
+
+    @Test func invalidUTF8IsReportedWithItsLineAndOffset() {
+        let path = write("bad.toml", Array("a = 1\nb = \"".utf8) + [0xC3, 0x28] + Array("\"\n".utf8))
+        #expect(throws: FileReadError.invalidUTF8(path: path, line: 2, byteOffset: 11)) { try FileReader.readText(path, limit: 100) }
+    }
+
+    @Test func theFirstInvalidByteIsFoundAfterMultibyteCharacters() {
+        #expect(FileReader.firstInvalidUTF8Offset(Array("héllo ✓".utf8)) == nil)
+        #expect(FileReader.firstInvalidUTF8Offset(Array("é✓".utf8) + [0xFF]) == 5)
+        #expect(FileReader.firstInvalidUTF8Offset([0x80]) == 0)
+    }
+}
