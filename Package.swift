@@ -8,6 +8,8 @@ import PackageDescription
 ///   the application event queue). Standard library only: no I/O, no clock, no globals.
 /// - `TouchEvdev`: pure evdev decoding (codes, device descriptions, recordings, frame assembly).
 /// - `TouchLayout`: the TOML layout file, validated into core values (key names from `TouchEvdev`).
+/// - `TouchInput`: pure input pipelines from kernel events to the application's events (touch,
+///   key and motion devices), device matching, recording replay, retry and log-limiting policies.
 /// - `TouchSystem`: the one operating-system boundary (system calls, their errors, the monotonic
 ///   clock, whole-file reading, Unix socket addresses).
 /// - `TouchDevices`: the I/O shell around libevdev and libudev.
@@ -44,6 +46,7 @@ let package = Package(
         .target(
             name: "TouchLayout",
             dependencies: ["TouchCore", "TouchEvdev", "TouchSystem", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "TouchInput", dependencies: ["TouchCore", "TouchEvdev", "TouchLayout"]),
         .target(name: "TouchDevices", dependencies: ["TouchEvdev", "TouchSystem", "CEvdev", "CUdev"]),
         .target(name: "CLinux"),
         .target(name: "TouchProtocol", dependencies: ["TouchCore"]),
@@ -51,20 +54,20 @@ let package = Package(
         .target(
             name: "TouchDaemon",
             dependencies: [
-                "TouchCore", "TouchEvdev", "TouchLayout", "TouchDevices", "TouchProtocol", "TouchRender", "TouchSystem", "CLinux",
+                "TouchCore", "TouchEvdev", "TouchInput", "TouchLayout", "TouchDevices", "TouchProtocol", "TouchRender", "TouchSystem", "CLinux",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "touchd",
             dependencies: [
-                "TouchCore", "TouchEvdev", "TouchLayout", "TouchDevices", "TouchProtocol", "TouchDaemon", "TouchRender", "TouchSystem",
+                "TouchCore", "TouchEvdev", "TouchInput", "TouchLayout", "TouchDevices", "TouchProtocol", "TouchDaemon", "TouchRender", "TouchSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // Benchmarks for `make bench`: built by `swift build` too, but small.
         .executableTarget(
             name: "touchd-bench",
-            dependencies: ["TouchCore", "TouchEvdev", "TouchLayout", "TouchProtocol", "TouchDaemon"]),
+            dependencies: ["TouchCore", "TouchEvdev", "TouchInput", "TouchLayout", "TouchProtocol", "TouchDaemon"]),
         .executableTarget(
             name: "touchctl",
             dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -78,9 +81,9 @@ let package = Package(
         .testTarget(name: "TouchDevicesTests", dependencies: ["TouchDevices", "TouchEvdev", "TouchSystem"]),
         .testTarget(name: "TouchSystemTests", dependencies: ["TouchSystem"]),
         .testTarget(name: "TouchProtocolTests", dependencies: ["TouchProtocol", "TouchCore"]),
-        .testTarget(name: "TouchRenderTests", dependencies: ["TouchRender", "TouchCore", "TouchLayout", "TouchDaemon"]),
+        .testTarget(name: "TouchRenderTests", dependencies: ["TouchRender", "TouchCore", "TouchLayout", "TouchInput", "TouchDaemon"]),
         .testTarget(
             name: "TouchDaemonTests",
-            dependencies: ["TouchDaemon", "TouchProtocol", "TouchCore", "TouchEvdev", "TouchLayout", "TouchSystem"]),
+            dependencies: ["TouchDaemon", "TouchInput", "TouchProtocol", "TouchCore", "TouchEvdev", "TouchLayout", "TouchSystem"]),
     ]
 )

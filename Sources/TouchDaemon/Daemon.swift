@@ -26,9 +26,9 @@ public struct LoadedLayout {
     /// it names: what the daemon needs at start and on every reload.
     /// - Throws: ``LayoutErrors`` with every problem found.
     public static func load(path: String) throws(LayoutErrors) -> LoadedLayout {
-        let document = try LayoutLoader.load(path: path)
+        var document = try LayoutLoader.load(path: path)
         let app = try document.makeApplication(file: path)
-        let pointercal = PointercalValidation.issues(in: document, layoutFile: path)
+        let pointercal = PointercalFiles.load(into: &document, layoutFile: path)
         guard pointercal.isEmpty else { throw LayoutErrors(pointercal) }
         return LoadedLayout(document: document, app: app)
     }

@@ -1,3 +1,4 @@
+import TouchInput
 import CLinux
 import Logging
 import TouchCore

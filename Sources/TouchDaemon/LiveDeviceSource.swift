@@ -3,6 +3,7 @@ import Logging
 import TouchCore
 import TouchDevices
 import TouchEvdev
+import TouchInput
 import TouchLayout
 import TouchProtocol
 

@@ -1,5 +1,6 @@
 import TouchCore
 import TouchEvdev
+import TouchInput
 import TouchLayout
 import TouchProtocol
 

@@ -420,6 +420,9 @@ public struct DeviceSpec: Hashable, Sendable {
     public var usesUdevCalibration: Bool
     /// `pointercal`: a tslib calibration file, already resolved against the layout file's directory.
     public var pointercal: String?
+    /// The calibration in the `pointercal` file, read and parsed with the layout (the layout's
+    /// loader in the daemon fills it in); nil until then, and when there is no `pointercal`.
+    public var pointercalContents: Pointercal?
     /// `grab`: grab the device exclusively. Default true.
     public var grab: Bool
     /// `palm_pressure`: contacts at or above this pressure (device units) are palms.

@@ -1,6 +1,7 @@
 import TouchCore
 import TouchDaemon
 import TouchEvdev
+import TouchInput
 import TouchLayout
 import TouchProtocol
 

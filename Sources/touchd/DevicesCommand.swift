@@ -3,6 +3,7 @@ import TouchCore
 import TouchDaemon
 import TouchDevices
 import TouchEvdev
+import TouchInput
 import TouchLayout
 
 /// `touchd devices`: what input devices touchd sees and what it would do with them.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TouchCore
 import TouchDaemon
+import TouchInput
 import TouchLayout
 import TouchRender
 

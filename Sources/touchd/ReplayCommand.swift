@@ -2,6 +2,7 @@ import ArgumentParser
 import TouchCore
 import TouchDaemon
 import TouchEvdev
+import TouchInput
 import TouchLayout
 import TouchProtocol
 

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import TouchCore
 import TouchDaemon
+import TouchInput
 import TouchLayout
 #if canImport(Glibc)
 import Glibc

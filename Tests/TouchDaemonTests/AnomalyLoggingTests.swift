@@ -1,3 +1,4 @@
+import TouchInput
 import Testing
 import TouchCore
 import TouchDaemon

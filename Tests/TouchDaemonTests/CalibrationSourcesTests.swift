@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TouchCore
 import TouchDaemon
+import TouchInput
 import TouchLayout
 
 /// Calibration from outside the layout: tslib `pointercal` files (validated up front) and udev's

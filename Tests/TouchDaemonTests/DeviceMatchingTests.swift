@@ -1,5 +1,6 @@
 import Testing
 import TouchDaemon
+import TouchInput
 import TouchLayout
 
 @Suite struct DeviceMatchingTests {

@@ -3,6 +3,7 @@ import Testing
 import TouchCore
 import TouchDaemon
 import TouchEvdev
+import TouchInput
 import TouchLayout
 
 private typealias EventType = TouchEvdev.EventType

@@ -1,3 +1,4 @@
+import TouchInput
 import Foundation
 import Testing
 

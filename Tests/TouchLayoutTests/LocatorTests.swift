@@ -1,3 +1,4 @@
+import TouchInput
 import Testing
 
 @testable import TouchLayout

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TouchCore
 import TouchDaemon
+import TouchInput
 import TouchLayout
 import TouchRender
 

@@ -1,7 +1,6 @@
 import TouchCore
 import TouchEvdev
 import TouchLayout
-import TouchSystem
 
 /// Why a device cannot be set up for input.
 public struct DevicePipelineError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -61,15 +60,14 @@ public struct DeviceInputPipeline: Sendable {
         if let values = spec.calibration, values.count == 6 {
             calibration = CalibrationMatrix(a: values[0], b: values[1], c: values[2], d: values[3], e: values[4], f: values[5])
         } else if let path = spec.pointercal {
+            guard let pointercal = spec.pointercalContents else {
+                throw DevicePipelineError(device: deviceID, problem: "pointercal \(path) was not read with the layout")
+            }
             do {
-                let text = try Self.readText(path)
-                let pointercal = try Pointercal.parse(text)
                 let region = spec.region
                 calibration = try pointercal.normalisedMatrix(
                     xAxis: capabilities.xAxis!, yAxis: capabilities.yAxis!,
                     screenWidth: Int(region?.width ?? windowProps.size.width), screenHeight: Int(region?.height ?? windowProps.size.height))
-            } catch let error as CalibrationError {
-                throw DevicePipelineError(device: deviceID, problem: "pointercal \(path): \(error)")
             } catch {
                 throw DevicePipelineError(device: deviceID, problem: "pointercal \(path): \(error)")
             }
@@ -168,17 +166,6 @@ public struct DeviceInputPipeline: Sendable {
         }
     }
 
-    /// The most read from a pointercal file: it holds ten integers.
-    static let maximumPointercalBytes = 64 * 1024
-
-    /// A pointercal file's text, read as a regular file of bounded size.
-    static func readText(_ path: String) throws(DevicePipelineError) -> String {
-        do throws(FileReadError) {
-            return try FileReader.readText(path, limit: maximumPointercalBytes)
-        } catch {
-            throw DevicePipelineError(device: path, problem: error.reason)
-        }
-    }
 }
 
 extension DeviceFacts {

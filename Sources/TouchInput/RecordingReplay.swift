@@ -1,7 +1,6 @@
 import TouchCore
 import TouchEvdev
 import TouchLayout
-import TouchProtocol
 
 /// A recording set up for replay against a layout: the recording, and its device's pipeline.
 public struct RecordingReplay: Sendable {
@@ -12,13 +11,11 @@ public struct RecordingReplay: Sendable {
     /// The window the device is mapped onto regardless of the layout's entries, when one was given.
     public let window: String?
 
-    /// Loads `path` (and its description) and maps its device the way the layout maps a live one:
-    /// through the first matching `[[device]]` entry, or onto `window` when one is given.
+    /// Maps a loaded recording's device the way the layout maps a live one: through the first
+    /// matching `[[device]]` entry, or onto `window` when one is given.
     ///
-    /// - Throws: ``RecordingError`` (with the file and line) for a bad recording, or
-    ///   ``DevicePipelineError`` when no entry takes the device or it cannot be mapped.
-    public init(path: String, descriptionPath: String?, layout: LayoutDocument, tree: ViewTree, window: String?) throws {
-        let recording = try Recording.load(path: path, descriptionPath: descriptionPath)
+    /// - Throws: ``DevicePipelineError`` when no entry takes the device or it cannot be mapped.
+    public init(recording: Recording, layout: LayoutDocument, tree: ViewTree, window: String?) throws(DevicePipelineError) {
         self.recording = recording
         self.window = window
         let id = "replay:" + recording.description.name
@@ -108,25 +105,5 @@ public struct RecordingReplay: Sendable {
             lines.append("\(events[events.count - 1].time) [recording] the recording has no SYN_REPORT at all: none of its \(events.count) events form a frame")
         }
         return lines
-    }
-}
-
-/// Numbers messages as one subscriber would receive them.
-public struct SubscriberView: Sendable {
-    public var subscription: Subscription
-    public private(set) var nextSeq: UInt64 = 1
-
-    public init(topics: Set<Topic>, views: [String]? = nil, actions: Set<String>? = nil) {
-        subscription = Subscription(id: 1, topics: topics, views: views, actions: actions)
-    }
-
-    /// The lines this subscriber gets for `report`.
-    public mutating func lines(for report: DispatchReport, tree: ViewTree) -> [String] {
-        var out: [String] = []
-        for message in MessageEncoder.messages(for: report, tree: tree) where subscription.matches(message) {
-            out.append(message.line(seq: nextSeq))
-            nextSeq += 1
-        }
-        return out
     }
 }

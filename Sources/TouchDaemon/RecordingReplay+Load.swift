@@ -1,0 +1,17 @@
+import TouchCore
+import TouchEvdev
+import TouchInput
+import TouchLayout
+
+extension RecordingReplay {
+    /// Loads the recording at `path` (and its description) and maps its device the way the layout
+    /// maps a live one: through the first matching `[[device]]` entry, or onto `window` when one is
+    /// given.
+    ///
+    /// - Throws: ``RecordingError`` (with the file and line) for a bad recording, or
+    ///   ``DevicePipelineError`` when no entry takes the device or it cannot be mapped.
+    public init(path: String, descriptionPath: String?, layout: LayoutDocument, tree: ViewTree, window: String?) throws {
+        let recording = try Recording.load(path: path, descriptionPath: descriptionPath)
+        try self.init(recording: recording, layout: layout, tree: tree, window: window)
+    }
+}

@@ -1,0 +1,22 @@
+import TouchCore
+import TouchProtocol
+
+/// Numbers messages as one subscriber would receive them.
+public struct SubscriberView: Sendable {
+    public var subscription: Subscription
+    public private(set) var nextSeq: UInt64 = 1
+
+    public init(topics: Set<Topic>, views: [String]? = nil, actions: Set<String>? = nil) {
+        subscription = Subscription(id: 1, topics: topics, views: views, actions: actions)
+    }
+
+    /// The lines this subscriber gets for `report`.
+    public mutating func lines(for report: DispatchReport, tree: ViewTree) -> [String] {
+        var out: [String] = []
+        for message in MessageEncoder.messages(for: report, tree: tree) where subscription.matches(message) {
+            out.append(message.line(seq: nextSeq))
+            nextSeq += 1
+        }
+        return out
+    }
+}
