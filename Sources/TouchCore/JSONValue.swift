@@ -1,6 +1,8 @@
-/// A JSON value: handler payloads and the messages touchd sends are built from these.
+/// A JSON value: handler payloads and the messages touchd sends are built from these, and requests
+/// are read into them.
 ///
-/// Objects keep their keys in insertion order, so output is deterministic.
+/// Objects keep their keys in insertion order, so output is deterministic. The protocol module
+/// writes and reads their text (`JSONWriter`, `JSONReader`).
 public enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
@@ -43,29 +45,6 @@ public enum JSONValue: Hashable, Sendable {
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.0 == key }?.1
-    }
-
-    /// Compact JSON text (no spaces, no newline).
-    public var jsonText: String {
-        var out = ""
-        write(to: &out)
-        return out
-    }
-
-    /// Appends compact JSON text to `out`.
-    public func write(to out: inout String) {
-        var writer = JSONWriter(capacity: 64)
-        writer.value(self)
-        out += writer.text
-    }
-
-    /// A finite number as JSON: integral values without a fraction, others with up to 6 decimals;
-    /// non-finite numbers (not valid JSON) as `null`.
-    static func format(_ v: Double) -> String {
-        guard v.isFinite else { return "null" }
-        if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
-        let rounded = (v * 1_000_000).rounded() / 1_000_000
-        return String(rounded)
     }
 }
 

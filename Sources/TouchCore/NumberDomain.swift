@@ -13,24 +13,30 @@ public struct NumberDomain: Hashable, Sendable, CustomStringConvertible {
     public let unit: String
     /// Whether the lower bound itself is excluded (sizes that must be positive).
     public let excludesLowerBound: Bool
+    /// Whether only whole numbers are accepted (counts, numbers that name something).
+    public let isWholeNumbers: Bool
 
-    public init(_ range: ClosedRange<Double>, unit: String = "", excludingLowerBound: Bool = false) {
+    public init(_ range: ClosedRange<Double>, unit: String = "", excludingLowerBound: Bool = false, wholeNumbers: Bool = false) {
         self.range = range
         self.unit = unit
         self.excludesLowerBound = excludingLowerBound
+        self.isWholeNumbers = wholeNumbers
     }
 
-    /// Whether `value` is finite and inside the domain.
+    /// Whether `value` is finite and inside the domain (and whole, for a domain of whole numbers).
     public func contains(_ value: Double) -> Bool {
         guard value.isFinite, range.contains(value) else { return false }
+        if isWholeNumbers && value != value.rounded() { return false }
         return !(excludesLowerBound && value == range.lowerBound)
     }
 
-    /// What is expected, for an error message: `a finite number from 0 to 3600 (seconds)`.
+    /// What is expected, for an error message: `a finite number from 0 to 3600 (seconds)`,
+    /// `a whole number from 1 to 2147483647`.
     public var description: String {
         let lower = excludesLowerBound ? "above \(formatNumber(range.lowerBound))" : "from \(formatNumber(range.lowerBound))"
         let unitText = unit.isEmpty ? "" : " (\(unit))"
-        return "a finite number \(lower) to \(formatNumber(range.upperBound))\(unitText)"
+        let kind = isWholeNumbers ? "a whole number" : "a finite number"
+        return "\(kind) \(lower) to \(formatNumber(range.upperBound))\(unitText)"
     }
 }
 
@@ -67,6 +73,15 @@ public enum Limits {
     public static let maximumViews = 10_000
     /// The deepest a view may be nested below its window.
     public static let maximumViewDepth = 100
+
+    /// A subscription's number in an `unsubscribe` request (the daemon numbers them from 1).
+    public static let subscriptionNumber = NumberDomain(1...2_147_483_647, wholeNumbers: true)
+    /// The most arrays and objects a JSON text (a request, a message read by `touchctl`) may nest.
+    public static let maximumJSONDepth = 128
+    /// The most entries a request's list may have (`topics`, `views`, `actions` of `subscribe`).
+    public static let maximumRequestListEntries = 64
+    /// The longest string a request's `id` may be, in UTF-8 bytes (the reply carries it back).
+    public static let maximumRequestIDBytes = 256
 }
 
 /// Whole-number conversions that cannot trap: `nil` (or a clamped value) where the standard

@@ -3,6 +3,7 @@ import ArgumentParser
 import TouchCore
 import TouchDevices
 import TouchEvdev
+import TouchProtocol
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -5,6 +5,7 @@ import TouchDevices
 import TouchEvdev
 import TouchInput
 import TouchLayout
+import TouchProtocol
 
 /// `touchd devices`: what input devices touchd sees and what it would do with them.
 struct DevicesCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import TouchCore
 import TouchDaemon
 import TouchLayout
+import TouchProtocol
 import TouchRender
 
 /// `touchd hit-test`: explains where a touch at a point would go.

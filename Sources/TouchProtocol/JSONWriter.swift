@@ -1,3 +1,5 @@
+import TouchCore
+
 /// Writes compact JSON text straight into bytes: the fast path for the messages touchd sends for
 /// every frame. Produces exactly the text of ``JSONValue/write(to:)``.
 ///
@@ -161,8 +163,9 @@ public struct JSONWriter: ~Copyable {
         count = Self.digits(value.magnitude, at: p) - base
     }
 
-    /// A number as ``JSONValue`` writes it: integral values without a fraction, others with up to
-    /// 6 decimals, non-finite ones as `null`.
+    /// A number as ``JSONValue/jsonText`` writes it: whole values below 1e15 without a fraction,
+    /// values from 2^53 on in shortest round-trip form, others with up to 6 decimals, non-finite
+    /// ones as `null`. Every finite value is written as a valid JSON number.
     public mutating func double(_ value: Double) {
         // Below 2^32 (touchd's coordinates, radii, forces and timestamps), the number is written
         // from integers: itself when integral, else its millionths rounded half away from zero as

@@ -1,12 +1,15 @@
 import Testing
 import TouchCore
+import TouchProtocol
 
 /// The byte writer must print exactly what the documented number format prints: integral values
-/// below 1e15 as integers, others rounded to 6 decimals in Swift's shortest round-trip form.
+/// below 1e15 as integers, values from 2^53 on in Swift's shortest round-trip form, others rounded
+/// to 6 decimals in that form.
 @Suite struct JSONWriterTests {
     static func reference(_ v: Double) -> String {
         guard v.isFinite else { return "null" }
         if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
+        if abs(v) >= 9_007_199_254_740_992 { return String(v) }
         return String((v * 1_000_000).rounded() / 1_000_000)
     }
 

@@ -1,0 +1,34 @@
+import TouchCore
+
+extension JSONValue {
+    /// Compact JSON text (no spaces, no newline).
+    public var jsonText: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    /// Appends compact JSON text to `out`.
+    public func write(to out: inout String) {
+        var writer = JSONWriter(capacity: 64)
+        writer.value(self)
+        out += writer.text
+    }
+
+    /// The smallest magnitude from which every `Double` is a whole number (2^53): rounding to
+    /// millionths changes nothing there, and multiplying by a million could overflow.
+    static let wholeNumbersFrom = 9_007_199_254_740_992.0
+
+    /// A number as JSON text: whole values below 1e15 without a fraction, values from 2^53 on in
+    /// Swift's shortest round-trip form (`1e+300`), others rounded to 6 decimals and then in that
+    /// form; non-finite numbers (not valid JSON) as `null`.
+    ///
+    /// Every finite value gives valid JSON that reads back to the value within a millionth (or
+    /// within the last bits of its magnitude).
+    static func format(_ v: Double) -> String {
+        guard v.isFinite else { return "null" }
+        if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
+        if abs(v) >= wholeNumbersFrom { return String(v) }
+        return String((v * 1_000_000).rounded() / 1_000_000)
+    }
+}
