@@ -1,0 +1,150 @@
+import TouchCore
+
+extension Request {
+    /// Parses one request line (without its newline). The request's `id` comes back even when
+    /// the rest is wrong, so that the error reply can carry it (`null` when the line is not a JSON
+    /// object or the `id` itself is refused).
+    public static func parse(_ line: [UInt8]) -> (id: JSONValue, result: Result<Request, RequestError>) {
+        let value: JSONValue
+        do {
+            value = try JSONReader.read(line)
+        } catch {
+            return (.null, .failure(RequestError("malformed_json", "the line is not valid JSON: \(error)")))
+        }
+        return parse(value)
+    }
+
+    /// Parses one request line given as text.
+    public static func parse(_ line: String) -> (id: JSONValue, result: Result<Request, RequestError>) {
+        parse(Array(line.utf8))
+    }
+
+    /// Parses a request already read as JSON: every field is checked against its domain
+    /// (`docs/limits.md`), as for a line. `touchctl` checks what it is about to send with it.
+    public static func parse(_ value: JSONValue) -> (id: JSONValue, result: Result<Request, RequestError>) {
+        guard case .object(let members) = value else {
+            return (.null, .failure(RequestError("malformed_request", "a request is a JSON object")))
+        }
+        var fields: [String: JSONValue] = [:]
+        for (key, value) in members { fields[key] = fields[key] ?? value }
+        let id: JSONValue
+        do {
+            id = try RequestField.requestID(fields["id"])
+        } catch {
+            return (.null, .failure(error))
+        }
+        do {
+            return (id, .success(try command(fields)))
+        } catch {
+            return (id, .failure(error))
+        }
+    }
+
+    /// The arguments each command takes, besides `id` and `cmd`. A key outside its command's list is
+    /// refused (it is usually a typo, and ignoring it would do something other than what was asked).
+    static let arguments: [String: Set<String>] = [
+        "ping": [], "subscribe": ["topics", "views", "actions"], "unsubscribe": ["subscription"],
+        "hit_test": ["x", "y", "window"], "set": ["view", "properties"], "add_view": ["view", "parent", "properties"],
+        "remove_view": ["view"], "reload": [], "devices": [], "views": [], "stats": [], "snapshot": ["window", "heatmap"],
+        "become_first_responder": ["responder"], "resign_first_responder": ["responder"],
+    ]
+
+    static func command(_ d: [String: JSONValue]) throws(RequestError) -> Request {
+        guard case .string(let cmd) = d["cmd"] else { throw RequestError("malformed_request", "missing \"cmd\" (a string)") }
+        guard let allowed = arguments[cmd] else { throw unknownCommand(cmd) }
+        for key in d.keys.sorted() where key != "id" && key != "cmd" && !allowed.contains(key) {
+            let expected = allowed.isEmpty ? "no arguments" : allowed.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            throw RequestError("bad_argument", "unknown argument \"\(excerpt(key))\" for \(cmd): expected \(expected)")
+        }
+        switch cmd {
+        case "ping": return .ping
+        case "subscribe": return try subscribe(d)
+        case "unsubscribe": return .unsubscribe(subscription: try RequestField.integer(d["subscription"], "subscription", in: Limits.subscriptionNumber))
+        case "hit_test":
+            let point = Point(
+                x: try RequestField.number(d["x"], "x", in: Limits.coordinate), y: try RequestField.number(d["y"], "y", in: Limits.coordinate))
+            return .hitTest(point: point, window: try RequestField.optionalIdentifier(d["window"], "window"))
+        case "set":
+            return .set(view: try RequestField.identifier(d["view"], "view"), changes: try ViewChanges(d["properties"], field: "properties"))
+        case "add_view":
+            let view = try RequestField.identifier(d["view"], "view")
+            let parent = try RequestField.identifier(d["parent"], "parent")
+            let changes = try ViewChanges(d["properties"], field: "properties")
+            guard changes.frame != nil else { throw RequestError("bad_argument", "\"properties.frame\" is required for a new view") }
+            return .addView(view: view, parent: parent, changes: changes)
+        case "remove_view": return .removeView(view: try RequestField.identifier(d["view"], "view"))
+        case "reload": return .reload
+        case "devices": return .devices
+        case "views": return .views
+        case "stats": return .stats
+        case "snapshot":
+            var heatmap = false
+            if let v = d["heatmap"] { heatmap = try RequestField.bool(v, "heatmap") }
+            return .snapshot(window: try RequestField.optionalIdentifier(d["window"], "window"), heatmap: heatmap)
+        case "become_first_responder": return .becomeFirstResponder(responder: try RequestField.identifier(d["responder"], "responder"))
+        case "resign_first_responder": return .resignFirstResponder(responder: try RequestField.identifier(d["responder"], "responder"))
+        default: throw unknownCommand(cmd)
+        }
+    }
+
+    static func unknownCommand(_ cmd: String) -> RequestError {
+        RequestError(
+            "unknown_command",
+            "unknown command \"\(excerpt(cmd))\": expected ping, subscribe, unsubscribe, hit_test, set, add_view, remove_view, reload, devices, views, stats, snapshot, become_first_responder or resign_first_responder"
+        )
+    }
+
+    static func subscribe(_ d: [String: JSONValue]) throws(RequestError) -> Request {
+        var topics: Set<Topic> = []
+        for name in try RequestField.optionalStrings(d["topics"], "topics") ?? Topic.allCases.map(\.rawValue) {
+            guard let topic = Topic(rawValue: name) else {
+                throw RequestError(
+                    "bad_argument", "unknown topic \"\(excerpt(name))\": expected one of \(Topic.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            topics.insert(topic)
+        }
+        let views = try RequestField.optionalStrings(d["views"], "views")
+        let actions = try RequestField.optionalStrings(d["actions"], "actions").map { Set($0) }
+        return .subscribe(topics: topics, views: views, actions: actions)
+    }
+}
+
+extension ViewChanges {
+    /// The changes a `set` or `add_view` request's `properties` object gives, each property checked
+    /// against its domain.
+    init(_ value: JSONValue?, field: String) throws(RequestError) {
+        guard case .object(let properties) = value else { throw .badArgument(field, expected: "an object of view properties") }
+        self.init()
+        for (key, v) in properties { try set(key, v, path: "\(field).\(key)") }
+    }
+
+    private mutating func set(_ key: String, _ v: JSONValue, path: String) throws(RequestError) {
+        switch key {
+        case "frame":
+            let n = try RequestField.numbers(
+                v, path, in: [Limits.coordinate, Limits.coordinate, Limits.length, Limits.length], meaning: "x, y, width, height")
+            frame = Rect(x: n[0], y: n[1], width: n[2], height: n[3])
+        case "bounds_origin":
+            let n = try RequestField.numbers(v, path, in: [Limits.coordinate, Limits.coordinate], meaning: "x, y")
+            boundsOrigin = Point(x: n[0], y: n[1])
+        case "hidden": isHidden = try RequestField.bool(v, path)
+        case "alpha": alpha = try RequestField.number(v, path, in: Limits.alpha)
+        case "interactive": isUserInteractionEnabled = try RequestField.bool(v, path)
+        case "clips_to_bounds": clipsToBounds = try RequestField.bool(v, path)
+        case "multiple_touch": isMultipleTouchEnabled = try RequestField.bool(v, path)
+        case "exclusive_touch": isExclusiveTouch = try RequestField.bool(v, path)
+        case "hit_expansion":
+            if case .array = v {
+                let n = try RequestField.numbers(v, path, in: Array(repeating: Limits.length, count: 4), meaning: "top, left, bottom, right")
+                hitExpansion = EdgeInsets(top: n[0], left: n[1], bottom: n[2], right: n[3])
+            } else {
+                hitExpansion = EdgeInsets(all: try RequestField.number(v, path, in: Limits.length))
+            }
+        default:
+            throw RequestError(
+                "bad_argument",
+                "unknown view property \"\(excerpt(path))\": expected frame, bounds_origin, hidden, alpha, interactive, clips_to_bounds, multiple_touch, exclusive_touch or hit_expansion"
+            )
+        }
+    }
+}
