@@ -71,11 +71,11 @@ final class ClientConnection {
     /// `lineHead` on: a forced disconnect needs to know which lines never left.
     private var lineEnds: [(start: Int, end: Int, seq: UInt64)] = []
     private var lineHead = 0
-    private var inbound: [UInt8] = []
+    /// The request bytes received, split into lines.
+    private var inbound: LineSplitter
     /// Dropped messages not yet reported: count and the sequence numbers of the first and last.
     private(set) var dropped: (count: Int, first: UInt64, last: UInt64)?
     private(set) var totalDropped = 0
-    var closeReason: String?
     /// Whether the server holds queued bytes back for this client until its batch ends.
     var awaitsFlush = false
 
@@ -83,9 +83,10 @@ final class ClientConnection {
     /// are dropped once the queue reaches the limit less this, so the notice always has room.
     static let noticeReserve = 512
 
-    init(fd: Int32, credentials: PeerCredentials?) {
+    init(fd: Int32, credentials: PeerCredentials?, maximumLineLength: Int) {
         self.fd = fd
         self.credentials = credentials
+        inbound = LineSplitter(maximumLineLength: maximumLineLength)
     }
 
     var queuedBytes: Int { pending.count }
@@ -165,7 +166,7 @@ final class ClientConnection {
         totalDropped += count - alreadyCounted
         dropped = (count, firstMissed, overflowSeq)
         queueDropNotice()
-        sendFinal(OutboundMessage(topic: nil, droppable: false, members: [("type", "goodbye"), ("reason", .string(reason))]))
+        sendFinal(MessageEncoder.goodbye(reason: reason))
         return count - alreadyCounted
     }
 
@@ -191,10 +192,7 @@ final class ClientConnection {
         dropped = nil
         let seq = nextSeq
         nextSeq += 1
-        let notice = OutboundMessage(
-            topic: nil, droppable: false,
-            members: [("type", "dropped"), ("count", .int(Int64(d.count))), ("first_seq", .int(Int64(d.first))), ("last_seq", .int(Int64(d.last)))])
-        append(notice, seq: seq)
+        append(MessageEncoder.dropped(count: d.count, firstSeq: d.first, lastSeq: d.last), seq: seq)
     }
 
     private func append(_ message: OutboundMessage, seq: UInt64) {
@@ -237,35 +235,40 @@ final class ClientConnection {
         }
     }
 
-    enum ReadOutcome { case lines([String]), closed, tooLong }
+    /// What one read gave: the complete request lines, in order, and whether the connection ends
+    /// after them (the peer closed it, or sent a line longer than the limit).
+    struct ReadOutcome {
+        var lines: [[UInt8]] = []
+        var end: End?
+        enum End { case closed, lineTooLong }
+    }
 
-    /// Reads what has arrived and splits it into complete lines.
-    func readLines(limits: ClientLimits) -> ReadOutcome {
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        var gotEOF = false
-        while true {
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+    /// The most bytes read from one client per wakeup: the loop is level-triggered, so the rest
+    /// is read at the next one, and a client that never stops writing cannot hold the loop.
+    static let maximumBytesPerRead = 256 * 1024
+
+    /// Reads what has arrived (up to ``maximumBytesPerRead``) and splits it into complete lines.
+    func readLines() -> ReadOutcome {
+        var outcome = ReadOutcome()
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        var total = 0
+        while total < Self.maximumBytesPerRead {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n > 0 {
-                inbound.append(contentsOf: buffer[0..<n])
-                if inbound.count > limits.maximumLineLength && !inbound.contains(10) { return .tooLong }
+                total += n
+                inbound.append(chunk[0..<n])
+                do {
+                    while let line = try inbound.nextLine() { outcome.lines.append(line) }
+                } catch {
+                    outcome.end = .lineTooLong
+                    return outcome
+                }
                 continue
             }
-            if n == 0 { gotEOF = true }
-            else if errno == EINTR { continue }
-            else if errno != EAGAIN && errno != EWOULDBLOCK { gotEOF = true }
+            if n < 0 && errno == EINTR { continue }
+            if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { outcome.end = .closed }
             break
         }
-        var lines: [String] = []
-        var start = 0
-        for i in inbound.indices where inbound[i] == 10 {
-            if i - start > limits.maximumLineLength { return .tooLong }
-            lines.append(String(decoding: inbound[start..<i], as: UTF8.self))
-            start = i + 1
-        }
-        inbound.removeFirst(start)
-        if inbound.count > limits.maximumLineLength { return .tooLong }
-        if gotEOF && lines.isEmpty { return .closed }
-        if gotEOF { closeReason = "peer closed" }
-        return .lines(lines)
+        return outcome
     }
 }

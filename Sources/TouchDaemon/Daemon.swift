@@ -255,10 +255,10 @@ public final class Daemon {
         let window = app.tree.kind(of: responder) == .controller
             ? app.tree.controllerProperties(of: responder).flatMap { app.tree.window(of: $0.view) } : app.tree.window(of: responder)
         let current = window.flatMap { app.firstResponder(of: $0) }
-        return .object([("window", window.map { .string($0.rawValue) } ?? .null), ("first_responder", current.map { .string($0.rawValue) } ?? .null)])
+        return ReplyResult.firstResponder(window: window, current: current)
     }
 
-    func handle(_ line: String, from client: SocketServer.ClientHandle) -> OutboundMessage? {
+    func handle(_ line: [UInt8], from client: SocketServer.ClientHandle) -> OutboundMessage? {
         dispatchQueued()
         let (id, parsed) = Request.parse(line)
         switch parsed {
@@ -274,7 +274,7 @@ public final class Daemon {
     func perform(_ request: Request, client: SocketServer.ClientHandle) -> Result<JSONValue, RequestError> {
         switch request {
         case .ping:
-            return .success(.object([("pong", true)]))
+            return .success(ReplyResult.pong)
         case .subscribe(let topics, let views, let actions):
             let id = server.withSubscriptions(of: client) { subs, next -> Int in
                 defer { next += 1 }
@@ -282,14 +282,14 @@ public final class Daemon {
                 return next
             }
             loop.deferWork { [weak self] in self?.onSubscribe?() }
-            return .success(.object([("subscription", .int(Int64(id ?? 0)))]))
+            return .success(ReplyResult.subscribed(id ?? 0))
         case .unsubscribe(let subscription):
             let removed = server.withSubscriptions(of: client) { subs, _ -> Bool in
                 let before = subs.count
                 subs.removeAll { $0.id == subscription }
                 return subs.count < before
             } ?? false
-            return removed ? .success(.object([])) : .failure(RequestError("unknown_subscription", "no subscription \(subscription) on this connection"))
+            return removed ? .success(ReplyResult.done) : .failure(RequestError("unknown_subscription", "no subscription \(subscription) on this connection"))
         case .hitTest(let point, let window):
             guard let target = window ?? app.tree.keyWindow else { return .failure(RequestError("no_window", "the layout has no window")) }
             guard let result = app.tree.hitTest(point, onDisplayOf: target, traced: true) else {
@@ -300,7 +300,7 @@ public final class Daemon {
             do {
                 try app.updateView(view) { changes.apply(to: &$0) }
                 publishFirstResponderChanges()
-                return .success(.object([]))
+                return .success(ReplyResult.done)
             } catch {
                 return .failure(RequestError("unknown_view", error.description))
             }
@@ -309,7 +309,7 @@ public final class Daemon {
             changes.apply(to: &props)
             do {
                 try app.addView(view, parent: parent, props)
-                return .success(.object([]))
+                return .success(ReplyResult.done)
             } catch {
                 return .failure(RequestError("bad_argument", error.description))
             }
@@ -317,7 +317,7 @@ public final class Daemon {
             do {
                 if let report = try app.removeView(view, timestamp: inputNow()) { publish([report]) }
                 publishFirstResponderChanges()
-                return .success(.object([]))
+                return .success(ReplyResult.done)
             } catch {
                 return .failure(RequestError("unknown_view", error.description))
             }
@@ -325,7 +325,7 @@ public final class Daemon {
             guard reloadLayout != nil else { return .failure(RequestError("unsupported", "this daemon has no layout file to reload")) }
             do {
                 let views = try reload()
-                return .success(.object([("views", .int(Int64(views)))]))
+                return .success(ReplyResult.reloaded(views: views))
             } catch {
                 onReloadRefused?(error)
                 return .failure(RequestError("reload_failed", "\(error)"))
@@ -341,7 +341,7 @@ public final class Daemon {
                 let svg = try SVGRenderer.snapshot(
                     tree: app.tree, window: target, markers: markers,
                     touches: recentTouches.paths, heatmap: heatmap)
-                return .success(.object([("window", .string(target.rawValue)), ("svg", .string(svg))]))
+                return .success(ReplyResult.snapshot(window: target, svg: svg))
             } catch {
                 return .failure(RequestError("unknown_window", "\(error)"))
             }
@@ -365,15 +365,13 @@ public final class Daemon {
             let s = app.statistics
             let srv = server.statistics
             return .success(
-                .object([
-                    ("frames_in", .int(Int64(framesIn))), ("events_dispatched", .int(Int64(s.eventsDispatched))),
-                    ("touches_began", .int(Int64(s.touchesBegan))), ("touches_cancelled", .int(Int64(s.touchesCancelled))),
-                    ("actions_emitted", .int(Int64(s.actionsEmitted))), ("anomalies", .int(Int64(s.anomalies))),
-                    ("queue_high_water_mark", .int(Int64(app.queue.highWaterMark))), ("queue_coalesced", .int(Int64(app.queue.coalescedCount))),
-                    ("clients", .int(Int64(server.clientCount))), ("messages_sent", .int(Int64(srv.sentMessages))),
-                    ("messages_dropped", .int(Int64(srv.droppedMessages))), ("clients_disconnected_slow", .int(Int64(srv.disconnectedSlow))),
-                    ("active_touches", .int(Int64(app.activeTouches.count))), ("wakeups", .int(Int64(loop.wakeups))),
-                ]))
+                ReplyResult.stats(
+                    StatsCounters(
+                        framesIn: framesIn, eventsDispatched: s.eventsDispatched, touchesBegan: s.touchesBegan, touchesCancelled: s.touchesCancelled,
+                        actionsEmitted: s.actionsEmitted, anomalies: s.anomalies, queueHighWaterMark: app.queue.highWaterMark,
+                        queueCoalesced: app.queue.coalescedCount, clients: server.clientCount, messagesSent: srv.sentMessages,
+                        messagesDropped: srv.droppedMessages, clientsDisconnectedSlow: srv.disconnectedSlow, activeTouches: app.activeTouches.count,
+                        wakeups: loop.wakeups)))
         }
     }
 }

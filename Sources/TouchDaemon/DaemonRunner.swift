@@ -105,12 +105,12 @@ public final class DaemonRunner {
                 case .deviceAdded(let id, let description):
                     self.scheduleStatus()
                     self.logger.info("device added", metadata: ["device": "\(id)"])
-                    self.daemon.publish(DeviceMessages.added(id: id, description: description))
+                    self.daemon.publish(MessageEncoder.deviceAdded(id: id, description: description))
                 case .deviceRemoved(let id):
                     self.scheduleStatus()
                     self.logger.info("device removed", metadata: ["device": "\(id)"])
                     self.daemon.cancelTouches(ofDevice: id)
-                    self.daemon.publish(DeviceMessages.removed(id: id))
+                    self.daemon.publish(MessageEncoder.deviceRemoved(id: id))
                 case .finished:
                     // Only finite sources (recordings) finish; live devices never do.
                     self.finishedSources += 1
@@ -187,16 +187,5 @@ public final class DaemonRunner {
         default:
             break
         }
-    }
-}
-
-/// Messages of the `devices` topic.
-public enum DeviceMessages {
-    public static func added(id: String, description: JSONValue) -> OutboundMessage {
-        OutboundMessage(topic: .devices, droppable: false, members: [("type", "device"), ("event", "added"), ("device", .string(id)), ("description", description)])
-    }
-
-    public static func removed(id: String) -> OutboundMessage {
-        OutboundMessage(topic: .devices, droppable: false, members: [("type", "device"), ("event", "removed"), ("device", .string(id))])
     }
 }

@@ -42,8 +42,9 @@ public final class SocketServer {
     private var closingTimer: LoopTimer?
     /// How long a disconnected client's last words may wait for the client to read them.
     public static let closingGrace = 2.0
-    /// Called with each request line of a client; the answer (a reply message) is sent back to it.
-    public var onRequest: ((_ client: ClientHandle, _ line: String) -> OutboundMessage?)?
+    /// Called with each request line of a client (its bytes, without the newline); the answer (a
+    /// reply message) is sent back to it.
+    public var onRequest: ((_ client: ClientHandle, _ line: [UInt8]) -> OutboundMessage?)?
     /// Called when a client is connected, with its greeting to send first.
     public var greeting: OutboundMessage?
     /// Called after a client connects or goes away.
@@ -109,8 +110,7 @@ public final class SocketServer {
     /// Closes every client and the listening socket; unlinks the file unless systemd owns it.
     public func shutdown(reason: String) {
         for client in clients.values {
-            let bye = OutboundMessage(topic: nil, droppable: false, members: [("type", "goodbye"), ("reason", .string(reason))])
-            _ = client.send(bye, limits: ClientLimits(maximumQueuedBytes: .max))
+            _ = client.send(MessageEncoder.goodbye(reason: reason), limits: ClientLimits(maximumQueuedBytes: .max))
             _ = client.flush()
             drop(client)
         }
@@ -158,8 +158,7 @@ public final class SocketServer {
     /// Disconnects a client after sending it `reason`.
     public func disconnect(_ handle: ClientHandle, reason: String) {
         guard let client = clients[handle.fd] else { return }
-        let bye = OutboundMessage(topic: nil, droppable: false, members: [("type", "goodbye"), ("reason", .string(reason))])
-        _ = client.send(bye, limits: ClientLimits(maximumQueuedBytes: .max))
+        _ = client.send(MessageEncoder.goodbye(reason: reason), limits: ClientLimits(maximumQueuedBytes: .max))
         _ = client.flush()
         drop(client)
     }
@@ -244,11 +243,10 @@ public final class SocketServer {
             let fd = accept4(listenFD, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
             if fd < 0 { return }
             let credentials = PeerCredentials.of(socket: fd)
-            let client = ClientConnection(fd: fd, credentials: credentials)
+            let client = ClientConnection(fd: fd, credentials: credentials, maximumLineLength: limits.maximumLineLength)
             guard policy.allows(credentials) else {
                 statistics.refused += 1
-                let bye = OutboundMessage(topic: nil, droppable: false, members: [("type", "goodbye"), ("reason", "not allowed")])
-                _ = client.send(bye, limits: limits)
+                _ = client.send(MessageEncoder.goodbye(reason: "not allowed"), limits: limits)
                 _ = client.flush()
                 close(fd)
                 continue
@@ -283,21 +281,18 @@ public final class SocketServer {
             }
         }
         guard readiness.contains(.readable) || readiness.contains(.hangup) else { return }
-        switch client.readLines(limits: limits) {
+        let read = client.readLines()
+        for line in read.lines where !line.isEmpty {
+            guard clients[fd] != nil else { return }
+            if let reply = onRequest?(ClientHandle(fd: fd), line) { deliver(reply, to: client) }
+        }
+        guard clients[fd] != nil, let end = read.end else { return }
+        switch end {
         case .closed:
             drop(client)
-        case .tooLong:
-            let error = OutboundMessage(
-                topic: nil, droppable: false,
-                members: [("type", "error"), ("error", .object([("code", "line_too_long"), ("message", .string("request lines are limited to \(limits.maximumLineLength) bytes"))]))])
-            deliver(error, to: client)
+        case .lineTooLong:
+            deliver(MessageEncoder.lineTooLong(maximumLineLength: limits.maximumLineLength), to: client)
             disconnect(ClientHandle(fd: fd), reason: "request line too long")
-        case .lines(let lines):
-            for line in lines where !line.isEmpty {
-                guard clients[fd] != nil else { return }
-                if let reply = onRequest?(ClientHandle(fd: fd), line) { deliver(reply, to: client) }
-            }
-            if client.closeReason != nil, clients[fd] != nil { drop(client) }
         }
     }
 

@@ -85,9 +85,12 @@ public struct OutboundMessage: Hashable, Sendable {
         }
     }
 
-    /// The line sent to a client: `{"seq":N,<body>}` and a newline.
+    /// The line sent to a client: `{"seq":N,<body>}` and a newline, exactly as
+    /// ``ByteQueue/appendLine(_:seq:)`` (the one place that frames a message) queues it.
     public func line(seq: UInt64) -> String {
-        range.isEmpty ? "{\"seq\":\(seq)}\n" : "{\"seq\":\(seq),\(body)}\n"
+        let queue = ByteQueue(capacity: bodyCount + 32)
+        queue.appendLine(self, seq: seq)
+        return queue.withQueuedBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     public static func == (a: OutboundMessage, b: OutboundMessage) -> Bool {

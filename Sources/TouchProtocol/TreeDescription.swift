@@ -1,5 +1,4 @@
 import TouchCore
-import TouchProtocol
 
 /// JSON descriptions of the tree and of hit-tests, for replies and the CLI.
 public enum TreeDescription {

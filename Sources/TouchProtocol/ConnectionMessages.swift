@@ -1,0 +1,54 @@
+import TouchCore
+
+/// The messages about a connection and the daemon's devices, besides replies: each has one
+/// function here, so no other module writes a message's members itself.
+extension MessageEncoder {
+    /// The last message on a connection: why touchd closes it.
+    public static func goodbye(reason: String) -> OutboundMessage {
+        OutboundMessage(topic: nil, droppable: false) { w in
+            w.member("type"); w.literal(#""goodbye""#)
+            w.member("reason"); w.string(reason)
+        }
+    }
+
+    /// How many messages a slow client missed, and the sequence numbers of the first and the last.
+    public static func dropped(count: Int, firstSeq: UInt64, lastSeq: UInt64) -> OutboundMessage {
+        OutboundMessage(topic: nil, droppable: false) { w in
+            w.member("type"); w.literal(#""dropped""#)
+            w.member("count"); w.int(Int64(count))
+            w.member("first_seq"); w.int(Int64(clamping: firstSeq))
+            w.member("last_seq"); w.int(Int64(clamping: lastSeq))
+        }
+    }
+
+    /// The error for a request line longer than `maximumLineLength` bytes (the connection closes).
+    public static func lineTooLong(maximumLineLength: Int) -> OutboundMessage {
+        OutboundMessage(topic: nil, droppable: false) { w in
+            w.member("type"); w.literal(#""error""#)
+            w.member("error")
+            w.object { w in
+                w.member("code"); w.literal(#""line_too_long""#)
+                w.member("message"); w.string("request lines are limited to \(maximumLineLength) bytes")
+            }
+        }
+    }
+
+    /// An input device appeared; `description` is what the `devices` request lists for it.
+    public static func deviceAdded(id: String, description: JSONValue) -> OutboundMessage {
+        OutboundMessage(topic: .devices, droppable: false) { w in
+            w.member("type"); w.literal(#""device""#)
+            w.member("event"); w.literal(#""added""#)
+            w.member("device"); w.string(id)
+            w.member("description"); w.value(description)
+        }
+    }
+
+    /// An input device went away.
+    public static func deviceRemoved(id: String) -> OutboundMessage {
+        OutboundMessage(topic: .devices, droppable: false) { w in
+            w.member("type"); w.literal(#""device""#)
+            w.member("event"); w.literal(#""removed""#)
+            w.member("device"); w.string(id)
+        }
+    }
+}

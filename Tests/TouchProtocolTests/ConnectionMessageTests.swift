@@ -1,0 +1,46 @@
+import Testing
+import TouchCore
+import TouchProtocol
+
+/// The messages about connections, devices and replies, each from its one function in the
+/// protocol module, with the text `docs/protocol.md` shows.
+@Suite struct ConnectionMessageTests {
+    @Test func noticesReadAsDocumented() {
+        #expect(MessageEncoder.goodbye(reason: "not allowed").line(seq: 1) == #"{"seq":1,"type":"goodbye","reason":"not allowed"}"# + "\n")
+        #expect(
+            MessageEncoder.dropped(count: 180, firstSeq: 1020, lastSeq: 1206).line(seq: 1207)
+                == #"{"seq":1207,"type":"dropped","count":180,"first_seq":1020,"last_seq":1206}"# + "\n")
+        #expect(
+            MessageEncoder.lineTooLong(maximumLineLength: 65536).line(seq: 2)
+                == #"{"seq":2,"type":"error","error":{"code":"line_too_long","message":"request lines are limited to 65536 bytes"}}"# + "\n")
+        for message in [MessageEncoder.goodbye(reason: "x"), MessageEncoder.dropped(count: 1, firstSeq: 1, lastSeq: 1), MessageEncoder.lineTooLong(maximumLineLength: 1)] {
+            #expect(message.topic == nil && !message.droppable, "every client gets them, and none is dropped")
+        }
+    }
+
+    @Test func deviceMessagesCarryTheirDescription() {
+        let added = MessageEncoder.deviceAdded(id: "usb-1/1234:0001/pad", description: .object([("devnode", "/dev/input/event5"), ("kind", "touchscreen")]))
+        #expect(
+            added.line(seq: 9)
+                == #"{"seq":9,"type":"device","event":"added","device":"usb-1/1234:0001/pad","description":{"devnode":"/dev/input/event5","kind":"touchscreen"}}"#
+                + "\n")
+        #expect(MessageEncoder.deviceRemoved(id: "a\"b").line(seq: 12) == #"{"seq":12,"type":"device","event":"removed","device":"a\"b"}"# + "\n")
+        #expect(added.topic == .devices && !added.droppable)
+    }
+
+    @Test func replyResults() {
+        #expect(Reply.ok(.int(1), ReplyResult.pong).body == #""type":"reply","id":1,"ok":true,"result":{"pong":true}"#)
+        #expect(ReplyResult.done.jsonText == "{}")
+        #expect(ReplyResult.subscribed(3).jsonText == #"{"subscription":3}"#)
+        #expect(ReplyResult.reloaded(views: 12).jsonText == #"{"views":12}"#)
+        #expect(ReplyResult.snapshot(window: "main", svg: "<svg/>").jsonText == #"{"window":"main","svg":"<svg/>"}"#)
+        #expect(ReplyResult.firstResponder(window: "main", current: nil).jsonText == #"{"window":"main","first_responder":null}"#)
+        let counters = StatsCounters(
+            framesIn: 1, eventsDispatched: 2, touchesBegan: 3, touchesCancelled: 4, actionsEmitted: 5, anomalies: 6, queueHighWaterMark: 7,
+            queueCoalesced: 8, clients: 9, messagesSent: 10, messagesDropped: 11, clientsDisconnectedSlow: 12, activeTouches: 13, wakeups: 14)
+        #expect(
+            ReplyResult.stats(counters).jsonText
+                == #"{"frames_in":1,"events_dispatched":2,"touches_began":3,"touches_cancelled":4,"actions_emitted":5,"anomalies":6,"queue_high_water_mark":7,"queue_coalesced":8,"clients":9,"messages_sent":10,"messages_dropped":11,"clients_disconnected_slow":12,"active_touches":13,"wakeups":14}"#
+        )
+    }
+}
