@@ -70,7 +70,7 @@ let package = Package(
             dependencies: ["TouchCore", "TouchEvdev", "TouchInput", "TouchLayout", "TouchProtocol", "TouchDaemon"]),
         .executableTarget(
             name: "touchctl",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["TouchCore", "TouchProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(
             name: "TouchCoreTests",
             dependencies: [

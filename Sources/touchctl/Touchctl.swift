@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import TouchCore
+import TouchProtocol
 
 /// `touchctl`: talks to a running touchd over its socket.
 @main
@@ -17,6 +19,13 @@ struct SocketOption: ParsableArguments {
     func connect() throws -> Connection {
         try Connection(path: socket ?? ProcessInfo.processInfo.environment["TOUCHD_SOCKET"] ?? "/run/touchd/touchd.sock")
     }
+}
+
+/// `members` as a request, checked against the protocol's domains exactly as touchd checks it: a
+/// bad argument is refused here, with touchd's message, before anything is sent.
+func checked(_ members: [(String, JSONValue)]) throws -> [(String, JSONValue)] {
+    if case .failure(let error) = Request.parse(.object(members)).result { throw ValidationError(error.message) }
+    return members
 }
 
 func run(_ body: () throws -> Void) throws {
@@ -60,61 +69,38 @@ struct Monitor: ParsableCommand {
         return (views, actions)
     }
 
-    func validate() throws { _ = try filters() }
     @Flag(name: .long, help: "Print the raw JSON lines.")
     var json = false
     @Option(name: .long, help: "Exit after this many messages.")
     var count: Int?
 
+    /// The `subscribe` request, checked.
+    func request() throws -> [(String, JSONValue)] {
+        var request: [(String, JSONValue)] = [("cmd", "subscribe"), ("topics", .array(topics.split(separator: ",").map { .string(String($0)) }))]
+        let (views, actions) = try filters()
+        if let views { request.append(("views", .array(views.map { .string($0) }))) }
+        if let actions { request.append(("actions", .array(actions.map { .string($0) }))) }
+        return try checked(request)
+    }
+
+    func validate() throws {
+        _ = try request()
+        if let count, count < 1 { throw ValidationError("--count \(count): expected at least 1") }
+    }
+
     func run() throws {
         try touchctl.run {
             let c = try connection.connect()
-            var request: [String: Any] = ["cmd": "subscribe", "topics": topics.split(separator: ",").map(String.init)]
-            let (views, actions) = try filters()
-            if let views { request["views"] = views }
-            if let actions { request["actions"] = actions }
-            _ = try c.request(request)
+            _ = try c.request(try request())
             var seen = 0
-            while let message = try c.receive() {
-                let type = message["type"] as? String ?? ""
+            while let (message, line) = try c.receive() {
+                let type = message["type"]?.stringValue ?? ""
                 if type == "hello" || type == "reply" { continue }
-                print(json ? jsonText(message) : MonitorFormat.line(message))
+                print(json ? String(decoding: line, as: UTF8.self) : MonitorFormat.line(message))
                 fflush(nil)
                 seen += 1
                 if let count, seen >= count { return }
             }
-        }
-    }
-}
-
-/// Readable one-line renderings of touchd's messages.
-enum MonitorFormat {
-    static func point(_ any: Any?) -> String {
-        guard let p = any as? [String: Any], let x = p["x"] as? Double, let y = p["y"] as? Double else { return "-" }
-        return "(\(num(x)), \(num(y)))"
-    }
-
-    static func num(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%.2f", v) }
-
-    static func line(_ m: [String: Any]) -> String {
-        let time = (m["time"] as? Double).map { String(format: "%10.3f", $0) } ?? String(repeating: " ", count: 10)
-        switch m["type"] as? String ?? "" {
-        case "hit":
-            let path = (m["path"] as? [String])?.joined(separator: " > ") ?? ""
-            let delivered = m["delivered"] as? Bool == true ? "" : " (not delivered: \(m["reason"] ?? ""))"
-            return "\(time) hit     touch \(m["touch"] ?? "") → \(m["view"] as? String ?? "nothing") at \(point(m["point"])) tap \(m["tap_count"] ?? "") [\(path)]\(delivered)"
-        case "action":
-            return "\(time) action  \(m["name"] ?? "") from \(m["responder"] ?? "") on \(m["event"] ?? "") touches \(jsonText(m["touches"] ?? [])) payload \(jsonText(m["payload"] ?? [:]))"
-        case "touch":
-            return "\(time) touch   \(m["touch"] ?? "") \(m["phase"] ?? "") at \(point(m["location"])) in \(m["view"] as? String ?? "-") \(point(m["location_in_view"])) force \(m["force"] ?? 0)"
-        case "device":
-            return "\(time) device  \(m["event"] ?? "") \(m["device"] ?? "")"
-        case "dropped":
-            return "           dropped \(m["count"] ?? "") messages (seq \(m["first_seq"] ?? "")...\(m["last_seq"] ?? ""))"
-        case "goodbye":
-            return "           goodbye: \(m["reason"] ?? "")"
-        default:
-            return jsonText(m)
         }
     }
 }
@@ -124,24 +110,30 @@ struct HitTest: ParsableCommand {
     @OptionGroup var connection: SocketOption
     @Option(name: .long, help: "The window (default: the key window).") var window: String?
     @Flag(name: .long, help: "Print the raw JSON.") var json = false
-    @Argument var x: Double
-    @Argument var y: Double
+    @Argument(help: "The point's x in window points.") var x: Double
+    @Argument(help: "The point's y in window points.") var y: Double
+
+    func request() throws -> [(String, JSONValue)] {
+        var request: [(String, JSONValue)] = [("cmd", "hit_test"), ("x", .double(x)), ("y", .double(y))]
+        if let window { request.append(("window", .string(window))) }
+        return try checked(request)
+    }
+
+    func validate() throws { _ = try request() }
 
     func run() throws {
         try touchctl.run {
-            var request: [String: Any] = ["cmd": "hit_test", "x": x, "y": y]
-            if let window { request["window"] = window }
-            let result = try connection.connect().request(request)
-            if json { print(jsonText(result)); return }
-            for step in result["trace"] as? [[String: Any]] ?? [] {
-                if step["step"] as? String == "enter" {
-                    print("→ \(step["view"] ?? "") enter at \(MonitorFormat.point(step["point"]))")
+            let result = try connection.connect().request(try request())
+            if json { print(result.jsonText); return }
+            for step in result["trace"]?.arrayValue ?? [] {
+                if step["step"] == "enter" {
+                    print("→ \(MonitorFormat.text(step["view"])) enter at \(MonitorFormat.point(step["point"]))")
                 } else {
-                    print("← \(step["view"] ?? "") result: \(step["result"] as? String ?? "nil") (\(step["reason"] ?? ""))")
+                    print("← \(MonitorFormat.text(step["view"])) result: \(step["result"]?.stringValue ?? "nil") (\(MonitorFormat.text(step["reason"])))")
                 }
             }
-            print("hit: \(result["view"] as? String ?? "nothing") in \(result["window"] ?? "")")
-            print("responder chain: \((result["responder_chain"] as? [String] ?? []).joined(separator: " → "))")
+            print("hit: \(result["view"]?.stringValue ?? "nothing") in \(MonitorFormat.text(result["window"]))")
+            print("responder chain: \((result["responder_chain"]?.arrayValue ?? []).map(\.plainText).joined(separator: " → "))")
         }
     }
 }
@@ -153,38 +145,43 @@ struct SetView: ParsableCommand {
     @Argument(help: "The view's id.") var view: String
     @Argument(help: "key=value pairs.") var assignments: [String]
 
-    func run() throws {
-        var properties: [String: Any] = [:]
+    /// A value as written after `=`: true, false, a number, or comma-separated numbers.
+    static func value(_ text: String, in assignment: String) throws -> JSONValue {
+        if text == "true" || text == "false" { return .bool(text == "true") }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        let numbers = parts.compactMap { Double($0) }
+        guard numbers.count == parts.count else {
+            throw ValidationError("\"\(assignment)\": expected true, false, a number or comma-separated numbers")
+        }
+        return parts.count == 1 ? .double(numbers[0]) : .array(numbers.map { .double($0) })
+    }
+
+    func request() throws -> [(String, JSONValue)] {
+        var properties: [(String, JSONValue)] = []
         for assignment in assignments {
             let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2 else { throw ValidationError("\"\(assignment)\": expected key=value") }
-            let (key, value) = (parts[0], parts[1])
-            if value == "true" || value == "false" {
-                properties[key] = value == "true"
-            } else if value.contains(",") {
-                let numbers = value.split(separator: ",").compactMap { Double($0) }
-                guard numbers.count == value.split(separator: ",").count else { throw ValidationError("\"\(assignment)\": expected numbers") }
-                properties[key] = numbers
-            } else if let n = Double(value) {
-                properties[key] = n
-            } else {
-                throw ValidationError("\"\(assignment)\": expected true, false, a number or comma-separated numbers")
-            }
+            guard !properties.contains(where: { $0.0 == parts[0] }) else { throw ValidationError("\"\(parts[0])\" is given twice") }
+            properties.append((parts[0], try Self.value(parts[1], in: assignment)))
         }
-        try touchctl.run { _ = try connection.connect().request(["cmd": "set", "view": view, "properties": properties]) }
+        return try checked([("cmd", "set"), ("view", .string(view)), ("properties", .object(properties))])
     }
+
+    func validate() throws { _ = try request() }
+
+    func run() throws { try touchctl.run { _ = try connection.connect().request(try request()) } }
 }
 
 struct Reload: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Re-read the layout file (a bad file is refused; the old layout keeps running).")
     @OptionGroup var connection: SocketOption
-    func run() throws { try touchctl.run { print(jsonText(try connection.connect().request(["cmd": "reload"]))) } }
+    func run() throws { try touchctl.run { print(try connection.connect().request([("cmd", "reload")]).jsonText) } }
 }
 
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the daemon's input devices.")
     @OptionGroup var connection: SocketOption
-    func run() throws { try touchctl.run { print(jsonText(try connection.connect().requestAny(["cmd": "devices"]))) } }
+    func run() throws { try touchctl.run { print(try connection.connect().request([("cmd", "devices")]).jsonText) } }
 }
 
 struct Views: ParsableCommand {
@@ -192,7 +189,7 @@ struct Views: ParsableCommand {
     @OptionGroup var connection: SocketOption
     func run() throws {
         try touchctl.run {
-            for item in try connection.connect().requestAny(["cmd": "views"]) as? [[String: Any]] ?? [] { print(jsonText(item)) }
+            for item in try connection.connect().request([("cmd", "views")]).arrayValue ?? [] { print(item.jsonText) }
         }
     }
 }
@@ -202,8 +199,8 @@ struct Stats: ParsableCommand {
     @OptionGroup var connection: SocketOption
     func run() throws {
         try touchctl.run {
-            let stats = try connection.connect().request(["cmd": "stats"])
-            for key in stats.keys.sorted() { print("\(key): \(stats[key]!)") }
+            guard case .object(let counters) = try connection.connect().request([("cmd", "stats")]) else { return }
+            for (key, value) in counters.sorted(by: { $0.0 < $1.0 }) { print("\(key): \(value.plainText)") }
         }
     }
 }
@@ -215,18 +212,19 @@ struct FirstResponder: ParsableCommand {
     @Argument(help: "The id of a window, view or view controller.") var responder: String
     @Flag(name: .long, help: "Resign instead of become.") var resign = false
 
-    func run() throws {
-        try touchctl.run {
-            let cmd = resign ? "resign_first_responder" : "become_first_responder"
-            print(jsonText(try connection.connect().request(["cmd": cmd, "responder": responder])))
-        }
+    func request() throws -> [(String, JSONValue)] {
+        try checked([("cmd", .string(resign ? "resign_first_responder" : "become_first_responder")), ("responder", .string(responder))])
     }
+
+    func validate() throws { _ = try request() }
+
+    func run() throws { try touchctl.run { print(try connection.connect().request(try request()).jsonText) } }
 }
 
 struct Ping: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Check that touchd answers.")
     @OptionGroup var connection: SocketOption
-    func run() throws { try touchctl.run { _ = try connection.connect().request(["cmd": "ping"]); print("pong") } }
+    func run() throws { try touchctl.run { _ = try connection.connect().request([("cmd", "ping")]); print("pong") } }
 }
 
 struct Snapshot: ParsableCommand {
@@ -237,12 +235,18 @@ struct Snapshot: ParsableCommand {
     @Option(name: .long, help: "The window (default: the key window).") var window: String?
     @Flag(name: .long, help: "Draw touch-down density too.") var heatmap = false
 
+    func request() throws -> [(String, JSONValue)] {
+        var request: [(String, JSONValue)] = [("cmd", "snapshot"), ("heatmap", .bool(heatmap))]
+        if let window { request.append(("window", .string(window))) }
+        return try checked(request)
+    }
+
+    func validate() throws { _ = try request() }
+
     func run() throws {
         try touchctl.run {
-            var request: [String: Any] = ["cmd": "snapshot", "heatmap": heatmap]
-            if let window { request["window"] = window }
-            let result = try connection.connect().request(request)
-            guard let svg = result["svg"] as? String else { throw ConnectionError("touchd sent no picture") }
+            let result = try connection.connect().request(try request())
+            guard let svg = result["svg"]?.stringValue else { throw ConnectionError("touchd sent no picture") }
             if out.hasSuffix(".png") {
                 let convert = Process()
                 convert.executableURL = URL(fileURLWithPath: "/usr/bin/rsvg-convert")
