@@ -13,7 +13,8 @@ import PackageDescription
 /// - `TouchSystem`: the one operating-system boundary (system calls, their errors, the monotonic
 ///   clock, whole-file reading, Unix socket addresses).
 /// - `TouchDevices`: the I/O shell around libevdev and libudev.
-/// - `TouchProtocol`: the socket protocol's messages and requests (newline-delimited JSON).
+/// - `TouchProtocol`: the socket protocol: JSON text (one reader, one writer), line framing, and the
+///   messages and requests (newline-delimited JSON).
 /// - `TouchDaemon`: the event loop, the socket server and the input-to-dispatch pipeline.
 /// - `TouchRender`: pictures of a layout and its touches (SVG).
 /// - `touchd`: the command-line tool and daemon.
