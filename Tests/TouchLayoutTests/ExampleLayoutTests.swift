@@ -1,4 +1,3 @@
-import TouchInput
 import Testing
 import TouchCore
 

@@ -1,4 +1,3 @@
-import TouchInput
 import Testing
 
 @testable import TouchLayout
