@@ -104,3 +104,44 @@ extension Int {
         }
     }
 }
+
+// MARK: - The layout file
+
+/// The domains and budgets that only a layout file uses (its numbers of other kinds use the
+/// domains above).
+extension Limits {
+    /// A timeout or interval that must pass before something happens (the tap interval and the
+    /// longest tap, a long press, a swipe's longest duration, a shake's): above 0, an hour at most.
+    public static let positiveDuration = NumberDomain(0...3_600, unit: "seconds", excludingLowerBound: true)
+    /// A movement threshold or distance in millimetres that must be positive.
+    public static let positiveMillimetres = NumberDomain(0...1_000_000, unit: "millimetres", excludingLowerBound: true)
+    /// An angle that must be positive (how far a rotation gesture must turn).
+    public static let positiveDegrees = NumberDomain(0...360_000, unit: "degrees", excludingLowerBound: true)
+    /// The factor by which the distance between two fingers must change for a pinch.
+    public static let pinchScale = NumberDomain(1...1_000, excludingLowerBound: true)
+    /// How many taps or fingers a gesture recognizer needs.
+    public static let gestureCount = NumberDomain(1...10)
+    /// The tap count a handler runs for.
+    public static let tapCount = NumberDomain(1...1_000, unit: "taps")
+    /// How many events the application's event queue holds.
+    public static let queueCapacity = NumberDomain(16...1_048_576, unit: "events")
+    /// A threshold in a device's own units (palm pressure and size), which the device pipeline
+    /// keeps as a 32-bit integer.
+    public static let deviceUnits = NumberDomain(0...2_147_483_647, unit: "device units")
+    /// A floating-point number in a payload (data a layout sends with an action): any finite number
+    /// whose JSON text, written to the millionth, stays finite.
+    public static let payloadNumber = NumberDomain(-1e300...1e300)
+    /// How far an accelerometer's reading must stray from gravity alone to count as a shake.
+    public static let shakeThreshold = NumberDomain(0...1_000, unit: "g", excludingLowerBound: true)
+    /// A user or group id (the socket's allowed peers).
+    public static let unixID = NumberDomain(0...4_294_967_295)
+
+    /// The largest layout file, in bytes.
+    public static let maximumLayoutBytes = 4 << 20
+    /// The deepest a value may be nested in a layout file: the parts of its key path (table
+    /// headers, dotted keys, inline tables and arrays each add one), e.g. `view[2].frame[0]` has 4.
+    public static let maximumLayoutNesting = 32
+    /// The most entries an array of a layout may have: each array of tables (`[[window]]`,
+    /// `[[handler]]`, ... but `[[view]]`, which ``maximumViews`` bounds) and each list of ids.
+    public static let maximumLayoutEntries = 10_000
+}
