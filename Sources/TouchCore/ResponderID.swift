@@ -36,3 +36,10 @@ public enum ResponderKind: String, Hashable, Sendable {
     case application
     case appDelegate = "app_delegate"
 }
+
+extension ResponderID {
+    /// The application's id unless a layout names it otherwise.
+    public static let defaultApplication: ResponderID = "application"
+    /// The app delegate's id unless a layout names it otherwise.
+    public static let defaultAppDelegate: ResponderID = "app_delegate"
+}

@@ -39,7 +39,7 @@ public struct ViewTree: Sendable {
     public var usesSubviewIndex = true
 
     /// An empty tree with the two responders every application has.
-    public init(applicationID: ResponderID = "application", appDelegateID: ResponderID = "app_delegate") {
+    public init(applicationID: ResponderID = .defaultApplication, appDelegateID: ResponderID = .defaultAppDelegate) {
         self.applicationID = applicationID
         self.appDelegateID = appDelegateID
     }
