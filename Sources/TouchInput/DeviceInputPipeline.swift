@@ -81,7 +81,7 @@ public struct DeviceInputPipeline: Sendable {
         let rotation = TouchEvdev.Rotation(rawValue: spec.rotation.rawValue) ?? .none
         let transform = MappingTransform(
             calibration: calibration, rotation: rotation, swapsAxes: spec.swapAxes, invertsX: spec.invertX, invertsY: spec.invertY)
-        let region = spec.region.map { WindowRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+        let region = spec.region.map { WindowRect(x: $0.minX, y: $0.minY, width: $0.width, height: $0.height) }
         let target = MappingTarget(
             windowWidth: windowProps.size.width, windowHeight: windowProps.size.height, region: region,
             pointsPerMillimetre: windowProps.pointsPerMillimetre)

@@ -1,7 +1,11 @@
+import TouchCore
+
 /// Typed access to the keys of one TOML table, reporting every problem to the log.
 ///
 /// Each accessor returns nil when the key is absent or its value is unusable (after reporting
-/// why), so callers substitute the default and carry on: one pass finds every problem.
+/// why), so callers substitute the default and carry on: one pass finds every problem. Numbers
+/// are checked here and only here, each against a ``NumberDomain`` of ``Limits`` that the message
+/// names when the number is refused.
 struct Fields {
     let log: IssueLog
     let path: TOMLPath
@@ -23,7 +27,9 @@ struct Fields {
     func rejectUnknownKeys(_ known: [String], what: String, aliases: [String: String] = [:]) {
         for key in values.keys.sorted() where !known.contains(key) {
             var message = "unknown key \(quote(key)) in \(what)"
-            if let suggestion = Suggestions.closest(to: key, among: known, aliases: aliases) {
+            if log.isFull {
+                // Not listed: the suggestion is not worth finding.
+            } else if let suggestion = Suggestions.closest(to: key, among: known, aliases: aliases) {
                 message += ": did you mean \(quote(suggestion))?"
             } else {
                 message += ": expected one of " + known.map(quote).joined(separator: ", ")
@@ -40,12 +46,38 @@ struct Fields {
             if required { missing(key, expect) }
             return nil
         }
+        return checkedString(node, at: at(key), expect: expect, allowEmpty: allowEmpty)
+    }
+
+    func checkedString(_ node: TOMLNode, at path: TOMLPath, expect: String, allowEmpty: Bool = false) -> String? {
         guard case .string(let text) = node else {
-            wrongType(at(key), node, expect)
+            wrongType(path, node, expect)
             return nil
         }
         if text.isEmpty && !allowEmpty {
-            log.add(.invalidValue, at(key), "the string is empty: expected \(expect)")
+            log.add(.invalidValue, path, "the string is empty: expected \(expect)")
+            return nil
+        }
+        return text
+    }
+
+    /// An identifier: an id, a reference to one, an action name. A non-empty string of at most
+    /// ``Limits/maximumIdentifierBytes`` bytes.
+    func identifier(_ key: String, required: Bool = false, expect: String) -> String? {
+        guard let node = values[key] else {
+            if required { missing(key, expect) }
+            return nil
+        }
+        return checkedIdentifier(node, at: at(key), expect: expect)
+    }
+
+    func checkedIdentifier(_ node: TOMLNode, at path: TOMLPath, expect: String) -> String? {
+        guard let text = checkedString(node, at: path, expect: expect) else { return nil }
+        let bytes = text.utf8.count
+        guard bytes <= Limits.maximumIdentifierBytes else {
+            log.add(
+                .exceedsLimit, path,
+                "\(node.shortText) is \(bytes) bytes long: expected \(expect), of at most \(Limits.maximumIdentifierBytes) bytes")
             return nil
         }
         return text
@@ -60,95 +92,77 @@ struct Fields {
         return value
     }
 
-    /// A number written as an integer or a float. `valid` decides the range; `expect` says it.
-    /// Non-finite numbers are refused unless `valid` accepts them (it never does here).
-    func number(
-        _ key: String, required: Bool = false, expect: String = "a finite number",
-        valid: (Double) -> Bool = { $0.isFinite }
-    ) -> Double? {
+    /// A number in `domain`, written as an integer or a float.
+    func number(_ key: String, in domain: NumberDomain, required: Bool = false) -> Double? {
         guard let node = values[key] else {
-            if required { missing(key, expect) }
+            if required { missing(key, domain.description) }
             return nil
         }
-        return checkedNumber(node, at: at(key), expect: expect, valid: valid)
+        return checkedNumber(node, at: at(key), in: domain)
     }
 
-    func checkedNumber(_ node: TOMLNode, at path: TOMLPath, expect: String, valid: (Double) -> Bool) -> Double? {
+    /// `node` as a number in `domain`; `name` (`"height"`) prefixes the value in messages.
+    func checkedNumber(_ node: TOMLNode, at path: TOMLPath, in domain: NumberDomain, name: String? = nil) -> Double? {
         let value: Double
         switch node {
         case .integer(let integer): value = Double(integer)
         case .float(let float): value = float
         default:
-            wrongType(path, node, expect)
+            wrongType(path, node, name.map { "\($0): \(domain)" } ?? domain.description)
             return nil
         }
-        guard valid(value) else {
+        guard domain.contains(value) else {
             let reason = value.isFinite ? "is out of range" : "is not a finite number"
-            log.add(.invalidValue, path, "\(node.shortText) \(reason): expected \(expect)")
+            let shown = name.map { "\($0) \(node.shortText)" } ?? node.shortText
+            log.add(.invalidValue, path, "\(shown) \(reason): expected \(domain)")
             return nil
         }
         return value
     }
 
-    /// An integer (floats are refused, even whole ones).
-    func integer(_ key: String, expect: String, valid: (Int64) -> Bool) -> Int? {
+    /// A whole number in `domain`, written as a TOML integer (floats are refused, even whole ones).
+    func integer(_ key: String, in domain: NumberDomain) -> Int? {
         guard let node = values[key] else { return nil }
+        let expect = "\(domain), written as an integer"
         guard case .integer(let value) = node else {
             wrongType(at(key), node, expect)
             return nil
         }
-        guard valid(value), let result = Int(exactly: value) else {
+        guard domain.contains(Double(value)), let result = Int(exactly: value) else {
             log.add(.invalidValue, at(key), "\(value) is out of range: expected \(expect)")
             return nil
         }
         return result
     }
 
-    /// An array of exactly `names.count` finite numbers. `nonNegative` lists the positions that
-    /// must also be >= 0. Every bad element is reported at its own path (`frame[2]`).
-    func numbers(
-        _ key: String, names: [String], nonNegative: Set<Int> = [], required: Bool = false, expect: String
-    ) -> [Double]? {
+    /// An array of exactly `elements.count` numbers, each in its own domain. Every bad element
+    /// is reported at its own path (`frame[2]`); `expect` describes the whole array.
+    func numbers(_ key: String, _ elements: [NumberElement], required: Bool = false, expect: String) -> [Double]? {
         guard let node = values[key] else {
             if required { missing(key, expect) }
             return nil
         }
-        return checkedNumbers(node, at: at(key), names: names, nonNegative: nonNegative, expect: expect)
+        return checkedNumbers(node, at: at(key), elements, expect: expect)
     }
 
-    func checkedNumbers(
-        _ node: TOMLNode, at path: TOMLPath, names: [String], nonNegative: Set<Int>, expect: String
-    ) -> [Double]? {
+    func checkedNumbers(_ node: TOMLNode, at path: TOMLPath, _ elements: [NumberElement], expect: String) -> [Double]? {
         guard case .array(let items) = node else {
             wrongType(path, node, expect)
             return nil
         }
-        guard items.count == names.count else {
+        guard items.count == elements.count else {
             let count = items.count == 1 ? "1 element" : "\(items.count) elements"
             log.add(.invalidValue, path, "\(node.shortText) has \(count): expected \(expect)")
             return nil
         }
         var result: [Double] = []
-        for (index, item) in items.enumerated() {
-            let name = names[index]
+        for (index, (item, element)) in zip(items, elements).enumerated() {
             let elementPath = path.appending(index: index)
-            let value: Double
-            switch item {
-            case .integer(let integer): value = Double(integer)
-            case .float(let float): value = float
-            default:
-                wrongType(elementPath, item, "a number (\(name)) in \(expect)")
-                continue
-            }
-            if !value.isFinite {
-                log.add(.invalidValue, elementPath, "\(name) \(item.shortText) is not a finite number: expected \(expect)")
-            } else if nonNegative.contains(index) && value < 0 {
-                log.add(.invalidValue, elementPath, "\(name) \(item.shortText) is negative: expected \(expect)")
-            } else {
+            if let value = checkedNumber(item, at: elementPath, in: element.domain, name: element.name) {
                 result.append(value)
             }
         }
-        return result.count == names.count ? result : nil
+        return result.count == elements.count ? result : nil
     }
 
     /// One of a fixed set of strings, with a suggestion for near misses.
@@ -161,8 +175,8 @@ struct Fields {
             return nil
         }
         if let match = options.first(where: { $0.0 == text }) { return match.1 }
-        var message = "\(quote(text)) is not allowed: expected \(expect)"
-        if let hint = Suggestions.didYouMean(text, among: names) { message += "; \(hint)" }
+        var message = "\(node.shortText) is not allowed: expected \(expect)"
+        if !log.isFull, let hint = Suggestions.didYouMean(text, among: names) { message += "; \(hint)" }
         log.add(.invalidValue, at(key), message)
         return nil
     }
@@ -176,4 +190,24 @@ struct Fields {
         }
         return Fields(log: log, path: at(key), values: entries)
     }
+}
+
+/// One element of a fixed-length array of numbers (`frame`, `size`, `region`, ...): its name in
+/// messages and its domain.
+struct NumberElement {
+    var name: String
+    var domain: NumberDomain
+
+    init(_ name: String, _ domain: NumberDomain) {
+        self.name = name
+        self.domain = domain
+    }
+
+    /// `[x, y, width, height]`: a position and a size in points.
+    static let rectangle = [
+        NumberElement("x", Limits.coordinate), NumberElement("y", Limits.coordinate),
+        NumberElement("width", Limits.length), NumberElement("height", Limits.length),
+    ]
+    /// `[x, y]`: a position in points.
+    static let point = [NumberElement("x", Limits.coordinate), NumberElement("y", Limits.coordinate)]
 }

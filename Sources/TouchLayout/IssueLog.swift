@@ -1,8 +1,18 @@
 /// Collects the problems of one load, giving each its line and its readable location.
+///
+/// At most ``maximumIssues`` are kept; the others are counted, and reported as one last issue,
+/// so that a file full of mistakes gives a bounded report (and costs no suggestions past the
+/// limit: see ``isFull``).
 final class IssueLog {
+    /// The most problems listed for one file.
+    static let maximumIssues = 100
+
     let file: String
     let locator: SourceLocator
     private(set) var issues: [LayoutIssue] = []
+    /// Problems found past ``maximumIssues``, and the first of them.
+    private var omitted = 0
+    private var firstOmitted: LayoutIssue?
     /// The ids of `[[window]]`, `[[view]]` and `[[controller]]` entries by their path
     /// (`view[2]` → `"blue"`), so locations can read `view "blue" (view[2]).alpha`.
     private var ids: [TOMLPath: String] = [:]
@@ -11,6 +21,12 @@ final class IssueLog {
         self.file = file
         self.locator = locator
     }
+
+    /// Whether no more problems are listed: callers may skip work that only improves a message.
+    var isFull: Bool { issues.count >= Self.maximumIssues }
+
+    /// Whether any problem was found.
+    var isEmpty: Bool { issues.isEmpty }
 
     func name(_ path: TOMLPath, id: String) {
         ids[path] = id
@@ -22,20 +38,25 @@ final class IssueLog {
     }
 
     func add(_ kind: LayoutIssue.Kind, _ path: TOMLPath, _ message: String) {
+        if isFull {
+            omitted += 1
+            if firstOmitted != nil { return }
+        }
         let position = locator.position(of: path)
         var id: String?
         if path.components.count >= 2 {
             id = ids[TOMLPath(components: Array(path.components.prefix(2)))]
         }
-        issues.append(
-            LayoutIssue(
-                kind: kind, file: file, line: position?.line, column: position?.column,
-                keyPath: path.description, id: id, location: location(of: path), message: message))
+        let issue = LayoutIssue(
+            kind: kind, file: file, line: position?.line, column: position?.column,
+            keyPath: path.description, id: id, location: location(of: path), message: message)
+        if isFull { firstOmitted = issue } else { issues.append(issue) }
     }
 
-    /// Issues sorted by line (issues without a line last), keeping the order of same-line ones.
+    /// Issues sorted by line (issues without a line last), keeping the order of same-line ones,
+    /// then the count of those not listed.
     var sortedIssues: [LayoutIssue] {
-        issues.enumerated().sorted { a, b in
+        var sorted = issues.enumerated().sorted { a, b in
             let lineA = a.element.line ?? Int.max
             let lineB = b.element.line ?? Int.max
             if lineA != lineB { return lineA < lineB }
@@ -44,6 +65,14 @@ final class IssueLog {
             if columnA != columnB { return columnA < columnB }
             return a.offset < b.offset
         }.map(\.element)
+        if let firstOmitted {
+            sorted.append(
+                LayoutIssue(
+                    kind: firstOmitted.kind, file: file, line: firstOmitted.line, column: firstOmitted.column,
+                    message: "\(omitted) more problem\(omitted == 1 ? "" : "s"), not listed (the first of them here): "
+                        + "at most \(Self.maximumIssues) problems are listed per file"))
+        }
+        return sorted
     }
 
     private func location(of path: TOMLPath) -> String {

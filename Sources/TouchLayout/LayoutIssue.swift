@@ -27,6 +27,9 @@ public struct LayoutIssue: Error, Hashable, Sendable, CustomStringConvertible {
         case cycle
         /// Keys or entries that contradict each other.
         case conflict
+        /// The file, an array of it or the nesting of its values is larger than touchd accepts
+        /// (the budgets of `docs/limits.md`).
+        case exceedsLimit
     }
 
     public var kind: Kind

@@ -1,21 +1,27 @@
 import TOMLKit
+import TouchCore
 import TouchSystem
 
 /// Reads and validates layout files.
 ///
 /// Both entry points either return a complete ``LayoutDocument`` (every default filled in, every
-/// reference checked) or throw ``LayoutErrors`` listing every problem found, in line order.
-/// They never return a partly loaded layout.
+/// number within its domain, every reference checked, every budget kept) or throw
+/// ``LayoutErrors`` listing the problems found, in line order. They never return a partly loaded
+/// layout. The budgets that bound the work are checked before the work: the file's size before it
+/// is read, the nesting of its values and the length of its keys before TOMLKit parses it
+/// (``SourceLocator``), the number of entries before they are read.
 public enum LayoutLoader {
-    /// Layout files larger than this are refused (16 MiB).
-    public static let maximumFileSize = 16 << 20
+    /// Layout files larger than this are refused: ``TouchCore/Limits/maximumLayoutBytes``.
+    public static let maximumFileSize = Limits.maximumLayoutBytes
 
     /// Reads the layout file at `path`. Relative `pointercal` paths resolve against its directory.
     public static func load(path: String) throws(LayoutErrors) -> LayoutDocument {
         let bytes: [UInt8]
-        switch readFile(path) {
-        case .success(let contents): bytes = contents
-        case .failure(let issue): throw LayoutErrors([issue])
+        do throws(FileReadError) {
+            bytes = try FileReader.read(path, limit: maximumFileSize)
+        } catch {
+            let kind: LayoutIssue.Kind = if case .tooLarge = error { .exceedsLimit } else { .unreadableFile }
+            throw LayoutErrors([LayoutIssue(kind: kind, file: path, message: "cannot read the layout file: \(error.reason)")])
         }
         return try parse(decodeUTF8(bytes, file: path), file: path)
     }
@@ -25,6 +31,12 @@ public enum LayoutLoader {
     public static func parse(_ text: String, file: String) throws(LayoutErrors) -> LayoutDocument {
         var text = text
         if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
+        let size = text.utf8.count
+        guard size <= maximumFileSize else {
+            throw LayoutErrors([
+                LayoutIssue(kind: .exceedsLimit, file: file, message: "the layout is \(size) bytes: expected at most \(maximumFileSize)")
+            ])
+        }
         if let position = firstPosition(of: "\0", in: text) {
             throw LayoutErrors([
                 LayoutIssue(
@@ -33,19 +45,30 @@ public enum LayoutLoader {
             ])
         }
         let locator = SourceLocator(text: text)
-        if let trap = locator.parserTrap {
-            var found = ""
-            PayloadValue.writeJSONString(trap.found, to: &found)
+        if let refusal = locator.refusal {
             throw LayoutErrors([
                 LayoutIssue(
-                    kind: .syntax, file: file, line: trap.position.line, column: trap.position.column,
-                    message: "TOML syntax error: Error while parsing \(trap.context): expected \(trap.expected), saw \(found)"
-                        + (trap.hint.map { "; \($0)" } ?? ""))
+                    kind: refusal.kind, file: file, line: refusal.position.line, column: refusal.position.column,
+                    message: refusal.message)
             ])
         }
-        let root: [String: TOMLNode]
+        let root = try parseTOML(text, file: file)
+        let log = IssueLog(file: file, locator: locator)
+        var draft = LayoutReader(log: log, file: file).read(root)
+        var validator = LayoutValidator(log: log)
+        validator.validate(&draft)
+        guard log.isEmpty else { throw LayoutErrors(log.sortedIssues) }
+        return LayoutDocument(
+            version: draft.version, application: draft.application, settings: draft.settings,
+            windows: draft.windows.map(\.spec), controllers: draft.controllers.map(\.spec), views: draft.views.map(\.spec),
+            handlers: draft.handlers.map(\.spec), devices: draft.devices.map(\.spec), gestures: draft.gestures.map(\.spec),
+            daemon: draft.daemon, controls: draft.controls.map(\.spec))
+    }
+
+    /// The TOML tree of text that ``SourceLocator`` let through.
+    private static func parseTOML(_ text: String, file: String) throws(LayoutErrors) -> [String: TOMLNode] {
         do {
-            root = try TOMLNode.parse(text)
+            return try TOMLNode.parse(text)
         } catch let error as TOMLParseError {
             throw LayoutErrors([
                 LayoutIssue(
@@ -55,31 +78,9 @@ public enum LayoutLoader {
         } catch {
             throw LayoutErrors([LayoutIssue(kind: .syntax, file: file, message: "TOML syntax error: \(error)")])
         }
-        let log = IssueLog(file: file, locator: locator)
-        var draft = LayoutReader(log: log, file: file).read(root)
-        var validator = LayoutValidator(log: log)
-        validator.validate(&draft)
-        guard log.issues.isEmpty else { throw LayoutErrors(log.sortedIssues) }
-        return LayoutDocument(
-            version: draft.version, application: draft.application, tap: draft.tap, queue: draft.queue,
-            windows: draft.windows.map(\.spec), controllers: draft.controllers.map(\.spec),
-            views: draft.views.map(\.spec), handlers: draft.handlers.map(\.spec), devices: draft.devices.map(\.spec),
-            gestures: draft.gestures.map(\.spec), daemon: draft.daemon, controls: draft.controls.map(\.spec))
     }
 
     // MARK: reading the file
-
-    private static func unreadable(_ path: String, _ reason: String) -> LayoutIssue {
-        LayoutIssue(kind: .unreadableFile, file: path, message: "cannot read the layout file: \(reason)")
-    }
-
-    private static func readFile(_ path: String) -> Result<[UInt8], LayoutIssue> {
-        do throws(FileReadError) {
-            return .success(try FileReader.read(path, limit: maximumFileSize))
-        } catch {
-            return .failure(unreadable(path, error.reason))
-        }
-    }
 
     /// The text of the file, or an issue at the first byte that is not UTF-8.
     private static func decodeUTF8(_ bytes: [UInt8], file: String) throws(LayoutErrors) -> String {

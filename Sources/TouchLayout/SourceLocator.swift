@@ -1,13 +1,4 @@
-/// Text the TOML parser cannot be given (see ``SourceLocator/parserTrap``).
-struct ParserTrap: Sendable {
-    var position: SourcePosition
-    /// The offending text (one character, or a whole value).
-    var found: String
-    /// What the parser was reading: "table header" or "array".
-    var context: String
-    var expected: String
-    var hint: String? = nil
-}
+import TouchCore
 
 /// A 1-based line and column (in Unicode scalars) in the layout text.
 struct SourcePosition: Hashable, Sendable {
@@ -15,30 +6,44 @@ struct SourcePosition: Hashable, Sendable {
     var column: Int
 }
 
-/// Finds where values are written in TOML text.
+/// Text the TOML parser must not be given, found before it is: where, what sort of problem, and
+/// the message that says what was expected.
+struct SourceRefusal: Sendable {
+    var position: SourcePosition
+    var kind: LayoutIssue.Kind
+    var message: String
+}
+
+/// Finds where values are written in TOML text, and refuses text the TOML parser must not see.
 ///
-/// TOMLKit does not expose source positions, so this reads the (already parsed, hence valid) text
-/// once more, following only its structure: table headers (`[a.b]`, `[[view]]`, counting the
-/// elements of arrays of tables), dotted keys, inline tables and arrays (recording each element),
-/// and skipping strings and comments. Each key is recorded under its full path, e.g.
-/// `view[2].alpha` or `device[0].match.kind`; a header under the path of its table.
+/// TOMLKit does not expose source positions, so this reads the text once before it is parsed,
+/// following only its structure: table headers (`[a.b]`, `[[view]]`, counting the elements of
+/// arrays of tables), dotted keys, inline tables and arrays (recording each element), and skipping
+/// strings and comments. Each key is recorded under its full path, e.g. `view[2].alpha` or
+/// `device[0].match.kind`; a header under the path of its table.
 ///
-/// It never fails: on text it does not understand it moves on one character at a time, so at
-/// worst a position is missing and the caller falls back to an enclosing one.
+/// It stops at the first place where the text breaks a budget that must hold before any parser
+/// recurses over it: a value nested deeper than ``Limits/maximumLayoutNesting`` (counted as the
+/// parts of its key path), or a key longer than ``Limits/maximumIdentifierBytes``. Its own
+/// recursion (into arrays and inline tables) therefore never goes deeper than that bound, and it
+/// reads the text only through bounds-checked accessors. Otherwise it never fails: on text it does
+/// not understand it moves on one character at a time, so at worst a position is missing and the
+/// caller falls back to an enclosing one.
 struct SourceLocator: Sendable {
     private(set) var positions: [TOMLPath: SourcePosition] = [:]
-    /// The first spot where the TOML parser in TOMLKit 0.6.0 (toml++) would abort the process
-    /// instead of reporting an error, so the loader reports it itself before parsing: a table
-    /// header whose key does not start with a key character or a quote (`[=a]`, `[[[a]]]`), an
-    /// array element that starts with `}` or a Unicode line separator (`[1, }]`), or an unquoted
-    /// value that is no TOML 1.0 number, boolean, date or time (`07:3x`, `.5`, `yes`).
-    private(set) var parserTrap: ParserTrap?
+    /// The first place the TOML parser must not be given, if any: a budget broken (see above), or
+    /// a spot where the parser in TOMLKit 0.6.0 (toml++) would abort the process instead of
+    /// reporting an error: a table header whose key does not start with a key character or a
+    /// quote (`[=a]`, `[[[a]]]`), an array element that starts with `}` or a Unicode line
+    /// separator (`[1, }]`), or an unquoted value that is no TOML 1.0 number, boolean, date or
+    /// time (`07:3x`, `.5`, `yes`).
+    private(set) var refusal: SourceRefusal?
 
     init(text: String) {
         var scanner = LocatorScanner(scalars: Array(text.unicodeScalars))
         scanner.run()
         positions = scanner.positions
-        parserTrap = scanner.parserTrap
+        refusal = scanner.refusal
     }
 
     /// Where `path` is written, or else where the nearest enclosing table or array is.
@@ -55,7 +60,9 @@ struct SourceLocator: Sendable {
     func exactPosition(of path: TOMLPath) -> SourcePosition? { positions[path] }
 }
 
-private struct LocatorScanner {
+/// The reading behind ``SourceLocator``: a cursor over the text's scalars, the positions found so
+/// far and the first refusal.
+struct LocatorScanner {
     let scalars: [Unicode.Scalar]
     var index = 0
     var line = 1
@@ -64,7 +71,7 @@ private struct LocatorScanner {
     /// How many elements each array of tables (by its concrete path) has so far.
     var arrayTableCounts: [TOMLPath: Int] = [:]
     var currentTable = TOMLPath.root
-    var parserTrap: ParserTrap?
+    var refusal: SourceRefusal?
 
     init(scalars: [Unicode.Scalar]) {
         self.scalars = scalars
@@ -164,21 +171,46 @@ private struct LocatorScanner {
                 if let count = arrayTableCounts[path] { path = path.appending(index: count - 1) }
                 record(path, isLast ? position : keyPosition)
             }
+            guard withinNesting(path, at: keyPosition) else { return }
         }
         currentTable = path
+    }
+
+    // MARK: refusals
+
+    /// Whether `path` is within the nesting budget; when it is not, refuses the text at
+    /// `position` and stops the scan (so no caller recurses any deeper).
+    mutating func withinNesting(_ path: TOMLPath, at position: SourcePosition) -> Bool {
+        guard path.components.count > Limits.maximumLayoutNesting else { return true }
+        refuse(
+            at: position, kind: .exceedsLimit,
+            "nested \(path.components.count) levels deep: expected at most \(Limits.maximumLayoutNesting) levels of"
+                + " tables, arrays and dotted keys")
+        return false
+    }
+
+    /// Records the first refusal and stops the scan: nothing after it is read.
+    mutating func refuse(at position: SourcePosition, kind: LayoutIssue.Kind, _ message: String) {
+        if refusal == nil { refusal = SourceRefusal(position: position, kind: kind, message: message) }
+        index = scalars.count
     }
 
     mutating func trap(_ found: Unicode.Scalar, in context: String, expected: String) {
         trap(String(Character(found)), at: here, in: context, expected: expected)
     }
 
+    /// Records text on which the TOML parser would abort the process, as a syntax error. The scan
+    /// goes on (for positions); only the first such spot is kept.
     mutating func trap(
         _ found: String, at position: SourcePosition, in context: String, expected: String, hint: String? = nil
     ) {
-        if parserTrap == nil {
-            parserTrap = ParserTrap(position: position, found: found, context: context, expected: expected, hint: hint)
-        }
+        guard refusal == nil else { return }
+        let message = "TOML syntax error: Error while parsing \(context): expected \(expected), saw \(quote(found))"
+            + (hint.map { "; \($0)" } ?? "")
+        refusal = SourceRefusal(position: position, kind: .syntax, message: message)
     }
+
+    // MARK: keys
 
     /// Whether a key may start with `c`: a bare-key character (A-Z a-z 0-9 _ -) or a quote.
     static func startsKey(_ c: Unicode.Scalar) -> Bool {
@@ -186,10 +218,11 @@ private struct LocatorScanner {
             || c == "\"" || c == "'"
     }
 
-    /// Reads a possibly dotted key: its parts and where each starts.
+    /// Reads a possibly dotted key: its parts and where each starts. A part longer than
+    /// ``Limits/maximumIdentifierBytes`` is refused (and ends the scan).
     mutating func readKey() -> [(String, SourcePosition)] {
         var keys: [(String, SourcePosition)] = []
-        while true {
+        while keys.count <= Limits.maximumLayoutNesting {
             skipSpaces()
             let position = here
             let start = index
@@ -206,6 +239,12 @@ private struct LocatorScanner {
                 }
             }
             if index == start { break }
+            guard key.utf8.count <= Limits.maximumIdentifierBytes else {
+                refuse(
+                    at: position, kind: .exceedsLimit,
+                    "a key of \(key.utf8.count) bytes: expected keys of at most \(Limits.maximumIdentifierBytes) bytes")
+                return []
+            }
             keys.append((key, position))
             skipSpaces()
             guard current == "." else { break }
@@ -220,6 +259,7 @@ private struct LocatorScanner {
         var path = table
         for (key, position) in keys {
             path = path.appending(key)
+            guard withinNesting(path, at: position) else { return }
             record(path, position)
         }
         skipSpaces()
@@ -227,150 +267,5 @@ private struct LocatorScanner {
         advance()
         skipSpaces()
         readValue(at: path)
-    }
-
-    mutating func readValue(at path: TOMLPath) {
-        guard let c = current else { return }
-        switch c {
-        case "\"":
-            if peek(1) == "\"" && peek(2) == "\"" {
-                skipMultilineString(quote: "\"")
-            } else {
-                _ = readBasicString()
-            }
-        case "'":
-            if peek(1) == "'" && peek(2) == "'" {
-                skipMultilineString(quote: "'")
-            } else {
-                _ = readLiteralString()
-            }
-        case "[":
-            advance()
-            var element = 0
-            while true {
-                skipBlank()
-                guard let c = current else { return }
-                if c == "]" {
-                    advance()
-                    return
-                }
-                if c == "," {
-                    advance()
-                    continue
-                }
-                if c == "}" || c == "\u{85}" || c == "\u{2028}" || c == "\u{2029}" {
-                    trap(c, in: "array", expected: "a value")
-                }
-                let elementPath = path.appending(index: element)
-                record(elementPath, here)
-                let start = index
-                readValue(at: elementPath)
-                if index == start { advance() }
-                element += 1
-            }
-        case "{":
-            advance()
-            while true {
-                skipBlank()
-                guard let c = current else { return }
-                if c == "}" {
-                    advance()
-                    return
-                }
-                if c == "," {
-                    advance()
-                    continue
-                }
-                let start = index
-                readKeyValue(in: path)
-                if index == start { advance() }
-            }
-        default:
-            // Numbers, booleans, dates and times: up to the next delimiter.
-            let start = here
-            var token: [Unicode.Scalar] = []
-            while let c = current, !",]}\n\r#".unicodeScalars.contains(c) {
-                token.append(c)
-                advance()
-            }
-            while let last = token.last, last == " " || last == "\t" { token.removeLast() }
-            if !TOMLScalarSyntax.isValid(token) {
-                var text = ""
-                text.unicodeScalars.append(contentsOf: token.prefix(40))
-                let bareWord = !token.isEmpty && token.allSatisfy { Self.startsKey($0) && $0 != "\"" && $0 != "'" }
-                trap(
-                    text, at: start, in: "value", expected: "a string, number, boolean, date or time",
-                    hint: bareWord ? "text needs quotes: \"\(text)\"" : nil)
-            }
-        }
-    }
-
-    /// Reads a "basic string" and returns its value with escapes decoded.
-    mutating func readBasicString() -> String {
-        advance()
-        var out = String.UnicodeScalarView()
-        while let c = current, c != "\n" {
-            advance()
-            if c == "\"" { break }
-            guard c == "\\" else {
-                out.append(c)
-                continue
-            }
-            guard let e = current else { break }
-            advance()
-            switch e {
-            case "b": out.append("\u{08}")
-            case "t": out.append("\t")
-            case "n": out.append("\n")
-            case "f": out.append("\u{0C}")
-            case "r": out.append("\r")
-            case "e": out.append("\u{1B}")
-            case "u", "U", "x":
-                let digits = e == "u" ? 4 : e == "U" ? 8 : 2
-                var value: UInt32 = 0
-                for _ in 0..<digits {
-                    guard let d = current, let digit = UInt32(String(d), radix: 16) else { break }
-                    value = value &* 16 &+ digit
-                    advance()
-                }
-                if let scalar = Unicode.Scalar(value) { out.append(scalar) }
-            default: out.append(e)
-            }
-        }
-        return String(out)
-    }
-
-    /// Reads a 'literal string' and returns its value.
-    mutating func readLiteralString() -> String {
-        advance()
-        var out = String.UnicodeScalarView()
-        while let c = current, c != "\n" {
-            advance()
-            if c == "'" { break }
-            out.append(c)
-        }
-        return String(out)
-    }
-
-    /// Skips a """multi-line""" or '''multi-line''' string, including up to two quotes that
-    /// belong to the content right before the closing delimiter.
-    mutating func skipMultilineString(quote: Unicode.Scalar) {
-        advance(3)
-        while let c = current {
-            if c == "\\" && quote == "\"" {
-                advance(2)
-                continue
-            }
-            if c == quote && peek(1) == quote && peek(2) == quote {
-                advance(3)
-                var extra = 0
-                while current == quote && extra < 2 {
-                    advance()
-                    extra += 1
-                }
-                return
-            }
-            advance()
-        }
     }
 }

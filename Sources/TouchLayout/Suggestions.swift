@@ -12,7 +12,10 @@ enum Suggestions {
         let limit = lowered.count <= 3 ? 1 : lowered.count <= 6 ? 2 : 3
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
-            let distance = editDistance(lowered, Array(candidate.lowercased().unicodeScalars))
+            let other = Array(candidate.lowercased().unicodeScalars)
+            // Lengths further apart than the limit cannot be close: skip the quadratic distance.
+            guard abs(other.count - lowered.count) <= limit else { continue }
+            let distance = editDistance(lowered, other)
             if distance <= limit, distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
         }
         return best?.candidate
@@ -52,11 +55,4 @@ enum Suggestions {
     static func didYouMean(_ word: String, among candidates: [String], aliases: [String: String] = [:]) -> String? {
         closest(to: word, among: candidates, aliases: aliases).map { "did you mean \(quote($0))?" }
     }
-}
-
-/// A string in double quotes, escaped as JSON would.
-func quote(_ text: String) -> String {
-    var out = ""
-    PayloadValue.writeJSONString(text, to: &out)
-    return out
 }

@@ -1,4 +1,5 @@
 import TOMLKit
+import TouchCore
 
 /// The path of a value inside a TOML document: keys and array indices, e.g. `view[2].frame[3]`.
 struct TOMLPath: Hashable, Sendable, CustomStringConvertible {
@@ -42,10 +43,7 @@ struct TOMLPath: Hashable, Sendable, CustomStringConvertible {
         let bare = !key.isEmpty && key.unicodeScalars.allSatisfy { c in
             ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || c == "_" || c == "-"
         }
-        if bare { return key }
-        var out = ""
-        PayloadValue.writeJSONString(key, to: &out)
-        return out
+        return bare ? key : quote(key)
     }
 }
 
@@ -63,26 +61,31 @@ indirect enum TOMLNode: Sendable {
     enum DateKind: Sendable { case date, time, dateTime }
 
     /// Parses TOML text. Throws TOMLKit's `TOMLParseError`.
+    ///
+    /// The text must have passed ``SourceLocator`` (which refuses nesting deeper than
+    /// ``Limits/maximumLayoutNesting`` before TOMLKit recurses over it); the conversion stops
+    /// at that depth all the same, leaving deeper values empty.
     static func parse(_ text: String) throws -> [String: TOMLNode] {
         let table = try TOMLTable(string: text)
-        return convertTable(table)
+        return convertTable(table, depth: 1)
     }
 
-    private static func convertTable(_ table: TOMLTable) -> [String: TOMLNode] {
+    private static func convertTable(_ table: TOMLTable, depth: Int) -> [String: TOMLNode] {
         var result: [String: TOMLNode] = [:]
+        guard depth <= Limits.maximumLayoutNesting else { return result }
         for key in table.keys {
-            if let value = table[key] { result[key] = convert(value) }
+            if let value = table[key] { result[key] = convert(value, depth: depth) }
         }
         return result
     }
 
-    private static func convert(_ value: TOMLValueConvertible) -> TOMLNode {
+    private static func convert(_ value: TOMLValueConvertible, depth: Int) -> TOMLNode {
         switch value.type {
         case .table:
-            return .table(value.table.map { convertTable($0) } ?? [:])
+            return .table(value.table.map { convertTable($0, depth: depth + 1) } ?? [:])
         case .array:
-            guard let array = value.array else { return .array([]) }
-            return .array((0..<array.count).map { convert(array[$0]) })
+            guard let array = value.array, depth < Limits.maximumLayoutNesting else { return .array([]) }
+            return .array((0..<array.count).map { convert(array[$0], depth: depth + 1) })
         case .string:
             return .string(value.string ?? "")
         case .int:
@@ -169,8 +172,7 @@ indirect enum TOMLNode: Sendable {
         }
         switch self {
         case .string(let text):
-            var quoted = ""
-            PayloadValue.writeJSONString(text, to: &quoted)
+            let quoted = quote(text)
             out += quoted.count > budget ? String(quoted.prefix(budget)) + "…\"" : quoted
         case .integer(let value):
             out += String(value)

@@ -50,40 +50,24 @@ enum LayoutSummary {
 
     static func text(document: LayoutDocument, app: Application, file: String) -> String {
         let tree = app.tree
-        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
         var lines: [String] = []
         lines.append(
             "\(file): valid: \(plural(tree.windowIDs.count, "window")), \(plural(tree.viewCount, "view")), "
                 + "\(plural(tree.controllerIDs.count, "controller")), \(plural(app.handlers.count, "handler")), "
                 + "\(plural(document.gestures.count, "gesture recognizer")), \(plural(document.controls.count, "control")), "
                 + "\(plural(document.devices.count, "device entry").replacingOccurrences(of: "entrys", with: "entries"))")
-        for window in tree.windowIDs {
-            let w = tree.windowProperties(of: window)!
-            let key = tree.keyWindow == window ? ", key" : ""
-            lines.append(
-                "window \(window): \(formatNumber(w.size.width))×\(formatNumber(w.size.height)) pt, level \(formatNumber(w.level))\(key), "
-                    + "\(formatNumber(w.pointsPerMillimetre)) pt/mm, display \(w.display), \(plural(tree.views(in: window).count, "view"))"
-                    + (w.rootController.map { ", root controller \($0)" } ?? "")
-                    + (document.window(window.rawValue)?.firstResponder.map { ", first responder \($0)" } ?? ""))
-        }
+        lines += windowLines(document: document, tree: tree)
         for controller in tree.controllerIDs {
-            let c = tree.controllerProperties(of: controller)!
+            guard let c = tree.controllerProperties(of: controller) else { continue }
             lines.append("controller \(controller): root view \(c.view)" + (c.presentedBy.map { ", presented by \($0)" } ?? ""))
         }
-        for handler in document.handlers {
-            lines.append(
-                "handler \(handler.responder) on \(handler.trigger.rawValue) → \(handler.action)"
-                    + (handler.tapCount.map { " (tap count \($0))" } ?? "") + (handler.key.map { " (key \($0))" } ?? "")
-                    + (handler.remoteControlSubtype.map { " (\($0))" } ?? "") + (handler.passesOn ? "" : ", consumes")
-                    + (handler.becomeFirstResponder.map { ", \($0) becomes first responder" } ?? "")
-                    + (handler.resignFirstResponder.map { ", \($0) resigns first responder" } ?? ""))
-        }
+        lines += document.handlers.map(handlerLine)
         for gesture in document.gestures {
-            lines.append("gesture \(gesture.id): \(gesture.kind.rawValue) on \(gesture.view)" + (gesture.action.map { " → \($0)" } ?? ""))
+            lines.append("gesture \(gesture.id): \(gesture.kind.name) on \(gesture.view)" + (gesture.action.map { " → \($0)" } ?? ""))
         }
         for control in document.controls {
-            let actions = control.targets.map { "\($0.event) → \($0.action)" + ($0.target.map { " (to \($0))" } ?? "") }
-            lines.append("control \(control.view): \(control.kind.rawValue)" + (actions.isEmpty ? "" : ", " + actions.joined(separator: ", ")))
+            let actions = control.targets.map { "\($0.event.rawValue) → \($0.action)" + ($0.target.map { " (to \($0))" } ?? "") }
+            lines.append("control \(control.view): \(control.kind.name)" + (actions.isEmpty ? "" : ", " + actions.joined(separator: ", ")))
         }
         for (i, device) in document.devices.enumerated() {
             lines.append("device[\(i)]: \(device.match.kind.rawValue) → window \(device.window.isEmpty ? "(the key window)" : device.window)")
@@ -92,12 +76,44 @@ enum LayoutSummary {
         return lines.joined(separator: "\n")
     }
 
+    static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+
+    /// One line per window of the tree, with its first responder from the layout.
+    static func windowLines(document: LayoutDocument, tree: ViewTree) -> [String] {
+        var firstResponders: [ResponderID: ResponderID] = [:]
+        for window in document.windows where firstResponders[window.id] == nil {
+            firstResponders[window.id] = window.firstResponder
+        }
+        return tree.windowIDs.compactMap { window in
+            guard let w = tree.windowProperties(of: window) else { return nil }
+            let key = tree.keyWindow == window ? ", key" : ""
+            return "window \(window): \(formatNumber(w.size.width))×\(formatNumber(w.size.height)) pt, level \(formatNumber(w.level))\(key), "
+                + "\(formatNumber(w.pointsPerMillimetre)) pt/mm, display \(w.display), \(plural(tree.views(in: window).count, "view"))"
+                + (w.rootController.map { ", root controller \($0)" } ?? "")
+                + (firstResponders[window].map { ", first responder \($0)" } ?? "")
+        }
+    }
+
+    static func handlerLine(_ handler: Handler) -> String {
+        var line = "handler \(handler.responder) on \(handler.trigger.rawValue) → \(handler.action)"
+        line += handler.tapCount.map { " (tap count \($0))" } ?? ""
+        line += handler.key.map { " (key \($0))" } ?? ""
+        line += handler.remoteControl.map { " (\($0.rawValue))" } ?? ""
+        line += handler.passesOn ? "" : ", consumes"
+        switch handler.firstResponderEffect {
+        case .become(let id): line += ", \(id) becomes first responder"
+        case .resign(let id): line += ", \(id) resigns first responder"
+        case nil: break
+        }
+        return line
+    }
+
     /// Views with handlers whose hit area is smaller than a finger's comfortable target.
     static func warnings(document: LayoutDocument, tree: ViewTree) -> [String] {
         var result: [String] = []
-        var warned: Set<String> = []
+        var warned: Set<ResponderID> = []
         for handler in document.handlers where !warned.contains(handler.responder) {
-            let id = ResponderID(handler.responder)
+            let id = handler.responder
             guard tree.kind(of: id) == .view, let props = tree.properties(of: id), let window = tree.window(of: id),
                 let ppm = tree.windowProperties(of: window)?.pointsPerMillimetre
             else { continue }

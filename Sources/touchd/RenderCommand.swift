@@ -111,8 +111,8 @@ func pictureWindow(_ name: String?, tree: ViewTree, config: String) throws -> Re
 /// What a picture points out on each view: handlers, gesture recognizers and controls.
 func viewMarkers(_ document: LayoutDocument, _ app: Application) -> ViewMarkers {
     var markers = ViewMarkers(handlers: app.handlers, tree: app.tree)
-    markers.addRecognizers(document.makeGestureRecognizers())
-    markers.addControls(document.makeControls())
+    markers.addRecognizers(document.gestures)
+    markers.addControls(document.controls)
     return markers
 }
 

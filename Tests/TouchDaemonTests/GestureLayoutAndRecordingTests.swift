@@ -46,10 +46,9 @@ import TouchLayout
             """
         let document = try LayoutLoader.parse(text, file: "g.toml")
         #expect(document.gestures.map(\.id) == ["double", "single", "swipe"])
-        #expect(document.gestures[0].taps == 2)
         #expect(document.gestures[1].requiresFailureOf == ["double"])
         #expect(document.gestures[2].cancelsTouchesInView == false)
-        let specs = document.makeGestureRecognizers()
+        let specs = document.gestures
         #expect(specs[0].kind == .tap(taps: 2, touches: 1))
         #expect(specs[0].payload == .object([("level", 2)]))
         #expect(specs[2].kind == .swipe(directions: [.left, .up], touches: 1, minimumDistanceMillimetres: 10, maximumDuration: 0.5))
@@ -415,7 +414,7 @@ extension GestureLayoutAndRecordingTests {
             action = "document-saved"
             """
         let document = try LayoutLoader.parse(text, file: "c.toml")
-        #expect(document.controls.first?.targets.first?.event == "touch_up_inside")
+        #expect(document.controls.first?.targets.first?.event == .touchUpInside)
         var app = try document.makeApplication()
         let down = InputFrame(device: "d", window: "w", timestamp: 1, contacts: [InputContact(id: 1, phase: .began, location: Point(x: 150, y: 150))])
         let up = InputFrame(device: "d", window: "w", timestamp: 1.1, contacts: [InputContact(id: 1, phase: .ended, location: Point(x: 150, y: 150))])

@@ -12,28 +12,28 @@ func configPath(_ name: String) -> String {
 
 /// A plain re-statement of UIKit hit-testing over the specs, enough to check that the example
 /// layouts put things where their comments say (the real one lives in TouchCore).
-func hitView(_ document: LayoutDocument, window: String, x: Double, y: Double) -> String? {
-    func hit(_ id: String, _ point: LayoutPoint) -> String? {
-        guard let view = document.view(id), view.hitTest != .refuse else { return nil }
+func hitView(_ document: LayoutDocument, window: ResponderID, x: Double, y: Double) -> ResponderID? {
+    func hit(_ id: ResponderID, _ point: Point) -> ResponderID? {
+        guard let view = document.view(id), view.hitTestPolicy != .refuse else { return nil }
         guard !view.isHidden, view.alpha >= 0.01, view.isUserInteractionEnabled else { return nil }
         let e = view.hitExpansion
-        let area = LayoutRect(
+        let area = Rect(
             x: view.boundsOrigin.x - e.left, y: view.boundsOrigin.y - e.top,
             width: view.frame.width + e.left + e.right, height: view.frame.height + e.top + e.bottom)
         guard area.contains(point) else { return nil }
-        switch view.hitTest {
+        switch view.hitTestPolicy {
         case .capture: return id
         case .redirect(let target): return target
         case .default, .passThrough, .refuse:
             for subview in document.subviews(of: id).reversed() {
-                let local = LayoutPoint(x: point.x - subview.frame.x, y: point.y - subview.frame.y)
+                let local = Point(x: point.x - subview.frame.minX, y: point.y - subview.frame.minY)
                 if let found = hit(subview.id, local) { return found }
             }
-            return view.hitTest == .passThrough ? nil : id
+            return view.hitTestPolicy == .passThrough ? nil : id
         }
     }
     for view in document.subviews(of: window).reversed() {
-        if let found = hit(view.id, LayoutPoint(x: x - view.frame.x, y: y - view.frame.y)) { return found }
+        if let found = hit(view.id, Point(x: x - view.frame.minX, y: y - view.frame.minY)) { return found }
     }
     return window
 }
@@ -42,7 +42,7 @@ func hitView(_ document: LayoutDocument, window: String, x: Double, y: Double) -
     @Test func kioskLoads() throws {
         let document = try LayoutLoader.load(path: configPath("kiosk.toml"))
         let main = try #require(document.window("main"))
-        #expect(main.size == LayoutSize(width: 1280, height: 800))
+        #expect(main.size == Size(width: 1280, height: 800))
         #expect(main.isKey)
         #expect(main.rootController == "home")
         #expect(document.view("header") != nil)
@@ -52,8 +52,8 @@ func hitView(_ document: LayoutDocument, window: String, x: Double, y: Double) -
         #expect(tiles.allSatisfy { $0.frame.width >= 200 && $0.frame.height >= 200 })
 
         let info = try #require(document.view("header.info"))
-        #expect(info.frame.size == LayoutSize(width: 20, height: 20))
-        #expect(info.hitExpansion == LayoutInsets(all: 10))
+        #expect(info.frame.size == Size(width: 20, height: 20))
+        #expect(info.hitExpansion == EdgeInsets(all: 10))
 
         // Every tile emits an action when touched.
         for tile in tiles {
@@ -62,13 +62,13 @@ func hitView(_ document: LayoutDocument, window: String, x: Double, y: Double) -
         #expect(document.handlers(for: "tile.lights").map(\.tapCount) == [1, 2])
 
         // The dialog: presented by home, on top of the home screen, with a capturing backdrop.
-        #expect(document.controller("dialog") == ControllerSpec(id: "dialog", view: "dialog.root", presentedBy: "home"))
+        #expect(document.controller("dialog") == ControllerSpec(id: "dialog", properties: ControllerProperties(view: "dialog.root", presentedBy: "home")))
         #expect(document.subviews(of: "main").map(\.id) == ["home.root", "dialog.root"])
         let backdrop = try #require(document.view("dialog.backdrop"))
-        #expect(backdrop.hitTest == .capture)
+        #expect(backdrop.hitTestPolicy == .capture)
         #expect(backdrop.alpha < 1)
-        #expect(backdrop.frame == LayoutRect(x: 0, y: 0, width: 1280, height: 800))
-        #expect(document.handlers(for: "dialog.ok").first?.payload == .table(["answer": .string("ok")]))
+        #expect(backdrop.frame == Rect(x: 0, y: 0, width: 1280, height: 800))
+        #expect(document.handlers(for: "dialog.ok").first?.payload == .object([("answer", .string("ok"))]))
         #expect(document.handlers(for: "dialog.cancel").first?.action == "dialog.dismiss")
 
         #expect(document.devices == [DeviceSpec(match: DeviceMatchSpec(kind: .touchscreen), window: "main")])
@@ -98,10 +98,12 @@ func hitView(_ document: LayoutDocument, window: String, x: Double, y: Double) -
     @Test func seedExperimentLoads() throws {
         let document = try LayoutLoader.load(path: configPath("seed-experiment.toml"))
         #expect(document.windows == [
-            WindowSpec(id: "window", size: LayoutSize(width: 375, height: 667), isKey: true, rootController: "ViewController"),
+            WindowSpec(
+                id: "window",
+                properties: WindowProperties(size: Size(width: 375, height: 667), isKey: true, rootController: "ViewController")),
         ])
-        #expect(document.controllers == [ControllerSpec(id: "ViewController", view: "root")])
-        #expect(document.view("root")?.frame == LayoutRect(x: 0, y: 0, width: 375, height: 667))
+        #expect(document.controllers == [ControllerSpec(id: "ViewController", properties: ControllerProperties(view: "root"))])
+        #expect(document.view("root")?.frame == Rect(x: 0, y: 0, width: 375, height: 667))
         #expect(document.subviews(of: "window").map(\.id) == ["root"])
         #expect(document.subviews(of: "root").map(\.id) == ["orange"])
         // Bottom to top: hit-testing asks black, then green, then blue, as in the article's log.
@@ -117,27 +119,23 @@ func hitView(_ document: LayoutDocument, window: String, x: Double, y: Double) -
         #expect(hitView(document, window: "window", x: 100, y: 400) == "green")
         #expect(hitView(document, window: "window", x: 10, y: 10) == "root")
 
-        var expected: [HandlerSpec] = []
+        var expected: [Handler] = []
         for responder in ["blue", "orange", "ViewController", "app_delegate"] {
             for (trigger, method) in [
                 (HandlerTrigger.touchesBegan, "touchesBegan"), (.touchesEnded, "touchesEnded"),
                 (.touchesCancelled, "touchesCancelled"),
             ] {
-                expected.append(HandlerSpec(responder: responder, trigger: trigger, action: "\(responder).\(method)"))
+                expected.append(Handler(responder: ResponderID(responder), trigger: trigger, action: "\(responder).\(method)"))
             }
         }
-        var takesTheButtonsAction = HandlerSpec(responder: "ViewController", trigger: .action, action: "button - tap")
-        takesTheButtonsAction.selector = "tap"
-        expected.append(takesTheButtonsAction)
+        expected.append(Handler(responder: "ViewController", trigger: .action, action: "button - tap", selector: "tap"))
         #expect(document.handlers == expected)
         // Orange's tap recognizer and the button, as in the article.
         #expect(document.gestures.map(\.id) == ["orange.tap"])
         #expect(document.gestures.first?.view == "orange")
-        #expect(document.gestures.first?.kind == .tap)
+        #expect(document.gestures.first?.kind == .tap(taps: 1, touches: 1))
         #expect(document.gestures.first?.action == "UITapGestureRecognizer - tap")
-        var button = ControlLayoutSpec(view: "btn", kind: .button)
-        button.targets = [.init(event: "touch_up_inside", action: "tap", target: nil)]
-        #expect(document.controls == [button])
+        #expect(document.controls == [ControlSpec(view: "btn", kind: .button, targets: [ControlTarget(event: .touchUpInside, action: "tap")])])
         #expect(document.devices == [DeviceSpec(window: "window")])
     }
 }

@@ -149,8 +149,8 @@ import TouchCore
     @Test func hitTestNoneIsAPolicy() throws {
         let text = baseLayout.replacingOccurrences(of: "frame = [10, 10, 100, 100]", with: "frame = [10, 10, 100, 100]\nhit_test = \"none\"")
         let document = try load(text)
-        #expect(document.view("a")?.hitTest == .refuse)
-        #expect(document.view("a")?.coreProperties.hitTestPolicy == .refuse)
+        #expect(document.view("a")?.hitTestPolicy == .refuse)
+        #expect(document.view("a")?.properties.hitTestPolicy == .refuse)
         let bad = baseLayout.replacingOccurrences(of: "frame = [10, 10, 100, 100]", with: "frame = [10, 10, 100, 100]\nhit_test = \"nothing\"")
         check(
             singleIssue(bad), kind: .invalidValue, keyPath: "view[1].hit_test", line: line(of: "hit_test", in: bad),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchCore
 
 @testable import TouchLayout
 
@@ -117,45 +118,50 @@ let fullLayout = """
         #expect(document.version == 1)
         #expect(document.application == ApplicationSpec(id: "app", delegate: "delegate"))
         #expect(
-            document.tap
-                == TapSpec(interval: 0.5, distanceMillimetres: 9, maximumDuration: 1, slopMillimetres: 4.5))
-        #expect(document.queue.capacity == 64)
+            document.settings.tap
+                == TapSettings(interval: 0.5, distanceMillimetres: 9, maximumDuration: 1, slopMillimetres: 4.5))
+        #expect(document.settings.queueCapacity == 64)
         #expect(
             document.windows == [
                 WindowSpec(
-                    id: "main", size: LayoutSize(width: 1280, height: 800.5), level: 2, isKey: false,
-                    pointsPerMillimetre: 5, display: "left", rootController: "home"),
-                WindowSpec(id: "overlay", size: LayoutSize(width: 100, height: 50), isKey: true),
+                    id: "main",
+                    properties: WindowProperties(
+                        size: Size(width: 1280, height: 800.5), level: 2, isKey: false, pointsPerMillimetre: 5, display: "left",
+                        rootController: "home")),
+                WindowSpec(id: "overlay", properties: WindowProperties(size: Size(width: 100, height: 50), isKey: true)),
             ])
         #expect(
             document.controllers == [
-                ControllerSpec(id: "home", view: "home.root"),
-                ControllerSpec(id: "sheet", view: "sheet.root", presentedBy: "home"),
+                ControllerSpec(id: "home", properties: ControllerProperties(view: "home.root")),
+                ControllerSpec(id: "sheet", properties: ControllerProperties(view: "sheet.root", presentedBy: "home")),
             ])
         #expect(
             document.views == [
                 ViewSpec(
-                    id: "home.root", parent: "main", frame: LayoutRect(x: 0, y: 0, width: 1280, height: 800),
-                    boundsOrigin: LayoutPoint(x: 0, y: -20), isHidden: true, alpha: 0.5,
-                    isUserInteractionEnabled: false, clipsToBounds: true, isMultipleTouchEnabled: true,
-                    isExclusiveTouch: true, hitExpansion: LayoutInsets(top: 1, left: 2, bottom: 3.5, right: 4),
-                    hitTest: .redirect("button")),
+                    id: "home.root", parent: "main",
+                    properties: ViewProperties(
+                        frame: Rect(x: 0, y: 0, width: 1280, height: 800), boundsOrigin: Point(x: 0, y: -20), isHidden: true,
+                        alpha: 0.5, isUserInteractionEnabled: false, clipsToBounds: true, isMultipleTouchEnabled: true,
+                        isExclusiveTouch: true, hitExpansion: EdgeInsets(top: 1, left: 2, bottom: 3.5, right: 4),
+                        hitTestPolicy: .redirect("button"))),
                 ViewSpec(
-                    id: "button", parent: "home.root", frame: LayoutRect(x: 10.5, y: 20, width: 30, height: 40),
-                    hitExpansion: LayoutInsets(all: 10), hitTest: .capture),
+                    id: "button", parent: "home.root",
+                    properties: ViewProperties(
+                        frame: Rect(x: 10.5, y: 20, width: 30, height: 40), hitExpansion: EdgeInsets(all: 10),
+                        hitTestPolicy: .capture)),
                 ViewSpec(
-                    id: "sheet.root", parent: "main", frame: LayoutRect(x: 0, y: 0, width: 1280, height: 800),
-                    hitTest: .passThrough),
+                    id: "sheet.root", parent: "main",
+                    properties: ViewProperties(frame: Rect(x: 0, y: 0, width: 1280, height: 800), hitTestPolicy: .passThrough)),
             ])
         #expect(
             document.handlers == [
-                HandlerSpec(
+                Handler(
                     responder: "button", trigger: .touchesEnded, action: "open-door",
-                    payload: .table([
-                        "door": .integer(1), "name": .string("front"), "ratio": .double(0.5), "open": .bool(true),
-                        "list": .array([.integer(1), .string("two")]), "when": .string("1979-05-27T07:32:00Z"),
+                    payload: .object([
+                        ("door", .int(1)), ("list", .array([.int(1), .string("two")])), ("name", .string("front")),
+                        ("open", .bool(true)), ("ratio", .double(0.5)), ("when", .string("1979-05-27T07:32:00Z")),
                     ]), passesOn: false, tapCount: 2),
-                HandlerSpec(responder: "delegate", trigger: .touchesCancelled, action: "log"),
+                Handler(responder: "delegate", trigger: .touchesCancelled, action: "log"),
             ])
         #expect(
             document.devices == [
@@ -164,7 +170,7 @@ let fullLayout = """
                         kind: .touchscreen, name: "Atmel*", usb: USBID(vendor: 0x03eb, product: 0x8c1f),
                         idPath: "pci-0000:00:14.0-usb-0:2:1.0", idSerial: "Atmel_maXTouch",
                         devnode: "/dev/input/event5"),
-                    window: "main", region: LayoutRect(x: 0, y: 0, width: 640, height: 800), rotation: .clockwise90,
+                    window: "main", region: Rect(x: 0, y: 0, width: 640, height: 800), rotation: .clockwise90,
                     swapAxes: true, invertX: true, invertY: true, calibration: [1, 0, 0.5, 0, 1, -0.25],
                     usesUdevCalibration: false, grab: false, palmPressure: 200, palmTouchMajor: 30),
                 DeviceSpec(
@@ -198,8 +204,9 @@ let fullLayout = """
         #expect(document.version == 1)
         #expect(document.application.id == "application")
         #expect(document.application.delegate == "app_delegate")
-        #expect(document.tap == TapSpec(interval: 0.35, distanceMillimetres: 7, maximumDuration: 0.75, slopMillimetres: 7))
-        #expect(document.queue.capacity == 1024)
+        #expect(document.settings == ApplicationSettings(), "the core's defaults")
+        #expect(document.settings.tap == TapSettings(interval: 0.35, distanceMillimetres: 7, maximumDuration: 0.75, slopMillimetres: 7))
+        #expect(document.settings.queueCapacity == 1024)
         let window = try #require(document.windows.first)
         #expect(window.level == 0)
         #expect(window.isKey)  // the first window is key by default
@@ -216,9 +223,10 @@ let fullLayout = """
         #expect(!view.isMultipleTouchEnabled)
         #expect(!view.isExclusiveTouch)
         #expect(view.hitExpansion == .zero)
-        #expect(view.hitTest == .default)
+        #expect(view.hitTestPolicy == .default)
+        #expect(view.firstResponderTraits == nil)
         let handler = try #require(document.handlers.first)
-        #expect(handler.payload == nil)
+        #expect(handler.payload == .object([]))
         #expect(handler.passesOn)
         #expect(handler.tapCount == nil)
         let device = try #require(document.devices.first)
@@ -278,7 +286,7 @@ let fullLayout = """
             """
             [[window]]
             id = "empty"
-            size = [0, 0]
+            size = [10, 10]
             """)
         #expect(document.windows.map(\.id) == ["empty"])
         #expect(document.views.isEmpty)

@@ -1,4 +1,5 @@
 import Testing
+import TouchCore
 
 @testable import TouchLayout
 
@@ -76,8 +77,8 @@ import Testing
               +2,
             ]
             """)
-        #expect(document.windows.first?.size == LayoutSize(width: 1000, height: 500))
-        #expect(document.views.first?.frame == LayoutRect(x: 0, y: 0, width: 1, height: 2))
+        #expect(document.windows.first?.size == Size(width: 1000, height: 500))
+        #expect(document.views.first?.frame == Rect(x: 0, y: 0, width: 1, height: 2))
     }
 }
 
@@ -145,10 +146,10 @@ struct SplitMix {
             return
         }
         #expect(items.count == 28)
-        #expect(items[0] == .integer(1000))
-        #expect(items[1] == .integer(0xDEAD_BEEF))
-        #expect(items[2] == .integer(0o755))
-        #expect(items[3] == .integer(13))
+        #expect(items[0] == .int(1000))
+        #expect(items[1] == .int(0xDEAD_BEEF))
+        #expect(items[2] == .int(0o755))
+        #expect(items[3] == .int(13))
         #expect(items[7] == .double(0.0015))
         #expect(items[15] == .string("1979-05-27T07:32:00Z"))
         #expect(items[16] == .string("1979-05-27T00:32:00.999999-07:00"))

@@ -1,4 +1,5 @@
 import Testing
+import TouchCore
 
 @testable import TouchLayout
 

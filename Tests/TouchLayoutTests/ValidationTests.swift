@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchCore
 
 @testable import TouchLayout
 
@@ -85,7 +86,7 @@ import Testing
         let text = baseLayout.replacingOccurrences(of: "size = [800, 600]", with: "size = [800, \"600\"]")
         check(
             singleIssue(text), kind: .wrongType, keyPath: "window[0].size[1]", line: line(of: "size =", in: text),
-            location: #"window "main" (window[0]).size[1]"#, mentions: ["expected a number (height)", "found a string \"600\""])
+            location: #"window "main" (window[0]).size[1]"#, mentions: ["expected height: \(Limits.windowLength)", "found a string \"600\""])
     }
 
     @Test func aSingleTableWhereAnArrayOfTablesBelongs() {
@@ -331,31 +332,36 @@ import Testing
     }
 
     @Test func nestingUpToTheMaximumDepthIsFine() throws {
-        // d127 is 128 levels below the window (home.root is 1).
-        let text = baseLayout + nestedChain(127)
+        // home.root is 1 level below the window, so the chain's last view is at the maximum.
+        let deepest = Limits.maximumViewDepth - 1
+        let text = baseLayout + nestedChain(deepest)
         #expect(issues(text).isEmpty, "\(issues(text).prefix(3))")
         let tree = try load(text).makeTree()
-        #expect(tree.path(to: "d127").count == 129)
+        #expect(tree.path(to: ResponderID("d\(deepest)")).count == Limits.maximumViewDepth + 1)
     }
 
     @Test func nestingPastTheMaximumDepthIsReportedOnce() {
-        let text = baseLayout + nestedChain(128)
+        let count = Limits.maximumViewDepth
+        let text = baseLayout + nestedChain(count)
         check(
-            singleIssue(text), kind: .invalidValue, keyPath: "view[131].parent", line: line(of: #"id = "d128""#, in: text).map { $0 + 1 },
-            mentions: [#"view "d128" is nested 129 levels below its window"#, "expected at most 128"])
+            singleIssue(text), kind: .exceedsLimit, keyPath: "view[\(count + 3)].parent",
+            line: line(of: #"id = "d\#(count)""#, in: text).map { $0 + 1 },
+            mentions: [
+                #"view "d\#(count)" is nested \#(count + 1) levels below its window"#, "expected at most \(Limits.maximumViewDepth)",
+            ])
     }
 
     @Test func aVeryDeepChainIsOneIssueNotACrash() {
         let found = issues(baseLayout + nestedChain(5_000))
         #expect(found.count == 1, "\(found.prefix(3))")
-        #expect(found.first?.keyPath == "view[131].parent")
+        #expect(found.first?.keyPath == "view[\(Limits.maximumViewDepth + 3)].parent")
     }
 
     @Test func redirectToADeeperDescendantIsFine() {
         let text = baseLayout.replacingOccurrences(
             of: "frame = [0, 0, 800, 600]", with: "frame = [0, 0, 800, 600]\nhit_test = \"redirect\"\nredirect = \"a.child\"")
         #expect(issues(text).isEmpty, "\(issues(text))")
-        #expect((try? load(text))?.view("home.root")?.hitTest == .redirect("a.child"))
+        #expect((try? load(text))?.view("home.root")?.hitTestPolicy == .redirect("a.child"))
     }
 
     @Test func redirectToItself() {
@@ -413,7 +419,7 @@ import Testing
         let text = baseLayout.replacingOccurrences(of: "size = [800, 600]", with: "size = [-800, 600]")
         check(
             singleIssue(text), kind: .invalidValue, keyPath: "window[0].size[0]", line: 3,
-            mentions: ["width -800 is negative", "expected [width, height]: two finite numbers >= 0"])
+            mentions: ["width -800 is out of range", "expected \(Limits.windowLength)"])
     }
 
     @Test func negativeFrameSizes() {
@@ -421,14 +427,14 @@ import Testing
         check(
             singleIssue(text), kind: .invalidValue, keyPath: "view[2].frame[3]", line: line(of: "-20", in: text),
             location: #"view "a.child" (view[2]).frame[3]"#,
-            mentions: ["height -20 is negative", "width and height >= 0"])
+            mentions: ["height -20 is out of range", "expected \(Limits.length)"])
     }
 
     @Test func nonFiniteNumbers() {
         let text = baseLayout.replacingOccurrences(of: "frame = [5, 5, 20, 20]", with: "frame = [inf, 5, 20, 20]")
         check(
             singleIssue(text), kind: .invalidValue, keyPath: "view[2].frame[0]", line: line(of: "inf", in: text),
-            mentions: ["x inf is not a finite number", "expected [x, y, width, height]: four finite numbers"])
+            mentions: ["x inf is not a finite number", "expected \(Limits.coordinate)"])
         let size = baseLayout.replacingOccurrences(of: "size = [800, 600]", with: "size = [800, nan]")
         check(singleIssue(size), kind: .invalidValue, keyPath: "window[0].size[1]", line: 3, mentions: ["height nan is not a finite number"])
     }
@@ -446,22 +452,22 @@ import Testing
         let alphaLine = line(of: "alpha", in: text) ?? 0
         check(
             issue, kind: .invalidValue, keyPath: "view[3].alpha", line: alphaLine, location: #"view "b" (view[3]).alpha"#,
-            mentions: ["1.5 is out of range: expected a number from 0 to 1"])
+            mentions: ["1.5 is out of range: expected a finite number from 0 to 1"])
         #expect(
             issue?.description
-                == "layout.toml:\(alphaLine):1: view \"b\" (view[3]).alpha: 1.5 is out of range: expected a number from 0 to 1")
+                == "layout.toml:\(alphaLine):1: view \"b\" (view[3]).alpha: 1.5 is out of range: expected a finite number from 0 to 1")
     }
 
     @Test func negativeHitExpansion() {
         let single = baseLayout.replacingOccurrences(of: "frame = [5, 5, 20, 20]", with: "frame = [5, 5, 20, 20]\nhit_expansion = -10")
         check(
             singleIssue(single), kind: .invalidValue, keyPath: "view[2].hit_expansion", line: line(of: "hit_expansion", in: single),
-            mentions: ["-10 is out of range", "expected a finite number >= 0 (points on every side) or [top, left, bottom, right]"])
+            mentions: ["-10 is out of range", "expected \(Limits.length)"])
         let sides = baseLayout.replacingOccurrences(
             of: "frame = [5, 5, 20, 20]", with: "frame = [5, 5, 20, 20]\nhit_expansion = [0, 4, -1, 0]")
         check(
             singleIssue(sides), kind: .invalidValue, keyPath: "view[2].hit_expansion[2]",
-            line: line(of: "hit_expansion", in: sides), mentions: ["bottom -1 is negative"])
+            line: line(of: "hit_expansion", in: sides), mentions: ["bottom -1 is out of range: expected \(Limits.length)"])
     }
 
     @Test func tapAndQueueRanges() {
@@ -475,8 +481,8 @@ import Testing
         let found = issues(text)
         #expect(found.map(\.keyPath) == ["tap.interval", "tap.slop_mm", "queue.capacity"], "\(found)")
         #expect(found.map(\.line) == [2, 3, 5])
-        #expect(found[0].description.contains("0 is out of range: expected a finite number > 0 (seconds)"))
-        #expect(found[2].description.contains("8 is out of range: expected an integer from 16 to 1048576"))
+        #expect(found[0].description.contains("0 is out of range: expected a finite number above 0 to 3600 (seconds)"))
+        #expect(found[2].description.contains("8 is out of range: expected \(Limits.queueCapacity), written as an integer"))
     }
 
     @Test func integersAreRequiredWhereDocumented() {
@@ -489,7 +495,7 @@ import Testing
             """
         check(
             singleIssue(text), kind: .wrongType, keyPath: "handler[0].tap_count", line: line(of: "tap_count", in: text),
-            mentions: ["expected an integer >= 1, found a floating-point number 2.0"])
+            mentions: ["expected \(Limits.tapCount), written as an integer, found a floating-point number 2.0"])
     }
 
     @Test func emptyActions() {
@@ -528,7 +534,7 @@ import Testing
             """
         check(
             singleIssue(short), kind: .invalidValue, keyPath: "device[0].calibration", line: line(of: "calibration", in: short),
-            mentions: ["has 5 elements: expected 6 finite numbers [a, b, c, d, e, f]"])
+            mentions: ["has 5 elements: expected [a, b, c, d, e, f]"])
         let infinite = baseLayout + """
             [[device]]
             window = "main"
@@ -536,7 +542,7 @@ import Testing
             """
         check(
             singleIssue(infinite), kind: .invalidValue, keyPath: "device[0].calibration[5]",
-            line: line(of: "calibration", in: infinite), mentions: ["f -inf is not a finite number", "expected 6 finite numbers"])
+            line: line(of: "calibration", in: infinite), mentions: ["f -inf is not a finite number", "expected \(Limits.plainNumber)"])
     }
 
     @Test func calibrationAndPointercalExcludeEachOther() {
@@ -584,7 +590,7 @@ import Testing
             """
         check(
             singleIssue(text), kind: .invalidValue, keyPath: "handler[0].payload.level", line: line(of: "payload", in: text),
-            mentions: ["nan cannot be sent as JSON: expected a finite number"])
+            mentions: ["nan is not a finite number: expected \(Limits.payloadNumber)"])
     }
 
     // MARK: files and reporting

@@ -15,8 +15,8 @@ import TouchRender
 
     static func markers(_ document: LayoutDocument, _ app: Application) -> ViewMarkers {
         var markers = ViewMarkers(handlers: app.handlers, tree: app.tree)
-        markers.addRecognizers(document.makeGestureRecognizers())
-        markers.addControls(document.makeControls())
+        markers.addRecognizers(document.gestures)
+        markers.addControls(document.controls)
         return markers
     }
 

@@ -1,0 +1,56 @@
+import TouchCore
+
+/// `[daemon]`: where the socket is and who may use it.
+extension LayoutReader {
+    static let daemonAliases = ["path": "socket", "group": "socket_group", "mode": "socket_mode"]
+
+    func readDaemon(_ fields: Fields) -> DaemonSpec {
+        var spec = DaemonSpec()
+        if let path = fields.string("socket", expect: "an absolute path for the socket") {
+            if path.hasPrefix("/") {
+                spec.socket = path
+            } else {
+                log.add(.invalidValue, fields.at("socket"), "\(quote(path)) is relative: expected an absolute path")
+            }
+        }
+        spec.socketGroup = fields.identifier("socket_group", expect: "a group name or number")
+        if let mode = fields.string("socket_mode", expect: "an octal mode such as \"0660\"") {
+            if let value = UInt32(mode, radix: 8), value <= 0o777 {
+                spec.socketMode = value
+            } else {
+                log.add(.invalidValue, fields.at("socket_mode"), "\(quote(mode)) is not a mode: expected an octal mode such as \"0660\"")
+            }
+        }
+        if let ids = readIDs(fields, "allow_users") { spec.allowUsers = ids }
+        if let ids = readIDs(fields, "allow_groups") { spec.allowGroups = ids }
+        fields.rejectUnknownKeys(DaemonSpec.keys, what: "[daemon]", aliases: Self.daemonAliases)
+        return spec
+    }
+
+    /// An array of numeric user or group ids (of at most ``Limits/maximumLayoutEntries``).
+    private func readIDs(_ fields: Fields, _ key: String) -> [UInt32]? {
+        guard let node = fields.values[key] else { return nil }
+        guard case .array(let items) = node else {
+            fields.wrongType(fields.at(key), node, "an array of numeric ids")
+            return nil
+        }
+        guard items.count <= Limits.maximumLayoutEntries else {
+            log.add(.exceedsLimit, fields.at(key), "\(items.count) ids: expected at most \(Limits.maximumLayoutEntries)")
+            return nil
+        }
+        var ids: [UInt32] = []
+        for (i, item) in items.enumerated() {
+            let path = fields.at(key).appending(index: i)
+            guard case .integer(let n) = item else {
+                fields.wrongType(path, item, "a numeric id: \(Limits.unixID), written as an integer")
+                continue
+            }
+            guard Limits.unixID.contains(Double(n)), let id = UInt32(exactly: n) else {
+                log.add(.invalidValue, path, "\(n) is out of range: expected a numeric id: \(Limits.unixID)")
+                continue
+            }
+            ids.append(id)
+        }
+        return ids
+    }
+}

@@ -1,0 +1,132 @@
+import TouchCore
+
+/// The views: parents that exist, no cycles of parents, the depth below the window, redirect
+/// targets inside their view.
+extension LayoutValidator {
+    func checkViews(_ draft: LayoutDraft) {
+        let parentOf = viewParents(draft)
+        let order = draft.views.map { (id: $0.spec.id, index: $0.index) }
+        for cycle in findCycles(order: order, next: parentOf) {
+            let names = (cycle.members + [cycle.members[0]]).map { quote($0.rawValue) }
+            let message =
+                cycle.members.count == 1
+                ? "view \(quote(cycle.members[0].rawValue)) is its own parent: expected every chain of parents to end at a window"
+                : "views \(names.joined(separator: " → ")) form a cycle of parents: expected every chain of parents to end at a window"
+            log.add(.cycle, path("view", cycle.index, "parent"), message)
+        }
+        checkDepths(draft, parentOf: parentOf)
+        checkRedirects(draft, parentOf: parentOf)
+    }
+
+    /// Each view's parent when that is a view (checking that every parent exists), the first
+    /// declaration of an id winning. A view that is its own parent is kept, as a cycle.
+    private func viewParents(_ draft: LayoutDraft) -> [ResponderID: ResponderID] {
+        var parentOf: [ResponderID: ResponderID] = [:]
+        for entry in draft.views {
+            let view = entry.spec
+            guard !view.parent.rawValue.isEmpty, !view.id.rawValue.isEmpty else { continue }
+            if view.parent == view.id {
+                if parentOf[view.id] == nil { parentOf[view.id] = view.id }
+                continue
+            }
+            if checkReference(
+                view.parent, at: path("view", entry.index, "parent"), role: "parent", allowed: [.window, .view],
+                expect: "the id of a [[window]] or of a [[view]]"),
+                declarations[view.parent]?.kind == .view, parentOf[view.id] == nil
+            {
+                parentOf[view.id] = view.parent
+            }
+        }
+        return parentOf
+    }
+
+    /// Chains of parents (cycles were reported already) must stay within
+    /// ``Limits/maximumViewDepth``. Only the first view past the bound is reported, not each of
+    /// its descendants. Each view's depth is found once (a walk up stops at the first view whose
+    /// depth is known), so this is linear in the number of views.
+    private func checkDepths(_ draft: LayoutDraft, parentOf: [ResponderID: ResponderID]) {
+        // A view's levels below its window; -1 on a cycle of parents or above one.
+        var depths: [ResponderID: Int] = [:]
+        for entry in draft.views where !entry.spec.id.rawValue.isEmpty {
+            var chain: [ResponderID] = []
+            var onChain: Set<ResponderID> = []
+            var current = entry.spec.id
+            var base = 0
+            while true {
+                if let known = depths[current] {
+                    base = known
+                    break
+                }
+                guard onChain.insert(current).inserted else {
+                    base = -1
+                    break
+                }
+                chain.append(current)
+                guard let parent = parentOf[current] else { break }
+                current = parent
+            }
+            for (offset, member) in chain.reversed().enumerated() { depths[member] = base < 0 ? -1 : base + offset + 1 }
+            guard depths[entry.spec.id] == Limits.maximumViewDepth + 1 else { continue }
+            log.add(
+                .exceedsLimit, path("view", entry.index, "parent"),
+                "view \(quote(entry.spec.id.rawValue)) is nested \(Limits.maximumViewDepth + 1) levels below its window: "
+                    + "expected at most \(Limits.maximumViewDepth) (its subviews are deeper still)")
+        }
+    }
+
+    /// A redirecting view's target must be a strict descendant of it.
+    private func checkRedirects(_ draft: LayoutDraft, parentOf: [ResponderID: ResponderID]) {
+        let expect = "the id of a strict descendant of this view (a subview, or a subview of one)"
+        for entry in draft.views {
+            guard case .redirect(let target) = entry.spec.hitTestPolicy else { continue }
+            let at = path("view", entry.index, "redirect")
+            guard checkReference(target, at: at, role: "redirect target", allowed: [.view], expect: expect) else { continue }
+            if target == entry.spec.id {
+                log.add(.invalidValue, at, "redirect names the view itself: expected \(expect)")
+                continue
+            }
+            var ancestor = parentOf[target]
+            var steps = 0
+            while let current = ancestor, current != entry.spec.id, steps <= Limits.maximumViewDepth {
+                ancestor = parentOf[current]
+                steps += 1
+            }
+            if ancestor != entry.spec.id {
+                let parent = viewsByID[target]?.parent.rawValue ?? ""
+                log.add(
+                    .invalidValue, at,
+                    "\(quote(target.rawValue)) is not inside view \(quote(entry.spec.id.rawValue)) (its parent is \(quote(parent))): expected \(expect)")
+            }
+        }
+    }
+
+    /// The cycles of the graph `next` (each node has at most one successor), each once, as its
+    /// members starting from the one that comes first in `order`, with that one's index.
+    func findCycles(
+        order: [(id: ResponderID, index: Int)], next: [ResponderID: ResponderID]
+    ) -> [(members: [ResponderID], index: Int)] {
+        var position: [ResponderID: Int] = [:]
+        for (offset, item) in order.enumerated() where position[item.id] == nil { position[item.id] = offset }
+        var done: Set<ResponderID> = []
+        var cycles: [(members: [ResponderID], index: Int)] = []
+        for item in order where !done.contains(item.id) && !item.id.rawValue.isEmpty {
+            var chain: [ResponderID] = []
+            var onChain: [ResponderID: Int] = [:]
+            var current: ResponderID? = item.id
+            while let node = current, !done.contains(node), next[node] != nil || onChain[node] != nil {
+                if let start = onChain[node] {
+                    var members = Array(chain[start...])
+                    let firstOffset = members.indices.min { (position[members[$0]] ?? 0) < (position[members[$1]] ?? 0) } ?? 0
+                    members = Array(members[firstOffset...] + members[..<firstOffset])
+                    cycles.append((members, order[position[members[0]] ?? 0].index))
+                    break
+                }
+                onChain[node] = chain.count
+                chain.append(node)
+                current = next[node]
+            }
+            done.formUnion(chain)
+        }
+        return cycles
+    }
+}

@@ -1,0 +1,171 @@
+/// The values of ``LocatorScanner``: arrays and inline tables (whose elements and keys are
+/// recorded), strings and unquoted scalars (which are skipped, and vetted for the TOML parser).
+///
+/// Arrays and inline tables recurse; every level adds a part to the path, which
+/// ``LocatorScanner/withinNesting(_:at:)`` checks before going deeper, so the recursion is at
+/// most ``Limits/maximumLayoutNesting`` deep.
+extension LocatorScanner {
+    mutating func readValue(at path: TOMLPath) {
+        guard let c = current else { return }
+        switch c {
+        case "\"":
+            if peek(1) == "\"" && peek(2) == "\"" {
+                skipMultilineString(quote: "\"")
+            } else {
+                _ = readBasicString()
+            }
+        case "'":
+            if peek(1) == "'" && peek(2) == "'" {
+                skipMultilineString(quote: "'")
+            } else {
+                _ = readLiteralString()
+            }
+        case "[":
+            readArray(at: path)
+        case "{":
+            readInlineTable(at: path)
+        default:
+            readScalar()
+        }
+    }
+
+    /// An array: each element is recorded under its index.
+    mutating func readArray(at path: TOMLPath) {
+        advance()
+        var element = 0
+        while true {
+            skipBlank()
+            guard let c = current else { return }
+            if c == "]" {
+                advance()
+                return
+            }
+            if c == "," {
+                advance()
+                continue
+            }
+            if c == "}" || c == "\u{85}" || c == "\u{2028}" || c == "\u{2029}" {
+                trap(c, in: "array", expected: "a value")
+            }
+            let elementPath = path.appending(index: element)
+            guard withinNesting(elementPath, at: here) else { return }
+            record(elementPath, here)
+            let start = index
+            readValue(at: elementPath)
+            if index == start { advance() }
+            element += 1
+        }
+    }
+
+    /// An inline table: its keys are recorded under the table's path.
+    mutating func readInlineTable(at path: TOMLPath) {
+        advance()
+        while true {
+            skipBlank()
+            guard let c = current else { return }
+            if c == "}" {
+                advance()
+                return
+            }
+            if c == "," {
+                advance()
+                continue
+            }
+            let start = index
+            readKeyValue(in: path)
+            if index == start { advance() }
+        }
+    }
+
+    /// Numbers, booleans, dates and times: up to the next delimiter, vetted against the TOML
+    /// grammar (toml++ aborts on some malformed ones).
+    mutating func readScalar() {
+        let start = here
+        var token: [Unicode.Scalar] = []
+        while let c = current, !",]}\n\r#".unicodeScalars.contains(c) {
+            token.append(c)
+            advance()
+        }
+        while let last = token.last, last == " " || last == "\t" { token.removeLast() }
+        guard !TOMLScalarSyntax.isValid(token) else { return }
+        var text = ""
+        text.unicodeScalars.append(contentsOf: token.prefix(40))
+        let bareWord = !token.isEmpty && token.allSatisfy { Self.startsKey($0) && $0 != "\"" && $0 != "'" }
+        trap(
+            text, at: start, in: "value", expected: "a string, number, boolean, date or time",
+            hint: bareWord ? "text needs quotes: \(quote(text))" : nil)
+    }
+
+    /// Reads a "basic string" and returns its value with escapes decoded.
+    mutating func readBasicString() -> String {
+        advance()
+        var out = String.UnicodeScalarView()
+        while let c = current, c != "\n" {
+            advance()
+            if c == "\"" { break }
+            guard c == "\\" else {
+                out.append(c)
+                continue
+            }
+            guard let e = current else { break }
+            advance()
+            switch e {
+            case "b": out.append("\u{08}")
+            case "t": out.append("\t")
+            case "n": out.append("\n")
+            case "f": out.append("\u{0C}")
+            case "r": out.append("\r")
+            case "e": out.append("\u{1B}")
+            case "u", "U", "x":
+                if let scalar = readHexEscape(digits: e == "u" ? 4 : e == "U" ? 8 : 2) { out.append(scalar) }
+            default: out.append(e)
+            }
+        }
+        return String(out)
+    }
+
+    /// The scalar of a `\u`, `\U` or `\x` escape's digits (nil when they name none).
+    mutating func readHexEscape(digits: Int) -> Unicode.Scalar? {
+        var value: UInt32 = 0
+        for _ in 0..<digits {
+            guard let d = current, let digit = UInt32(String(d), radix: 16) else { break }
+            value = value &* 16 &+ digit
+            advance()
+        }
+        return Unicode.Scalar(value)
+    }
+
+    /// Reads a 'literal string' and returns its value.
+    mutating func readLiteralString() -> String {
+        advance()
+        var out = String.UnicodeScalarView()
+        while let c = current, c != "\n" {
+            advance()
+            if c == "'" { break }
+            out.append(c)
+        }
+        return String(out)
+    }
+
+    /// Skips a """multi-line""" or '''multi-line''' string, including up to two quotes that
+    /// belong to the content right before the closing delimiter.
+    mutating func skipMultilineString(quote: Unicode.Scalar) {
+        advance(3)
+        while let c = current {
+            if c == "\\" && quote == "\"" {
+                advance(2)
+                continue
+            }
+            if c == quote && peek(1) == quote && peek(2) == quote {
+                advance(3)
+                var extra = 0
+                while current == quote && extra < 2 {
+                    advance()
+                    extra += 1
+                }
+                return
+            }
+            advance()
+        }
+    }
+}
