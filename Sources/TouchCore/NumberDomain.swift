@@ -141,6 +141,9 @@ extension Limits {
     /// The deepest a value may be nested in a layout file: the parts of its key path (table
     /// headers, dotted keys, inline tables and arrays each add one), e.g. `view[2].frame[0]` has 4.
     public static let maximumLayoutNesting = 32
+    /// The most values (keys and array elements) a layout file may hold: bounds the memory of its
+    /// parse before the parse (a 10,000-view layout with a handler per view holds about 120,000).
+    public static let maximumLayoutValues = 250_000
     /// The most entries an array of a layout may have: each array of tables (`[[window]]`,
     /// `[[handler]]`, ... but `[[view]]`, which ``maximumViews`` bounds) and each list of ids.
     public static let maximumLayoutEntries = 10_000

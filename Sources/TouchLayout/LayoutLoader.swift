@@ -11,14 +11,12 @@ import TouchSystem
 /// is read, the nesting of its values and the length of its keys before TOMLKit parses it
 /// (``SourceLocator``), the number of entries before they are read.
 public enum LayoutLoader {
-    /// Layout files larger than this are refused: ``TouchCore/Limits/maximumLayoutBytes``.
-    public static let maximumFileSize = Limits.maximumLayoutBytes
-
-    /// Reads the layout file at `path`. Relative `pointercal` paths resolve against its directory.
+    /// Reads the layout file at `path` (of at most ``TouchCore/Limits/maximumLayoutBytes``).
+    /// Relative `pointercal` paths resolve against its directory.
     public static func load(path: String) throws(LayoutErrors) -> LayoutDocument {
         let bytes: [UInt8]
         do throws(FileReadError) {
-            bytes = try FileReader.read(path, limit: maximumFileSize)
+            bytes = try FileReader.read(path, limit: Limits.maximumLayoutBytes)
         } catch {
             let kind: LayoutIssue.Kind = if case .tooLarge = error { .exceedsLimit } else { .unreadableFile }
             throw LayoutErrors([LayoutIssue(kind: kind, file: path, message: "cannot read the layout file: \(error.reason)")])
@@ -32,9 +30,9 @@ public enum LayoutLoader {
         var text = text
         if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
         let size = text.utf8.count
-        guard size <= maximumFileSize else {
+        guard size <= Limits.maximumLayoutBytes else {
             throw LayoutErrors([
-                LayoutIssue(kind: .exceedsLimit, file: file, message: "the layout is \(size) bytes: expected at most \(maximumFileSize)")
+                LayoutIssue(kind: .exceedsLimit, file: file, message: "the layout is \(size) bytes: expected at most \(Limits.maximumLayoutBytes)")
             ])
         }
         if let position = firstPosition(of: "\0", in: text) {

@@ -82,7 +82,7 @@ extension LocatorScanner {
     mutating func readScalar() {
         let start = here
         var token: [Unicode.Scalar] = []
-        while let c = current, !",]}\n\r#".unicodeScalars.contains(c) {
+        while let c = current, !Self.endsScalar(c) {
             token.append(c)
             advance()
         }
@@ -94,6 +94,14 @@ extension LocatorScanner {
         trap(
             text, at: start, in: "value", expected: "a string, number, boolean, date or time",
             hint: bareWord ? "text needs quotes: \(quote(text))" : nil)
+    }
+
+    /// Whether `c` ends an unquoted value.
+    static func endsScalar(_ c: Unicode.Scalar) -> Bool {
+        switch c {
+        case ",", "]", "}", "\n", "\r", "#": true
+        default: false
+        }
     }
 
     /// Reads a "basic string" and returns its value with escapes decoded.

@@ -23,8 +23,9 @@ struct SourceRefusal: Sendable {
 /// `device[0].match.kind`; a header under the path of its table.
 ///
 /// It stops at the first place where the text breaks a budget that must hold before any parser
-/// recurses over it: a value nested deeper than ``Limits/maximumLayoutNesting`` (counted as the
-/// parts of its key path), or a key longer than ``Limits/maximumIdentifierBytes``. Its own
+/// recurses over it or builds a tree of it: a value nested deeper than
+/// ``Limits/maximumLayoutNesting`` (counted as the parts of its key path), a key longer than
+/// ``Limits/maximumIdentifierBytes``, more values than ``Limits/maximumLayoutValues``. Its own
 /// recursion (into arrays and inline tables) therefore never goes deeper than that bound, and it
 /// reads the text only through bounds-checked accessors. Otherwise it never fails: on text it does
 /// not understand it moves on one character at a time, so at worst a position is missing and the
@@ -100,8 +101,17 @@ struct LocatorScanner {
         for _ in 0..<count { advance() }
     }
 
+    /// Records where `path` is written (the first time), refusing the text once it holds more
+    /// values than ``Limits/maximumLayoutValues``.
     mutating func record(_ path: TOMLPath, _ position: SourcePosition) {
-        if positions[path] == nil { positions[path] = position }
+        guard positions[path] == nil else { return }
+        guard positions.count < Limits.maximumLayoutValues else {
+            refuse(
+                at: position, kind: .exceedsLimit,
+                "more than \(Limits.maximumLayoutValues) keys and array elements: expected at most \(Limits.maximumLayoutValues) in a layout")
+            return
+        }
+        positions[path] = position
     }
 
     mutating func skipSpaces() {
@@ -218,6 +228,14 @@ struct LocatorScanner {
             || c == "\"" || c == "'"
     }
 
+    /// Whether `c` ends a bare key (or whatever stands in its place in text that is not TOML).
+    static func endsBareKey(_ c: Unicode.Scalar) -> Bool {
+        switch c {
+        case " ", "\t", "\r", "\n", "=", ".", "[", "]", "\"", "'", "#", ",", "{", "}": true
+        default: false
+        }
+    }
+
     /// Reads a possibly dotted key: its parts and where each starts. A part longer than
     /// ``Limits/maximumIdentifierBytes`` is refused (and ends the scan).
     mutating func readKey() -> [(String, SourcePosition)] {
@@ -233,7 +251,7 @@ struct LocatorScanner {
             } else if c == "'" {
                 key = readLiteralString()
             } else {
-                while let c = current, !" \t\r\n=.[]\"'#,{}".unicodeScalars.contains(c) {
+                while let c = current, !Self.endsBareKey(c) {
                     key.unicodeScalars.append(c)
                     advance()
                 }

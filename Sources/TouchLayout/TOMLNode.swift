@@ -47,8 +47,9 @@ struct TOMLPath: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A parsed TOML value, detached from TOMLKit so the rest of the loader is plain Swift.
-indirect enum TOMLNode: Sendable {
+/// A parsed TOML value, detached from TOMLKit so the rest of the loader is plain Swift. (Not
+/// `indirect`: tables and arrays hold their values in collections, so a scalar costs no box.)
+enum TOMLNode: Sendable {
     case table([String: TOMLNode])
     case array([TOMLNode])
     case string(String)
