@@ -47,6 +47,26 @@ import TouchCore
         #expect(locator.exactPosition(of: path) == nil)
     }
 
+    @Test func stopsAtTheNestingBudget() {
+        for text in [
+            "a = " + String(repeating: "[", count: 100_000), "a = " + String(repeating: "{b=", count: 100_000),
+            (0..<100_000).map { "k\($0)" }.joined(separator: ".") + " = 1", "[" + (0..<100_000).map { "k\($0)" }.joined(separator: ".") + "]",
+        ] {
+            let locator = SourceLocator(text: text)
+            #expect(locator.refusal?.kind == .exceedsLimit, "\(text.prefix(20))")
+            #expect(locator.refusal?.position.line == 1)
+            #expect(locator.positions.count <= Limits.maximumLayoutNesting + 1)
+        }
+    }
+
+    @Test func recordsTheFirstTrapAndGoesOn() {
+        let locator = SourceLocator(text: "a = yes\nb = .5\n[[view]]\nid = \"v\"\n")
+        #expect(locator.refusal?.kind == .syntax)
+        #expect(locator.refusal?.position == SourcePosition(line: 1, column: 5))
+        #expect(locator.refusal?.message.contains("text needs quotes") == true)
+        #expect(locator.exactPosition(of: TOMLPath.root.appending("view").appending(index: 0).appending("id"))?.line == 4)
+    }
+
     @Test func neverGetsStuckOnOddText() {
         for text in ["[", "[[", "a = [", "a = {", "\"", "x = \"\"\"", "= = =", "[a.\"b", "a = [1, {b = ", "]]]"] {
             _ = SourceLocator(text: text)
