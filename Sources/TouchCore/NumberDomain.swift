@@ -120,21 +120,21 @@ extension Limits {
     /// The factor by which the distance between two fingers must change for a pinch.
     public static let pinchScale = NumberDomain(1...1_000, excludingLowerBound: true)
     /// How many taps or fingers a gesture recognizer needs.
-    public static let gestureCount = NumberDomain(1...10)
+    public static let gestureCount = NumberDomain(1...10, wholeNumbers: true)
     /// The tap count a handler runs for.
-    public static let tapCount = NumberDomain(1...1_000, unit: "taps")
+    public static let tapCount = NumberDomain(1...1_000, unit: "taps", wholeNumbers: true)
     /// How many events the application's event queue holds.
-    public static let queueCapacity = NumberDomain(16...1_048_576, unit: "events")
+    public static let queueCapacity = NumberDomain(16...1_048_576, unit: "events", wholeNumbers: true)
     /// A threshold in a device's own units (palm pressure and size), which the device pipeline
     /// keeps as a 32-bit integer.
-    public static let deviceUnits = NumberDomain(0...2_147_483_647, unit: "device units")
+    public static let deviceUnits = NumberDomain(0...2_147_483_647, unit: "device units", wholeNumbers: true)
     /// A floating-point number in a payload (data a layout sends with an action): any finite number
     /// whose JSON text, written to the millionth, stays finite.
     public static let payloadNumber = NumberDomain(-1e300...1e300)
     /// How far an accelerometer's reading must stray from gravity alone to count as a shake.
     public static let shakeThreshold = NumberDomain(0...1_000, unit: "g", excludingLowerBound: true)
     /// A user or group id (the socket's allowed peers).
-    public static let unixID = NumberDomain(0...4_294_967_295)
+    public static let unixID = NumberDomain(0...4_294_967_295, wholeNumbers: true)
 
     /// The largest layout file, in bytes.
     public static let maximumLayoutBytes = 4 << 20
