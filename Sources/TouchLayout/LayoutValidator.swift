@@ -30,7 +30,14 @@ struct LayoutValidator {
         var path: TOMLPath
     }
 
+    /// The ids of each set of allowed kinds, sorted, for suggestions: found once per set (a file
+    /// may name many unknown ids) and only when a suggestion is wanted.
+    final class CandidateCache {
+        var sortedIDs: [Set<ResponderKind>: [String]] = [:]
+    }
+
     var declarations: [ResponderID: Declaration] = [:]
+    let candidates = CandidateCache()
     var viewsByID: [ResponderID: ViewSpec] = [:]
     var controllersByID: [ResponderID: ControllerSpec] = [:]
     var windowsByID: [ResponderID: WindowSpec] = [:]
@@ -117,12 +124,19 @@ struct LayoutValidator {
             return false
         }
         var message = "unknown \(role) \(quote(id.rawValue)): nothing has this id: expected \(expect)"
-        if !log.isFull {
-            let candidates = declarations.filter { allowed.contains($0.value.kind) }.keys.map(\.rawValue).sorted()
-            if let hint = Suggestions.didYouMean(id.rawValue, among: candidates) { message += "; \(hint)" }
+        if !log.isFull, let hint = Suggestions.didYouMean(id.rawValue, among: candidateIDs(allowed)) {
+            message += "; \(hint)"
         }
         log.add(.unknownReference, path, message)
         return false
+    }
+
+    /// The declared ids of the allowed kinds, sorted.
+    private func candidateIDs(_ allowed: Set<ResponderKind>) -> [String] {
+        if let known = candidates.sortedIDs[allowed] { return known }
+        let ids = declarations.filter { allowed.contains($0.value.kind) }.keys.map(\.rawValue).sorted()
+        candidates.sortedIDs[allowed] = ids
+        return ids
     }
 
     // MARK: handlers and controls
