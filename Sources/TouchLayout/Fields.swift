@@ -123,13 +123,18 @@ struct Fields {
     /// A whole number in `domain`, written as a TOML integer (floats are refused, even whole ones).
     func integer(_ key: String, in domain: NumberDomain) -> Int? {
         guard let node = values[key] else { return nil }
-        let expect = "\(domain), written as an integer"
+        return checkedInteger(node, at: at(key), in: domain)
+    }
+
+    /// `node` as a whole number in `domain`; `what` (`"a numeric id"`) names it in messages.
+    func checkedInteger(_ node: TOMLNode, at path: TOMLPath, in domain: NumberDomain, what: String? = nil) -> Int? {
+        let expect = (what.map { "\($0): " } ?? "") + "\(domain), written as an integer"
         guard case .integer(let value) = node else {
-            wrongType(at(key), node, expect)
+            wrongType(path, node, expect)
             return nil
         }
         guard domain.contains(Double(value)), let result = Int(exactly: value) else {
-            log.add(.invalidValue, at(key), "\(value) is out of range: expected \(expect)")
+            log.add(.invalidValue, path, "\(value) is out of range: expected \(expect)")
             return nil
         }
         return result

@@ -38,19 +38,9 @@ extension LayoutReader {
             log.add(.exceedsLimit, fields.at(key), "\(items.count) ids: expected at most \(Limits.maximumLayoutEntries)")
             return nil
         }
-        var ids: [UInt32] = []
-        for (i, item) in items.enumerated() {
-            let path = fields.at(key).appending(index: i)
-            guard case .integer(let n) = item else {
-                fields.wrongType(path, item, "a numeric id: \(Limits.unixID), written as an integer")
-                continue
-            }
-            guard Limits.unixID.contains(Double(n)), let id = UInt32(exactly: n) else {
-                log.add(.invalidValue, path, "\(n) is out of range: expected a numeric id: \(Limits.unixID)")
-                continue
-            }
-            ids.append(id)
+        return items.enumerated().compactMap { i, item in
+            fields.checkedInteger(item, at: fields.at(key).appending(index: i), in: Limits.unixID, what: "a numeric id")
+                .flatMap { UInt32(exactly: $0) }
         }
-        return ids
     }
 }

@@ -13,13 +13,9 @@ extension LayoutReader {
         switch node {
         case .string(let text): return .string(text)
         case .integer(let value): return .int(value)
-        case .float(let value):
-            guard Limits.payloadNumber.contains(value) else {
-                let reason = value.isFinite ? "is out of range" : "is not a finite number"
-                log.add(.invalidValue, path, "\(node.shortText) \(reason): expected \(Limits.payloadNumber)")
-                return nil
-            }
-            return .double(value)
+        case .float:
+            let fields = Fields(log: log, path: path, values: [:])
+            return fields.checkedNumber(node, at: path, in: Limits.payloadNumber).map { .double($0) }
         case .bool(let value): return .bool(value)
         case .dateTime(let text, _): return .string(text)
         case .array(let items):
