@@ -50,8 +50,11 @@ public struct LayoutDocument: Hashable, Sendable {
         self.controls = controls
     }
 
+    /// The window with this id, if any.
     public func window(_ id: ResponderID) -> WindowSpec? { windows.first { $0.id == id } }
+    /// The controller with this id, if any.
     public func controller(_ id: ResponderID) -> ControllerSpec? { controllers.first { $0.id == id } }
+    /// The view with this id, if any.
     public func view(_ id: ResponderID) -> ViewSpec? { views.first { $0.id == id } }
 
     /// The key window, if any.

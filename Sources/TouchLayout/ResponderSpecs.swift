@@ -43,6 +43,7 @@ public struct WindowSpec: Hashable, Sendable {
         self.firstResponderTraits = firstResponderTraits
     }
 
+    /// A property of ``properties``, read and written as a member of the spec.
     public subscript<Value>(dynamicMember path: WritableKeyPath<WindowProperties, Value>) -> Value {
         get { properties[keyPath: path] }
         set { properties[keyPath: path] = newValue }
@@ -64,6 +65,7 @@ public struct ControllerSpec: Hashable, Sendable {
         self.firstResponderTraits = firstResponderTraits
     }
 
+    /// A property of ``properties``, read and written as a member of the spec.
     public subscript<Value>(dynamicMember path: WritableKeyPath<ControllerProperties, Value>) -> Value {
         get { properties[keyPath: path] }
         set { properties[keyPath: path] = newValue }
@@ -92,6 +94,7 @@ public struct ViewSpec: Hashable, Sendable {
         self.firstResponderTraits = firstResponderTraits
     }
 
+    /// A property of ``properties``, read and written as a member of the spec.
     public subscript<Value>(dynamicMember path: WritableKeyPath<ViewProperties, Value>) -> Value {
         get { properties[keyPath: path] }
         set { properties[keyPath: path] = newValue }
