@@ -11,6 +11,10 @@ import TouchSystem
 /// is read, the nesting of its values and the length of its keys before TOMLKit parses it
 /// (``SourceLocator``), the number of entries before they are read.
 public enum LayoutLoader {
+    /// Layout files larger than this are refused: ``TouchCore/Limits/maximumLayoutBytes``, under
+    /// the name callers used before that home existed.
+    public static var maximumFileSize: Int { Limits.maximumLayoutBytes }
+
     /// Reads the layout file at `path` (of at most ``TouchCore/Limits/maximumLayoutBytes``).
     /// Relative `pointercal` paths resolve against its directory.
     public static func load(path: String) throws(LayoutErrors) -> LayoutDocument {
