@@ -66,6 +66,10 @@ public enum Limits {
     /// Any other plain number a layout or request may carry (a slider's value and range, a scale):
     /// finite and of a magnitude no arithmetic here can overflow.
     public static let plainNumber = NumberDomain(-1e12...1e12)
+    /// A picture's scale: output pixels per window point.
+    public static let pictureScale = NumberDomain(0...1_000, unit: "pixels per point", excludingLowerBound: true)
+    /// The side of a picture's heatmap cell (points).
+    public static let heatmapCell = NumberDomain(0...maximumPoints, unit: "points", excludingLowerBound: true)
 
     /// The longest identifier (a view, window, controller, action, topic filter), in UTF-8 bytes.
     public static let maximumIdentifierBytes = 256
