@@ -343,7 +343,7 @@ public final class Daemon {
                     touches: recentTouches.paths, heatmap: heatmap)
                 return .success(ReplyResult.snapshot(window: target, svg: svg))
             } catch {
-                return .failure(RequestError("unknown_window", "\(error)"))
+                return .failure(RequestError(error.code, error.description))
             }
         case .views:
             return .success(TreeDescription.views(app.tree, firstResponders: app.firstRespondersByWindow))

@@ -120,8 +120,17 @@ struct Legend {
 }
 
 extension SVGRenderer {
-    func legendItems(touches: [TouchPath], heatmap: Heatmap?, hitTest: HitTestResult?) -> Legend {
+    func legendItems(touches drawn: DrawnTouches, heatmap: Heatmap?, hitTest: HitTestResult?, labels: LabelPlacement) -> Legend {
         var legend = Legend()
+        addViewItems(&legend, labels: labels)
+        if !drawn.paths.isEmpty { addTouchItems(&legend, drawn) }
+        if let heatmap, heatmap.maximum > 0 { addHeatmapItems(&legend, heatmap) }
+        if let hitTest { addHitTestItems(&legend, hitTest) }
+        return legend
+    }
+
+    /// The title, the kinds of views and markers, the scale, and the labels left out.
+    func addViewItems(_ legend: inout Legend, labels: LabelPlacement) {
         let sample = RGBColour(hue: 210, saturation: 0.7, lightness: 0.42).description
         let grey = ViewColours.inactive.description
         legend.line(title)
@@ -140,68 +149,94 @@ extension SVGRenderer {
         if kinds.contains(.control) { legend.add(.badge(.control, "btn"), "control") }
         let millimetres = Self.scaleBarMillimetres(pointsPerMillimetre: pointsPerMillimetre, windowWidth: windowSize.width)
         legend.add(.bar(millimetres * pointsPerMillimetre), "\(formatNumber(millimetres)) mm")
-
-        if !touches.isEmpty {
-            legend.rowBreak()
-            let ended = touches.filter { $0.finalPhase == .ended }.count
-            let cancelled = touches.filter { $0.finalPhase == .cancelled }.count
+        if labels.unlabelled > 0 {
             legend.line(
-                "\(touches.count) touch\(touches.count == 1 ? "" : "es"): \(ended) ended, \(cancelled) cancelled"
-                    + (touches.count - ended - cancelled > 0 ? ", \(touches.count - ended - cancelled) still down" : "")
-                    + "; each path is coloured by the view that received it")
-            legend.add(.touchDown, "touch down (with its number)")
-            legend.add(.touchUp, "up")
-            legend.add(.touchCancel, "cancelled")
-            legend.rowBreak()
-            var counts: [(ResponderID?, Int)] = []
-            for t in touches where t.refusal == nil {
-                let view = t.receivingView
-                if let i = counts.firstIndex(where: { $0.0 == view }) { counts[i].1 += 1 } else { counts.append((view, 1)) }
-            }
-            for (view, n) in counts {
-                let colour = ViewColours.colour(ofTouchOn: view).description
-                legend.add(.box([("fill", colour), ("stroke", "none")]), "\(view?.rawValue ?? "no view") (\(n))")
-            }
-            let refused = touches.filter { $0.refusal != nil }.count
-            if refused > 0 {
-                legend.add(
-                    .box([("fill", "none"), ("stroke", ViewColours.noView.description), ("stroke-width", "2"), ("stroke-dasharray", "6 4")]),
-                    "hit a view that did not take it (\(refused))")
+                "\(labels.unlabelled) of \(figures.count) views drawn without a label, past the picture's budget "
+                    + "(\(options.budget.labelledViews) labels, the outermost views first); each view's tooltip names it")
+        }
+    }
+
+    /// How many touches ended how, what the budget left out, and how many each view received.
+    func addTouchItems(_ legend: inout Legend, _ drawn: DrawnTouches) {
+        let touches = drawn.paths
+        legend.rowBreak()
+        let ended = touches.filter { $0.finalPhase == .ended }.count
+        let cancelled = touches.filter { $0.finalPhase == .cancelled }.count
+        legend.line(
+            "\(touches.count) touch\(touches.count == 1 ? "" : "es"): \(ended) ended, \(cancelled) cancelled"
+                + (touches.count - ended - cancelled > 0 ? ", \(touches.count - ended - cancelled) still down" : "")
+                + "; each path is coloured by the view that received it")
+        legend.add(.touchDown, "touch down (with its number)")
+        legend.add(.touchUp, "up")
+        legend.add(.touchCancel, "cancelled")
+        if drawn.leftOut > 0 || drawn.stride > 1 { legend.line(touchBudgetNote(drawn)) }
+        legend.rowBreak()
+        var counts: [(ResponderID?, Int)] = []
+        var slots: [ResponderID?: Int] = [:]
+        for t in touches where t.refusal == nil {
+            let view = t.receivingView
+            if let i = slots[view] {
+                counts[i].1 += 1
+            } else {
+                slots[view] = counts.count
+                counts.append((view, 1))
             }
         }
-        if let heatmap, heatmap.maximum > 0 {
-            legend.rowBreak()
-            let maximum = heatmap.maximum
-            let steps = Array(Set([1, (maximum + 1) / 2, maximum])).sorted()
-            for n in steps {
-                let t = Double(n) / Double(maximum)
-                legend.add(.heat(SVGRenderer.heatColour(t), 0.45 + 0.5 * t), "\(n) touch-down\(n == 1 ? "" : "s")")
-            }
-            legend.add(.box([("fill", "none"), ("stroke", "none")]), "per \(formatNumber(heatmap.cellSize))-point cell (blurred)")
+        for (view, n) in counts {
+            let colour = ViewColours.colour(ofTouchOn: view).description
+            legend.add(.box([("fill", colour), ("stroke", "none")]), "\(view?.rawValue ?? "no view") (\(n))")
         }
-        if let hitTest {
-            legend.rowBreak()
-            let p = hitTest.pointInWindow
-            legend.line("hit-test at \(p): " + (hitTest.view.map { "\($0) takes the point" } ?? "nothing takes the point"))
-            legend.add(.hitPoint, "the point")
+        let refused = touches.filter { $0.refusal != nil }.count
+        if refused > 0 {
             legend.add(
-                .box([("fill", Self.pathColour), ("fill-opacity", "0.25"), ("stroke", Self.pathColour), ("stroke-width", "4")]), "✓ hit view")
-            legend.add(.box([("fill", "none"), ("stroke", Self.pathColour), ("stroke-width", "3")]), "↓ on the path to it")
-            legend.add(
-                .box([("fill", "none"), ("stroke", Self.rejectedColour), ("stroke-width", "2.5"), ("stroke-dasharray", "7 4")]),
-                "✗ rejected, with its reason")
-            for visit in visits(hitTest) {
-                let role = Self.role(visit, hit: hitTest.view)
-                let mark = role == "rejected" ? "✗" : (role == "hit" ? "✓" : "↓")
-                let depth = max(0, figures.first { $0.id == visit.view }?.depth ?? 0)
-                let indent = String(repeating: "    ", count: depth)
-                legend.line(
-                    "\(visit.order). \(indent)\(mark) \(visit.view): \(visit.outcome)"
-                        + (visit.result.map { $0 == visit.view ? "" : " → \($0)" } ?? ""),
-                    colour: role == "rejected" ? Self.rejectedColour : Self.pathColour)
-            }
+                .box([("fill", "none"), ("stroke", ViewColours.noView.description), ("stroke-width", "2"), ("stroke-dasharray", "6 4")]),
+                "hit a view that did not take it (\(refused))")
         }
-        return legend
+    }
+
+    /// A few heat colours with their counts, and the cell size.
+    func addHeatmapItems(_ legend: inout Legend, _ heatmap: Heatmap) {
+        legend.rowBreak()
+        let maximum = heatmap.maximum
+        let steps = Array(Set([1, (maximum + 1) / 2, maximum])).sorted()
+        for n in steps {
+            let t = Double(n) / Double(maximum)
+            legend.add(.heat(SVGRenderer.heatColour(t), 0.45 + 0.5 * t), "\(n) touch-down\(n == 1 ? "" : "s")")
+        }
+        legend.add(.box([("fill", "none"), ("stroke", "none")]), "per \(formatNumber(heatmap.cellSize))-point cell (blurred)")
+    }
+
+    /// The point, what each mark means, and every visit's answer.
+    func addHitTestItems(_ legend: inout Legend, _ hitTest: HitTestResult) {
+        legend.rowBreak()
+        let p = hitTest.pointInWindow
+        legend.line("hit-test at \(p): " + (hitTest.view.map { "\($0) takes the point" } ?? "nothing takes the point"))
+        legend.add(.hitPoint, "the point")
+        legend.add(
+            .box([("fill", Self.pathColour), ("fill-opacity", "0.25"), ("stroke", Self.pathColour), ("stroke-width", "4")]), "✓ hit view")
+        legend.add(.box([("fill", "none"), ("stroke", Self.pathColour), ("stroke-width", "3")]), "↓ on the path to it")
+        legend.add(
+            .box([("fill", "none"), ("stroke", Self.rejectedColour), ("stroke-width", "2.5"), ("stroke-dasharray", "7 4")]),
+            "✗ rejected, with its reason")
+        for visit in visits(hitTest) {
+            let role = Self.role(visit, hit: hitTest.view)
+            let mark = Self.mark(ofRole: role)
+            let depth = max(0, figureIndex[visit.view].map { figures[$0].depth } ?? 0)
+            let indent = String(repeating: "    ", count: depth)
+            legend.line(
+                "\(visit.order). \(indent)\(mark) \(visit.view): \(visit.outcome)"
+                    + (visit.result.map { $0 == visit.view ? "" : " → \($0)" } ?? ""),
+                colour: role == "rejected" ? Self.rejectedColour : Self.pathColour)
+        }
+    }
+
+    /// What the budget left out of the touches drawn.
+    func touchBudgetNote(_ drawn: DrawnTouches) -> String {
+        var parts: [String] = []
+        if drawn.leftOut > 0 { parts.append("\(drawn.leftOut) older touch\(drawn.leftOut == 1 ? "" : "es") left out") }
+        if drawn.stride > 1 { parts.append("paths drawn with one sample in \(drawn.stride) (and their last)") }
+        return parts.joined(separator: "; ")
+            + ": past the picture's budget (\(options.budget.touches) touches, \(options.budget.touchSamples) samples)"
     }
 
     /// A round length for the scale bar: about a tenth of the window's width.

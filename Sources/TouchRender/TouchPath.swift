@@ -78,11 +78,11 @@ public struct TouchPathRecorder: Sendable {
     /// Each path's position in `storage`.
     private var slots: [TouchID: Int] = [:]
 
+    /// A recorder keeps at least one path (a smaller `limit` counts as 1) and at least four samples
+    /// of a path, its first and last and some between (a smaller `pointLimit` counts as 4).
     public init(limit: Int? = nil, pointLimit: Int? = nil) {
-        precondition(limit.map { $0 > 0 } ?? true, "a recorder keeps at least one path")
-        precondition(pointLimit.map { $0 >= 4 } ?? true, "a path keeps at least its first and last samples and some between")
-        self.limit = limit
-        self.pointLimit = pointLimit
+        self.limit = limit.map { max(1, $0) }
+        self.pointLimit = pointLimit.map { max(4, $0) }
     }
 
     /// Records the changed touches of a dispatch report.
@@ -159,59 +159,5 @@ public struct TouchPathRecorder: Sendable {
             storage.remove(at: victim)
             for n in victim..<storage.count { slots[storage[n].id] = n }
         }
-    }
-}
-
-/// Touch-down density: touch-downs counted in square cells over an area.
-public struct Heatmap: Hashable, Sendable {
-    /// The area covered, in window coordinates.
-    public let area: Rect
-    /// The side of a cell, in points.
-    public let cellSize: Double
-    public let columns: Int
-    public let rows: Int
-    /// Counts, row by row.
-    public private(set) var counts: [Int]
-    /// Touch-downs counted (inside the area).
-    public private(set) var total = 0
-    /// Touch-downs outside the area (not counted in any cell).
-    public private(set) var outside = 0
-
-    public init(area: Rect, cellSize: Double) {
-        precondition(cellSize > 0, "a heatmap's cells have a positive size")
-        self.area = area
-        self.cellSize = cellSize
-        columns = max(1, Int((area.width / cellSize).rounded(.up)))
-        rows = max(1, Int((area.height / cellSize).rounded(.up)))
-        counts = Array(repeating: 0, count: columns * rows)
-    }
-
-    /// The touch-downs of `paths` (those with a `began` sample).
-    public init(touchDownsOf paths: [TouchPath], area: Rect, cellSize: Double) {
-        self.init(area: area, cellSize: cellSize)
-        for path in paths {
-            if let p = path.touchDown { add(p) }
-        }
-    }
-
-    public mutating func add(_ point: Point) {
-        guard area.contains(point) else {
-            outside += 1
-            return
-        }
-        let column = min(columns - 1, Int((point.x - area.minX) / cellSize))
-        let row = min(rows - 1, Int((point.y - area.minY) / cellSize))
-        counts[row * columns + column] += 1
-        total += 1
-    }
-
-    public func count(column: Int, row: Int) -> Int { counts[row * columns + column] }
-
-    /// The largest count of any cell.
-    public var maximum: Int { counts.max() ?? 0 }
-
-    /// A cell's rectangle, in window coordinates.
-    public func cell(column: Int, row: Int) -> Rect {
-        Rect(x: area.minX + Double(column) * cellSize, y: area.minY + Double(row) * cellSize, width: cellSize, height: cellSize)
     }
 }

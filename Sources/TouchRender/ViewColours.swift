@@ -12,13 +12,14 @@ public struct RGBColour: Hashable, Sendable, CustomStringConvertible {
         self.blue = blue
     }
 
-    /// From hue (degrees), saturation and lightness (0...1).
+    /// From hue (degrees), saturation and lightness (0...1). Values out of range give some colour
+    /// (each channel clamped to 0...255), never a trap.
     public init(hue: Double, saturation: Double, lightness: Double) {
         let h = (hue.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360) / 60
         let c = (1 - abs(2 * lightness - 1)) * saturation
         let x = c * (1 - abs(h.truncatingRemainder(dividingBy: 2) - 1))
         let (r, g, b): (Double, Double, Double) =
-            switch Int(h) {
+            switch Int(rounding: h, .towardZero, clampedTo: 0...5) {
             case 0: (c, x, 0)
             case 1: (x, c, 0)
             case 2: (0, c, x)
@@ -27,19 +28,17 @@ public struct RGBColour: Hashable, Sendable, CustomStringConvertible {
             default: (c, 0, x)
             }
         let m = lightness - c / 2
-        func byte(_ v: Double) -> UInt8 { UInt8(max(0, min(255, ((v + m) * 255).rounded()))) }
+        func byte(_ v: Double) -> UInt8 { UInt8(clamping: Int(rounding: (v + m) * 255, .toNearestOrAwayFromZero, clampedTo: 0...255)) }
         self.init(red: byte(r), green: byte(g), blue: byte(b))
     }
 
     /// `#rrggbb`, lower case.
     public var description: String {
-        let digits = Array("0123456789abcdef")
-        var s = "#"
-        for v in [red, green, blue] {
-            s.append(digits[Int(v >> 4)])
-            s.append(digits[Int(v & 15)])
-        }
-        return s
+        func hex(_ v: UInt8) -> UInt8 { v < 10 ? UInt8(ascii: "0") + v : UInt8(ascii: "a") + v - 10 }
+        let bytes = [
+            UInt8(ascii: "#"), hex(red >> 4), hex(red & 15), hex(green >> 4), hex(green & 15), hex(blue >> 4), hex(blue & 15),
+        ]
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -107,30 +107,8 @@ public struct ViewFigure: Hashable, Sendable {
             let hitArea = Rect(origin: hitOrigin, size: props.hitArea.size)
             let reachable = parent.area.flatMap { hitArea.intersection($0) }
 
-            var conditions: [ViewCondition] = []
-            var own: ViewCondition?
-            if props.isHidden {
-                own = .hidden
-            } else if !props.isUserInteractionEnabled {
-                own = .notInteractive
-            } else if props.alpha < ViewProperties.minimumHitTestAlpha {
-                own = .transparent
-            }
-            if let own { conditions.append(own) }
-            if let c = parent.condition { conditions.append(c) }
-            if props.hitExpansion != .zero { conditions.append(.expanded) }
-            switch props.hitTestPolicy {
-            case .default: break
-            case .passThrough: conditions.append(.passThrough)
-            case .capture: conditions.append(.capture)
-            case .redirect: conditions.append(.redirect)
-            case .refuse: conditions.append(.refuse)
-            }
-            if reachable == nil {
-                conditions.append(.clippedAway)
-            } else if reachable != hitArea {
-                conditions.append(.clipped)
-            }
+            let own = ownCondition(props)
+            let conditions = conditions(own: own, inherited: parent.condition, props, hitArea: hitArea, reachable: reachable)
             let blocked = conditions.contains { $0.preventsHits }
             figures.append(
                 ViewFigure(
@@ -141,26 +119,59 @@ public struct ViewFigure: Hashable, Sendable {
 
             // What the subviews inherit: the first reason, in hit-testing's order, that they are never asked.
             var next = Inherited(area: reachable, condition: parent.condition, from: parent.from, depth: parent.depth + 1)
-            if next.condition == nil {
-                let passed: ViewCondition? =
-                    switch own {
-                    case .hidden: .insideHidden
-                    case .notInteractive: .insideNotInteractive
-                    case .transparent: .insideTransparent
-                    default:
-                        switch props.hitTestPolicy {
-                        case .capture: .insideCapture
-                        case .refuse: .insideRefuse
-                        case .default, .passThrough, .redirect: nil
-                        }
-                    }
-                if let passed {
-                    next.condition = passed
-                    next.from = view
-                }
+            if next.condition == nil, let passed = passedDown(own: own, props.hitTestPolicy) {
+                next.condition = passed
+                next.from = view
             }
             inherited[view] = next
         }
         return figures
+    }
+
+    /// The view's own reason not to take touches: hidden, then not interactive, then transparent.
+    static func ownCondition(_ props: ViewProperties) -> ViewCondition? {
+        if props.isHidden { return .hidden }
+        if !props.isUserInteractionEnabled { return .notInteractive }
+        if props.alpha < ViewProperties.minimumHitTestAlpha { return .transparent }
+        return nil
+    }
+
+    /// A view's conditions, most important first.
+    static func conditions(
+        own: ViewCondition?, inherited: ViewCondition?, _ props: ViewProperties, hitArea: Rect, reachable: Rect?
+    ) -> [ViewCondition] {
+        var conditions: [ViewCondition] = []
+        if let own { conditions.append(own) }
+        if let inherited { conditions.append(inherited) }
+        if props.hitExpansion != .zero { conditions.append(.expanded) }
+        switch props.hitTestPolicy {
+        case .default: break
+        case .passThrough: conditions.append(.passThrough)
+        case .capture: conditions.append(.capture)
+        case .redirect: conditions.append(.redirect)
+        case .refuse: conditions.append(.refuse)
+        }
+        if reachable == nil {
+            conditions.append(.clippedAway)
+        } else if reachable != hitArea {
+            conditions.append(.clipped)
+        }
+        return conditions
+    }
+
+    /// What a view passes down to its subviews when none of its ancestors did: why hit-testing
+    /// never asks them.
+    static func passedDown(own: ViewCondition?, _ policy: HitTestPolicy) -> ViewCondition? {
+        switch own {
+        case .hidden: return .insideHidden
+        case .notInteractive: return .insideNotInteractive
+        case .transparent: return .insideTransparent
+        default:
+            switch policy {
+            case .capture: return .insideCapture
+            case .refuse: return .insideRefuse
+            case .default, .passThrough, .redirect: return nil
+            }
+        }
     }
 }

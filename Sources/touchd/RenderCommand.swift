@@ -41,7 +41,7 @@ struct RenderCommand: ParsableCommand {
     var heatmap = false
 
     @Option(name: .long, help: "The heatmap's cell size, in points.")
-    var heatmapCell: Double = 16
+    var heatmapCell: Double = Heatmap.defaultCellSize
 
     @Flag(name: .long, help: "Leave out the touch paths (with --heatmap: only the density).")
     var noPaths = false
@@ -56,8 +56,10 @@ struct RenderCommand: ParsableCommand {
     var noLegend = false
 
     func validate() throws {
-        guard scale > 0, scale.isFinite else { throw ValidationError("--scale must be a positive number") }
-        guard heatmapCell > 0, heatmapCell.isFinite else { throw ValidationError("--heatmap-cell must be a positive number") }
+        guard Limits.pictureScale.contains(scale) else { throw ValidationError("--scale must be \(Limits.pictureScale), not \(scale)") }
+        guard Limits.heatmapCell.contains(heatmapCell) else {
+            throw ValidationError("--heatmap-cell must be \(Limits.heatmapCell), not \(heatmapCell)")
+        }
         if heatmap && replay == nil { throw ValidationError("--heatmap needs --replay RECORDING") }
         if noPaths && replay == nil { throw ValidationError("--no-paths needs --replay RECORDING") }
         if mapOntoWindow && replay == nil { throw ValidationError("--map-onto-window needs --replay RECORDING") }
@@ -91,7 +93,7 @@ struct RenderCommand: ParsableCommand {
             scale: scale, showsLegend: !noLegend, showsHiddenViews: !noHidden, heatmapCellSize: heatmapCell,
             title: "\(config), window \(target)" + (replay.map { " with \($0)" } ?? ""))
         let renderer = try SVGRenderer(tree: app.tree, window: target, markers: viewMarkers(document, app), options: options)
-        let svg = renderer.svg(touches: noPaths ? [] : touches, heatmap: heatmap ? renderer.heatmap(of: touches) : nil)
+        let svg = try renderer.svg(touches: noPaths ? [] : touches, heatmap: heatmap ? renderer.heatmap(of: touches) : nil)
         try writePicture(svg, to: out, option: "--out")
     }
 }
