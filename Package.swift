@@ -68,7 +68,7 @@ let package = Package(
         // Benchmarks for `make bench`: built by `swift build` too, but small.
         .executableTarget(
             name: "touchd-bench",
-            dependencies: ["TouchCore", "TouchEvdev", "TouchInput", "TouchLayout", "TouchProtocol", "TouchDaemon"]),
+            dependencies: ["TouchCore", "TouchEvdev", "TouchInput", "TouchLayout", "TouchProtocol", "TouchDaemon", "TouchRender"]),
         .executableTarget(
             name: "touchctl",
             dependencies: ["TouchCore", "TouchProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser")]),

@@ -9,6 +9,14 @@ func nanoseconds() -> UInt64 {
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
 }
 
+/// The CPU time this thread has used, in nanoseconds: on a shared machine, what a piece of work
+/// costs whatever else runs (the wall clock also counts the time other processes had the CPU).
+func threadCPUNanoseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
 /// A kibibyte figure from `/proc/self/status` (`VmRSS`, `VmHWM`).
 func statusKiB(_ key: String) -> Int? {
     guard let file = fopen("/proc/self/status", "r") else { return nil }

@@ -8,6 +8,7 @@ import Glibc
 let usage = """
     usage: touchd-bench pipeline --layout FILE --window ID RECORDING...
            touchd-bench hit-test
+           touchd-bench snapshot
            touchd-bench memory --layout FILE --window ID RECORDING [--frames N]
            touchd-bench allocations --layout FILE --window ID RECORDING...   (with the script's malloc counter preloaded)
            touchd-bench run --stage decode|whole|both --passes N --layout FILE --window ID RECORDING   (for callgrind)
@@ -97,6 +98,8 @@ case "hit-test":
         let ratio = perSize[shape]![10_000]! / perSize[shape]![100]!
         row("hit-test: \(shape)", "10,000 / 100 views", "\(fixed(ratio, 2))x", "<= 10x")
     }
+case "snapshot":
+    SnapshotBench.run()
 case "memory":
     guard let bench = arguments.benches().first else { fail(usage) }
     var app = bench.app
