@@ -78,7 +78,7 @@ let package = Package(
                 "TouchCore", .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "TouchEvdevTests", dependencies: ["TouchEvdev"]),
-        .testTarget(name: "TouchLayoutTests", dependencies: ["TouchLayout", "TouchCore"]),
+        .testTarget(name: "TouchLayoutTests", dependencies: ["TouchLayout", "TouchCore", "TouchInput"]),
         .testTarget(name: "TouchDevicesTests", dependencies: ["TouchDevices", "TouchEvdev", "TouchSystem"]),
         .testTarget(name: "TouchSystemTests", dependencies: ["TouchSystem"]),
         .testTarget(name: "TouchProtocolTests", dependencies: ["TouchProtocol", "TouchCore"]),
