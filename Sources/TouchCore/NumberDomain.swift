@@ -152,3 +152,95 @@ extension Limits {
     /// `[[handler]]`, ... but `[[view]]`, which ``maximumViews`` bounds) and each list of ids.
     public static let maximumLayoutEntries = 10_000
 }
+
+/// The whole numbers an integer that enters touchd may take: a closed range and the unit they
+/// are in. The integer counterpart of ``NumberDomain``, for what the kernel and the files that
+/// describe devices write as integers (event codes and values, axis ranges, pointercal
+/// coefficients).
+public struct IntegerDomain: Hashable, Sendable, CustomStringConvertible {
+    /// The smallest and largest accepted value.
+    public let range: ClosedRange<Int64>
+    /// The unit, for messages: `"seconds"`, `"pixels"`; empty for plain numbers.
+    public let unit: String
+
+    public init(_ range: ClosedRange<Int64>, unit: String = "") {
+        self.range = range
+        self.unit = unit
+    }
+
+    /// Whether `value` is inside the domain.
+    public func contains(_ value: Int64) -> Bool { range.contains(value) }
+
+    /// Whether `value` is inside the domain (any integer type, without conversions that trap).
+    public func contains(_ value: some BinaryInteger) -> Bool {
+        guard let exact = Int64(exactly: value) else { return false }
+        return range.contains(exact)
+    }
+
+    /// What is expected, for an error message: `an integer from 0 to 31`.
+    public var description: String {
+        let unitText = unit.isEmpty ? "" : " (\(unit))"
+        return "an integer from \(range.lowerBound) to \(range.upperBound)\(unitText)"
+    }
+}
+
+// MARK: Input devices, recordings and calibration files
+
+extension Limits {
+    /// Any value the kernel's input structures hold (`struct input_event`'s value, every field of
+    /// `struct input_absinfo`): a 32-bit signed integer. A device may declare any of them, so
+    /// everything computed from them must be safe for all of them.
+    public static let kernelValue = IntegerDomain(Int64(Int32.min)...Int64(Int32.max))
+    /// An event type: `EV_SYN` (0) to `EV_MAX` (0x1f).
+    public static let eventType = IntegerDomain(0...0x1f)
+    /// An event code of any type: 0 to `KEY_MAX` (0x2ff), the largest code of any type.
+    public static let eventCode = IntegerDomain(0...0x2ff)
+    /// An absolute axis code: `ABS_X` (0) to `ABS_MAX` (0x3f).
+    public static let absoluteAxisCode = IntegerDomain(0...0x3f)
+    /// An input property: `INPUT_PROP_POINTER` (0) to `INPUT_PROP_MAX` (0x1f).
+    public static let inputProperty = IntegerDomain(0...0x1f)
+    /// The whole seconds of a recorded event's time (epoch, uptime or relative: at most twelve
+    /// digits).
+    public static let eventSeconds = IntegerDomain(0...999_999_999_999, unit: "seconds")
+    /// The microseconds of a recorded event's time.
+    public static let eventMicroseconds = IntegerDomain(0...999_999, unit: "microseconds")
+    /// The most multi-touch slots (protocol B) a device is read with. A recording that declares
+    /// more is refused; a live device that does is read through its first slots.
+    public static let maximumSlots = 256
+    /// The slots a recording's device may declare (`ABS_MT_SLOT` from 0 to at most 255).
+    public static let slotCount = IntegerDomain(1...Int64(maximumSlots))
+
+    /// The largest recording file read (evemu, libinput-record, getevent).
+    public static let maximumRecordingBytes = 64 * 1024 * 1024
+    /// The most events a recording may hold (hours of touching; 16 MB in memory).
+    public static let maximumRecordingEvents = 1_000_000
+    /// The largest device description file read (`.desc`, `.device`).
+    public static let maximumDescriptionBytes = 1024 * 1024
+    /// The most description lines (`N:`, `I:`, `P:`, `B:`, `A:`) an evemu file may hold.
+    public static let maximumDescriptionLines = 4_096
+    /// The longest device name, in UTF-8 bytes (the kernel's are at most a few hundred).
+    public static let maximumDeviceNameBytes = 1_024
+    /// The most bytes of one event type's code bitmask (`B:` lines): 96 bytes hold every code up
+    /// to `KEY_MAX`.
+    public static let maximumCodeMaskBytes = 96
+    /// The most bytes of the input property bitmask (`P:` lines).
+    public static let maximumPropertyMaskBytes = 8
+    /// The most YAML nodes a libinput-record file may expand to, every alias counted at the size
+    /// of what it stands for (a few nodes per event).
+    public static let maximumYAMLNodes = 4_000_000
+    /// The deepest YAML nesting a libinput-record file may have (the format needs six levels).
+    public static let maximumYAMLDepth = 32
+
+    /// The largest pointercal file read: it holds ten integers.
+    public static let maximumPointercalBytes = 64 * 1024
+    /// A pointercal coefficient (`a0` … `a6`): what tslib's `ts_calibrate` writes, a C `int`.
+    public static let pointercalCoefficient = IntegerDomain(Int64(Int32.min)...Int64(Int32.max))
+    /// A pointercal screen size (`xres`, `yres`).
+    public static let pointercalScreenSize = IntegerDomain(1...1_000_000, unit: "pixels")
+    /// A pointercal rotation: tslib's quarter turns.
+    public static let pointercalRotation = IntegerDomain(0...3, unit: "quarter turns")
+    /// A coefficient of a calibration matrix in normalised coordinates (udev's
+    /// `LIBINPUT_CALIBRATION_MATRIX`, a layout's `calibration`, one derived from a pointercal
+    /// file): real ones are within a few units; a million leaves every product finite.
+    public static let calibrationCoefficient = NumberDomain(-1_000_000...1_000_000)
+}
