@@ -6,7 +6,8 @@ import PackageDescription
 /// Layering (each module depends only on those above it):
 /// - `TouchCore`: the pure core (geometry, touches, events, view tree, hit-testing, responder chain,
 ///   the application event queue). Standard library only: no I/O, no clock, no globals.
-/// - `TouchEvdev`: pure evdev decoding (codes, device descriptions, recordings, frame assembly).
+/// - `TouchEvdev`: pure evdev decoding (codes, device descriptions and kinds, recordings, frame
+///   assembly, key and accelerometer decoding, mapping into window points).
 /// - `TouchLayout`: the TOML layout file, validated into core values (key names from `TouchEvdev`).
 /// - `TouchInput`: pure input pipelines from kernel events to the application's events (touch,
 ///   key and motion devices), device matching, recording replay, retry and log-limiting policies.
@@ -43,7 +44,7 @@ let package = Package(
             providers: [.apt(["libudev-dev"])]),
         .target(name: "TouchSystem"),
         .target(name: "TouchCore"),
-        .target(name: "TouchEvdev", dependencies: [.product(name: "Yams", package: "Yams")]),
+        .target(name: "TouchEvdev", dependencies: ["TouchCore", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "TouchLayout",
             dependencies: ["TouchCore", "TouchEvdev", "TouchSystem", .product(name: "TOMLKit", package: "TOMLKit")]),
@@ -77,7 +78,8 @@ let package = Package(
             dependencies: [
                 "TouchCore", .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
-        .testTarget(name: "TouchEvdevTests", dependencies: ["TouchEvdev"]),
+        .testTarget(name: "TouchEvdevTests", dependencies: ["TouchEvdev", "TouchCore"]),
+        .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "TouchEvdev", "TouchCore", "TouchLayout"]),
         .testTarget(name: "TouchLayoutTests", dependencies: ["TouchLayout", "TouchCore", "TouchInput"]),
         .testTarget(name: "TouchDevicesTests", dependencies: ["TouchDevices", "TouchEvdev", "TouchSystem"]),
         .testTarget(name: "TouchSystemTests", dependencies: ["TouchSystem"]),

@@ -8,21 +8,21 @@ import TouchLayout
 import TouchProtocol
 
 /// The real touchscreens, touchpads, key devices and accelerometers: found through libudev (hotplug
-/// included), read through libevdev, each through its own ``DeviceInputDecoder`` into the application.
+/// included), read through libevdev, each through its own ``DevicePipeline`` into the application.
 ///
 /// A device unplugged mid-touch has its touches cancelled; plugged back in, it comes back under
 /// the same stable identity (its port, serial, ids and name; not its event number).
 public final class LiveDeviceSource: InputSource {
     final class OpenDevice {
         let device: EvdevDevice
-        var pipeline: DeviceInputDecoder
+        var pipeline: DevicePipeline
         let facts: DeviceFacts
         var match: DeviceMatch
         let udev: UdevInputDevice
         /// For an accelerometer: fires at its shake's deadline, when the device may have gone quiet.
         var deadlineTimer: LoopTimer?
 
-        init(device: EvdevDevice, pipeline: DeviceInputDecoder, facts: DeviceFacts, match: DeviceMatch, udev: UdevInputDevice) {
+        init(device: EvdevDevice, pipeline: DevicePipeline, facts: DeviceFacts, match: DeviceMatch, udev: UdevInputDevice) {
             self.device = device
             self.pipeline = pipeline
             self.facts = facts
@@ -167,9 +167,9 @@ public final class LiveDeviceSource: InputSource {
                 "device \(info.devnode) has the same identity as a device already open (no port or serial tells them apart): it is \(id) until it is unplugged",
                 metadata: ["devnode": "\(info.devnode)"])
         }
-        let pipeline: DeviceInputDecoder
+        let pipeline: DevicePipeline
         do {
-            pipeline = try DeviceInputDecoder(
+            pipeline = try DevicePipeline(
                 kind: facts.kind, deviceID: id, description: device.description, udevProperties: info.properties, spec: spec, tree: tree)
         } catch {
             logger.error("device \(info.devnode) cannot be used: \(error)")
@@ -233,19 +233,14 @@ public final class LiveDeviceSource: InputSource {
 
     private func read(_ devnode: String) {
         guard let entry = open[devnode] else { return }
-        switch entry.device.readAvailable() {
-        case .events(let events):
-            feed(events, to: entry)
-        case .resync(let before, let dropped, let delta, let after):
-            feed(before, to: entry)
+        let read = entry.device.readAvailable()
+        if !read.drops.isEmpty {
             logger.warning("events were lost (SYN_DROPPED): resynchronising", metadata: ["device": "\(entry.pipeline.deviceID)"])
-            _ = entry.pipeline.feed(dropped)
-            for event in entry.pipeline.resync(with: delta, at: dropped.time) { sink?(.event(event)) }
-            feed(after, to: entry)
-        case .removed(let before):
-            feed(before, to: entry)
-            remove(devnode)
         }
+        var completed: [QueuedEvent] = []
+        entry.pipeline.decode(read, into: &completed)
+        for output in completed { sink?(.event(output)) }
+        if read.isRemoval { remove(devnode) }
         for anomaly in entry.pipeline.takeAnomalies() {
             logger.warning("\(anomaly)", metadata: ["device": "\(entry.pipeline.deviceID)"])
         }
@@ -277,14 +272,6 @@ public final class LiveDeviceSource: InputSource {
             }
         }
         entry.deadlineTimer?.arm(after: max(deadline.seconds - Daemon.monotonicNow(), 0.000_001))
-    }
-
-    /// Feeds a read's events to the device's decoder in one go (one access to the entry's state,
-    /// not one per event), then passes on what they completed.
-    private func feed(_ events: [InputEvent], to entry: OpenDevice) {
-        var completed: [QueuedEvent] = []
-        entry.pipeline.feed(events, into: &completed)
-        for output in completed { sink?(.event(output)) }
     }
 
     private func remove(_ devnode: String) {

@@ -1,3 +1,4 @@
+import TouchCore
 import TouchEvdev
 import TouchLayout
 import TouchSystem
@@ -5,12 +6,15 @@ import TouchSystem
 /// The tslib `pointercal` files a layout's `[[device]]` entries name, read with the layout so that a
 /// bad file is reported like any other problem of the layout (by `touchd check`, at start and on
 /// reload) and the device pipelines never read files themselves.
+///
+/// A pointercal path may name any file on the system, and these problems reach socket clients and
+/// logs: they name the file, the line and field at fault and what was expected there, never what
+/// the file holds.
 public enum PointercalFiles {
-    /// The most read from a pointercal file: it holds ten integers.
-    public static let maximumBytes = 64 * 1024
-
     /// Reads and parses every pointercal file `document` names into its device entries
-    /// (``DeviceSpec/pointercalContents``). Returns the problems found, each naming the file.
+    /// (``TouchLayout/DeviceSpec/pointercalContents``), each through
+    /// ``TouchSystem/FileReader`` (at most ``TouchCore/Limits/maximumPointercalBytes``).
+    /// Returns the problems found, each naming the file.
     public static func load(into document: inout LayoutDocument, layoutFile: String) -> [LayoutIssue] {
         var issues: [LayoutIssue] = []
         for index in document.devices.indices {
@@ -18,33 +22,26 @@ public enum PointercalFiles {
             let keyPath = "device[\(index)].pointercal"
             let text: String
             do throws(FileReadError) {
-                text = try FileReader.readText(path, limit: maximumBytes)
+                text = try FileReader.readText(path, limit: Limits.maximumPointercalBytes)
             } catch {
                 issues.append(LayoutIssue(
-                    kind: .unreadableFile, file: path, keyPath: keyPath,
+                    kind: .unreadableFile, file: path, line: lineOf(error), keyPath: keyPath,
                     message: "cannot read the pointercal file named in \(layoutFile): \(error.reason)"))
                 continue
             }
-            do {
+            do throws(CalibrationError) {
                 document.devices[index].pointercalContents = try Pointercal.parse(text)
             } catch {
                 issues.append(LayoutIssue(
-                    kind: .invalidValue, file: path, line: line(of: error, in: text), keyPath: keyPath,
+                    kind: .invalidValue, file: path, line: error.line, keyPath: keyPath,
                     message: "\(error.problem) (the pointercal file named in \(layoutFile))"))
             }
         }
         return issues
     }
 
-    /// The line a parse error is about.
-    static func line(of error: CalibrationError, in text: String) -> Int? {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        for (i, line) in lines.enumerated() {
-            for field in line.split(whereSeparator: \.isWhitespace) where error.problem.hasPrefix("'\(field)' ") {
-                return i + 1
-            }
-        }
-        guard let last = lines.lastIndex(where: { !$0.allSatisfy(\.isWhitespace) }) else { return 1 }
-        return last + 1
+    private static func lineOf(_ error: FileReadError) -> Int? {
+        guard case .invalidUTF8(_, let line, _) = error else { return nil }
+        return line
     }
 }

@@ -5,14 +5,14 @@ import TouchLayout
 import TouchProtocol
 
 /// Plays a recording into the daemon in real time, as if its device were plugged in: its events go
-/// through the same ``DeviceInputPipeline`` as a live device's, paced by the recording's own
+/// through the same ``TouchDevicePipeline`` as a live device's, paced by the recording's own
 /// timestamps (optionally faster) with a timer on the event loop. A reload re-matches and re-maps
 /// the device from the next event on, as for a live one.
 public final class RecordingSource: InputSource {
     private let replay: RecordingReplay
     private let events: [InputEvent]
     /// The pipeline events go through now; nil once a reloaded layout no longer takes the device.
-    private var pipeline: DeviceInputPipeline?
+    private var pipeline: TouchDevicePipeline?
     /// The first frame's time: the recording's clock starts there.
     private let firstFrameTime: Double?
     private let deviceID: String

@@ -37,7 +37,7 @@ public final class DeviceWatcher {
         /// A device was opened: present at start, or plugged in.
         case added(Device)
         /// The device's events, as one drain produced them (a removal's last events included).
-        case input(Device, EvdevDevice.ReadResult)
+        case input(Device, DeviceRead)
         /// The device went away; its descriptor is closed. The owner cancels its live contacts.
         case removed(Device)
         /// A device touchd would want could not be opened or read; `devnode` is left alone (a
@@ -180,26 +180,18 @@ public final class DeviceWatcher {
 
     /// Drains one device; returns whether anything happened.
     private func read(_ entry: Entry, _ handle: (Event) -> Void) -> Bool {
-        var active = false
-        repeat {
-            let result: EvdevDevice.ReadResult
-            do {
-                result = try entry.device.read()
-            } catch {
-                handle(.failed(devnode: entry.value.devnode, error: error))
-                remove(entry, handle)
-                return true
-            }
-            if !result.allEvents.isEmpty || result.isRemoval {
-                active = true
-                handle(.input(entry.value, result))
-            }
-            if result.isRemoval {
-                remove(entry, handle)
-                return true
-            }
-        } while entry.device.hasPendingEvents
-        return active
+        let result: DeviceRead
+        do {
+            result = try entry.device.read()
+        } catch {
+            handle(.failed(devnode: entry.value.devnode, error: error))
+            remove(entry, handle)
+            return true
+        }
+        guard !result.allEvents.isEmpty || result.isRemoval else { return false }
+        handle(.input(entry.value, result))
+        if result.isRemoval { remove(entry, handle) }
+        return true
     }
 
     private func remove(_ entry: Entry, _ handle: (Event) -> Void) {

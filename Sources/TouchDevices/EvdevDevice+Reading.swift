@@ -6,117 +6,45 @@ import Glibc
 #endif
 
 extension EvdevDevice {
-    /// What one drain of the device produced.
-    ///
-    /// libevdev's `SYN_DROPPED` protocol: when the kernel's buffer overflowed, events were lost.
-    /// libevdev then reports the kernel's `SYN_DROPPED` and, read in sync mode, a *delta*: the
-    /// events that take its last known state (every key, axis and slot) to the device's current
-    /// one, ending with a `SYN_REPORT`. A consumer discards its incomplete frame and applies the
-    /// delta as one frame (``TouchEvdev/FrameAssembler/resync(with:at:)`` does exactly that;
-    /// ``TouchEvdev/FrameAssembler/assemble(_:)`` routes a whole result).
-    public enum ReadResult: Hashable, Sendable {
-        /// Events in order, possibly none (a spurious wake-up).
-        case events([InputEvent])
-        /// Events were lost: `before` were read normally first, then came the kernel's
-        /// `SYN_DROPPED` (`dropped`) and libevdev's sync delta, then `after` were read normally.
-        case resync(before: [InputEvent], dropped: InputEvent, delta: [InputEvent], after: [InputEvent])
-        /// The device is gone (unplugged, `ENODEV`): `before` were read first; nothing more will
-        /// come, and the owner should drop the device and cancel its live contacts.
-        case removed(before: [InputEvent])
-
-        /// Every event in order, the `SYN_DROPPED` marking where the delta starts: for logging
-        /// and recording. To assemble frames, use the cases (the delta is not a normal frame).
-        public var allEvents: [InputEvent] {
-            switch self {
-            case .events(let events): events
-            case .resync(let before, let dropped, let delta, let after): before + [dropped] + delta + after
-            case .removed(let before): before
-            }
-        }
-
-        /// Whether the device went away.
-        public var isRemoval: Bool {
-            if case .removed = self { return true }
-            return false
-        }
-    }
-
-    /// Whether a read left events behind that no descriptor readiness will announce (a second
-    /// `SYN_DROPPED` in the same drain): call ``read()`` again without waiting.
-    public var hasPendingEvents: Bool { stash != nil }
-
     /// Reads everything available now, without blocking, following libevdev's `SYN_DROPPED`
-    /// protocol (see ``ReadResult``).
+    /// protocol (see ``TouchEvdev/DeviceRead`` and ``EventDrain``).
     ///
-    /// Call it when ``fileDescriptor`` is readable (and again while ``hasPendingEvents``). It
-    /// drains with `libevdev_next_event` until `EAGAIN`; a removal is a value, not an error.
+    /// Call it when ``fileDescriptor`` is readable. It drains with `libevdev_next_event` until
+    /// `EAGAIN`, reading each sync delta with `LIBEVDEV_READ_FLAG_SYNC` until `EAGAIN` as libevdev
+    /// requires, however many `SYN_DROPPED` come: nothing is left behind that no readiness would
+    /// announce. A removal is a value, not an error.
     ///
-    /// - Returns: The events, a resync, or the device's removal.
+    /// - Returns: The events and resyncs in order, and whether the device went away.
     /// - Throws: ``SystemError`` from `libevdev_next_event` for any failure other than
     ///   `EAGAIN` (done) and `ENODEV` (removed), e.g. `EIO`. The device is unusable afterwards;
     ///   events read before the failure are lost with it.
-    public func read() throws(SystemError) -> ReadResult {
+    public func read() throws(SystemError) -> DeviceRead {
         let (result, error) = drain()
         if let error { throw error }
         return result
     }
 
     /// ``read()`` for callers that treat every failure as the device going away: a
-    /// `libevdev_next_event` failure other than `ENODEV` also ends in ``ReadResult/removed(before:)``
-    /// (with the events read before it).
-    public func readAvailable() -> ReadResult {
-        drain().result
+    /// `libevdev_next_event` failure other than `ENODEV` also ends in a removal (with the events
+    /// read before it).
+    public func readAvailable() -> DeviceRead {
+        drain().read
     }
 
-    private func drain() -> (result: ReadResult, error: SystemError?) {
-        var events: [InputEvent] = []
-        // A multitouch frame is a few dozen events: room for them at once, not by doubling.
-        events.reserveCapacity(64)
-        var before: [InputEvent] = []
-        var resync: (dropped: InputEvent, delta: [InputEvent])?
-        if let stash {
-            resync = stash
-            self.stash = nil
-        }
-        func result() -> ReadResult {
-            guard let resync else { return .events(events) }
-            return .resync(before: before, dropped: resync.dropped, delta: resync.delta, after: events)
-        }
+    private func drain() -> (read: DeviceRead, error: SystemError?) {
         var ev = input_event()
-        while true {
-            let status: Int32
+        let handle = self.handle
+        let path = self.path
+        return EventDrain.drain { mode in
+            let flags = mode == .sync ? LIBEVDEV_READ_FLAG_SYNC.rawValue : LIBEVDEV_READ_FLAG_NORMAL.rawValue
             do throws(SystemError) {
                 guard case .done(let rc) = try SystemCall.negativeErrno("libevdev_next_event", path, {
-                    libevdev_next_event(handle, LIBEVDEV_READ_FLAG_NORMAL.rawValue, &ev)
-                }) else { return (result(), nil) }
-                status = Int32(truncatingIfNeeded: rc)
+                    libevdev_next_event(handle, flags, &ev)
+                }) else { return .done }
+                let event = Self.inputEvent(ev)
+                return rc == Int(LIBEVDEV_READ_STATUS_SYNC.rawValue) ? .sync(event) : .event(event)
             } catch {
-                let flushed = resync.map { before + [$0.dropped] + $0.delta + events } ?? events
-                return (.removed(before: flushed), error.isDeviceGone ? nil : error)
-            }
-            let event = Self.inputEvent(ev)
-            guard status == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) else {
-                events.append(event)
-                continue
-            }
-            // The kernel's SYN_DROPPED: read libevdev's delta in sync mode until EAGAIN.
-            var delta: [InputEvent] = []
-            while true {
-                var sync = input_event()
-                guard case .done = (try? SystemCall.negativeErrno("libevdev_next_event", path, {
-                    libevdev_next_event(handle, LIBEVDEV_READ_FLAG_SYNC.rawValue, &sync)
-                })) ?? .wouldBlock else { break }
-                delta.append(Self.inputEvent(sync))
-            }
-            if resync == nil {
-                before = events
-                events = []
-                resync = (event, delta)
-            } else {
-                // A second overflow in one drain: hand it out next time, so each delta applies to
-                // the state it was computed against.
-                stash = (event, delta)
-                return (result(), nil)
+                return .failed(error)
             }
         }
     }
@@ -125,5 +53,81 @@ extension EvdevDevice {
         InputEvent(
             time: EventTime(seconds: Int64(ev.time.tv_sec), microseconds: Int64(ev.time.tv_usec)),
             type: ev.type, code: ev.code, value: ev.value)
+    }
+}
+
+/// libevdev's reading protocol, apart from libevdev (so that it is tested without a device):
+/// read normally until `EAGAIN`; when a read reports `LIBEVDEV_READ_STATUS_SYNC` (the kernel's
+/// `SYN_DROPPED`), read in sync mode until `EAGAIN` (the delta), then go on reading normally.
+public enum EventDrain {
+    /// How to call `libevdev_next_event`.
+    public enum Mode: Hashable, Sendable {
+        /// `LIBEVDEV_READ_FLAG_NORMAL`.
+        case normal
+        /// `LIBEVDEV_READ_FLAG_SYNC`: the delta after a `SYN_DROPPED`.
+        case sync
+    }
+
+    /// What one call of `libevdev_next_event` gave.
+    public enum Status: Hashable, Sendable {
+        /// `LIBEVDEV_READ_STATUS_SUCCESS`: an event.
+        case event(InputEvent)
+        /// `LIBEVDEV_READ_STATUS_SYNC`: in normal mode the kernel's `SYN_DROPPED`; in sync mode
+        /// an event of the delta.
+        case sync(InputEvent)
+        /// `-EAGAIN`: nothing more now (in sync mode: the delta is complete).
+        case done
+        /// Any other failure (`ENODEV`: the device is gone).
+        case failed(SystemError)
+    }
+
+    /// Drains a device through `next`, called with the mode each call must use.
+    ///
+    /// - Returns: What was read, in order; a failure ends it in a removal, and is returned too
+    ///   unless it is `ENODEV` (an unplug is no fault).
+    public static func drain(_ next: (Mode) -> Status) -> (read: DeviceRead, error: SystemError?) {
+        var read = DeviceRead()
+        var run: [InputEvent] = []
+        // A multitouch frame is a few dozen events: room for them at once, not by doubling.
+        run.reserveCapacity(64)
+        func flush() {
+            if !run.isEmpty { read.segments.append(.events(run)) }
+            run = []
+        }
+        while true {
+            switch next(.normal) {
+            case .event(let event):
+                run.append(event)
+            case .sync(let dropped):
+                flush()
+                let (delta, failure) = readDelta(next)
+                read.segments.append(.resync(dropped: dropped, delta: delta))
+                if let failure { return removal(read, failure) }
+            case .done:
+                flush()
+                return (read, nil)
+            case .failed(let error):
+                flush()
+                return removal(read, error)
+            }
+        }
+    }
+
+    /// Reads a sync delta in sync mode until `EAGAIN` (or a failure).
+    private static func readDelta(_ next: (Mode) -> Status) -> (delta: [InputEvent], failure: SystemError?) {
+        var delta: [InputEvent] = []
+        while true {
+            switch next(.sync) {
+            case .event(let event), .sync(let event): delta.append(event)
+            case .done: return (delta, nil)
+            case .failed(let error): return (delta, error)
+            }
+        }
+    }
+
+    private static func removal(_ read: DeviceRead, _ error: SystemError) -> (read: DeviceRead, error: SystemError?) {
+        var removed = read
+        removed.isRemoval = true
+        return (removed, error.isDeviceGone ? nil : error)
     }
 }

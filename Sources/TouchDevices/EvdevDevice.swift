@@ -38,8 +38,6 @@ public final class EvdevDevice {
     public private(set) var isGrabbed = false
 
     let handle: OpaquePointer
-    /// A resync read after another one in the same drain, handed out by the next read.
-    var stash: (dropped: InputEvent, delta: [InputEvent])?
 
     /// Opens the evdev node at `path`.
     ///

@@ -1,3 +1,5 @@
+import TouchEvdev
+
 /// An input device's event node as udev knows it: where it is, and udev's properties for it.
 ///
 /// udev's properties come from udevd's rules and hwdb (`60-input-id.rules` sets `ID_INPUT_*`,
@@ -24,29 +26,11 @@ public struct UdevInputDevice: Hashable, Sendable {
     }
 
     /// What udev's `input_id` builtin says the device is, from the first of
-    /// `ID_INPUT_TOUCHSCREEN`, `ID_INPUT_TOUCHPAD`, `ID_INPUT_TABLET` set to `1`; nil when none is.
-    public var udevKind: (kind: UdevKind, property: String)? {
-        for kind in UdevKind.allCases where properties[kind.property] == "1" { return (kind, kind.property) }
+    /// `ID_INPUT_TOUCHSCREEN`, `ID_INPUT_TOUCHPAD`, `ID_INPUT_TABLET` set to `1`
+    /// (``TouchEvdev/DeviceClassification/udevTouchProperties``); nil when none is.
+    public var udevKind: (kind: DeviceKind, property: String)? {
+        for (kind, property) in DeviceClassification.udevTouchProperties where properties[property] == "1" { return (kind, property) }
         return nil
-    }
-
-    /// The kinds udev's `ID_INPUT_*` properties name, in the order touchd trusts them.
-    public enum UdevKind: String, CaseIterable, Hashable, Sendable {
-        /// `ID_INPUT_TOUCHSCREEN=1`.
-        case touchscreen
-        /// `ID_INPUT_TOUCHPAD=1`.
-        case touchpad
-        /// `ID_INPUT_TABLET=1`.
-        case tablet
-
-        /// The property that says so.
-        public var property: String {
-            switch self {
-            case .touchscreen: "ID_INPUT_TOUCHSCREEN"
-            case .touchpad: "ID_INPUT_TOUCHPAD"
-            case .tablet: "ID_INPUT_TABLET"
-            }
-        }
     }
 
     /// Whether udev flags the device as having keys (`ID_INPUT_KEY=1`, e.g. a touchscreen's

@@ -1,8 +1,11 @@
+import TouchCore
+
 /// A 2×3 affine matrix in normalised coordinates (0…1 on each axis), libinput's calibration:
 /// `x' = a·x + b·y + c`, `y' = d·x + e·y + f`.
 ///
 /// libinput reads it from the udev property `LIBINPUT_CALIBRATION_MATRIX` (`"a b c d e f"`);
-/// `"0 -1 1 1 0 0"` turns the input 90° clockwise, `"-1 0 1 0 -1 1"` 180°.
+/// `"0 -1 1 1 0 0"` turns the input 90° clockwise, `"-1 0 1 0 -1 1"` 180°. Coefficients read from
+/// outside are checked against ``TouchCore/Limits/calibrationCoefficient``.
 public struct CalibrationMatrix: Hashable, Sendable, CustomStringConvertible {
     /// x' per x.
     public var a: Double
@@ -30,31 +33,40 @@ public struct CalibrationMatrix: Hashable, Sendable, CustomStringConvertible {
     /// The matrix that changes nothing.
     public static let identity = CalibrationMatrix(a: 1, b: 0, c: 0, d: 0, e: 1, f: 0)
 
+    /// The six coefficients in udev's order.
+    public var coefficients: [Double] { [a, b, c, d, e, f] }
+
     /// Applies the matrix to a normalised point.
-    public func apply(x: Double, y: Double) -> (x: Double, y: Double) {
-        (a * x + b * y + c, d * x + e * y + f)
+    public func apply(to point: Point) -> Point {
+        Point(x: a * point.x + b * point.y + c, y: d * point.x + e * point.y + f)
     }
 
     /// The six numbers in udev's order, as `LIBINPUT_CALIBRATION_MATRIX` writes them.
     public var description: String {
-        [a, b, c, d, e, f].map { String($0) }.joined(separator: " ")
+        coefficients.map { String($0) }.joined(separator: " ")
+    }
+
+    /// The number of the first coefficient outside ``TouchCore/Limits/calibrationCoefficient``
+    /// (1 for `a` … 6 for `f`), or nil when all are inside.
+    public var firstCoefficientOutsideDomain: Int? {
+        coefficients.firstIndex { !Limits.calibrationCoefficient.contains($0) }.map { $0 + 1 }
     }
 
     /// Parses a `LIBINPUT_CALIBRATION_MATRIX` value: six numbers separated by spaces or tabs.
     ///
-    /// - Throws: ``CalibrationError`` when there are not exactly six finite numbers.
+    /// - Throws: ``CalibrationError`` naming the field at fault (never its text) when there are not
+    ///   exactly six numbers within ``TouchCore/Limits/calibrationCoefficient``.
     public static func parse(udevProperty text: String) throws(CalibrationError) -> CalibrationMatrix {
+        let source = "LIBINPUT_CALIBRATION_MATRIX"
         let fields = text.fields()
         guard fields.count == 6 else {
             throw CalibrationError(
-                source: "LIBINPUT_CALIBRATION_MATRIX", text: text,
-                problem: "expected 6 numbers 'a b c d e f', found \(fields.count) fields")
+                source: source, expected: "6 numbers 'a b c d e f' (found \(fields.count) fields)")
         }
         var values: [Double] = []
-        for field in fields {
-            guard let value = Double(field), value.isFinite else {
-                throw CalibrationError(
-                    source: "LIBINPUT_CALIBRATION_MATRIX", text: text, problem: "'\(field)' is not a finite number")
+        for (index, field) in fields.enumerated() {
+            guard field.utf8.count <= 64, let value = Double(field), Limits.calibrationCoefficient.contains(value) else {
+                throw CalibrationError(source: source, field: index + 1, expected: "\(Limits.calibrationCoefficient)")
             }
             values.append(value)
         }
@@ -70,24 +82,38 @@ public struct CalibrationMatrix: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A calibration that could not be read: where it came from, the text, and what is wrong.
+/// A calibration that could not be read or used: where it came from, the position at fault and
+/// what was expected there.
+///
+/// It never holds the text that was read: a pointercal path may name any file on the system
+/// (one holding a password, say), and this error reaches socket clients and logs.
 public struct CalibrationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `LIBINPUT_CALIBRATION_MATRIX` or `pointercal`.
     public var source: String
-    /// The text that was read.
-    public var text: String
-    /// What is wrong with it.
-    public var problem: String
+    /// The 1-based line at fault, when the source has lines (a pointercal file).
+    public var line: Int?
+    /// The 1-based field at fault, counted through the whole source, when one is to blame.
+    public var field: Int?
+    /// What was expected there.
+    public var expected: String
 
-    /// An error about `text` from `source`.
-    public init(source: String, text: String, problem: String) {
+    /// An error about `source`, at `line` and `field` when one is to blame.
+    public init(source: String, line: Int? = nil, field: Int? = nil, expected: String) {
         self.source = source
-        self.text = text
-        self.problem = problem
+        self.line = line
+        self.field = field
+        self.expected = expected
     }
 
-    /// One line: the source, the text and the problem.
+    /// The field and what was expected, without the source or the line (which an error report
+    /// places on its own): `field 6: expected a5, an integer from …`.
+    public var problem: String {
+        (field.map { "field \($0): " } ?? "") + "expected \(expected)"
+    }
+
+    /// One line: the source, the line, the field and what was expected:
+    /// `pointercal:2: field 6: expected a5, an integer from …`.
     public var description: String {
-        "\(source) '\(RecordingError.abbreviated(text))': \(problem)"
+        "\(source)\(line.map { ":\($0)" } ?? ""): \(problem)"
     }
 }

@@ -1,5 +1,5 @@
-/// Something odd in an event stream that ``FrameAssembler`` worked around: a value for the caller to
-/// log (the assembler itself logs nothing), naming whose fault it is.
+/// Something odd in an event stream that a decoder (``EventStreamDecoder``) worked around: a value
+/// for the caller to log (the decoders themselves log nothing), naming whose fault it is.
 public struct DeviceAnomaly: Hashable, Sendable, CustomStringConvertible {
     /// Who is to blame.
     public enum Blame: String, Hashable, Sendable {

@@ -1,14 +1,4 @@
-/// What kind of device an input node is, as far as touchd cares.
-public enum DeviceKind: String, Hashable, Sendable, CaseIterable {
-    /// Touches land where they are shown (`INPUT_PROP_DIRECT`, or an absolute single-touch panel).
-    case touchscreen
-    /// An indirect surface that moves a pointer (`INPUT_PROP_POINTER`, `BUTTONPAD`, `SEMI_MT`).
-    case touchpad
-    /// A pen tablet or pen display without finger touch.
-    case tablet
-    /// Anything else: keyboards, mice, devices without absolute position axes.
-    case other
-}
+import TouchCore
 
 /// How a device reports several fingers.
 public enum MultitouchProtocol: Hashable, Sendable {
@@ -33,14 +23,13 @@ public enum TouchSignal: Hashable, Sendable {
     case none
 }
 
-/// A device's touch-relevant capabilities, derived from its ``DeviceDescription`` and, when known,
-/// its udev properties.
+/// How a device reports touches: its multi-touch protocol, the axes contacts are read from and
+/// the flags that change their meaning, derived from its ``DeviceDescription``. What the device
+/// is (a touchscreen, a touchpad, ...) is ``DeviceClassification``'s to say.
 public struct DeviceCapabilities: Hashable, Sendable {
-    /// What the device is.
-    public var kind: DeviceKind
     /// How it reports several fingers.
     public var multitouch: MultitouchProtocol
-    /// Slots for protocol B (at most ``FrameAssembler/maximumSlots``), 0 otherwise.
+    /// Slots for protocol B (at most ``TouchCore/Limits/maximumSlots``), 0 otherwise.
     public var slotCount: Int
     /// The code x positions are read from: `ABS_MT_POSITION_X` when the device has multi-touch
     /// positions, else `ABS_X`; nil when it has neither.
@@ -78,119 +67,75 @@ public struct DeviceCapabilities: Hashable, Sendable {
     /// What says a single-touch device is touched (protocol A also uses `BTN_TOUCH` for lift).
     public var touchSignal: TouchSignal
 
-    /// Derives the capabilities.
+    /// Derives the capabilities from a description.
     ///
-    /// - Parameters:
-    ///   - description: The device.
-    ///   - udevProperties: udev's properties for the node. `ID_INPUT_TOUCHSCREEN=1`,
-    ///     `ID_INPUT_TOUCHPAD=1` and `ID_INPUT_TABLET=1` win over the heuristics (in that order), so
-    ///     a hwdb entry can fix a device the heuristics get wrong.
-    ///
-    /// The heuristics, in order: no position axes → other; `INPUT_PROP_DIRECT` → touchscreen
-    /// (tablet when it has pen tools and no multi-touch); `POINTER`, `BUTTONPAD`, `SEMI_MT` or
-    /// `TOPBUTTONPAD` → touchpad; `BTN_TOOL_FINGER` without `BTN_TOOL_PEN` → touchpad; a stylus
-    /// button, or a pen tool with pressure and no multi-touch → tablet (a pen tool alone, as eGalax
-    /// controllers declare, is not enough); `BTN_TOUCH`, `BTN_LEFT` or multi-touch → touchscreen.
-    public init(description: DeviceDescription, udevProperties: [String: String] = [:]) {
-        let abs = description.codes[EventType.abs] ?? []
-        func axis(_ code: UInt16) -> AbsInfo? {
-            description.absInfo[code] ?? (abs.contains(code) ? AbsInfo(minimum: 0, maximum: 0) : nil)
-        }
-        func key(_ code: UInt16) -> Bool { description.has(type: EventType.key, code: code) }
-        let prop = { (property: UInt16) in description.properties.contains(property) }
-
-        let hasMTPosition = axis(AbsCode.mtPositionX) != nil && axis(AbsCode.mtPositionY) != nil
-        let hasPosition = axis(AbsCode.x) != nil && axis(AbsCode.y) != nil
+    /// A code the description lists without an axis counts as an axis from 0 to 0. Protocol B's
+    /// slot count is `ABS_MT_SLOT`'s range, at least 1 and at most ``TouchCore/Limits/maximumSlots``,
+    /// computed without overflow for any declared range.
+    public init(description: DeviceDescription) {
+        let axes = AxisLookup(description: description)
+        let hasMTPosition = axes[AbsCode.mtPositionX] != nil && axes[AbsCode.mtPositionY] != nil
         if hasMTPosition {
-            positionXCode = AbsCode.mtPositionX
-            positionYCode = AbsCode.mtPositionY
-        } else if hasPosition {
-            positionXCode = AbsCode.x
-            positionYCode = AbsCode.y
+            (positionXCode, positionYCode) = (AbsCode.mtPositionX, AbsCode.mtPositionY)
+        } else if axes[AbsCode.x] != nil && axes[AbsCode.y] != nil {
+            (positionXCode, positionYCode) = (AbsCode.x, AbsCode.y)
         } else {
-            positionXCode = nil
-            positionYCode = nil
+            (positionXCode, positionYCode) = (nil, nil)
         }
-        xAxis = positionXCode.flatMap(axis)
-        yAxis = positionYCode.flatMap(axis)
-
-        if hasMTPosition, let slots = axis(AbsCode.mtSlot) {
-            let declared = Int(slots.maximum) - Int(slots.minimum) + 1
-            slotCount = min(max(declared, 1), FrameAssembler.maximumSlots)
-            multitouch = .slotted(slotCount: slotCount)
-        } else if hasMTPosition {
-            slotCount = 0
-            multitouch = .anonymous
-        } else {
-            slotCount = 0
-            multitouch = .singleTouch
-        }
-
-        let usesMT = hasMTPosition
-        if usesMT, let info = axis(AbsCode.mtPressure) {
-            pressureCode = AbsCode.mtPressure
-            pressureAxis = info
-        } else if let info = axis(AbsCode.pressure) {
-            pressureCode = AbsCode.pressure
-            pressureAxis = info
-        } else {
-            pressureCode = nil
-            pressureAxis = nil
-        }
+        xAxis = positionXCode.flatMap { axes[$0] }
+        yAxis = positionYCode.flatMap { axes[$0] }
+        (multitouch, slotCount) = Self.multitouch(hasMTPosition: hasMTPosition, slots: axes[AbsCode.mtSlot])
+        (pressureCode, pressureAxis) = axes.first(of: hasMTPosition ? [AbsCode.mtPressure, AbsCode.pressure] : [AbsCode.pressure])
         hasPressure = pressureCode != nil
-        hasTouchMajor = axis(AbsCode.mtTouchMajor) != nil
-        hasWidthMajor = axis(AbsCode.mtWidthMajor) != nil
-        if usesMT && hasTouchMajor {
-            touchMajorCode = AbsCode.mtTouchMajor
-        } else if usesMT && hasWidthMajor {
-            touchMajorCode = AbsCode.mtWidthMajor
-        } else {
-            touchMajorCode = nil
-        }
-        touchMajorAxis = touchMajorCode.flatMap(axis)
-        isDirect = prop(InputProperty.direct)
-        isSemiMT = prop(InputProperty.semiMT)
-        isButtonpad = prop(InputProperty.buttonpad)
-        hasToolType = usesMT && axis(AbsCode.mtToolType) != nil
-        hasToolFinger = key(KeyCode.btnToolFinger)
-
-        if key(KeyCode.btnTouch) {
+        hasTouchMajor = axes[AbsCode.mtTouchMajor] != nil
+        hasWidthMajor = axes[AbsCode.mtWidthMajor] != nil
+        (touchMajorCode, touchMajorAxis) = hasMTPosition ? axes.first(of: [AbsCode.mtTouchMajor, AbsCode.mtWidthMajor]) : (nil, nil)
+        isDirect = description.properties.contains(InputProperty.direct)
+        isSemiMT = description.properties.contains(InputProperty.semiMT)
+        isButtonpad = description.properties.contains(InputProperty.buttonpad)
+        hasToolType = hasMTPosition && axes[AbsCode.mtToolType] != nil
+        hasToolFinger = description.has(type: EventType.key, code: KeyCode.btnToolFinger)
+        if description.has(type: EventType.key, code: KeyCode.btnTouch) {
             touchSignal = .touchKey
-        } else if key(KeyCode.btnLeft) {
+        } else if description.has(type: EventType.key, code: KeyCode.btnLeft) {
             touchSignal = .leftButton
-        } else if axis(AbsCode.pressure) != nil {
-            touchSignal = .pressure
         } else {
-            touchSignal = .none
+            touchSignal = axes[AbsCode.pressure] != nil ? .pressure : .none
         }
-
-        kind = Self.classify(
-            udevProperties: udevProperties, hasPosition: hasPosition || hasMTPosition, hasMT: hasMTPosition,
-            hasPressure: hasPressure, key: key, prop: prop)
     }
 
-    private static func classify(
-        udevProperties: [String: String], hasPosition: Bool, hasMT: Bool, hasPressure: Bool,
-        key: (UInt16) -> Bool, prop: (UInt16) -> Bool
-    ) -> DeviceKind {
-        func udev(_ name: String) -> Bool { udevProperties[name] == "1" }
-        if udev("ID_INPUT_TOUCHSCREEN") { return .touchscreen }
-        if udev("ID_INPUT_TOUCHPAD") { return .touchpad }
-        if udev("ID_INPUT_TABLET") { return .tablet }
+    /// The slots `ABS_MT_SLOT` declares (its range, in 64-bit arithmetic), before any limit.
+    public static func declaredSlots(_ slots: AbsInfo) -> Int {
+        Int(slots.maximum) - Int(slots.minimum) + 1
+    }
 
-        guard hasPosition else { return .other }
-        let hasPen = key(KeyCode.btnToolPen) || key(KeyCode.btnStylus)
-        if prop(InputProperty.direct) {
-            return hasPen && !hasMT ? .tablet : .touchscreen
+    private static func multitouch(hasMTPosition: Bool, slots: AbsInfo?) -> (MultitouchProtocol, Int) {
+        guard hasMTPosition else { return (.singleTouch, 0) }
+        guard let slots else { return (.anonymous, 0) }
+        let count = min(max(declaredSlots(slots), 1), Limits.maximumSlots)
+        return (.slotted(slotCount: count), count)
+    }
+}
+
+/// A description's absolute axes by code; a code listed without an axis is an axis from 0 to 0.
+private struct AxisLookup {
+    let description: DeviceDescription
+    let codes: Set<UInt16>
+
+    init(description: DeviceDescription) {
+        self.description = description
+        codes = description.codes[EventType.abs] ?? []
+    }
+
+    subscript(_ code: UInt16) -> AbsInfo? {
+        description.absInfo[code] ?? (codes.contains(code) ? AbsInfo(minimum: 0, maximum: 0) : nil)
+    }
+
+    /// The first of `candidates` the device has, with its axis.
+    func first(of candidates: [UInt16]) -> (UInt16?, AbsInfo?) {
+        for code in candidates {
+            if let info = self[code] { return (code, info) }
         }
-        if prop(InputProperty.pointer) || prop(InputProperty.buttonpad) || prop(InputProperty.semiMT)
-            || prop(InputProperty.topButtonpad)
-        {
-            return .touchpad
-        }
-        if key(KeyCode.btnToolFinger) && !key(KeyCode.btnToolPen) { return .touchpad }
-        if key(KeyCode.btnStylus) || (key(KeyCode.btnToolPen) && hasPressure && !hasMT) { return .tablet }
-        if key(KeyCode.btnTouch) || key(KeyCode.btnLeft) || hasMT { return .touchscreen }
-        return .other
+        return (nil, nil)
     }
 }

@@ -1,3 +1,5 @@
+import TouchCore
+
 /// A contact in window points, with UIKit's physical properties. Plain numbers, ready to become a
 /// `UITouch`-like value elsewhere.
 public struct MappedContact: Hashable, Sendable {
@@ -6,9 +8,7 @@ public struct MappedContact: Hashable, Sendable {
     /// The contact's phase (`UITouch.phase`).
     public var phase: ContactPhase
     /// Location in window points.
-    public var x: Double
-    /// See ``x``.
-    public var y: Double
+    public var location: Point
     /// Radius of the contact in points (`UITouch.majorRadius`); 0 when the device reports no size.
     public var majorRadius: Double
     /// How far off ``majorRadius`` may be, in points (`UITouch.majorRadiusTolerance`).
@@ -21,13 +21,12 @@ public struct MappedContact: Hashable, Sendable {
 
     /// A mapped contact from its parts.
     public init(
-        id: UInt64, phase: ContactPhase, x: Double, y: Double, majorRadius: Double, majorRadiusTolerance: Double,
+        id: UInt64, phase: ContactPhase, location: Point, majorRadius: Double, majorRadiusTolerance: Double,
         force: Double, maximumPossibleForce: Double
     ) {
         self.id = id
         self.phase = phase
-        self.x = x
-        self.y = y
+        self.location = location
         self.majorRadius = majorRadius
         self.majorRadiusTolerance = majorRadiusTolerance
         self.force = force
@@ -65,6 +64,10 @@ public struct MappingAxes: Hashable, Sendable {
 }
 
 /// Converts device contacts into window points for one target.
+///
+/// Every value a device can report (any 32-bit axis value, any axis range, resolution or fuzz)
+/// and every target within ``TouchCore/Limits`` map to finite points: locations stay within
+/// ``TouchCore/Limits/coordinate``, sizes and forces are finite and never negative.
 ///
 /// Location: x and y are normalised through the axis ranges (`(x − min)/(max − min)`; a zero-width
 /// range gives 0.5), corrected by the ``MappingTransform`` (matrix, rotation, swap, inversion,
@@ -107,28 +110,30 @@ public struct DeviceMapping: Hashable, Sendable {
 
     /// The contact in window points.
     public func map(_ contact: DeviceContact) -> MappedContact {
-        let location = self.location(x: contact.x, y: contact.y)
         let (radius, tolerance) = self.radius(touchMajor: contact.touchMajor)
         let (force, maximum) = self.force(pressure: contact.pressure)
         return MappedContact(
-            id: contact.id, phase: contact.phase, x: location.x, y: location.y, majorRadius: radius,
+            id: contact.id, phase: contact.phase, location: location(x: contact.x, y: contact.y), majorRadius: radius,
             majorRadiusTolerance: tolerance, force: force, maximumPossibleForce: maximum)
     }
 
-    /// A device position in window points.
-    public func location(x: Int32, y: Int32) -> (x: Double, y: Double) {
-        let normal = transform.apply(x: Self.normalise(x, axes.x), y: Self.normalise(y, axes.y))
+    /// A device position in window points, within ``TouchCore/Limits/coordinate``.
+    public func location(x: Int32, y: Int32) -> Point {
+        let normal = transform.apply(to: Point(x: Self.normalise(x, axes.x), y: Self.normalise(y, axes.y)))
         let region = target.effectiveRegion
-        return (region.x + normal.x * region.width, region.y + normal.y * region.height)
+        return Point(
+            x: Self.coordinate(region.minX + normal.x * region.width),
+            y: Self.coordinate(region.minY + normal.y * region.height))
     }
 
-    /// `(majorRadius, majorRadiusTolerance)` in points for a touch major in device units.
+    /// `(majorRadius, majorRadiusTolerance)` in points for a touch major in device units; a
+    /// negative touch major (a device's nonsense) counts as 0.
     public func radius(touchMajor: Int32?) -> (radius: Double, tolerance: Double) {
         guard let touchMajor else { return (0, 0) }
         let pointsPerUnit = self.pointsPerUnit
         let fuzz = axes.touchMajor?.fuzz ?? 0
         let toleranceUnits = fuzz > 0 ? Double(fuzz) / 2 : 0.5
-        return (Double(touchMajor) / 2 * pointsPerUnit, toleranceUnits * pointsPerUnit)
+        return (Self.length(Double(max(touchMajor, 0)) / 2 * pointsPerUnit), Self.length(toleranceUnits * pointsPerUnit))
     }
 
     /// `(force, maximumPossibleForce)` for a pressure in device units; `(0, 0)` without a pressure axis.
@@ -141,15 +146,28 @@ public struct DeviceMapping: Hashable, Sendable {
         return (min(max(force, 0), maximum), maximum)
     }
 
-    /// Points per device unit for sizes (see the type's discussion).
+    /// Points per device unit for sizes (see the type's discussion): finite, never negative.
     public var pointsPerUnit: Double {
         if axes.x.resolution > 0 && axes.y.resolution > 0 {
             let unitsPerMillimetre = (Double(axes.x.resolution) + Double(axes.y.resolution)) / 2
-            return target.pointsPerMillimetre / unitsPerMillimetre
+            return Self.length(target.pointsPerMillimetre / unitsPerMillimetre)
         }
         let region = target.effectiveRegion
         let deviceArea = Self.span(axes.x) * Self.span(axes.y)
-        return (abs(region.width * region.height) / deviceArea).squareRoot()
+        return Self.length((abs(region.width * region.height) / deviceArea).squareRoot())
+    }
+
+    /// `value` within ``TouchCore/Limits/coordinate`` (NaN, never produced from checked input,
+    /// becomes 0).
+    private static func coordinate(_ value: Double) -> Double {
+        guard !value.isNaN else { return 0 }
+        return min(max(value, -Limits.maximumPoints), Limits.maximumPoints)
+    }
+
+    /// `value` within ``TouchCore/Limits/length``.
+    private static func length(_ value: Double) -> Double {
+        guard !value.isNaN else { return 0 }
+        return min(max(value, 0), Limits.maximumPoints)
     }
 
     private static func span(_ axis: AbsInfo) -> Double {

@@ -1,3 +1,5 @@
+import TouchCore
+
 /// Reads evemu text: every variant found in real recordings.
 ///
 /// - `# EVEMU 1.1`…`1.3` headers, no header at all (2011 files), `# From <url>` comments,
@@ -12,6 +14,8 @@
 ///   (``AbsInfo/value``), which `A:` lines lack: the initial `ABS_MT_SLOT` comes from there.
 ///
 /// A file may hold a description only (`.desc`, `.device`), events only (`.events`), or both.
+/// Every number and size is checked against its domain in ``TouchCore/Limits`` as the line is
+/// read, before anything is kept: an error names the line and what was expected there.
 struct EvemuParser {
     struct Result {
         var description: DeviceDescription?
@@ -20,129 +24,149 @@ struct EvemuParser {
 
     let name: String
 
-    /// Bitmask bytes accepted per event type (65536 bits: every possible code).
-    private static let maximumMaskBytes = 8192
-
     func parse(_ text: String) throws(RecordingError) -> Result {
-        var description = DeviceDescription(name: "")
-        var hasDescription = false
-        var sawName = false
-        var events: [InputEvent] = []
-        var maskBytes: [UInt16: Int] = [:]
-        var propertyBytes = 0
-        var commentValues: [UInt16: Int32] = [:]
-        var commentType: Int?
-        var commentCode: Int?
-        var lastLine = 0
+        var reader = EvemuReader(name: name)
+        for (number, line) in TextLines(text) { try reader.read(line, number: number) }
+        return try reader.finish()
+    }
+}
 
-        for (number, line) in TextLines(text) {
-            let content = line.trimmingLeadingSpaces()
-            if content.isEmpty { continue }
-            lastLine = number
-            if content.hasPrefix("#") {
-                readHeaderComment(
-                    content.dropFirst(), type: &commentType, code: &commentCode, values: &commentValues)
-                continue
-            }
-            guard content.count >= 2, let tag = content.first, content.dropFirst().first == ":" else {
-                throw unexpected(
-                    number, "an evemu line ('N:', 'I:', 'P:', 'B:', 'A:', 'E:' or a '#' comment)", line)
-            }
-            let rest = content.dropFirst(2)
-            switch tag {
-            case "E":
-                events.append(try readEvent(rest, line: number, text: line))
-            case "N":
-                if sawName {
-                    throw unexpected(number, "a single 'N:' line (one device per file)", line)
-                }
-                sawName = true
-                hasDescription = true
-                description.name = String(rest.trimmingLeadingSpaces()).trimmingSpaces()
-            case "I":
-                let fields = rest.fields()
-                let ids = fields.compactMap { NumberText.hex16($0) }
-                guard fields.count == 4, ids.count == 4 else {
-                    throw unexpected(number, "'I: <bus> <vendor> <product> <version>' in hex", line)
-                }
-                hasDescription = true
-                description.bus = ids[0]
-                description.vendor = ids[1]
-                description.product = ids[2]
-                description.version = ids[3]
-            case "P":
-                let bytes = try readBytes(rest.fields(), line: number, text: line, expected: "'P: <hex bytes>'")
-                guard propertyBytes + bytes.count <= 64 else {
-                    throw unexpected(number, "at most 64 bytes of 'P:' properties", line)
-                }
-                hasDescription = true
-                for (offset, byte) in bytes.enumerated() {
-                    for bit in 0..<8 where byte & (1 << bit) != 0 {
-                        description.properties.insert(UInt16((propertyBytes + offset) * 8 + bit))
-                    }
-                }
-                propertyBytes += bytes.count
-            case "B":
-                let fields = rest.fields()
-                guard let typeField = fields.first, let type = NumberText.hex16(typeField), type <= 0x1f else {
-                    throw unexpected(number, "'B: <type> <hex bytes>' with a type from 00 to 1f", line)
-                }
-                let bytes = try readBytes(
-                    fields.dropFirst(), line: number, text: line, expected: "'B: <type> <hex bytes>'")
-                hasDescription = true
-                let start = maskBytes[type, default: 0]
-                guard start + bytes.count <= Self.maximumMaskBytes else {
-                    throw unexpected(number, "at most \(Self.maximumMaskBytes) mask bytes for a type", line)
-                }
-                for (offset, byte) in bytes.enumerated() {
-                    for bit in 0..<8 where byte & (1 << bit) != 0 {
-                        description.codes[type, default: []].insert(UInt16((start + offset) * 8 + bit))
-                    }
-                }
-                maskBytes[type] = start + bytes.count
-            case "A":
-                let (code, info) = try readAxis(rest, line: number, text: line)
-                hasDescription = true
-                description.absInfo[code] = info
-                description.codes[EventType.abs, default: []].insert(code)
-            default:
-                throw unexpected(
-                    number, "an evemu line ('N:', 'I:', 'P:', 'B:', 'A:', 'E:' or a '#' comment)", line)
-            }
+/// The state of reading one evemu text, line by line.
+private struct EvemuReader {
+    let name: String
+    private var description = DeviceDescription(name: "")
+    private var hasDescription = false
+    private var sawName = false
+    private var descriptionLines = 0
+    private var events: [InputEvent] = []
+    private var maskBytes: [UInt16: Int] = [:]
+    private var propertyBytes = 0
+    private var comments = HeaderComments()
+    private var lastLine = 0
+
+    init(name: String) { self.name = name }
+
+    static let anyLine = "an evemu line ('N:', 'I:', 'P:', 'B:', 'A:', 'E:' or a '#' comment)"
+
+    mutating func read(_ line: String, number: Int) throws(RecordingError) {
+        let content = line.trimmingLeadingSpaces()
+        if content.isEmpty { return }
+        lastLine = number
+        if content.hasPrefix("#") {
+            comments.read(content.dropFirst())
+            return
         }
+        guard content.count >= 2, let tag = content.first, content.dropFirst().first == ":" else {
+            throw unexpected(number, Self.anyLine, line)
+        }
+        let rest = content.dropFirst(2)
+        if tag == "E" {
+            try readEvent(rest, line: number, text: line)
+            return
+        }
+        descriptionLines += 1
+        guard descriptionLines <= Limits.maximumDescriptionLines else {
+            throw RecordingError(file: name, line: number, kind: .exceedsLimit(what: "description lines", limit: Limits.maximumDescriptionLines))
+        }
+        switch tag {
+        case "N": try readName(rest, line: number, text: line)
+        case "I": try readIDs(rest, line: number, text: line)
+        case "P": try readProperties(rest, line: number, text: line)
+        case "B": try readMask(rest, line: number, text: line)
+        case "A": try readAxis(rest, line: number, text: line)
+        default: throw unexpected(number, Self.anyLine, line)
+        }
+        hasDescription = true
+    }
 
+    func finish() throws(RecordingError) -> EvemuParser.Result {
         if !hasDescription && events.isEmpty {
             throw RecordingError(
                 file: name, line: lastLine > 0 ? lastLine : nil,
                 kind: .unexpected(expected: "at least one 'N:' or 'E:' line", found: "end of file"))
         }
-        if hasDescription {
-            for (code, value) in commentValues {
-                description.absInfo[code]?.value = value
-            }
-        }
-        return Result(description: hasDescription ? description : nil, events: events)
+        guard hasDescription else { return EvemuParser.Result(description: nil, events: events) }
+        var described = description
+        for (code, value) in comments.values { described.absInfo[code]?.value = value }
+        return EvemuParser.Result(description: described, events: events)
     }
 
     /// `E: <time> <type> <code> <value> [# comment]`.
-    private func readEvent(_ rest: Substring, line: Int, text: String) throws(RecordingError) -> InputEvent {
+    private mutating func readEvent(_ rest: Substring, line: Int, text: String) throws(RecordingError) {
         let data = rest.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? rest
         let fields = data.fields()
         guard fields.count == 4, let time = NumberText.time(fields[0]), let type = NumberText.hex16(fields[1]),
             let code = NumberText.hex16(fields[2]), let value = NumberText.decimal32(fields[3])
         else {
-            throw unexpected(
-                line, "'E: <seconds>.<microseconds> <type hex> <code hex> <decimal value>'", text)
+            throw unexpected(line, "'E: <seconds>.<microseconds> <type hex> <code hex> <decimal value>'", text)
         }
-        return InputEvent(time: time, type: type, code: code, value: value)
+        try RecordingDomains.checkEvent(type: type, code: code, file: name, line: line, text: text)
+        guard events.count < Limits.maximumRecordingEvents else {
+            throw RecordingError(file: name, line: line, kind: .exceedsLimit(what: "events", limit: Limits.maximumRecordingEvents))
+        }
+        events.append(InputEvent(time: time, type: type, code: code, value: value))
+    }
+
+    private mutating func readName(_ rest: Substring, line: Int, text: String) throws(RecordingError) {
+        guard !sawName else { throw unexpected(line, "a single 'N:' line (one device per file)", text) }
+        let deviceName = String(rest.trimmingLeadingSpaces()).trimmingSpaces()
+        guard deviceName.utf8.count <= Limits.maximumDeviceNameBytes else {
+            throw unexpected(line, "a device name of at most \(Limits.maximumDeviceNameBytes) bytes", text)
+        }
+        sawName = true
+        description.name = deviceName
+    }
+
+    private mutating func readIDs(_ rest: Substring, line: Int, text: String) throws(RecordingError) {
+        let fields = rest.fields()
+        let ids = fields.compactMap { NumberText.hex16($0) }
+        guard fields.count == 4, ids.count == 4 else {
+            throw unexpected(line, "'I: <bus> <vendor> <product> <version>' in hex", text)
+        }
+        (description.bus, description.vendor, description.product, description.version) = (ids[0], ids[1], ids[2], ids[3])
+    }
+
+    private mutating func readProperties(_ rest: Substring, line: Int, text: String) throws(RecordingError) {
+        let bytes = try readBytes(rest.fields(), line: line, text: text, expected: "'P: <hex bytes>'")
+        guard propertyBytes + bytes.count <= Limits.maximumPropertyMaskBytes else {
+            throw unexpected(line, "at most \(Limits.maximumPropertyMaskBytes) bytes of 'P:' properties", text)
+        }
+        for (offset, byte) in bytes.enumerated() {
+            for bit in 0..<8 where byte & (1 << bit) != 0 {
+                let property = (propertyBytes + offset) * 8 + bit
+                guard Limits.inputProperty.contains(property) else {
+                    throw unexpected(line, "input properties \(Limits.inputProperty)", text)
+                }
+                description.properties.insert(UInt16(truncatingIfNeeded: property))
+            }
+        }
+        propertyBytes += bytes.count
+    }
+
+    private mutating func readMask(_ rest: Substring, line: Int, text: String) throws(RecordingError) {
+        let fields = rest.fields()
+        guard let typeField = fields.first, let type = NumberText.hex16(typeField), Limits.eventType.contains(type) else {
+            throw unexpected(line, "'B: <type> <hex bytes>' with a type from 00 to 1f", text)
+        }
+        let bytes = try readBytes(fields.dropFirst(), line: line, text: text, expected: "'B: <type> <hex bytes>'")
+        let start = maskBytes[type, default: 0]
+        guard start + bytes.count <= Limits.maximumCodeMaskBytes else {
+            throw unexpected(line, "at most \(Limits.maximumCodeMaskBytes) mask bytes for a type (codes up to 0x2ff)", text)
+        }
+        for (offset, byte) in bytes.enumerated() {
+            for bit in 0..<8 where byte & (1 << bit) != 0 {
+                description.codes[type, default: []].insert(UInt16(truncatingIfNeeded: (start + offset) * 8 + bit))
+            }
+        }
+        maskBytes[type] = start + bytes.count
     }
 
     /// `A: <code> <min> <max> <fuzz> <flat> [<resolution>]`.
-    private func readAxis(_ rest: Substring, line: Int, text: String) throws(RecordingError) -> (UInt16, AbsInfo) {
+    private mutating func readAxis(_ rest: Substring, line: Int, text: String) throws(RecordingError) {
         let fields = rest.fields()
-        let numbers = fields.dropFirst().compactMap { NumberText.decimal32($0) }
-        guard fields.count == 5 || fields.count == 6, let code = NumberText.hex16(fields[0]), code <= 0x3f,
-            numbers.count == fields.count - 1
+        let numbers = fields.dropFirst().compactMap { NumberText.signed32($0) }
+        guard fields.count == 5 || fields.count == 6, let code = NumberText.hex16(fields[0]),
+            Limits.absoluteAxisCode.contains(code), numbers.count == fields.count - 1
         else {
             throw unexpected(
                 line, "'A: <code hex, 00-3f> <min> <max> <fuzz> <flat> [<resolution>]' in decimal", text)
@@ -150,7 +174,9 @@ struct EvemuParser {
         let info = AbsInfo(
             minimum: numbers[0], maximum: numbers[1], fuzz: numbers[2], flat: numbers[3],
             resolution: numbers.count == 5 ? numbers[4] : 0)
-        return (code, info)
+        if let problem = RecordingDomains.axisProblem(code: code, info) { throw unexpected(line, problem, text) }
+        description.absInfo[code] = info
+        description.codes[EventType.abs, default: []].insert(code)
     }
 
     private func readBytes(
@@ -166,15 +192,23 @@ struct EvemuParser {
         return bytes
     }
 
-    /// Follows `Event type N (…)`, `Event code N (…)` and `Value N` header comments to learn each
-    /// absolute axis's value at recording time. Anything else in a comment is ignored.
-    private func readHeaderComment(
-        _ comment: Substring, type: inout Int?, code: inout Int?, values: inout [UInt16: Int32]
-    ) {
+    private func unexpected(_ line: Int, _ expected: String, _ found: String) -> RecordingError {
+        RecordingError(file: name, line: line, kind: .unexpected(expected: expected, found: found))
+    }
+}
+
+/// Follows `Event type N (…)`, `Event code N (…)` and `Value N` header comments to learn each
+/// absolute axis's value at recording time. Anything else in a comment is ignored.
+private struct HeaderComments {
+    private(set) var values: [UInt16: Int32] = [:]
+    private var type: Int?
+    private var code: Int?
+
+    mutating func read(_ comment: Substring) {
         let text = comment.trimmingLeadingSpaces()
         func number(after prefix: String) -> Int? {
             guard text.hasPrefix(prefix) else { return nil }
-            guard let field = text.dropFirst(prefix.count).fields().first, field.count <= 6 else { return nil }
+            guard let field = text.dropFirst(prefix.count).fields().first, field.count <= 11 else { return nil }
             return Int(field)
         }
         if let value = number(after: "Event type ") {
@@ -183,13 +217,9 @@ struct EvemuParser {
         } else if let value = number(after: "Event code ") {
             code = value
         } else if let value = number(after: "Value "), type == Int(EventType.abs), let code,
-            let axis = UInt16(exactly: code), let exact = Int32(exactly: value)
+            let axis = UInt16(exactly: code), Limits.absoluteAxisCode.contains(axis), let exact = Int32(exactly: value)
         {
             values[axis] = exact
         }
-    }
-
-    private func unexpected(_ line: Int, _ expected: String, _ found: String) -> RecordingError {
-        RecordingError(file: name, line: line, kind: .unexpected(expected: expected, found: found))
     }
 }

@@ -1,3 +1,5 @@
+import TouchCore
+
 /// Turns one device's kernel events into frames of contacts: the shared path of live devices and
 /// recordings.
 ///
@@ -16,43 +18,24 @@
 /// `BTN_TOOL_TRIPLETAP` and produces no contact. ``DeviceCapabilities/isSemiMT`` tells consumers.
 ///
 /// ## Lost events
-/// The kernel's `SYN_DROPPED` means events were lost. Feeding a raw kernel stream (or a
-/// recording), the assembler drops the incomplete frame, ignores events up to and including the
-/// next `SYN_REPORT`, and treats the frame after that as a resync: it brings each slot up to date,
-/// as libevdev's sync mode does (tracking id -1, then the new id, for a changed touch). Contacts
-/// that the resync shows gone are cancelled (their lift was not seen), new ones begin, unchanged
-/// ones continue with the same id.
+/// The kernel's `SYN_DROPPED` means events were lost. The assembler follows libevdev's rules, as
+/// every decoder does (``EventSync``, which has the state machine): feeding a raw kernel stream
+/// (or a recording), it drops the incomplete frame, ignores events up to and including the next
+/// `SYN_REPORT`, and treats the frame after that as a resync: it brings each slot up to date, as
+/// libevdev's sync mode does (tracking id -1, then the new id, for a changed touch). Contacts that
+/// the resync shows gone are cancelled (their lift was not seen), new ones begin, unchanged ones
+/// continue with the same id.
 ///
 /// Reading through libevdev, whose sync mode already discarded the kernel's incomplete frames:
 /// pass the `SYN_DROPPED` to ``feed(_:)``, then the events read with `LIBEVDEV_READ_FLAG_SYNC` to
-/// ``resync(with:at:)`` in one call.
+/// ``resync(with:at:)`` in one call (``EventStreamDecoder/decode(_:into:)`` does both for a
+/// whole ``DeviceRead``). ``finish(at:)`` cancels every live contact and leaves the stream in sync.
 ///
-/// The sync state machine (``SyncState``):
-///
-///     inSync      SYN_REPORT      → inSync      frame settled
-///     inSync      SYN_DROPPED     → discarding  frame dropped; anomaly (reader)
-///     inSync      frame too long  → discarding  frame dropped; anomaly (device)
-///     discarding  SYN_REPORT      → resyncing   nothing settled
-///     discarding  other events    → discarding  ignored
-///     resyncing   SYN_REPORT      → inSync      frame settled as a resync
-///     resyncing   SYN_DROPPED     → discarding  frame dropped; anomaly (reader)
-///     any         resync(with:)   → inSync      events settled as one resync frame
-///     any         finish(at:)     → inSync      frame dropped; live contacts cancelled
-public struct FrameAssembler: Sendable {
-    /// The most protocol-B slots tracked; more declared slots are ignored (with an anomaly).
-    public static let maximumSlots = 256
+/// Any value a device may send is safe: slot numbers, tracking ids and axis values are 32-bit
+/// integers used without arithmetic that can overflow.
+public struct FrameAssembler: EventStreamDecoder, Sendable {
     /// The most protocol-A contacts tracked in one frame.
     public static let maximumAnonymousContacts = 32
-    /// The most events buffered for one frame before it is discarded as garbage.
-    public static let maximumFrameEvents = 16_384
-    /// The most anomalies kept until ``takeAnomalies()``; later ones are only counted.
-    public static let maximumPendingAnomalies = 256
-
-    enum SyncState: Sendable {
-        case inSync
-        case discarding
-        case resyncing
-    }
 
     private enum Tracker: Sendable {
         case slotted(SlotTracker)
@@ -69,11 +52,12 @@ public struct FrameAssembler: Sendable {
     /// Palm thresholds; change them at any time, they apply from the next frame.
     public var palmThresholds: PalmThresholds
     /// Anomalies since the last ``takeAnomalies()``, oldest first.
-    public private(set) var anomalies: [DeviceAnomaly] = []
+    public var anomalies: [DeviceAnomaly] { log.pending }
     /// Anomalies not kept because ``anomalies`` was full.
-    public private(set) var droppedAnomalyCount = 0
+    public var droppedAnomalyCount: Int { log.droppedCount }
 
-    private var sync = SyncState.inSync
+    private var log = AnomalyLog()
+    private var sync = EventSync()
     private var pending: [InputEvent] = []
     private var shared: SharedState
     private var tracker: Tracker
@@ -84,13 +68,9 @@ public struct FrameAssembler: Sendable {
     /// - Parameters:
     ///   - description: The device; its axes' values (``AbsInfo/value``) give the starting state,
     ///     `ABS_MT_SLOT`'s value the slot the first events go to.
-    ///   - udevProperties: udev properties, used to classify the device (``DeviceCapabilities``).
     ///   - palmThresholds: Limits above which a contact is cancelled as a palm.
-    public init(
-        description: DeviceDescription, udevProperties: [String: String] = [:],
-        palmThresholds: PalmThresholds = .none
-    ) {
-        let capabilities = DeviceCapabilities(description: description, udevProperties: udevProperties)
+    public init(description: DeviceDescription, palmThresholds: PalmThresholds = .none) {
+        let capabilities = DeviceCapabilities(description: description)
         self.capabilities = capabilities
         self.palmThresholds = palmThresholds
         shared = SharedState(description: description)
@@ -103,9 +83,9 @@ public struct FrameAssembler: Sendable {
             tracker = .single(SingleTouchTracker(description: description, capabilities: capabilities))
         }
         if let slots = description.absInfo[AbsCode.mtSlot], capabilities.slotCount > 0 {
-            let declared = Int(slots.maximum) - Int(slots.minimum) + 1
-            if declared > Self.maximumSlots {
-                record([DeviceAnomaly(time: EventTime(microseconds: 0), kind: .tooManySlots(declared: declared, limit: Self.maximumSlots))])
+            let declared = DeviceCapabilities.declaredSlots(slots)
+            if declared > Limits.maximumSlots {
+                log.record(DeviceAnomaly(time: EventTime(microseconds: 0), kind: .tooManySlots(declared: declared, limit: Limits.maximumSlots)))
             }
         }
     }
@@ -115,40 +95,23 @@ public struct FrameAssembler: Sendable {
     /// - Returns: At a `SYN_REPORT` that began, moved, ended or cancelled a contact, the frame;
     ///   otherwise nil.
     public mutating func feed(_ event: InputEvent) -> ContactFrame? {
-        let isSyn = event.type == EventType.syn
-        switch sync {
-        case .inSync, .resyncing:
-            if isSyn && event.code == SynCode.report {
-                let isResync: Bool
-                switch sync {
-                case .resyncing: isResync = true
-                case .inSync, .discarding: isResync = false
-                }
-                sync = .inSync
-                let frame = settle(pending, at: event.time, isResync: isResync)
-                // Emptied once `settle` no longer holds the events: their room is kept, not copied.
-                pending.removeAll(keepingCapacity: true)
-                return frame
-            }
-            if isSyn && event.code == SynCode.dropped {
-                pending.removeAll(keepingCapacity: true)
-                sync = .discarding
-                record([DeviceAnomaly(time: event.time, kind: .eventsDropped)])
-                return nil
-            }
+        switch sync.step(event) {
+        case .collect:
             guard event.type == EventType.key || event.type == EventType.abs
-                || (isSyn && event.code == SynCode.mtReport)
+                || (event.type == EventType.syn && event.code == SynCode.mtReport)
             else { return nil }
-            guard pending.count < Self.maximumFrameEvents else {
-                pending.removeAll(keepingCapacity: true)
-                sync = .discarding
-                record([DeviceAnomaly(time: event.time, kind: .frameTooLong(limit: Self.maximumFrameEvents))])
-                return nil
-            }
             pending.append(event)
             return nil
-        case .discarding:
-            if isSyn && event.code == SynCode.report { sync = .resyncing }
+        case .settle(let isResync):
+            let frame = settle(pending, at: event.time, isResync: isResync)
+            // Emptied once `settle` no longer holds the events: their room is kept, not copied.
+            pending.removeAll(keepingCapacity: true)
+            return frame
+        case .drop(let kind):
+            pending.removeAll(keepingCapacity: true)
+            log.record(DeviceAnomaly(time: event.time, kind: kind))
+            return nil
+        case .ignore:
             return nil
         }
     }
@@ -166,7 +129,7 @@ public struct FrameAssembler: Sendable {
     /// - Returns: The frame, or nil when nothing changed.
     public mutating func resync(with events: [InputEvent], at time: EventTime) -> ContactFrame? {
         pending.removeAll(keepingCapacity: true)
-        sync = .inSync
+        sync.resynchronised()
         let frameEvents = events.filter { event in
             event.type == EventType.key || event.type == EventType.abs
                 || (event.type == EventType.syn && event.code == SynCode.mtReport)
@@ -181,7 +144,7 @@ public struct FrameAssembler: Sendable {
     /// - Returns: A frame of cancelled contacts, or nil when none was live.
     public mutating func finish(at time: EventTime) -> ContactFrame? {
         pending.removeAll(keepingCapacity: true)
-        sync = .inSync
+        sync.resynchronised()
         var output = FrameOutput(time: time, isResync: true, palm: palmThresholds, capabilities: capabilities, nextID: nextID)
         switch tracker {
         case .slotted(var slots):
@@ -204,13 +167,7 @@ public struct FrameAssembler: Sendable {
     }
 
     /// Returns and clears ``anomalies`` (and ``droppedAnomalyCount``).
-    public mutating func takeAnomalies() -> [DeviceAnomaly] {
-        defer {
-            anomalies.removeAll()
-            droppedAnomalyCount = 0
-        }
-        return anomalies
-    }
+    public mutating func takeAnomalies() -> [DeviceAnomaly] { log.take() }
 
     private mutating func settle(_ events: [InputEvent], at time: EventTime, isResync: Bool) -> ContactFrame? {
         var output = FrameOutput(time: time, isResync: isResync, palm: palmThresholds, capabilities: capabilities, nextID: nextID)
@@ -246,17 +203,7 @@ public struct FrameAssembler: Sendable {
         }
         shared = state
         nextID = output.nextID
-        record(output.anomalies)
+        log.record(output.anomalies)
         return output.frame()
-    }
-
-    private mutating func record(_ new: [DeviceAnomaly]) {
-        for anomaly in new {
-            if anomalies.count < Self.maximumPendingAnomalies {
-                anomalies.append(anomaly)
-            } else {
-                droppedAnomalyCount += 1
-            }
-        }
     }
 }

@@ -1,3 +1,5 @@
+import TouchCore
+
 /// Reads Android `getevent` text: `-lt` (`[   213130.350752] EV_ABS ABS_MT_POSITION_X 0000002b`),
 /// `-t`, `-l` or plain (hex types and codes), with or without a `/dev/input/eventN:` prefix.
 /// Values are 32-bit hex (`ffffffff` is -1) or, for keys under `-l`, `DOWN`/`UP`/`REPEAT`.
@@ -5,7 +7,9 @@
 ///
 /// A trace carries no axis ranges, so the description is derived from the events
 /// (``DescriptionSource/derivedFromEvents``). When the trace holds several devices, the one with the
-/// most absolute-axis events is kept.
+/// most absolute-axis events is kept. Every event is checked against its domain in
+/// ``TouchCore/Limits`` as its line is read; so are `ABS_MT_SLOT` values, which become the derived
+/// slot count.
 struct GeteventParser {
     let name: String
 
@@ -15,62 +19,83 @@ struct GeteventParser {
         var absEvents = 0
     }
 
-    func parse(_ text: String) throws(RecordingError) -> Recording {
-        var devices: [String: Device] = [:]
-        var order: [String] = []
-        var currentPath = ""
-        var lastLine = 0
+    /// The devices of a trace by path, in the order they appear; changed in place (an event is
+    /// appended to its device's array without copying it).
+    private struct Devices {
+        private(set) var byPath: [String: Device] = [:]
+        private(set) var order: [String] = []
 
-        func device(_ path: String) -> Device {
-            devices[path] ?? Device()
+        mutating func add(_ path: String) {
+            if byPath[path] == nil {
+                order.append(path)
+                byPath[path] = Device()
+            }
         }
 
+        mutating func name(_ path: String, _ name: String) {
+            add(path)
+            byPath[path]?.name = name
+        }
+
+        mutating func append(_ event: InputEvent, to path: String) {
+            add(path)
+            byPath[path]?.events.append(event)
+            if event.type == EventType.abs { byPath[path]?.absEvents += 1 }
+        }
+
+        /// The device with the most absolute-axis events (the first of equals).
+        var busiest: Device? {
+            var best: Device?
+            for path in order {
+                guard let device = byPath[path], !device.events.isEmpty else { continue }
+                if device.absEvents > (best?.absEvents ?? -1) { best = device }
+            }
+            return best
+        }
+    }
+
+    func parse(_ text: String) throws(RecordingError) -> Recording {
+        var devices = Devices()
+        var currentPath = ""
+        var lastLine = 0
+        var eventCount = 0
         for (number, line) in TextLines(text) {
             let content = line.trimmingSpaces()
-            if content.isEmpty { continue }
+            if content.isEmpty || content.hasPrefix("could not") { continue }
             lastLine = number
-            if content.hasPrefix("could not") { continue }
             if content.hasPrefix("add device") {
                 // add device 1: /dev/input/event2
                 if let colon = content.firstIndex(of: ":") {
                     currentPath = content[content.index(after: colon)...].trimmingSpaces()
-                    if devices[currentPath] == nil { order.append(currentPath) }
-                    devices[currentPath] = device(currentPath)
+                    devices.add(currentPath)
                 }
                 continue
             }
             if line.first == " " || line.first == "\t" {
                 // Indented details under 'add device' (getevent -p); only the name matters.
                 if content.hasPrefix("name:") {
-                    var entry = device(currentPath)
-                    entry.name = content.dropFirst("name:".count).trimmingSpaces()
-                        .trimmingCharacters(quote: "\"")
-                    if devices[currentPath] == nil { order.append(currentPath) }
-                    devices[currentPath] = entry
+                    let deviceName = content.dropFirst("name:".count).trimmingSpaces().trimmingCharacters(quote: "\"")
+                    guard deviceName.utf8.count <= Limits.maximumDeviceNameBytes else {
+                        throw unexpected(number, "a device name of at most \(Limits.maximumDeviceNameBytes) bytes", line)
+                    }
+                    devices.name(currentPath, deviceName)
                 }
                 continue
             }
             let (path, event) = try readEvent(content, line: number, text: line)
-            if devices[path] == nil { order.append(path) }
-            var entry = device(path)
-            entry.events.append(event)
-            if event.type == EventType.abs { entry.absEvents += 1 }
-            devices[path] = entry
+            eventCount += 1
+            guard eventCount <= Limits.maximumRecordingEvents else {
+                throw RecordingError(file: name, line: number, kind: .exceedsLimit(what: "events", limit: Limits.maximumRecordingEvents))
+            }
+            devices.append(event, to: path)
         }
-
-        let withEvents = order.filter { !(devices[$0]?.events.isEmpty ?? true) }
-        guard let chosen = withEvents.max(by: { (devices[$0]?.absEvents ?? 0) < (devices[$1]?.absEvents ?? 0) }),
-            let picked = devices[chosen]
-        else {
+        guard let picked = devices.busiest else {
             throw RecordingError(
                 file: name, line: lastLine > 0 ? lastLine : nil,
                 kind: .unexpected(expected: "at least one '[ seconds ] TYPE CODE VALUE' event line", found: "end of file"))
         }
-        let description = Self.derive(
-            name: picked.name ?? "getevent trace \(name)", events: picked.events)
-        return Recording(
-            description: description, events: picked.events, format: .getevent,
-            descriptionSource: .derivedFromEvents)
+        let description = Self.derive(name: picked.name ?? "getevent trace \(name)", events: picked.events)
+        return Recording(description: description, events: picked.events, format: .getevent, descriptionSource: .derivedFromEvents)
     }
 
     /// `[ <seconds> ] [<path>:] <type> <code> <value>`.
@@ -97,6 +122,10 @@ struct GeteventParser {
             let value = Self.value(fields[2])
         else {
             throw unexpected(line, expected, text)
+        }
+        try RecordingDomains.checkEvent(type: type, code: code, file: name, line: line, text: text)
+        if type == EventType.abs && code == AbsCode.mtSlot && !(0..<Int32(Limits.maximumSlots)).contains(value) {
+            throw unexpected(line, "an ABS_MT_SLOT from 0 to \(Limits.maximumSlots - 1)", text)
         }
         return (path, InputEvent(time: time, type: type, code: code, value: value))
     }

@@ -9,9 +9,17 @@ public struct EventTime: Comparable, Hashable, Sendable, CustomStringConvertible
     /// A time in microseconds.
     public init(microseconds: Int64) { self.microseconds = microseconds }
 
-    /// A time from seconds and microseconds, as `struct timeval` holds it.
+    /// A time from seconds and microseconds, as `struct timeval` holds it. A time beyond what
+    /// 64-bit microseconds hold (about 292,000 years either way; no real clock) is clamped to it
+    /// rather than trapping.
     public init(seconds: Int64, microseconds: Int64) {
-        self.microseconds = seconds * 1_000_000 + microseconds
+        let (whole, overflowed) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        let (sum, overflowedSum) = whole.addingReportingOverflow(microseconds)
+        if overflowed || overflowedSum {
+            self.microseconds = seconds < 0 ? Int64.min : Int64.max
+        } else {
+            self.microseconds = sum
+        }
     }
 
     /// The time in seconds, as UIKit's `UITouch.timestamp` reports it.
@@ -31,7 +39,7 @@ public struct EventTime: Comparable, Hashable, Sendable, CustomStringConvertible
 /// One kernel input event: the Swift counterpart of `struct input_event`.
 ///
 /// Every source (a libevdev device, an evemu recording, a libinput-record file) produces these,
-/// and they all go through the same ``FrameAssembler``.
+/// and they all go through the same decoders (``EventStreamDecoder``).
 public struct InputEvent: Hashable, Sendable {
     /// When the kernel stamped the event.
     public var time: EventTime

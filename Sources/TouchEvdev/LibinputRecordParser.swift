@@ -1,13 +1,18 @@
+import TouchCore
 import Yams
 
 /// Reads `libinput record` YAML (format version 1): the first device's `evdev` description
 /// (`name`, `id`, `codes`, `absinfo`, `properties`), its `udev.properties`, and the `evdev` event
 /// lists (`[sec, usec, type, code, value]`). Unknown keys and `libinput` event entries are ignored,
 /// as the format asks of its readers.
+///
+/// The text is measured before it is composed (``YAMLBudget``: aliases expanded, nesting), and
+/// every number is checked against its domain in ``TouchCore/Limits`` as it is read.
 struct LibinputRecordParser {
     let name: String
 
     func parse(_ text: String) throws(RecordingError) -> Recording {
+        try YAMLBudget.check(text, file: name)
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {
@@ -52,6 +57,9 @@ struct LibinputRecordParser {
         var name = ""
         if let nameNode = map["name"] {
             guard case .scalar(let scalar) = nameNode else { throw unexpected(nameNode, "'name:' with the device's name as text", describe(nameNode)) }
+            guard scalar.string.utf8.count <= Limits.maximumDeviceNameBytes else {
+                throw unexpected(nameNode, "a device name of at most \(Limits.maximumDeviceNameBytes) bytes", "a longer one")
+            }
             name = scalar.string
         }
         var description = DeviceDescription(name: name)
@@ -61,50 +69,54 @@ struct LibinputRecordParser {
             guard ids.count == 4, values.count == 4 else {
                 throw unexpected(idNode, "'id: [bus, vendor, product, version]' with 16-bit numbers", "\(ids.count) items")
             }
-            description.bus = values[0]
-            description.vendor = values[1]
-            description.product = values[2]
-            description.version = values[3]
+            (description.bus, description.vendor, description.product, description.version) = (values[0], values[1], values[2], values[3])
         }
-        if let codesNode = map["codes"] {
-            for (typeNode, listNode) in try mapping(codesNode, "'codes: {type: [codes]}'") {
-                guard let type = typeNode.int.flatMap(UInt16.init(exactly:)), type <= 0x1f else {
-                    throw unexpected(typeNode, "an event type number from 0 to 31", typeNode.string ?? "?")
-                }
-                var set = Set<UInt16>()
-                for codeNode in try sequence(listNode, "a list of event codes") {
-                    guard let code = codeNode.int.flatMap(UInt16.init(exactly:)) else {
-                        throw unexpected(codeNode, "an event code number", codeNode.string ?? "?")
-                    }
-                    set.insert(code)
-                }
-                description.codes[type] = set
-            }
-        }
-        if let absNode = map["absinfo"] {
-            for (codeNode, infoNode) in try mapping(absNode, "'absinfo: {code: [min, max, fuzz, flat, resolution]}'") {
-                guard let code = codeNode.int.flatMap(UInt16.init(exactly:)), code <= 0x3f else {
-                    throw unexpected(codeNode, "an absolute axis code from 0 to 63", codeNode.string ?? "?")
-                }
-                let items = try sequence(infoNode, "'[min, max, fuzz, flat, resolution]'")
-                let values = items.compactMap { $0.int.flatMap(Int32.init(exactly:)) }
-                guard items.count == 5, values.count == 5 else {
-                    throw unexpected(infoNode, "'[min, max, fuzz, flat, resolution]' as 5 integers", "\(items.count) items")
-                }
-                description.absInfo[code] = AbsInfo(
-                    minimum: values[0], maximum: values[1], fuzz: values[2], flat: values[3], resolution: values[4])
-                description.codes[EventType.abs, default: []].insert(code)
-            }
-        }
+        if let codesNode = map["codes"] { try readCodes(codesNode, into: &description) }
+        if let absNode = map["absinfo"] { try readAxes(absNode, into: &description) }
         if let propertiesNode = map["properties"] {
             for propertyNode in try sequence(propertiesNode, "a list of input property numbers") {
-                guard let property = propertyNode.int.flatMap(UInt16.init(exactly:)), property <= 0x1f else {
+                guard let property = propertyNode.int.flatMap(UInt16.init(exactly:)), Limits.inputProperty.contains(property) else {
                     throw unexpected(propertyNode, "an input property number from 0 to 31", propertyNode.string ?? "?")
                 }
                 description.properties.insert(property)
             }
         }
         return description
+    }
+
+    /// `codes: {type: [code, ...]}`.
+    private func readCodes(_ node: Node, into description: inout DeviceDescription) throws(RecordingError) {
+        for (typeNode, listNode) in try mapping(node, "'codes: {type: [codes]}'") {
+            guard let type = typeNode.int.flatMap(UInt16.init(exactly:)), Limits.eventType.contains(type) else {
+                throw unexpected(typeNode, "an event type number from 0 to 31", typeNode.string ?? "?")
+            }
+            var set = Set<UInt16>()
+            for codeNode in try sequence(listNode, "a list of event codes") {
+                guard let code = codeNode.int.flatMap(UInt16.init(exactly:)), Limits.eventCode.contains(code) else {
+                    throw unexpected(codeNode, "an event code number from 0 to 767 (KEY_MAX)", codeNode.string ?? "?")
+                }
+                set.insert(code)
+            }
+            description.codes[type] = set
+        }
+    }
+
+    /// `absinfo: {code: [min, max, fuzz, flat, resolution]}`.
+    private func readAxes(_ node: Node, into description: inout DeviceDescription) throws(RecordingError) {
+        for (codeNode, infoNode) in try mapping(node, "'absinfo: {code: [min, max, fuzz, flat, resolution]}'") {
+            guard let code = codeNode.int.flatMap(UInt16.init(exactly:)), Limits.absoluteAxisCode.contains(code) else {
+                throw unexpected(codeNode, "an absolute axis code from 0 to 63", codeNode.string ?? "?")
+            }
+            let items = try sequence(infoNode, "'[min, max, fuzz, flat, resolution]'")
+            let values = items.compactMap { $0.int.flatMap(Int32.init(exactly:)) }
+            guard items.count == 5, values.count == 5 else {
+                throw unexpected(infoNode, "'[min, max, fuzz, flat, resolution]' as 5 integers", "\(items.count) items")
+            }
+            let info = AbsInfo(minimum: values[0], maximum: values[1], fuzz: values[2], flat: values[3], resolution: values[4])
+            if let problem = RecordingDomains.axisProblem(code: code, info) { throw unexpected(infoNode, problem, "[\(values[0]), \(values[1]), …]") }
+            description.absInfo[code] = info
+            description.codes[EventType.abs, default: []].insert(code)
+        }
     }
 
     private func readUdevProperties(_ node: Node?) throws(RecordingError) -> [String: String] {
@@ -127,23 +139,32 @@ struct LibinputRecordParser {
             let entryMap = try mapping(entry, "an event entry mapping ('evdev:' or 'libinput:')")
             guard let evdevList = entryMap["evdev"] else { continue }
             for eventNode in try sequence(evdevList, "a list of '[sec, usec, type, code, value]'") {
-                let items = try sequence(eventNode, "'[sec, usec, type, code, value]'")
-                let numbers = items.compactMap(\.int)
-                guard items.count == 5, numbers.count == 5, numbers[0] >= 0, numbers[0] < 1 << 40,
-                    (0..<1_000_000).contains(numbers[1]),
-                    let type = UInt16(exactly: numbers[2]), let code = UInt16(exactly: numbers[3]),
-                    let value = Int32(exactly: numbers[4])
-                else {
-                    throw unexpected(
-                        eventNode, "'[sec, usec, type, code, value]' as 5 integers in range", "\(items.count) items")
+                guard events.count < Limits.maximumRecordingEvents else {
+                    throw RecordingError(
+                        file: name, line: eventNode.mark?.line, kind: .exceedsLimit(what: "events", limit: Limits.maximumRecordingEvents))
                 }
-                events.append(
-                    InputEvent(
-                        time: EventTime(seconds: Int64(numbers[0]), microseconds: Int64(numbers[1])),
-                        type: type, code: code, value: value))
+                events.append(try readEvent(eventNode))
             }
         }
         return events
+    }
+
+    /// `[sec, usec, type, code, value]`.
+    private func readEvent(_ node: Node) throws(RecordingError) -> InputEvent {
+        let items = try sequence(node, "'[sec, usec, type, code, value]'")
+        let numbers = items.compactMap(\.int)
+        guard items.count == 5, numbers.count == 5, let type = UInt16(exactly: numbers[2]), let code = UInt16(exactly: numbers[3]),
+            let value = Int32(exactly: numbers[4])
+        else {
+            throw unexpected(node, "'[sec, usec, type, code, value]' as 5 integers in range", "\(items.count) items")
+        }
+        guard Limits.eventSeconds.contains(numbers[0]), Limits.eventMicroseconds.contains(numbers[1]) else {
+            throw unexpected(
+                node, "a time of \(Limits.eventSeconds) and \(Limits.eventMicroseconds)", "[\(numbers[0]), \(numbers[1]), …]")
+        }
+        try RecordingDomains.checkEvent(type: type, code: code, file: name, line: node.mark?.line, text: "[\(numbers[2]), \(numbers[3])]")
+        return InputEvent(
+            time: EventTime(seconds: Int64(numbers[0]), microseconds: Int64(numbers[1])), type: type, code: code, value: value)
     }
 
     // MARK: Node access with errors that name the line

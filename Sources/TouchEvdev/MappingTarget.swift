@@ -1,50 +1,31 @@
-/// A rectangle in window points (origin top left, y down).
-public struct WindowRect: Hashable, Sendable {
-    /// Left edge.
-    public var x: Double
-    /// Top edge.
-    public var y: Double
-    /// Width in points.
-    public var width: Double
-    /// Height in points.
-    public var height: Double
-
-    /// A rectangle from its origin and size.
-    public init(x: Double, y: Double, width: Double, height: Double) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-}
+import TouchCore
 
 /// Where a device's contacts go: a window, optionally a region of it, and the display's density.
 public struct MappingTarget: Hashable, Sendable {
-    /// The window's width in points.
-    public var windowWidth: Double
-    /// The window's height in points.
-    public var windowHeight: Double
-    /// The part of the window the device covers; nil for the whole window.
-    public var region: WindowRect?
+    /// The window's size in points.
+    public var windowSize: Size
+    /// The part of the window the device covers, in window points; nil for the whole window.
+    public var region: Rect?
     /// Points per millimetre on the display (for contact sizes from the axis resolution).
     public var pointsPerMillimetre: Double
 
     /// A target window, optionally restricted to `region`.
-    public init(windowWidth: Double, windowHeight: Double, region: WindowRect? = nil, pointsPerMillimetre: Double) {
-        self.windowWidth = windowWidth
-        self.windowHeight = windowHeight
+    public init(windowSize: Size, region: Rect? = nil, pointsPerMillimetre: Double) {
+        self.windowSize = windowSize
         self.region = region
         self.pointsPerMillimetre = pointsPerMillimetre
     }
 
     /// ``region``, or the whole window.
-    public var effectiveRegion: WindowRect {
-        region ?? WindowRect(x: 0, y: 0, width: windowWidth, height: windowHeight)
+    public var effectiveRegion: Rect {
+        region ?? Rect(origin: .zero, size: windowSize)
     }
 }
 
-/// A quarter-turn rotation, clockwise, applied to normalised coordinates.
+/// A quarter-turn rotation, clockwise, applied to normalised coordinates: the one rotation type
+/// of touchd (a layout's `rotation`).
 public enum Rotation: Int, Hashable, Sendable, CaseIterable {
+    /// No rotation.
     case none = 0
     /// `(x, y) → (1 − y, x)`: libinput's `0 -1 1 1 0 0`.
     case clockwise90 = 90
@@ -53,12 +34,19 @@ public enum Rotation: Int, Hashable, Sendable, CaseIterable {
     /// `(x, y) → (y, 1 − x)`.
     case clockwise270 = 270
 
-    func apply(x: Double, y: Double) -> (x: Double, y: Double) {
+    /// The rotation in degrees, clockwise.
+    public var degrees: Int { rawValue }
+
+    /// The rotation of `degrees` clockwise; nil unless it is 0, 90, 180 or 270.
+    public init?(degrees: Int) { self.init(rawValue: degrees) }
+
+    /// Turns a normalised point.
+    public func apply(to point: Point) -> Point {
         switch self {
-        case .none: return (x, y)
-        case .clockwise90: return (1 - y, x)
-        case .clockwise180: return (1 - x, 1 - y)
-        case .clockwise270: return (y, 1 - x)
+        case .none: point
+        case .clockwise90: Point(x: 1 - point.y, y: point.x)
+        case .clockwise180: Point(x: 1 - point.x, y: 1 - point.y)
+        case .clockwise270: Point(x: point.y, y: 1 - point.x)
         }
     }
 }
@@ -97,15 +85,17 @@ public struct MappingTransform: Hashable, Sendable {
     /// No correction, clamped to the region.
     public static let identity = MappingTransform()
 
-    /// Applies the corrections to a normalised point.
-    public func apply(x: Double, y: Double) -> (x: Double, y: Double) {
-        var point = calibration.apply(x: x, y: y)
-        point = rotation.apply(x: point.x, y: point.y)
-        if swapsAxes { point = (point.y, point.x) }
+    /// Applies the corrections to a normalised point. The result is finite whatever the input:
+    /// a coordinate that is not (a calibration far outside its domain) becomes 0.5, the middle.
+    public func apply(to normal: Point) -> Point {
+        var point = rotation.apply(to: calibration.apply(to: normal))
+        if swapsAxes { point = Point(x: point.y, y: point.x) }
         if invertsX { point.x = 1 - point.x }
         if invertsY { point.y = 1 - point.y }
+        if !point.x.isFinite { point.x = 0.5 }
+        if !point.y.isFinite { point.y = 0.5 }
         if clampsToRegion {
-            point = (min(max(point.x, 0), 1), min(max(point.y, 0), 1))
+            point = Point(x: min(max(point.x, 0), 1), y: min(max(point.y, 0), 1))
         }
         return point
     }

@@ -1,3 +1,5 @@
+import TouchCore
+
 /// A recorded input device: what it is and what it sent.
 ///
 /// Recordings feed the same pipeline as live devices: build a ``FrameAssembler`` from
@@ -63,11 +65,13 @@ extension Recording {
     ///     the text describes.
     /// - Returns: The recording. A description-only evemu file gives a recording with no events.
     /// - Throws: ``RecordingError`` naming the line at fault and what was expected there, or
-    ///   `.missingDescription` for an events-only file without `description`. Never traps, whatever
-    ///   the text.
+    ///   `.missingDescription` for an events-only file without `description`, or `.exceedsLimit`
+    ///   for text past a budget of ``TouchCore/Limits`` (its size, its events, its description).
+    ///   Never traps, whatever the text.
     public static func parse(
         text: String, name: String, description: DeviceDescription? = nil
     ) throws(RecordingError) -> Recording {
+        try RecordingDomains.checkSize(text, file: name)
         let format = try detectFormat(text: text, name: name)
         var recording: Recording
         switch format {
@@ -91,6 +95,74 @@ extension Recording {
             recording.descriptionSource = .given
         }
         return recording
+    }
+
+    /// Parses a recording whose device may be described by a companion file, as a recording is
+    /// read from a path: `companion` is asked for the companion (its path and text, or nil when
+    /// there is none) only when the text is an evemu file with events and no description.
+    ///
+    /// - Throws: ``RecordingError`` as ``parse(text:name:description:)``, for either text; or
+    ///   `.missingDescription` when an events-only file has no companion.
+    public static func parse(
+        text: String, name: String, companion: () throws(RecordingError) -> (path: String, text: String)?
+    ) throws(RecordingError) -> Recording {
+        try RecordingDomains.checkSize(text, file: name)
+        guard try detectFormat(text: text, name: name) == .evemu else { return try parse(text: text, name: name) }
+        let parsed = try EvemuParser(name: name).parse(text)
+        if let own = parsed.description { return Recording(description: own, events: parsed.events, format: .evemu) }
+        guard let (path, descriptionText) = try companion() else {
+            let file = name.split(separator: "/").last.map(String.init) ?? name
+            throw RecordingError(
+                file: name,
+                kind: .missingDescription(
+                    searched: "looked for a .desc or .device file whose name without extension starts '\(file)'"))
+        }
+        let description = try parseDescription(text: descriptionText, name: path)
+        return Recording(description: description, events: parsed.events, format: .evemu, descriptionSource: .companion(path: path))
+    }
+
+    /// The device description in an evemu text (a `.desc` or `.device` file, or any evemu file
+    /// with `N:`/`A:` lines).
+    ///
+    /// - Throws: ``RecordingError``: the text is larger than
+    ///   ``TouchCore/Limits/maximumDescriptionBytes``, does not parse, or describes no device.
+    public static func parseDescription(text: String, name: String) throws(RecordingError) -> DeviceDescription {
+        try RecordingDomains.checkSize(text, file: name, limit: Limits.maximumDescriptionBytes)
+        guard let description = try EvemuParser(name: name).parse(text).description else {
+            throw RecordingError(
+                file: name,
+                kind: .unexpected(expected: "a device description ('N:', 'I:', 'P:', 'B:', 'A:' lines)", found: "events only"))
+        }
+        return description
+    }
+
+    /// The description file that belongs to the events-only recording `fileName`, among the
+    /// names of the files in its directory, or nil.
+    ///
+    /// The rule: among the `.desc` and `.device` files, the one with the longest
+    /// name-without-extension (stem) that prefixes the recording's file name and is followed
+    /// there by `.`, `-`, `_` or a space. So `N-Trig MultiTouch.2-fingers-touch-release.events`
+    /// finds `N-Trig MultiTouch.desc`, `ntrig-xt2-3-tap.event` finds `ntrig-xt2.device`, and
+    /// `SynPS2 Synaptics TouchPad.two-finger-vert-scroll.events` finds `SynPS2 Synaptics TouchPad.desc`,
+    /// not `SynPS2 Synaptics TouchPad.lenovo-p50.desc`.
+    public static func companionName(for fileName: String, among entries: [String]) -> String? {
+        let candidates = entries.compactMap { entry -> (entry: String, stem: String)? in
+            guard entry != fileName else { return nil }
+            for suffix in [".desc", ".device"] where entry.hasSuffix(suffix) {
+                return (entry, String(entry.dropLast(suffix.count)))
+            }
+            return nil
+        }
+        let separators: Set<Character> = [".", "-", "_", " "]
+        let matching = candidates.filter { candidate in
+            guard !candidate.stem.isEmpty, fileName.hasPrefix(candidate.stem) else { return false }
+            let next = fileName.dropFirst(candidate.stem.count).first
+            return next.map { separators.contains($0) } ?? false
+        }
+        let best = matching.max { lhs, rhs in
+            lhs.stem.count != rhs.stem.count ? lhs.stem.count < rhs.stem.count : lhs.entry > rhs.entry
+        }
+        return best?.entry
     }
 
     /// Which format `text` is in, judged from its first meaningful lines.

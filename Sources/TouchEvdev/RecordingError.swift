@@ -17,6 +17,9 @@ public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible
         case missingDescription(searched: String)
         /// The YAML of a libinput-record file does not parse.
         case invalidYAML(problem: String)
+        /// The file holds more of something than touchd reads (``TouchCore/Limits``): `what` is
+        /// the thing counted (`events`, `bytes`, `YAML nodes once aliases are expanded`).
+        case exceedsLimit(what: String, limit: Int)
     }
 
     /// The file's name as the caller gave it (a path or a label).
@@ -49,6 +52,8 @@ public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible
                 + "pass one explicitly or put its companion file next to it (\(searched))"
         case .invalidYAML(let problem):
             return "\(place): invalid YAML: \(problem)"
+        case .exceedsLimit(let what, let limit):
+            return "\(place): more than \(limit) \(what), the most touchd reads from a recording (docs/limits.md)"
         }
     }
 

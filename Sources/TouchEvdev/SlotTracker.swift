@@ -100,7 +100,7 @@ struct SlotTracker: Sendable {
     }
 
     private mutating func changeTrackingID(slot index: Int, to trackingID: Int32, shared: SharedState, output: inout FrameOutput) {
-        let slotNumber = Int32(index)
+        let slotNumber = Int32(truncatingIfNeeded: index)  // index < Limits.maximumSlots
         switch slots[index].life {
         case .idle:
             if trackingID < 0 {
@@ -139,7 +139,7 @@ struct SlotTracker: Sendable {
     mutating func endFrame(shared: SharedState, output: inout FrameOutput) {
         reportedOutOfRangeThisFrame = false
         for index in slots.indices {
-            let slotNumber = Int32(index)
+            let slotNumber = Int32(truncatingIfNeeded: index)  // index < Limits.maximumSlots
             switch slots[index].life {
             case .idle, .suppressed:
                 break
@@ -172,7 +172,7 @@ struct SlotTracker: Sendable {
             case .pending(_, let trackingID):
                 slots[index].life = .suppressed(trackingID: trackingID)
             case .live(let id, let trackingID, let last):
-                output.emit(id: id, phase: .cancelled, values: last, slot: Int32(index))
+                output.emit(id: id, phase: .cancelled, values: last, slot: Int32(truncatingIfNeeded: index))
                 slots[index].life = .suppressed(trackingID: trackingID)
             }
         }

@@ -109,8 +109,16 @@ enum NumberText {
         return nil
     }
 
+    /// A decimal 32-bit signed integer (an axis's range), without the unsigned wrap of
+    /// ``decimal32(_:)``. Leading zeros and a sign are allowed.
+    static func signed32(_ text: some StringProtocol) -> Int32? {
+        guard text.count <= 20, let value = Int64(text) else { return nil }
+        return Int32(exactly: value)
+    }
+
     /// `seconds.fraction` (`"1330496011.108581"`, `"0.000001"`, `"75"`) as an ``EventTime``.
-    /// Fractions shorter than six digits are microseconds scaled up; longer ones are cut.
+    /// Fractions shorter than six digits are microseconds scaled up; longer ones are cut. At most
+    /// twelve digits of seconds (``TouchCore/Limits/eventSeconds``).
     static func time(_ text: some StringProtocol) -> EventTime? {
         var seconds: Int64 = 0
         var secondsDigits = 0

@@ -1,14 +1,19 @@
+import TouchCore
+
 /// Keeps anomaly warnings from flooding the journal: at most `burst` lines per `window` seconds;
 /// the rest are counted, and the count is reported with the next line let through.
 ///
 /// Time is given by the caller (the daemon's monotonic clock), so the limiter itself has none.
 public struct AnomalyLogLimiter: Sendable {
+    /// The most lines let through in one window.
     public let burst: Int
+    /// The window's length, in seconds.
     public let window: Double
     private var windowStart = -Double.infinity
     private var inWindow = 0
     private var suppressed = 0
 
+    /// A limiter; the defaults let 20 lines through a minute.
     public init(burst: Int = 20, window: Double = 60) {
         self.burst = burst
         self.window = window
@@ -28,7 +33,7 @@ public struct AnomalyLogLimiter: Sendable {
         inWindow += 1
         var lines: [String] = []
         if suppressed > 0 {
-            lines.append("\(suppressed) more anomal\(suppressed == 1 ? "y was" : "ies were") not logged (at most \(burst) are logged every \(Int(window)) s)")
+            lines.append("\(suppressed) more anomal\(suppressed == 1 ? "y was" : "ies were") not logged (at most \(burst) are logged every \(formatNumber(window)) s)")
             suppressed = 0
         }
         lines.append(anomaly)

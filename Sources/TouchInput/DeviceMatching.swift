@@ -1,41 +1,5 @@
+import TouchEvdev
 import TouchLayout
-
-/// What the daemon knows of an input device when choosing its layout entry.
-public struct DeviceFacts: Hashable, Sendable {
-    public enum Kind: String, Hashable, Sendable {
-        case touchscreen
-        case touchpad
-        /// A keyboard, media keys or a remote-control receiver.
-        case keys
-        /// An accelerometer.
-        case accelerometer
-        case other
-
-        /// Whether the device is a touch surface.
-        public var isTouch: Bool { self == .touchscreen || self == .touchpad }
-    }
-
-    public var name: String
-    public var vendor: UInt16
-    public var product: UInt16
-    public var kind: Kind
-    public var idPath: String?
-    public var idSerial: String?
-    public var devnode: String?
-
-    public init(
-        name: String, vendor: UInt16 = 0, product: UInt16 = 0, kind: Kind, idPath: String? = nil, idSerial: String? = nil,
-        devnode: String? = nil
-    ) {
-        self.name = name
-        self.vendor = vendor
-        self.product = product
-        self.kind = kind
-        self.idPath = idPath
-        self.idSerial = idSerial
-        self.devnode = devnode
-    }
-}
 
 /// The outcome of matching one device against the layout's `[[device]]` entries.
 public enum DeviceMatch: Hashable, Sendable {
@@ -56,6 +20,7 @@ public enum DeviceMatch: Hashable, Sendable {
 
 /// Chooses the layout entry for a device: the first `[[device]]` whose criteria all hold.
 public enum DeviceMatcher {
+    /// The first entry of `specs` that takes `device`, or every entry's reason for not taking it.
     public static func match(_ device: DeviceFacts, in specs: [DeviceSpec]) -> DeviceMatch {
         var reasons: [String] = []
         for (index, spec) in specs.enumerated() {
@@ -70,12 +35,7 @@ public enum DeviceMatcher {
 
     /// Why `device` does not satisfy `match`, or `nil` when it does.
     static func mismatch(_ device: DeviceFacts, _ match: DeviceMatchSpec) -> String? {
-        switch match.kind {
-        case .any:
-            if !device.kind.isTouch { return "not a touchscreen or touchpad" }
-        case .touchscreen, .touchpad, .keys, .accelerometer:
-            if device.kind.rawValue != match.kind.rawValue { return "kind is \(device.kind.rawValue), not \(match.kind.rawValue)" }
-        }
+        if let reason = match.kind.rejection(of: device.kind) { return reason }
         if !match.nameMatches(device.name) { return "name \"\(device.name)\" does not match \"\(match.name ?? "")\"" }
         if let usb = match.usb, usb.vendor != device.vendor || usb.product != device.product {
             return "usb id \(USBID(vendor: device.vendor, product: device.product)) is not \(usb)"

@@ -3,11 +3,16 @@
 /// attempts in all (the first included). A node udev announced may not exist yet, or not yet carry
 /// the permissions udev's rules give it.
 public struct OpenRetryPolicy: Hashable, Sendable {
+    /// The wait after the first failed attempt, in seconds.
     public var firstDelay: Double
+    /// How much longer each wait is than the last.
     public var factor: Double
+    /// The longest wait, in seconds.
     public var maximumDelay: Double
+    /// The most attempts in all, the first included.
     public var maximumAttempts: Int
 
+    /// A policy; the defaults try 12 times over about 26 seconds.
     public init(firstDelay: Double = 0.05, factor: Double = 2, maximumDelay: Double = 5, maximumAttempts: Int = 12) {
         self.firstDelay = firstDelay
         self.factor = factor

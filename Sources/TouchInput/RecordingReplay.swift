@@ -4,8 +4,10 @@ import TouchLayout
 
 /// A recording set up for replay against a layout: the recording, and its device's pipeline.
 public struct RecordingReplay: Sendable {
+    /// The recording, as parsed.
     public let recording: Recording
-    public private(set) var pipeline: DeviceInputPipeline
+    /// Its device's pipeline, which ``run(into:anomaly:each:)`` plays the recording through.
+    public private(set) var pipeline: TouchDevicePipeline
     /// The layout entry that took the device, or `nil` when a window was given instead.
     public let match: DeviceMatch?
     /// The window the device is mapped onto regardless of the layout's entries, when one was given.
@@ -21,7 +23,7 @@ public struct RecordingReplay: Sendable {
         let id = "replay:" + recording.description.name
         let (spec, match) = try Self.spec(for: recording, in: layout, window: window)
         self.match = match
-        pipeline = try DeviceInputPipeline(
+        pipeline = try TouchDevicePipeline(
             deviceID: id, description: recording.description, udevProperties: recording.udevProperties, spec: spec, tree: tree)
     }
 
@@ -40,8 +42,8 @@ public struct RecordingReplay: Sendable {
 
     /// `current` (this recording's pipeline, mid-play) set up for a reloaded layout: matched
     /// again (or onto the given window) and mapped into `tree`; see
-    /// ``DeviceInputPipeline/remapped(description:udevProperties:spec:tree:)``.
-    public func pipeline(afterReloadOf current: DeviceInputPipeline, layout: LayoutDocument, tree: ViewTree) throws(DevicePipelineError) -> DeviceInputPipeline {
+    /// ``TouchDevicePipeline/remapped(description:udevProperties:spec:tree:)``.
+    public func pipeline(afterReloadOf current: TouchDevicePipeline, layout: LayoutDocument, tree: ViewTree) throws(DevicePipelineError) -> TouchDevicePipeline {
         let (spec, _) = try Self.spec(for: recording, in: layout, window: window)
         return try current.remapped(description: recording.description, udevProperties: recording.udevProperties, spec: spec, tree: tree)
     }

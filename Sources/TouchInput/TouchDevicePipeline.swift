@@ -2,26 +2,22 @@ import TouchCore
 import TouchEvdev
 import TouchLayout
 
-/// Why a device cannot be set up for input.
-public struct DevicePipelineError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var device: String
-    public var problem: String
-
-    public init(device: String, problem: String) {
-        self.device = device
-        self.problem = problem
-    }
-
-    public var description: String { "device \(device): \(problem)" }
-}
-
-/// One device's path from kernel events to the application's input frames:
-/// ``FrameAssembler`` (slots, protocols, SYN_DROPPED) → ``DeviceMapping`` (axes, calibration,
-/// rotation, region) → ``InputFrame``. Live devices and recordings go through exactly this code.
-public struct DeviceInputPipeline: Sendable {
+/// A touch device's path from kernel events to the application's input frames:
+/// ``TouchEvdev/FrameAssembler`` (slots, protocols, SYN_DROPPED) → ``TouchEvdev/DeviceMapping``
+/// (axes, calibration, rotation, region) → `InputFrame`. Live devices and recordings go through
+/// exactly this code.
+///
+/// Any device description and any layout entry and window are safe: a device whose axes cannot
+/// be mapped, or whose calibration is out of its domain, is refused with a
+/// ``DevicePipelineError`` saying why; everything else maps to finite points.
+public struct TouchDevicePipeline: Sendable {
+    /// The device's stable identity.
     public let deviceID: String
+    /// The window its touches go to.
     public let window: ResponderID
+    /// The frame assembler, with the device's contacts.
     public private(set) var assembler: FrameAssembler
+    /// How contacts become window points.
     public let mapping: DeviceMapping
     /// Contacts down now (by id), and those down when the layout was replaced: the latter were
     /// cancelled with the old layout, so the rest of their strokes is not passed on (as UIKit never
@@ -31,10 +27,8 @@ public struct DeviceInputPipeline: Sendable {
 
     /// Sets a device up from its description and its `[[device]]` entry.
     ///
-    /// - Parameters:
-    ///   - layoutDirectory: where a relative `pointercal` path is resolved.
     /// - Throws: ``DevicePipelineError`` when the window is missing, the device has no position
-    ///   axes, or a calibration cannot be read.
+    ///   axes or one whose range cannot be mapped, or a calibration cannot be used.
     public init(
         deviceID: String, description: DeviceDescription, udevProperties: [String: String] = [:], spec: DeviceSpec,
         tree: ViewTree
@@ -44,51 +38,66 @@ public struct DeviceInputPipeline: Sendable {
             throw DevicePipelineError(device: deviceID, problem: "its layout entry names window \"\(spec.window)\", which the layout does not have")
         }
         let palm = PalmThresholds(pressure: spec.palmPressure.map { Int32(clamping: $0) }, touchMajor: spec.palmTouchMajor.map { Int32(clamping: $0) })
-        let assembler = FrameAssembler(description: description, udevProperties: udevProperties, palmThresholds: palm)
-        let capabilities = assembler.capabilities
-        guard capabilities.xAxis != nil, capabilities.yAxis != nil else {
+        let assembler = FrameAssembler(description: description, palmThresholds: palm)
+        let (xAxis, yAxis) = try Self.positionAxes(assembler.capabilities, deviceID: deviceID)
+        let region = spec.region
+        let screen = region?.size ?? windowProps.size
+        let calibration = try Self.calibration(
+            spec: spec, xAxis: xAxis, yAxis: yAxis, screen: screen, udevProperties: udevProperties, deviceID: deviceID)
+        let transform = MappingTransform(
+            calibration: calibration, rotation: spec.rotation,
+            swapsAxes: spec.swapAxes, invertsX: spec.invertX, invertsY: spec.invertY)
+        let target = MappingTarget(windowSize: windowProps.size, region: region, pointsPerMillimetre: windowProps.pointsPerMillimetre)
+        self.deviceID = deviceID
+        self.window = window
+        self.assembler = assembler
+        self.mapping = DeviceMapping(capabilities: assembler.capabilities, transform: transform, target: target)
+    }
+
+    /// The position axes, each with minimum < maximum; any 32-bit range is mapped exactly.
+    private static func positionAxes(_ capabilities: DeviceCapabilities, deviceID: String) throws(DevicePipelineError) -> (AbsInfo, AbsInfo) {
+        guard let xAxis = capabilities.xAxis, let yAxis = capabilities.yAxis else {
             throw DevicePipelineError(device: deviceID, problem: "it has no absolute position axes (ABS_X/ABS_Y or ABS_MT_POSITION_X/Y)")
         }
-        for (code, axis) in [(capabilities.positionXCode, capabilities.xAxis), (capabilities.positionYCode, capabilities.yAxis)] {
-            guard let code, let axis, axis.minimum >= axis.maximum else { continue }
-            let name = EventCodes.codeName(type: EventType.abs, code: code) ?? "ABS 0x\(String(code, radix: 16))"
+        for (code, axis) in [(capabilities.positionXCode, xAxis), (capabilities.positionYCode, yAxis)] where axis.minimum >= axis.maximum {
+            let name = code.flatMap { EventCodes.codeName(type: EventType.abs, code: $0) } ?? "position"
             throw DevicePipelineError(
                 device: deviceID,
                 problem: "its axis \(name) has minimum \(axis.minimum) and maximum \(axis.maximum): a position axis needs minimum < maximum to be mapped")
         }
-        var calibration = CalibrationMatrix.identity
+        return (xAxis, yAxis)
+    }
+
+    /// The calibration the entry asks for: its `calibration` matrix, its `pointercal` file (read
+    /// with the layout), or udev's `LIBINPUT_CALIBRATION_MATRIX`; each within
+    /// ``TouchCore/Limits/calibrationCoefficient``.
+    private static func calibration(
+        spec: DeviceSpec, xAxis: AbsInfo, yAxis: AbsInfo, screen: Size, udevProperties: [String: String], deviceID: String
+    ) throws(DevicePipelineError) -> CalibrationMatrix {
         if let values = spec.calibration, values.count == 6 {
-            calibration = CalibrationMatrix(a: values[0], b: values[1], c: values[2], d: values[3], e: values[4], f: values[5])
-        } else if let path = spec.pointercal {
+            let matrix = CalibrationMatrix(a: values[0], b: values[1], c: values[2], d: values[3], e: values[4], f: values[5])
+            if let index = matrix.firstCoefficientOutsideDomain {
+                throw DevicePipelineError(
+                    device: deviceID, problem: "its calibration's coefficient \(index) is not \(Limits.calibrationCoefficient)")
+            }
+            return matrix
+        }
+        if let path = spec.pointercal {
             guard let pointercal = spec.pointercalContents else {
                 throw DevicePipelineError(device: deviceID, problem: "pointercal \(path) was not read with the layout")
             }
             do {
-                let region = spec.region
-                calibration = try pointercal.normalisedMatrix(
-                    xAxis: capabilities.xAxis!, yAxis: capabilities.yAxis!,
-                    screenWidth: Int(region?.width ?? windowProps.size.width), screenHeight: Int(region?.height ?? windowProps.size.height))
+                return try pointercal.normalisedMatrix(xAxis: xAxis, yAxis: yAxis, screenSize: screen)
             } catch {
-                throw DevicePipelineError(device: deviceID, problem: "pointercal \(path): \(error)")
-            }
-        } else if spec.usesUdevCalibration {
-            do {
-                if let matrix = try CalibrationMatrix.fromUdev(udevProperties) { calibration = matrix }
-            } catch {
-                throw DevicePipelineError(device: deviceID, problem: "\(error)")
+                throw DevicePipelineError(device: deviceID, problem: "pointercal \(path): \(error.problem)")
             }
         }
-        let rotation = TouchEvdev.Rotation(rawValue: spec.rotation.rawValue) ?? .none
-        let transform = MappingTransform(
-            calibration: calibration, rotation: rotation, swapsAxes: spec.swapAxes, invertsX: spec.invertX, invertsY: spec.invertY)
-        let region = spec.region.map { WindowRect(x: $0.minX, y: $0.minY, width: $0.width, height: $0.height) }
-        let target = MappingTarget(
-            windowWidth: windowProps.size.width, windowHeight: windowProps.size.height, region: region,
-            pointsPerMillimetre: windowProps.pointsPerMillimetre)
-        self.deviceID = deviceID
-        self.window = window
-        self.assembler = assembler
-        self.mapping = DeviceMapping(capabilities: capabilities, transform: transform, target: target)
+        guard spec.usesUdevCalibration else { return .identity }
+        do {
+            return try CalibrationMatrix.fromUdev(udevProperties) ?? .identity
+        } catch {
+            throw DevicePipelineError(device: deviceID, problem: "\(error)")
+        }
     }
 
     /// The same device set up for a new layout entry and tree (after a reload): the assembler
@@ -99,8 +108,8 @@ public struct DeviceInputPipeline: Sendable {
     /// - Throws: ``DevicePipelineError`` as ``init(deviceID:description:udevProperties:spec:tree:)``.
     public func remapped(
         description: DeviceDescription, udevProperties: [String: String] = [:], spec: DeviceSpec, tree: ViewTree
-    ) throws(DevicePipelineError) -> DeviceInputPipeline {
-        var fresh = try DeviceInputPipeline(
+    ) throws(DevicePipelineError) -> TouchDevicePipeline {
+        var fresh = try TouchDevicePipeline(
             deviceID: deviceID, description: description, udevProperties: udevProperties, spec: spec, tree: tree)
         let palm = fresh.assembler.palmThresholds
         fresh.assembler = assembler
@@ -149,7 +158,7 @@ public struct DeviceInputPipeline: Sendable {
         let contacts = kept.map { contact -> InputContact in
             let mapped = mapping.map(contact)
             return InputContact(
-                id: mapped.id, phase: Self.phase(mapped.phase), location: Point(x: mapped.x, y: mapped.y),
+                id: mapped.id, phase: Self.phase(mapped.phase), location: mapped.location,
                 majorRadius: mapped.majorRadius, majorRadiusTolerance: mapped.majorRadiusTolerance, force: mapped.force,
                 maximumPossibleForce: mapped.maximumPossibleForce)
         }
@@ -164,30 +173,5 @@ public struct DeviceInputPipeline: Sendable {
         case .ended: .ended
         case .cancelled: .cancelled
         }
-    }
-
-}
-
-extension DeviceFacts {
-    /// What matching needs to know, from a description, its capabilities and udev properties.
-    /// Touch surfaces win over keys (a touchscreen with buttons is a touchscreen); an accelerometer
-    /// is one whatever its axes look like.
-    public init(description: DeviceDescription, udevProperties: [String: String], devnode: String?) {
-        let capabilities = DeviceCapabilities(description: description, udevProperties: udevProperties)
-        var kind: Kind =
-            switch capabilities.kind {
-            case .touchscreen, .tablet: .touchscreen
-            case .touchpad: .touchpad
-            case .other: .other
-            }
-        // An accelerometer has position-like axes; its property (or udev) says what it is first.
-        switch AuxiliaryDeviceKind.classify(description: description, udevProperties: udevProperties) {
-        case .accelerometer?: kind = .accelerometer
-        case .keys? where kind == .other: kind = .keys
-        default: break
-        }
-        self.init(
-            name: description.name, vendor: description.vendor, product: description.product, kind: kind,
-            idPath: udevProperties["ID_PATH"], idSerial: udevProperties["ID_SERIAL"], devnode: devnode)
     }
 }

@@ -4,23 +4,9 @@ import TouchEvdev
 // The input devices of a layout file: which devices feed which window, and how their
 // coordinates map. docs/layout.md describes the TOML keys.
 
-/// The kind of input device a `[[device]]` entry accepts (`match.kind`).
-public enum DeviceKindSpec: String, Hashable, Sendable, CaseIterable {
-    /// A direct-touch screen: contact positions map onto the window.
-    case touchscreen
-    /// An indirect touchpad: its surface maps onto the window (or the region).
-    case touchpad
-    /// Either touch kind. The default.
-    case any
-    /// A keyboard, media keys or a remote-control receiver (udev's `ID_INPUT_KEY`): presses and
-    /// remote-control commands.
-    case keys
-    /// An accelerometer (`INPUT_PROP_ACCELEROMETER`): shakes.
-    case accelerometer
-
-    /// Whether the kind is a touch surface (touchscreen, touchpad or either).
-    public var isTouch: Bool { self == .touchscreen || self == .touchpad || self == .any }
-}
+/// The kind of input device a `[[device]]` entry accepts (`match.kind`): the filter over the one
+/// device kind, `TouchEvdev.DeviceKind`.
+public typealias DeviceKindSpec = DeviceKindFilter
 
 /// A USB vendor and product id (`match.usb = "03eb:8c1f"`).
 public struct USBID: Hashable, Sendable, CustomStringConvertible {

@@ -12,7 +12,7 @@ import TouchProtocol
 struct PipelineBench {
     let name: String
     let events: [InputEvent]
-    let pipeline: DeviceInputPipeline
+    let pipeline: TouchDevicePipeline
     let app: Application
     let subscriptions: [Subscription]
 

@@ -57,7 +57,7 @@ struct DebugEventsCommand: ParsableCommand {
         let handler: (DeviceWatcher.Event) -> Void = { event in
             switch event {
             case .added(let device):
-                assemblers[device.devnode] = FrameAssembler(description: device.description, udevProperties: device.udev.properties)
+                assemblers[device.devnode] = FrameAssembler(description: device.description)
                 emit([
                     ("event", "added"), ("device", .string(device.identity)), ("devnode", .string(device.devnode)),
                     ("name", .string(device.description.name)), ("kind", .string(device.classification.kind.rawValue)),
@@ -65,10 +65,11 @@ struct DebugEventsCommand: ParsableCommand {
                 ])
             case .input(let device, let result):
                 guard var assembler = assemblers[device.devnode] else { return }
-                if case .resync(_, let dropped, _, _) = result {
+                for dropped in result.drops {
                     emit([("event", "dropped"), ("device", .string(device.identity)), ("time", .double(dropped.time.seconds))])
                 }
-                let produced = assembler.assemble(result)
+                var produced: [ContactFrame] = []
+                assembler.decode(result, into: &produced)
                 for anomaly in assembler.takeAnomalies() {
                     emit([("event", "anomaly"), ("device", .string(device.identity)), ("anomaly", .string("\(anomaly)"))])
                 }
@@ -96,7 +97,7 @@ struct DebugEventsCommand: ParsableCommand {
 
     static func contactJSON(_ contact: DeviceContact) -> JSONValue {
         var members: [(String, JSONValue)] = [
-            ("id", .int(Int64(contact.id))), ("phase", .string(contact.phase.rawValue)),
+            ("id", .int(Int64(clamping: contact.id))), ("phase", .string(contact.phase.rawValue)),
             ("x", .int(Int64(contact.x))), ("y", .int(Int64(contact.y))),
         ]
         if let pressure = contact.pressure { members.append(("pressure", .int(Int64(pressure)))) }

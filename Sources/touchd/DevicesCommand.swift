@@ -52,8 +52,8 @@ struct DevicesCommand: ParsableCommand {
             if case .matched = match { matched = true }
             // Touch devices always; keyboards and accelerometers when the layout takes them.
             guard all || report.classification.isTouch || matched else { continue }
-            items.append(report.json(layoutMatch: match?.explanation, usedAs: facts.kind))
-            blocks.append(report.lines(layoutMatch: match?.explanation, usedAs: facts.kind))
+            items.append(report.json(layoutMatch: match?.explanation))
+            blocks.append(report.lines(layoutMatch: match?.explanation))
         }
         if json {
             print(JSONValue.array(items).jsonText)
@@ -141,8 +141,9 @@ struct DeviceReport {
         return .object([("code", .string(Self.axisName(code)))] + members)
     }
 
-    /// - Parameter usedAs: what the daemon would read the device as (touch, keys, accelerometer).
-    func json(layoutMatch: String?, usedAs: DeviceFacts.Kind) -> JSONValue {
+    /// The device as JSON; `used_as` (what the daemon reads it as) is its kind, kept for readers
+    /// of the older output where the two could differ.
+    func json(layoutMatch: String?) -> JSONValue {
         let axes = description.absInfo.keys.sorted().map { (Self.axisName($0), Self.axisJSON(description.absInfo[$0]!)) }
         let properties = Self.shownProperties.compactMap { key in udev.properties[key].map { (key, JSONValue.string($0)) } }
         return .object([
@@ -150,7 +151,7 @@ struct DeviceReport {
             ("bus", .string(Self.hex4(description.bus))), ("vendor", .string(Self.hex4(description.vendor))),
             ("product", .string(Self.hex4(description.product))),
             ("kind", .string(classification.kind.rawValue)), ("kind_from", .string(classification.source)),
-            ("kind_reason", .string(classification.reason)), ("used_as", .string(usedAs.rawValue)),
+            ("kind_reason", .string(classification.reason)), ("used_as", .string(classification.kind.rawValue)),
             ("protocol", .string(protocolName)), ("slots", .int(Int64(capabilities.slotCount))),
             ("direct", .bool(capabilities.isDirect)), ("semi_mt", .bool(capabilities.isSemiMT)), ("buttonpad", .bool(capabilities.isButtonpad)),
             ("position", .object([("x", namedAxis(capabilities.positionXCode)), ("y", namedAxis(capabilities.positionYCode))])),
@@ -162,10 +163,9 @@ struct DeviceReport {
         ])
     }
 
-    func lines(layoutMatch: String?, usedAs: DeviceFacts.Kind) -> [String] {
+    func lines(layoutMatch: String?) -> [String] {
         var lines = ["\(udev.devnode): \(description.name)"]
         lines.append("  kind       \(classification.kind.rawValue) (from \(classification.source): \(classification.reason))")
-        if usedAs != .other && usedAs.rawValue != classification.kind.rawValue { lines.append("  used as    \(usedAs.rawValue)") }
         lines.append("  ids        bus \(Self.hex4(description.bus)) vendor \(Self.hex4(description.vendor)) product \(Self.hex4(description.product))")
         let touch: String
         switch capabilities.multitouch {

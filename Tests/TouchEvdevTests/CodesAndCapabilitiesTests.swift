@@ -1,4 +1,5 @@
 import Testing
+import TouchCore
 import TouchEvdev
 
 @Suite struct EventCodeTests {
@@ -46,8 +47,9 @@ import TouchEvdev
 
 @Suite struct CapabilityTests {
     @Test func aSlottedTouchscreen() {
-        let capabilities = DeviceCapabilities(description: TestDevices.slotted(slots: 10, toolType: true, pressure: true))
-        #expect(capabilities.kind == .touchscreen)
+        let classification = DeviceClassification(description: TestDevices.slotted(slots: 10, toolType: true, pressure: true))
+        let capabilities = classification.capabilities
+        #expect(classification.kind == .touchscreen)
         #expect(capabilities.multitouch == .slotted(slotCount: 10))
         #expect(capabilities.positionXCode == AbsCode.mtPositionX)
         #expect(capabilities.pressureCode == AbsCode.mtPressure)
@@ -57,32 +59,32 @@ import TouchEvdev
 
     @Test func udevPropertiesWin() {
         let description = TestDevices.slotted()
-        #expect(DeviceCapabilities(description: description, udevProperties: ["ID_INPUT_TOUCHPAD": "1"]).kind == .touchpad)
-        #expect(DeviceCapabilities(description: description, udevProperties: ["ID_INPUT_TABLET": "1"]).kind == .tablet)
-        #expect(DeviceCapabilities(description: description, udevProperties: ["ID_INPUT_TOUCHPAD": "0"]).kind == .touchscreen)
+        #expect(DeviceClassification(description: description, udevProperties: ["ID_INPUT_TOUCHPAD": "1"]).kind == .touchpad)
+        #expect(DeviceClassification(description: description, udevProperties: ["ID_INPUT_TABLET": "1"]).kind == .tablet)
+        #expect(DeviceClassification(description: description, udevProperties: ["ID_INPUT_TOUCHPAD": "0"]).kind == .touchscreen)
     }
 
     @Test func heuristicsWithoutUdev() {
         var pad = TestDevices.slotted()
         pad.properties = [InputProperty.pointer, InputProperty.buttonpad]
-        #expect(DeviceCapabilities(description: pad).kind == .touchpad)
+        #expect(DeviceClassification(description: pad).kind == .touchpad)
 
         var semi = TestDevices.slotted(slots: 2)
         semi.properties = [InputProperty.semiMT]
-        let semiCapabilities = DeviceCapabilities(description: semi)
-        #expect(semiCapabilities.kind == .touchpad && semiCapabilities.isSemiMT)
+        let semiClassification = DeviceClassification(description: semi)
+        #expect(semiClassification.kind == .touchpad && semiClassification.capabilities.isSemiMT)
 
         var pen = TestDevices.singleTouch(key: KeyCode.btnTouch)
         pen.codes[EventType.key, default: []].insert(KeyCode.btnStylus)
-        #expect(DeviceCapabilities(description: pen).kind == .tablet)
+        #expect(DeviceClassification(description: pen).kind == .tablet)
 
-        #expect(DeviceCapabilities(description: TestDevices.singleTouch(key: KeyCode.btnLeft)).kind == .touchscreen)
-        #expect(DeviceCapabilities(description: DeviceDescription(name: "keyboard")).kind == .other)
+        #expect(DeviceClassification(description: TestDevices.singleTouch(key: KeyCode.btnLeft)).kind == .touchscreen)
+        #expect(DeviceClassification(description: DeviceDescription(name: "keyboard")).kind == .other)
     }
 
     @Test func tooManySlotsAreClampedAndReported() {
         let assembler = FrameAssembler(description: TestDevices.slotted(slots: 100_000))
-        #expect(assembler.capabilities.slotCount == FrameAssembler.maximumSlots)
-        #expect(assembler.anomalies.map(\.kind) == [.tooManySlots(declared: 100_000, limit: FrameAssembler.maximumSlots)])
+        #expect(assembler.capabilities.slotCount == Limits.maximumSlots)
+        #expect(assembler.anomalies.map(\.kind) == [.tooManySlots(declared: 100_000, limit: Limits.maximumSlots)])
     }
 }

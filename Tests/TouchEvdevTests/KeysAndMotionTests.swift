@@ -129,7 +129,7 @@ import TouchEvdev
         script.syn()
         script.abs(AbsCode.x, 512)
         script.syn()
-        let transitions = script.take().flatMap { decoder.feed($0) }
+        let transitions = script.take().compactMap { decoder.feed($0) }.flatMap(\.transitions)
         #expect(decoder.acceleration.x == 2 && decoder.acceleration.z == 1)
         #expect(transitions == [.began(EventTime(microseconds: 1_010_000))])
         #expect(decoder.advance(to: EventTime(microseconds: 2_000_000)) == .cancelled(EventTime(microseconds: 1_260_000)))
@@ -140,13 +140,16 @@ import TouchEvdev
     }
 
     @Test func classification() {
-        #expect(AuxiliaryDeviceKind.classify(description: accelerometer(resolution: 256)) == .accelerometer)
+        func kind(_ description: DeviceDescription, _ udev: [String: String] = [:]) -> DeviceKind {
+            DeviceClassification(description: description, udevProperties: udev).kind
+        }
+        #expect(kind(accelerometer(resolution: 256)) == .accelerometer)
         let keyboard = DeviceDescription(name: "kbd", codes: [EventType.key: [1, 28, 30]])
-        #expect(AuxiliaryDeviceKind.classify(description: keyboard) == .keys)
+        #expect(kind(keyboard) == .keys)
         let remote = DeviceDescription(name: "remote", codes: [EventType.key: [164, 163]])
-        #expect(AuxiliaryDeviceKind.classify(description: remote) == .keys, "media keys are from KEY_OK on")
+        #expect(kind(remote) == .keys, "media keys are from KEY_OK on")
         let mouse = DeviceDescription(name: "mouse", codes: [EventType.key: [KeyCode.btnLeft, KeyCode.btnRight]])
-        #expect(AuxiliaryDeviceKind.classify(description: mouse) == nil, "buttons alone are no keys")
-        #expect(AuxiliaryDeviceKind.classify(description: mouse, udevProperties: ["ID_INPUT_KEY": "1"]) == .keys, "udev wins")
+        #expect(kind(mouse) == .other, "buttons alone are no keys")
+        #expect(kind(mouse, ["ID_INPUT_KEY": "1"]) == .keys, "udev wins")
     }
 }

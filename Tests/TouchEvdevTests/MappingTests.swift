@@ -1,4 +1,5 @@
 import Testing
+import TouchCore
 import TouchEvdev
 
 /// DeviceMapping: normalisation, the correction order, region scaling, radius and force.
@@ -7,7 +8,7 @@ import TouchEvdev
     static let axes = MappingAxes(
         x: AbsInfo(minimum: 0, maximum: 1000, resolution: 10), y: AbsInfo(minimum: 0, maximum: 1000, resolution: 10),
         touchMajor: AbsInfo(minimum: 0, maximum: 255, fuzz: 4), pressure: AbsInfo(minimum: 0, maximum: 255))
-    static let target = MappingTarget(windowWidth: 2000, windowHeight: 1000, pointsPerMillimetre: 8)
+    static let target = MappingTarget(windowSize: Size(width: 2000, height: 1000), pointsPerMillimetre: 8)
 
     private func location(_ transform: MappingTransform, _ x: Int32, _ y: Int32, target: MappingTarget = target) -> [Double] {
         let point = DeviceMapping(axes: Self.axes, transform: transform, target: target).location(x: x, y: y)
@@ -54,8 +55,7 @@ import TouchEvdev
     }
 
     @Test func theMatrixComesFirstThenTheRegion() {
-        let region = MappingTarget(
-            windowWidth: 2000, windowHeight: 1000, region: WindowRect(x: 100, y: 50, width: 400, height: 200),
+        let region = MappingTarget(windowSize: Size(width: 2000, height: 1000), region: Rect(x: 100, y: 50, width: 400, height: 200),
             pointsPerMillimetre: 8)
         let shift = MappingTransform(calibration: CalibrationMatrix(a: 1, b: 0, c: 0.5, d: 0, e: 1, f: 0))
         #expect(location(shift, 0, 0, target: region) == [300, 50])
@@ -76,7 +76,7 @@ import TouchEvdev
         let xAxis = AbsInfo(minimum: 0, maximum: 4095)
         let matrix = try pointercal.normalisedMatrix(xAxis: xAxis, yAxis: xAxis)
         let axes = MappingAxes(x: xAxis, y: xAxis)
-        let target = MappingTarget(windowWidth: 800, windowHeight: 480, pointsPerMillimetre: 4)
+        let target = MappingTarget(windowSize: Size(width: 800, height: 480), pointsPerMillimetre: 4)
         let mapping = DeviceMapping(axes: axes, transform: MappingTransform(calibration: matrix), target: target)
         for (x, y) in [(0, 0), (4095, 4095), (1000, 3000)] as [(Int32, Int32)] {
             let tslibX = (3_276_000 - 800 * Double(x)) / 4095
@@ -88,8 +88,7 @@ import TouchEvdev
         let bare = try Pointercal.parse("1 0 0 0 1 0 1")
         #expect(throws: CalibrationError.self) { try bare.normalisedMatrix(xAxis: xAxis, yAxis: xAxis) }
         let identity = try bare.normalisedMatrix(
-            xAxis: AbsInfo(minimum: 0, maximum: 100), yAxis: AbsInfo(minimum: 0, maximum: 100), screenWidth: 100,
-            screenHeight: 100)
+            xAxis: AbsInfo(minimum: 0, maximum: 100), yAxis: AbsInfo(minimum: 0, maximum: 100), screenSize: Size(width: 100, height: 100))
         #expect(identity == .identity)
     }
 
@@ -119,7 +118,7 @@ import TouchEvdev
         let axes = MappingAxes(
             x: AbsInfo(minimum: 0, maximum: 4000), y: AbsInfo(minimum: 0, maximum: 1000),
             touchMajor: AbsInfo(minimum: 0, maximum: 255))
-        let target = MappingTarget(windowWidth: 1000, windowHeight: 1000, pointsPerMillimetre: 8)
+        let target = MappingTarget(windowSize: Size(width: 1000, height: 1000), pointsPerMillimetre: 8)
         let mapping = DeviceMapping(axes: axes, target: target)
         // √(1000·1000 / (4000·1000)) = 0.5 points per unit.
         #expect(mapping.pointsPerUnit == 0.5)
@@ -152,7 +151,7 @@ import TouchEvdev
         let mapped = mapping.map(contact)
         #expect(mapped.id == 9)
         #expect(mapped.phase == .moved)
-        #expect([mapped.x, mapped.y] == [1000, 250])
+        #expect([mapped.location.x, mapped.location.y] == [1000, 250])
         #expect(mapped.majorRadius == 32)
         #expect(abs(mapped.force - 51 / 38.25) < 1e-12)
     }
@@ -160,7 +159,7 @@ import TouchEvdev
     @Test func negativeRangesNormaliseLikeAnyOther() {
         // bcm5974: x from -4620 to 5140.
         let axes = MappingAxes(x: AbsInfo(minimum: -4620, maximum: 5140), y: AbsInfo(minimum: -150, maximum: 6600))
-        let mapping = DeviceMapping(axes: axes, target: MappingTarget(windowWidth: 976, windowHeight: 675, pointsPerMillimetre: 4))
+        let mapping = DeviceMapping(axes: axes, target: MappingTarget(windowSize: Size(width: 976, height: 675), pointsPerMillimetre: 4))
         let low = mapping.location(x: -4620, y: -150)
         let high = mapping.location(x: 5140, y: 6600)
         #expect([low.x, low.y, high.x, high.y] == [0, 0, 976, 675])

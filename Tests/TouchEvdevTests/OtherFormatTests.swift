@@ -64,7 +64,7 @@ import TouchEvdev
         #expect(recording.events.count == 8)
         #expect(recording.events[5] == InputEvent(time: EventTime(microseconds: 12_000), type: 3, code: 57, value: -1))
 
-        var assembler = FrameAssembler(description: device, udevProperties: recording.udevProperties)
+        var assembler = FrameAssembler(description: device)
         let frames = assembler.feed(recording.events)
         #expect(frames.map(\.phases) == [[.began], [.ended]])
     }
@@ -156,28 +156,6 @@ import TouchEvdev
         }
         #expect(throws: RecordingError(file: "x", line: nil, kind: .unrecognisedFormat)) {
             try Recording.parse(text: "", name: "x")
-        }
-    }
-
-    @Test func aMissingFileIsUnreadable() {
-        #expect {
-            try Recording.load(path: "/nonexistent/touchd/recording.evemu")
-        } throws: { error in
-            guard let error = error as? RecordingError, case .unreadable = error.kind else { return false }
-            return error.file == "/nonexistent/touchd/recording.evemu"
-        }
-    }
-
-    @Test func aMissingDescriptionFileIsNamedAsTheDescription() throws {
-        let path = NSTemporaryDirectory() + "touchd-desc-test-\(UInt32.random(in: 0...UInt32.max)).evemu"
-        try "E: 1.000000 0000 0000 0000\n".write(toFile: path, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect {
-            try Recording.load(path: path, descriptionPath: "/nonexistent/touchd/screen.desc")
-        } throws: { error in
-            guard let error = error as? RecordingError, case .unreadable(_, let what) = error.kind else { return false }
-            return error.file == "/nonexistent/touchd/screen.desc" && what == "the device description"
-                && error.description.contains("cannot read the device description")
         }
     }
 }

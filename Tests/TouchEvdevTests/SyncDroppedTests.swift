@@ -162,10 +162,10 @@ import TouchEvdev
     @Test func anEndlessFrameIsDiscardedLikeADrop() {
         var assembler = FrameAssembler(description: TestDevices.slotted())
         var script = EventScript()
-        for _ in 0...FrameAssembler.maximumFrameEvents {
+        for _ in 0...EventSync.maximumFrameEvents {
             script.abs(AbsCode.mtPositionX, 1)
         }
         #expect(assembler.feed(script.take()).isEmpty)
-        #expect(assembler.anomalies.map(\.kind) == [.frameTooLong(limit: FrameAssembler.maximumFrameEvents)])
+        #expect(assembler.anomalies.map(\.kind) == [.frameTooLong(limit: EventSync.maximumFrameEvents)])
     }
 }

@@ -1,5 +1,4 @@
 import Testing
-import TouchDaemon
 import TouchInput
 import TouchLayout
 

@@ -1,6 +1,5 @@
 import TouchInput
 import Testing
-import TouchDaemon
 
 @Suite struct OpenRetryPolicyTests {
     @Test func delaysDoubleUpToTheCapThenAttemptsRunOut() {

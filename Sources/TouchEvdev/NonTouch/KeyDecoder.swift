@@ -7,6 +7,7 @@ public struct KeyTransition: Hashable, Sendable {
     /// True for down, false for up.
     public var isDown: Bool
 
+    /// A transition from its parts.
     public init(code: UInt16, name: String, isDown: Bool) {
         self.code = code
         self.name = name
@@ -16,22 +17,37 @@ public struct KeyTransition: Hashable, Sendable {
 
 /// The keys of one `SYN_REPORT`.
 public struct KeyFrame: Hashable, Sendable {
+    /// The `SYN_REPORT`'s time (or the resync's).
     public var time: EventTime
+    /// The keys that went down or up, in the order the kernel reported them.
     public var transitions: [KeyTransition]
+    /// The frame brings the keys up to date after lost events, or ends them: a key that is up in
+    /// it was not seen to lift, so its press is cancelled rather than ended.
+    public var isResync: Bool
+
+    /// A frame from its parts.
+    public init(time: EventTime, transitions: [KeyTransition], isResync: Bool = false) {
+        self.time = time
+        self.transitions = transitions
+        self.isResync = isResync
+    }
 }
 
 /// Decodes a key device's events into key frames: `EV_KEY` 1 and 0 between `SYN_REPORT`s
 /// (auto-repeat, value 2, is not a new press). Pure: no I/O.
 ///
-/// It keeps which keys are down, so that a repeated down or an up without a down is dropped, lost
-/// events are made good from the kernel's state (``resync(with:at:)``), and a device that goes away
+/// It keeps which keys are down, so that a repeated down or an up without a down is dropped.
+/// Lost events follow libevdev's rules (``EventSync``): the incomplete frame is dropped, the keys
+/// are brought up to date from the kernel's state (libevdev's delta through ``resync(with:at:)``,
+/// or the frame after the drop in a raw stream) in a resync frame, and a device that goes away
 /// ends its keys (``finish(at:)``).
-public struct KeyDecoder: Sendable {
+public struct KeyDecoder: EventStreamDecoder, Sendable {
     private var down: Set<UInt16> = []
     private var pending: [KeyTransition] = []
-    /// Between `SYN_DROPPED` and the resync: events are ignored.
-    private var dropping = false
+    private var sync = EventSync()
+    private var log = AnomalyLog()
 
+    /// A decoder with no key down.
     public init() {}
 
     /// The keys currently down.
@@ -44,19 +60,17 @@ public struct KeyDecoder: Sendable {
 
     /// Feeds one event; returns the frame at a `SYN_REPORT` that changed keys.
     public mutating func feed(_ event: InputEvent) -> KeyFrame? {
-        switch (event.type, event.code) {
-        case (EventType.syn, SynCode.dropped):
-            dropping = true
-            pending = []
+        switch sync.step(event) {
+        case .collect:
+            if event.type == EventType.key { apply(code: event.code, value: event.value) }
             return nil
-        case (EventType.syn, SynCode.report):
-            guard !dropping, !pending.isEmpty else { return nil }
-            defer { pending = [] }
-            return KeyFrame(time: event.time, transitions: pending)
-        case (EventType.key, _) where !dropping:
-            apply(code: event.code, value: event.value)
+        case .settle(let isResync):
+            return takeFrame(at: event.time, isResync: isResync)
+        case .drop(let kind):
+            pending.removeAll(keepingCapacity: true)
+            log.record(DeviceAnomaly(time: event.time, kind: kind))
             return nil
-        default:
+        case .ignore:
             return nil
         }
     }
@@ -64,21 +78,30 @@ public struct KeyDecoder: Sendable {
     /// Brings the keys up to date after lost events, from the kernel's state as libevdev's sync
     /// delta gives it (the `EV_KEY` events that differ from what was last known).
     public mutating func resync(with delta: [InputEvent], at time: EventTime) -> KeyFrame? {
-        dropping = false
-        pending = []
+        sync.resynchronised()
+        pending.removeAll(keepingCapacity: true)
         for event in delta where event.type == EventType.key { apply(code: event.code, value: event.value) }
-        defer { pending = [] }
-        return pending.isEmpty ? nil : KeyFrame(time: time, transitions: pending)
+        return takeFrame(at: time, isResync: true)
     }
 
-    /// Ends every key still down (the device went away): the transitions are ups, which the
-    /// caller reports as cancelled.
+    /// Ends every key still down (the device went away): a resync frame of ups, which the caller
+    /// reports as cancelled.
     public mutating func finish(at time: EventTime) -> KeyFrame? {
         let held = down.sorted()
         down = []
-        pending = []
+        pending.removeAll(keepingCapacity: true)
+        sync.resynchronised()
         guard !held.isEmpty else { return nil }
-        return KeyFrame(time: time, transitions: held.map { KeyTransition(code: $0, name: Self.name(of: $0), isDown: false) })
+        return KeyFrame(time: time, transitions: held.map { KeyTransition(code: $0, name: Self.name(of: $0), isDown: false) }, isResync: true)
+    }
+
+    /// Returns and forgets the anomalies (lost events, overlong frames) since the last call.
+    public mutating func takeAnomalies() -> [DeviceAnomaly] { log.take() }
+
+    private mutating func takeFrame(at time: EventTime, isResync: Bool) -> KeyFrame? {
+        guard !pending.isEmpty else { return nil }
+        defer { pending.removeAll(keepingCapacity: true) }
+        return KeyFrame(time: time, transitions: pending, isResync: isResync)
     }
 
     private mutating func apply(code: UInt16, value: Int32) {

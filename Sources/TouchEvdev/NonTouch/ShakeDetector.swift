@@ -1,4 +1,10 @@
+import TouchCore
+
 /// When a shake counts, in g (9.81 m/s²) and seconds of the kernel's clock.
+///
+/// The detector is safe with any values: a threshold outside ``TouchCore/Limits/shakeThreshold``
+/// or a duration outside ``TouchCore/Limits/duration`` (NaN, infinite, negative) is taken at the
+/// nearest bound (NaN at the lower), as the layout checks them against those domains.
 public struct ShakeSettings: Hashable, Sendable {
     /// How far the acceleration's magnitude must stray from 1 g (gravity alone) to count as shaking.
     public var thresholdG: Double
@@ -7,6 +13,7 @@ public struct ShakeSettings: Hashable, Sendable {
     /// How long the device must stay calm (every sample under the threshold) for the shake to end.
     public var settle: Double
 
+    /// Settings; the defaults are touchd's.
     public init(thresholdG: Double = 0.8, minimumDuration: Double = 0.3, settle: Double = 0.25) {
         self.thresholdG = thresholdG
         self.minimumDuration = minimumDuration
@@ -16,9 +23,26 @@ public struct ShakeSettings: Hashable, Sendable {
 
 /// What the shake detector decided at one sample.
 public enum ShakeTransition: Hashable, Sendable {
+    /// A shake began at this time (`motionBegan`).
     case began(EventTime)
+    /// The shake lasted long enough and ended at this time (`motionEnded`).
     case ended(EventTime)
+    /// The shake was too short, or the device went away, at this time (`motionCancelled`).
     case cancelled(EventTime)
+}
+
+/// The shake transitions one accelerometer frame decided.
+public struct ShakeFrame: Hashable, Sendable {
+    /// The frame's time (its `SYN_REPORT`'s, or the resync's).
+    public var time: EventTime
+    /// What was decided, in order (never empty).
+    public var transitions: [ShakeTransition]
+
+    /// A frame from its parts.
+    public init(time: EventTime, transitions: [ShakeTransition]) {
+        self.time = time
+        self.transitions = transitions
+    }
 }
 
 /// Finds shakes in accelerometer samples. Pure: time is the samples' kernel timestamps.
@@ -30,20 +54,34 @@ public enum ShakeTransition: Hashable, Sendable {
 public struct ShakeDetector: Sendable {
     /// The detector's state.
     public enum State: Hashable, Sendable {
+        /// No shake in progress.
         case calm
         /// Shaking since `began`; the last sample over the threshold was at `lastStrong`.
         case shaking(began: EventTime, lastStrong: EventTime)
     }
 
+    /// The settings, as given.
     public let settings: ShakeSettings
+    /// The detector's state.
     public private(set) var state: State = .calm
+    private let threshold: Double
+    private let minimumDuration: Double
+    private let settleMicroseconds: Int64
 
-    public init(settings: ShakeSettings) { self.settings = settings }
+    /// A calm detector.
+    public init(settings: ShakeSettings) {
+        self.settings = settings
+        threshold = Self.clamp(settings.thresholdG, to: Limits.shakeThreshold.range)
+        minimumDuration = Self.clamp(settings.minimumDuration, to: Limits.duration.range)
+        let settle = Self.clamp(settings.settle, to: Limits.duration.range)
+        settleMicroseconds = Int64(Int(rounding: settle * 1e6, clampedTo: 0...Int.max))
+    }
 
     /// When the shake in progress ends if no strong sample comes first; `nil` when calm.
     public var deadline: EventTime? {
         guard case .shaking(_, let lastStrong) = state else { return nil }
-        return EventTime(microseconds: lastStrong.microseconds + Int64((settings.settle * 1e6).rounded()))
+        let (sum, overflow) = lastStrong.microseconds.addingReportingOverflow(settleMicroseconds)
+        return EventTime(microseconds: overflow ? Int64.max : sum)
     }
 
     /// Feeds one sample (each axis in g); returns what it decides, in order: the end of a shake whose
@@ -52,7 +90,7 @@ public struct ShakeDetector: Sendable {
         var out: [ShakeTransition] = []
         if let end = advance(to: time) { out.append(end) }
         let magnitude = (x * x + y * y + z * z).squareRoot()
-        guard abs(magnitude - 1) >= settings.thresholdG else { return out }
+        guard abs(magnitude - 1) >= threshold else { return out }
         switch state {
         case .calm:
             state = .shaking(began: time, lastStrong: time)
@@ -68,8 +106,8 @@ public struct ShakeDetector: Sendable {
     public mutating func advance(to time: EventTime) -> ShakeTransition? {
         guard case .shaking(let began, let lastStrong) = state, let deadline, time >= deadline else { return nil }
         state = .calm
-        let lasted = Double(lastStrong.microseconds - began.microseconds) / 1e6
-        return lasted >= settings.minimumDuration ? .ended(deadline) : .cancelled(deadline)
+        let lasted = (Double(lastStrong.microseconds) - Double(began.microseconds)) / 1e6
+        return lasted >= minimumDuration ? .ended(deadline) : .cancelled(deadline)
     }
 
     /// Cancels a shake in progress (the device went away).
@@ -78,19 +116,29 @@ public struct ShakeDetector: Sendable {
         state = .calm
         return .cancelled(time)
     }
+
+    private static func clamp(_ value: Double, to range: ClosedRange<Double>) -> Double {
+        guard !value.isNaN else { return range.lowerBound }
+        return min(max(value, range.lowerBound), range.upperBound)
+    }
 }
 
 /// Decodes an accelerometer's events (`ABS_X`, `ABS_Y`, `ABS_Z` between `SYN_REPORT`s) into
 /// samples in g and runs them through a ``ShakeDetector``. Pure.
 ///
 /// The axes' resolution is the kernel's units per g; an axis that declares none is taken to span
-/// ±2 g over its range.
-public struct AccelerometerDecoder: Sendable {
+/// ±2 g over its range. Any axis values are safe (the arithmetic is in `Double`). Lost events
+/// follow libevdev's rules (``EventSync``): the incomplete frame is dropped, and the axes are
+/// brought up to date from the kernel's state (libevdev's delta through ``resync(with:at:)``, or
+/// the frame after the drop in a raw stream), which is then a sample like any other.
+public struct AccelerometerDecoder: EventStreamDecoder, Sendable {
+    /// The shake detector the samples go through.
     public private(set) var detector: ShakeDetector
     private let unitsPerG: [Double]
     private var raw: [Int32] = [0, 0, 0]
     private var changed = false
-    private var dropping = false
+    private var sync = EventSync()
+    private var log = AnomalyLog()
 
     /// `nil` for a device without `ABS_X` and `ABS_Y`.
     public init?(description: DeviceDescription, settings: ShakeSettings) {
@@ -112,26 +160,19 @@ public struct AccelerometerDecoder: Sendable {
     }
 
     /// Feeds one event; at a `SYN_REPORT` with new values, returns the shake transitions it decides.
-    public mutating func feed(_ event: InputEvent) -> [ShakeTransition] {
-        switch (event.type, event.code) {
-        case (EventType.syn, SynCode.dropped):
-            dropping = true
-            return []
-        case (EventType.syn, SynCode.report):
-            if dropping {
-                dropping = false
-                return []
-            }
-            guard changed else { return [] }
+    public mutating func feed(_ event: InputEvent) -> ShakeFrame? {
+        switch sync.step(event) {
+        case .collect:
+            apply(event)
+            return nil
+        case .settle:
+            return sample(at: event.time)
+        case .drop(let kind):
             changed = false
-            let a = acceleration
-            return detector.sample(x: a.x, y: a.y, z: a.z, at: event.time)
-        case (EventType.abs, AbsCode.x), (EventType.abs, AbsCode.y), (EventType.abs, AbsCode.z):
-            raw[Int(event.code)] = event.value
-            changed = true
-            return []
-        default:
-            return []
+            log.record(DeviceAnomaly(time: event.time, kind: kind))
+            return nil
+        case .ignore:
+            return nil
         }
     }
 
@@ -141,12 +182,35 @@ public struct AccelerometerDecoder: Sendable {
     /// Ends the shake in progress once `time` reaches its deadline (the device went quiet).
     public mutating func advance(to time: EventTime) -> ShakeTransition? { detector.advance(to: time) }
 
-    /// Takes the kernel's current values after lost events (libevdev's sync delta).
-    public mutating func resync(with delta: [InputEvent]) {
-        dropping = false
-        for event in delta where event.type == EventType.abs && event.code <= AbsCode.z { raw[Int(event.code)] = event.value }
+    /// Takes the kernel's current values after lost events (libevdev's sync delta) as a sample.
+    public mutating func resync(with delta: [InputEvent], at time: EventTime) -> ShakeFrame? {
+        sync.resynchronised()
+        changed = false
+        for event in delta { apply(event) }
+        return sample(at: time)
     }
 
     /// Cancels a shake in progress (the device went away).
-    public mutating func finish(at time: EventTime) -> ShakeTransition? { detector.finish(at: time) }
+    public mutating func finish(at time: EventTime) -> ShakeFrame? {
+        sync.resynchronised()
+        changed = false
+        return detector.finish(at: time).map { ShakeFrame(time: time, transitions: [$0]) }
+    }
+
+    /// Returns and forgets the anomalies (lost events, overlong frames) since the last call.
+    public mutating func takeAnomalies() -> [DeviceAnomaly] { log.take() }
+
+    private mutating func apply(_ event: InputEvent) {
+        guard event.type == EventType.abs, event.code <= AbsCode.z else { return }
+        raw[Int(event.code)] = event.value
+        changed = true
+    }
+
+    private mutating func sample(at time: EventTime) -> ShakeFrame? {
+        guard changed else { return nil }
+        changed = false
+        let a = acceleration
+        let transitions = detector.sample(x: a.x, y: a.y, z: a.z, at: time)
+        return transitions.isEmpty ? nil : ShakeFrame(time: time, transitions: transitions)
+    }
 }

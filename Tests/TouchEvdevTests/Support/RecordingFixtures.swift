@@ -36,6 +36,28 @@ enum RecordingFixtures {
     static let rowsWithEvents = rows.filter { ($0["n_events"].flatMap(Int.init) ?? 0) > 0 }
 
     static func path(_ row: IndexRow) -> String { directory.appendingPathComponent(row.path).path }
+
+    /// Reads and parses the recording at `path`, with its companion description when it has only
+    /// events, as the daemon's loader does (TouchEvdev parses text; reading files is the shell's).
+    static func load(path: String) throws -> Recording {
+        let text = try text(at: path)
+        return try Recording.parse(text: text, name: path) { () throws(RecordingError) -> (path: String, text: String)? in
+            let url = URL(fileURLWithPath: path)
+            let folder = url.deletingLastPathComponent()
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            guard let name = Recording.companionName(for: url.lastPathComponent, among: entries) else { return nil }
+            let companion = folder.appendingPathComponent(name).path
+            guard let data = FileManager.default.contents(atPath: companion) else {
+                throw RecordingError(file: companion, kind: .unreadable(reason: "cannot be read", what: "the device description"))
+            }
+            return (companion, String(decoding: data, as: UTF8.self))
+        }
+    }
+
+    /// A file's text; bytes that are not UTF-8 become U+FFFD, as the daemon reads them.
+    static func text(at path: String) throws -> String {
+        String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+    }
 }
 
 /// One INDEX.tsv row, read by column name.
@@ -77,10 +99,11 @@ struct Replay {
     let frames: [ContactFrame]
     let anomalies: [DeviceAnomaly]
     let capabilities: DeviceCapabilities
+    let kind: DeviceKind
 
     init(path: String) throws {
-        recording = try Recording.load(path: path)
-        var assembler = FrameAssembler(description: recording.description, udevProperties: recording.udevProperties)
+        recording = try RecordingFixtures.load(path: path)
+        var assembler = FrameAssembler(description: recording.description)
         var frames = assembler.feed(recording.events)
         if let last = assembler.finish(at: recording.events.last?.time ?? EventTime(microseconds: 0)) {
             frames.append(last)
@@ -88,6 +111,7 @@ struct Replay {
         self.frames = frames
         anomalies = assembler.anomalies
         capabilities = assembler.capabilities
+        kind = DeviceClassification(description: recording.description, udevProperties: recording.udevProperties).kind
     }
 
     var begins: Int { frames.reduce(0) { $0 + $1.contacts.filter { $0.phase == .began }.count } }

@@ -1,0 +1,33 @@
+import TouchCore
+
+/// The domain checks every recording format shares (``TouchCore/Limits``), so that an evemu, a
+/// libinput-record and a getevent file are held to the same rules.
+enum RecordingDomains {
+    /// Refuses an event whose type or code no kernel sends.
+    static func checkEvent(type: UInt16, code: UInt16, file: String, line: Int?, text: String) throws(RecordingError) {
+        guard Limits.eventType.contains(type) else {
+            throw RecordingError(file: file, line: line, kind: .unexpected(expected: "an event type from 0x00 to 0x1f (EV_MAX)", found: text))
+        }
+        guard Limits.eventCode.contains(code) else {
+            throw RecordingError(file: file, line: line, kind: .unexpected(expected: "an event code from 0x000 to 0x2ff (KEY_MAX)", found: text))
+        }
+    }
+
+    /// What is wrong with an axis a recording declares, or nil. Any 32-bit values are accepted
+    /// (as the kernel's `struct input_absinfo` holds them), except for `ABS_MT_SLOT`, whose range
+    /// is the device's slot count: from 0, at most ``TouchCore/Limits/maximumSlots`` slots.
+    static func axisProblem(code: UInt16, _ info: AbsInfo) -> String? {
+        guard code == AbsCode.mtSlot else { return nil }
+        guard info.minimum == 0, Limits.slotCount.contains(DeviceCapabilities.declaredSlots(info)) else {
+            return "ABS_MT_SLOT from 0 to at most \(Limits.maximumSlots - 1) (at most \(Limits.maximumSlots) slots)"
+        }
+        return nil
+    }
+
+    /// Refuses text larger than a recording may be.
+    static func checkSize(_ text: String, file: String, limit: Int = Limits.maximumRecordingBytes) throws(RecordingError) {
+        guard text.utf8.count <= limit else {
+            throw RecordingError(file: file, kind: .exceedsLimit(what: "bytes", limit: limit))
+        }
+    }
+}

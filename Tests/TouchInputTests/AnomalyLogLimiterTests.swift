@@ -1,0 +1,15 @@
+import Testing
+import TouchInput
+
+/// The log is protected from a storm of anomalies.
+@Suite struct AnomalyLogLimiterTests {
+    @Test func aStormIsCutToABurstPerWindowAndTheRestCounted() {
+        var limiter = AnomalyLogLimiter(burst: 3, window: 10)
+        var logged: [String] = []
+        for i in 0..<100 { logged += limiter.admit("a\(i)", at: Double(i) * 0.01) }
+        #expect(logged == ["a0", "a1", "a2"])
+        logged = limiter.admit("late", at: 11)
+        #expect(logged == ["97 more anomalies were not logged (at most 3 are logged every 10 s)", "late"])
+        #expect(limiter.admit("next", at: 11.5) == ["next"])
+    }
+}
