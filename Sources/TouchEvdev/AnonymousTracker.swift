@@ -57,7 +57,7 @@ struct AnonymousTracker: Sendable {
         var values: ContactValues
     }
 
-    private let capabilities: DeviceCapabilities
+    private let codes: ContactCodes
     private var current = Report()
     private var reports: [Report] = []
     private var sawReport = false
@@ -68,7 +68,7 @@ struct AnonymousTracker: Sendable {
     private var lastY: Int32 = 0
 
     init(capabilities: DeviceCapabilities) {
-        self.capabilities = capabilities
+        codes = ContactCodes(capabilities)
     }
 
     mutating func handle(_ event: InputEvent, shared: SharedState, output: inout FrameOutput) {
@@ -115,7 +115,7 @@ struct AnonymousTracker: Sendable {
             // No contact data in this frame: the contacts stay as they were (shared pressure aside).
             candidates = tracked.map { contact in
                 var values = contact.values
-                if capabilities.pressureCode == AbsCode.pressure { values.pressure = shared.pressure }
+                if codes.pressure == AbsCode.pressure { values.pressure = shared.pressure }
                 return Candidate(trackingID: contact.trackingID, values: values)
             }
         }
@@ -227,19 +227,19 @@ struct AnonymousTracker: Sendable {
         lastX = x
         lastY = y
         let touchMajor: Int32?
-        switch capabilities.touchMajorCode {
+        switch codes.touchMajor {
         case AbsCode.mtTouchMajor?: touchMajor = report.touchMajor ?? 0
         case AbsCode.mtWidthMajor?: touchMajor = report.widthMajor ?? 0
         default: touchMajor = nil
         }
         let pressure: Int32?
-        switch capabilities.pressureCode {
+        switch codes.pressure {
         case AbsCode.mtPressure?: pressure = report.pressure ?? 0
         case AbsCode.pressure?: pressure = shared.pressure
         default: pressure = nil
         }
         return ContactValues(
             x: x, y: y, touchMajor: touchMajor, pressure: pressure,
-            toolType: capabilities.hasToolType ? (report.toolType ?? MTToolType.finger) : nil)
+            toolType: codes.hasToolType ? (report.toolType ?? MTToolType.finger) : nil)
     }
 }

@@ -89,23 +89,67 @@ public struct DeviceMapping: Hashable, Sendable {
     /// The fraction of the pressure range a typical touch presses.
     public static let typicalPressureFraction = 0.15
 
+    /// Everything a mapping holds, and what it derives once from it, in one shared object: a
+    /// mapping is part of a pipeline that is moved on every read, so it stays one reference wide.
+    private final class Storage: Sendable {
+        let axes: MappingAxes
+        let transform: MappingTransform
+        let target: MappingTarget
+        let region: Rect
+        let pointsPerUnit: Double
+        let tolerance: Double
+        let pressureAxis: AbsInfo?
+
+        init(axes: MappingAxes, transform: MappingTransform, target: MappingTarget) {
+            self.axes = axes
+            self.transform = transform
+            self.target = target
+            region = target.effectiveRegion
+            pointsPerUnit = Self.pointsPerUnit(axes: axes, target: target, region: region)
+            let fuzz = axes.touchMajor?.fuzz ?? 0
+            tolerance = DeviceMapping.length((fuzz > 0 ? Double(fuzz) / 2 : 0.5) * pointsPerUnit)
+            pressureAxis = axes.pressure.flatMap { $0.maximum > $0.minimum ? $0 : nil }
+        }
+
+        static func pointsPerUnit(axes: MappingAxes, target: MappingTarget, region: Rect) -> Double {
+            if axes.x.resolution > 0 && axes.y.resolution > 0 {
+                let unitsPerMillimetre = (Double(axes.x.resolution) + Double(axes.y.resolution)) / 2
+                return DeviceMapping.length(target.pointsPerMillimetre / unitsPerMillimetre)
+            }
+            let deviceArea = DeviceMapping.span(axes.x) * DeviceMapping.span(axes.y)
+            return DeviceMapping.length((abs(region.width * region.height) / deviceArea).squareRoot())
+        }
+    }
+
+    private let storage: Storage
+
     /// The device's ranges.
-    public var axes: MappingAxes
+    public var axes: MappingAxes { storage.axes }
     /// The corrections applied in normalised coordinates.
-    public var transform: MappingTransform
+    public var transform: MappingTransform { storage.transform }
     /// The window, region and density contacts are mapped into.
-    public var target: MappingTarget
+    public var target: MappingTarget { storage.target }
 
     /// A mapping for explicit axes.
     public init(axes: MappingAxes, transform: MappingTransform = .identity, target: MappingTarget) {
-        self.axes = axes
-        self.transform = transform
-        self.target = target
+        storage = Storage(axes: axes, transform: transform, target: target)
     }
 
     /// A mapping for the axes ``DeviceCapabilities`` chose for a device.
     public init(capabilities: DeviceCapabilities, transform: MappingTransform = .identity, target: MappingTarget) {
         self.init(axes: MappingAxes(capabilities: capabilities), transform: transform, target: target)
+    }
+
+    /// Whether two mappings have the same axes, transform and target.
+    public static func == (lhs: DeviceMapping, rhs: DeviceMapping) -> Bool {
+        lhs.axes == rhs.axes && lhs.transform == rhs.transform && lhs.target == rhs.target
+    }
+
+    /// Hashes the axes, transform and target.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(axes)
+        hasher.combine(transform)
+        hasher.combine(target)
     }
 
     /// The contact in window points.
@@ -119,8 +163,9 @@ public struct DeviceMapping: Hashable, Sendable {
 
     /// A device position in window points, within ``TouchCore/Limits/coordinate``.
     public func location(x: Int32, y: Int32) -> Point {
-        let normal = transform.apply(to: Point(x: Self.normalise(x, axes.x), y: Self.normalise(y, axes.y)))
-        let region = target.effectiveRegion
+        let storage = self.storage
+        let normal = storage.transform.apply(to: Point(x: Self.normalise(x, storage.axes.x), y: Self.normalise(y, storage.axes.y)))
+        let region = storage.region
         return Point(
             x: Self.coordinate(region.minX + normal.x * region.width),
             y: Self.coordinate(region.minY + normal.y * region.height))
@@ -130,15 +175,12 @@ public struct DeviceMapping: Hashable, Sendable {
     /// negative touch major (a device's nonsense) counts as 0.
     public func radius(touchMajor: Int32?) -> (radius: Double, tolerance: Double) {
         guard let touchMajor else { return (0, 0) }
-        let pointsPerUnit = self.pointsPerUnit
-        let fuzz = axes.touchMajor?.fuzz ?? 0
-        let toleranceUnits = fuzz > 0 ? Double(fuzz) / 2 : 0.5
-        return (Self.length(Double(max(touchMajor, 0)) / 2 * pointsPerUnit), Self.length(toleranceUnits * pointsPerUnit))
+        return (Self.length(Double(max(touchMajor, 0)) / 2 * storage.pointsPerUnit), storage.tolerance)
     }
 
     /// `(force, maximumPossibleForce)` for a pressure in device units; `(0, 0)` without a pressure axis.
     public func force(pressure: Int32?) -> (force: Double, maximum: Double) {
-        guard let pressure, let axis = axes.pressure, axis.maximum > axis.minimum else { return (0, 0) }
+        guard let pressure, let axis = storage.pressureAxis else { return (0, 0) }
         let span = Double(axis.maximum) - Double(axis.minimum)
         let typical = Self.typicalPressureFraction * span
         let maximum = span / typical
@@ -147,15 +189,7 @@ public struct DeviceMapping: Hashable, Sendable {
     }
 
     /// Points per device unit for sizes (see the type's discussion): finite, never negative.
-    public var pointsPerUnit: Double {
-        if axes.x.resolution > 0 && axes.y.resolution > 0 {
-            let unitsPerMillimetre = (Double(axes.x.resolution) + Double(axes.y.resolution)) / 2
-            return Self.length(target.pointsPerMillimetre / unitsPerMillimetre)
-        }
-        let region = target.effectiveRegion
-        let deviceArea = Self.span(axes.x) * Self.span(axes.y)
-        return Self.length((abs(region.width * region.height) / deviceArea).squareRoot())
-    }
+    public var pointsPerUnit: Double { storage.pointsPerUnit }
 
     /// `value` within ``TouchCore/Limits/coordinate`` (NaN, never produced from checked input,
     /// becomes 0).
@@ -165,12 +199,12 @@ public struct DeviceMapping: Hashable, Sendable {
     }
 
     /// `value` within ``TouchCore/Limits/length``.
-    private static func length(_ value: Double) -> Double {
+    fileprivate static func length(_ value: Double) -> Double {
         guard !value.isNaN else { return 0 }
         return min(max(value, 0), Limits.maximumPoints)
     }
 
-    private static func span(_ axis: AbsInfo) -> Double {
+    fileprivate static func span(_ axis: AbsInfo) -> Double {
         max(Double(axis.maximum) - Double(axis.minimum), 1)
     }
 

@@ -56,6 +56,7 @@ public struct EventSync: Sendable {
     public init() {}
 
     /// What `event` means; moves the state on.
+    @inline(__always)
     public mutating func step(_ event: InputEvent) -> Step {
         let isSyn = event.type == EventType.syn
         switch state {

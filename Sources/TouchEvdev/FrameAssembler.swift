@@ -47,8 +47,16 @@ public struct FrameAssembler: EventStreamDecoder, Sendable {
         case taken
     }
 
+    /// What never changes, kept apart (the assembler is moved in and out of its owners on every
+    /// read, and a large value would be copied each time).
+    private final class Constants: Sendable {
+        let capabilities: DeviceCapabilities
+        init(_ capabilities: DeviceCapabilities) { self.capabilities = capabilities }
+    }
+
     /// The device's capabilities, as the assembler reads them.
-    public let capabilities: DeviceCapabilities
+    public var capabilities: DeviceCapabilities { constants.capabilities }
+    private let constants: Constants
     /// Palm thresholds; change them at any time, they apply from the next frame.
     public var palmThresholds: PalmThresholds
     /// Anomalies since the last ``takeAnomalies()``, oldest first.
@@ -71,7 +79,7 @@ public struct FrameAssembler: EventStreamDecoder, Sendable {
     ///   - palmThresholds: Limits above which a contact is cancelled as a palm.
     public init(description: DeviceDescription, palmThresholds: PalmThresholds = .none) {
         let capabilities = DeviceCapabilities(description: description)
-        self.capabilities = capabilities
+        constants = Constants(capabilities)
         self.palmThresholds = palmThresholds
         shared = SharedState(description: description)
         switch capabilities.multitouch {
@@ -145,7 +153,7 @@ public struct FrameAssembler: EventStreamDecoder, Sendable {
     public mutating func finish(at time: EventTime) -> ContactFrame? {
         pending.removeAll(keepingCapacity: true)
         sync.resynchronised()
-        var output = FrameOutput(time: time, isResync: true, palm: palmThresholds, capabilities: capabilities, nextID: nextID)
+        var output = FrameOutput(time: time, isResync: true, palm: palmThresholds, xAxis: constants.capabilities.xAxis, yAxis: constants.capabilities.yAxis, nextID: nextID)
         switch tracker {
         case .slotted(var slots):
             tracker = .taken
@@ -170,7 +178,7 @@ public struct FrameAssembler: EventStreamDecoder, Sendable {
     public mutating func takeAnomalies() -> [DeviceAnomaly] { log.take() }
 
     private mutating func settle(_ events: [InputEvent], at time: EventTime, isResync: Bool) -> ContactFrame? {
-        var output = FrameOutput(time: time, isResync: isResync, palm: palmThresholds, capabilities: capabilities, nextID: nextID)
+        var output = FrameOutput(time: time, isResync: isResync, palm: palmThresholds, xAxis: constants.capabilities.xAxis, yAxis: constants.capabilities.yAxis, nextID: nextID)
         var state = shared
         state.beginFrame()
         switch tracker {

@@ -8,6 +8,23 @@ struct ContactValues: Hashable, Sendable {
     var toolType: Int32?
 }
 
+/// What the trackers need of a device's capabilities: the codes its contacts carry size and
+/// pressure in, whether they carry a tool type, and what says a single-touch device is touched.
+/// Kept small on purpose: a tracker is moved out of the assembler and back on every frame.
+struct ContactCodes: Sendable {
+    var touchMajor: UInt16?
+    var pressure: UInt16?
+    var hasToolType: Bool
+    var touchSignal: TouchSignal
+
+    init(_ capabilities: DeviceCapabilities) {
+        touchMajor = capabilities.touchMajorCode
+        pressure = capabilities.pressureCode
+        hasToolType = capabilities.hasToolType
+        touchSignal = capabilities.touchSignal
+    }
+}
+
 /// Device-wide state outside the per-contact axes: the single-touch position, `ABS_PRESSURE`, and
 /// the keys that say whether something touches.
 struct SharedState: Sendable {
@@ -63,12 +80,12 @@ struct FrameOutput {
     private(set) var anomalies: [DeviceAnomaly] = []
     private(set) var nextID: UInt64
 
-    init(time: EventTime, isResync: Bool, palm: PalmThresholds, capabilities: DeviceCapabilities, nextID: UInt64) {
+    init(time: EventTime, isResync: Bool, palm: PalmThresholds, xAxis: AbsInfo?, yAxis: AbsInfo?, nextID: UInt64) {
         self.time = time
         self.isResync = isResync
         self.palm = palm
-        self.xAxis = capabilities.xAxis
-        self.yAxis = capabilities.yAxis
+        self.xAxis = xAxis
+        self.yAxis = yAxis
         self.nextID = nextID
     }
 

@@ -19,12 +19,12 @@ struct SingleTouchTracker: Sendable {
         case suppressed
     }
 
-    private let capabilities: DeviceCapabilities
+    private let codes: ContactCodes
     private let pressureMinimum: Int32
     private var life: Life = .up
 
     init(description: DeviceDescription, capabilities: DeviceCapabilities) {
-        self.capabilities = capabilities
+        codes = ContactCodes(capabilities)
         pressureMinimum = description.absInfo[AbsCode.pressure]?.minimum ?? 0
     }
 
@@ -34,7 +34,7 @@ struct SingleTouchTracker: Sendable {
 
     mutating func endFrame(shared: SharedState, output: inout FrameOutput) {
         let isDown: Bool
-        switch capabilities.touchSignal {
+        switch codes.touchSignal {
         case .touchKey: isDown = shared.touchKey
         case .leftButton: isDown = shared.leftButton
         case .pressure: isDown = shared.pressure > pressureMinimum
@@ -42,7 +42,7 @@ struct SingleTouchTracker: Sendable {
         }
         let values = ContactValues(
             x: shared.x, y: shared.y, touchMajor: nil,
-            pressure: capabilities.pressureCode == nil ? nil : shared.pressure, toolType: nil)
+            pressure: codes.pressure == nil ? nil : shared.pressure, toolType: nil)
         switch life {
         case .up:
             guard isDown else { return }

@@ -58,14 +58,14 @@ struct SlotTracker: Sendable {
         var life: Life = .idle
     }
 
-    private let capabilities: DeviceCapabilities
+    private let codes: ContactCodes
     private var slots: [Slot]
     /// The slot `ABS_MT_*` events go to; nil after an out-of-range `ABS_MT_SLOT`.
     private var current: Int?
     private var reportedOutOfRangeThisFrame = false
 
     init(description: DeviceDescription, capabilities: DeviceCapabilities) {
-        self.capabilities = capabilities
+        codes = ContactCodes(capabilities)
         var axes = Axes()
         for code in AbsCode.multitouchRange {
             if let value = description.absInfo[code]?.value { axes.apply(code: code, value: value) }
@@ -181,19 +181,19 @@ struct SlotTracker: Sendable {
     private func values(of index: Int, shared: SharedState) -> ContactValues {
         let axes = slots[index].axes
         let touchMajor: Int32?
-        switch capabilities.touchMajorCode {
+        switch codes.touchMajor {
         case AbsCode.mtTouchMajor?: touchMajor = axes.touchMajor
         case AbsCode.mtWidthMajor?: touchMajor = axes.widthMajor
         default: touchMajor = nil
         }
         let pressure: Int32?
-        switch capabilities.pressureCode {
+        switch codes.pressure {
         case AbsCode.mtPressure?: pressure = axes.pressure
         case AbsCode.pressure?: pressure = shared.pressure
         default: pressure = nil
         }
         return ContactValues(
             x: axes.x, y: axes.y, touchMajor: touchMajor, pressure: pressure,
-            toolType: capabilities.hasToolType ? axes.toolType : nil)
+            toolType: codes.hasToolType ? axes.toolType : nil)
     }
 }
