@@ -56,7 +56,7 @@ private struct EvemuReader {
             comments.read(content.dropFirst())
             return
         }
-        guard content.count >= 2, let tag = content.first, content.dropFirst().first == ":" else {
+        guard content.utf8.count >= 2, let tag = content.first, content.dropFirst().first == ":" else {
             throw unexpected(number, Self.anyLine, line)
         }
         let rest = content.dropFirst(2)

@@ -16,8 +16,10 @@ struct LibinputRecordParser {
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {
+                // Nothing but comments: the error is at the end of the file.
+                let lastLine = Self.line(ofByte: text.utf8.count, in: text)
                 throw RecordingError(
-                    file: name, kind: .unexpected(expected: "a libinput-record document", found: "empty document"))
+                    file: name, line: lastLine, kind: .unexpected(expected: "a libinput-record document", found: "empty document"))
             }
             root = node
         } catch let error as RecordingError {
@@ -193,15 +195,25 @@ struct LibinputRecordParser {
     }
 
     private func yamlError(_ error: any Error) -> RecordingError {
-        if let yaml = error as? YamlError {
-            switch yaml {
-            case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
-                .composer(_, let problem, let mark, _):
-                return RecordingError(file: name, line: mark.line, kind: .invalidYAML(problem: problem))
-            default:
-                break
-            }
+        guard let yaml = error as? YamlError else {
+            return RecordingError(file: name, kind: .invalidYAML(problem: String(describing: type(of: error))))
         }
-        return RecordingError(file: name, kind: .invalidYAML(problem: String(describing: error)))
+        switch yaml {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            return RecordingError(file: name, line: mark.line, kind: .invalidYAML(problem: problem))
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return RecordingError(
+                file: name, line: context.mark.line,
+                kind: .invalidYAML(problem: "duplicate keys in a mapping (\(duplicates.count) of them)"))
+        case .reader(let problem, let offset, _, let text):
+            return RecordingError(file: name, line: offset.map { Self.line(ofByte: $0, in: text) }, kind: .invalidYAML(problem: problem))
+        case .no, .memory, .writer, .emitter, .representer, .dataCouldNotBeDecoded:
+            return RecordingError(file: name, kind: .invalidYAML(problem: "the YAML reader failed"))
+        }
+    }
+
+    /// The 1-based line of the byte at `offset` of `text`.
+    private static func line(ofByte offset: Int, in text: String) -> Int {
+        1 + text.utf8.prefix(max(offset, 0)).reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
     }
 }

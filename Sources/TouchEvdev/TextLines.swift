@@ -84,14 +84,14 @@ enum NumberText {
     /// A hexadecimal number of at most 16 bits (`"014a"`, `"0x14a"`).
     static func hex16(_ text: some StringProtocol) -> UInt16? {
         let digits = withoutHexPrefix(text)
-        guard !digits.isEmpty, digits.count <= 8 else { return nil }
+        guard !digits.isEmpty, digits.utf8.count <= 8 else { return nil }
         return UInt16(digits, radix: 16)
     }
 
     /// A hexadecimal 32-bit value as the kernel's signed event value (`"ffffffff"` → -1).
     static func hex32(_ text: some StringProtocol) -> Int32? {
         let digits = withoutHexPrefix(text)
-        guard !digits.isEmpty, digits.count <= 8, let value = UInt32(digits, radix: 16) else { return nil }
+        guard !digits.isEmpty, digits.utf8.count <= 8, let value = UInt32(digits, radix: 16) else { return nil }
         return Int32(bitPattern: value)
     }
 
@@ -103,7 +103,7 @@ enum NumberText {
     /// A decimal event value; unsigned 32-bit values (as `MSC_SERIAL` may be printed) wrap to the
     /// kernel's signed value. Leading zeros and a sign are allowed (`"-001"`).
     static func decimal32(_ text: some StringProtocol) -> Int32? {
-        guard text.count <= 20, let value = Int64(text) else { return nil }
+        guard text.utf8.count <= 20, let value = Int64(text) else { return nil }
         if let exact = Int32(exactly: value) { return exact }
         if value > 0, let unsigned = UInt32(exactly: value) { return Int32(bitPattern: unsigned) }
         return nil
@@ -112,7 +112,7 @@ enum NumberText {
     /// A decimal 32-bit signed integer (an axis's range), without the unsigned wrap of
     /// ``decimal32(_:)``. Leading zeros and a sign are allowed.
     static func signed32(_ text: some StringProtocol) -> Int32? {
-        guard text.count <= 20, let value = Int64(text) else { return nil }
+        guard text.utf8.count <= 20, let value = Int64(text) else { return nil }
         return Int32(exactly: value)
     }
 
