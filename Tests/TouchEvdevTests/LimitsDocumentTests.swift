@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+import TouchCore
+import TouchEvdev
+
+/// docs/limits.md gives the budgets of recordings and calibration files as the code has them.
+@Suite struct LimitsDocumentTests {
+    @Test func everyInputBudgetIsDocumentedWithItsValue() throws {
+        let path = RecordingFixtures.packageRoot.appendingPathComponent("docs/limits.md").path
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let rows: [(String, Int)] = [
+            ("events in a recording", Limits.maximumRecordingEvents),
+            ("description lines of an evemu file", Limits.maximumDescriptionLines),
+            ("device name", Limits.maximumDeviceNameBytes),
+            ("code mask of one event type", Limits.maximumCodeMaskBytes),
+            ("property mask", Limits.maximumPropertyMaskBytes),
+            ("YAML nodes of a libinput-record file", Limits.maximumYAMLNodes),
+            ("YAML nesting of a libinput-record file", Limits.maximumYAMLDepth),
+            ("recording file", Limits.maximumRecordingBytes),
+            ("device description file", Limits.maximumDescriptionBytes),
+            ("pointercal file", Limits.maximumPointercalBytes),
+            ("slot count", Limits.maximumSlots),
+        ]
+        let lines = text.split(separator: "\n")
+        for (name, value) in rows {
+            let line = lines.first { $0.hasPrefix("| \(name)") }
+            #expect(line?.contains("\(value)") == true, "docs/limits.md: '\(name)' should say \(value)")
+        }
+        for domain in [Limits.eventType, Limits.eventCode, Limits.absoluteAxisCode, Limits.inputProperty] {
+            let upper = "0x" + String(domain.range.upperBound, radix: 16)
+            #expect(text.contains(upper), "docs/limits.md should give \(upper)")
+        }
+    }
+}
