@@ -226,8 +226,9 @@ extension Limits {
     /// The most bytes of the input property bitmask (`P:` lines).
     public static let maximumPropertyMaskBytes = 8
     /// The most YAML nodes a libinput-record file may expand to, every alias counted at the size
-    /// of what it stands for (a few nodes per event).
-    public static let maximumYAMLNodes = 4_000_000
+    /// of what it stands for: six nodes an event, so about 160,000 events. A composed node takes
+    /// some 200 bytes, so this bounds a libinput-record file's memory to about 200 MB.
+    public static let maximumYAMLNodes = 1_000_000
     /// The deepest YAML nesting a libinput-record file may have (the format needs six levels).
     public static let maximumYAMLDepth = 32
 

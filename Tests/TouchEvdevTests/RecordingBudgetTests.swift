@@ -47,7 +47,7 @@ import TouchEvdev
             text += "  laughs\(level): &l\(level) [" + Array(repeating: "*l\(level - 1)", count: 10).joined(separator: ", ") + "]\n"
         }
         text += "  events: []\n"
-        expectLimit(text, "YAML nodes once aliases are expanded", line: 19)
+        expectLimit(text, "YAML nodes once aliases are expanded", line: 18)
     }
 
     @Test func deepNestingIsRefusedBeforeItIsComposed() {
