@@ -80,7 +80,7 @@ let package = Package(
             ]),
         .testTarget(name: "TouchEvdevTests", dependencies: ["TouchEvdev", "TouchCore"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "TouchEvdev", "TouchCore", "TouchLayout"]),
-        .testTarget(name: "TouchLayoutTests", dependencies: ["TouchLayout", "TouchCore", "TouchInput"]),
+        .testTarget(name: "TouchLayoutTests", dependencies: ["TouchLayout", "TouchCore"]),
         .testTarget(name: "TouchDevicesTests", dependencies: ["TouchDevices", "TouchEvdev", "TouchSystem"]),
         .testTarget(name: "TouchSystemTests", dependencies: ["TouchSystem"]),
         .testTarget(name: "TouchProtocolTests", dependencies: ["TouchProtocol", "TouchCore"]),

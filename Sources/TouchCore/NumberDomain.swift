@@ -23,6 +23,13 @@ public struct NumberDomain: Hashable, Sendable, CustomStringConvertible {
         self.isWholeNumbers = wholeNumbers
     }
 
+    /// Whether `value` is inside the domain: an integer a file or the kernel gave, checked without
+    /// a conversion that could trap (every domain's bounds are far inside 2^53, where a `Double`
+    /// holds integers exactly).
+    public func contains(_ value: some BinaryInteger) -> Bool {
+        contains(Double(value))
+    }
+
     /// Whether `value` is finite and inside the domain (and whole, for a domain of whole numbers).
     public func contains(_ value: Double) -> Bool {
         guard value.isFinite, range.contains(value) else { return false }
@@ -153,62 +160,31 @@ extension Limits {
     public static let maximumLayoutEntries = 10_000
 }
 
-/// The whole numbers an integer that enters touchd may take: a closed range and the unit they
-/// are in. The integer counterpart of ``NumberDomain``, for what the kernel and the files that
-/// describe devices write as integers (event codes and values, axis ranges, pointercal
-/// coefficients).
-public struct IntegerDomain: Hashable, Sendable, CustomStringConvertible {
-    /// The smallest and largest accepted value.
-    public let range: ClosedRange<Int64>
-    /// The unit, for messages: `"seconds"`, `"pixels"`; empty for plain numbers.
-    public let unit: String
-
-    public init(_ range: ClosedRange<Int64>, unit: String = "") {
-        self.range = range
-        self.unit = unit
-    }
-
-    /// Whether `value` is inside the domain.
-    public func contains(_ value: Int64) -> Bool { range.contains(value) }
-
-    /// Whether `value` is inside the domain (any integer type, without conversions that trap).
-    public func contains(_ value: some BinaryInteger) -> Bool {
-        guard let exact = Int64(exactly: value) else { return false }
-        return range.contains(exact)
-    }
-
-    /// What is expected, for an error message: `an integer from 0 to 31`.
-    public var description: String {
-        let unitText = unit.isEmpty ? "" : " (\(unit))"
-        return "an integer from \(range.lowerBound) to \(range.upperBound)\(unitText)"
-    }
-}
-
 // MARK: Input devices, recordings and calibration files
 
 extension Limits {
     /// Any value the kernel's input structures hold (`struct input_event`'s value, every field of
     /// `struct input_absinfo`): a 32-bit signed integer. A device may declare any of them, so
     /// everything computed from them must be safe for all of them.
-    public static let kernelValue = IntegerDomain(Int64(Int32.min)...Int64(Int32.max))
+    public static let kernelValue = NumberDomain(Double(Int32.min)...Double(Int32.max), wholeNumbers: true)
     /// An event type: `EV_SYN` (0) to `EV_MAX` (0x1f).
-    public static let eventType = IntegerDomain(0...0x1f)
+    public static let eventType = NumberDomain(0...0x1f, wholeNumbers: true)
     /// An event code of any type: 0 to `KEY_MAX` (0x2ff), the largest code of any type.
-    public static let eventCode = IntegerDomain(0...0x2ff)
+    public static let eventCode = NumberDomain(0...0x2ff, wholeNumbers: true)
     /// An absolute axis code: `ABS_X` (0) to `ABS_MAX` (0x3f).
-    public static let absoluteAxisCode = IntegerDomain(0...0x3f)
+    public static let absoluteAxisCode = NumberDomain(0...0x3f, wholeNumbers: true)
     /// An input property: `INPUT_PROP_POINTER` (0) to `INPUT_PROP_MAX` (0x1f).
-    public static let inputProperty = IntegerDomain(0...0x1f)
+    public static let inputProperty = NumberDomain(0...0x1f, wholeNumbers: true)
     /// The whole seconds of a recorded event's time (epoch, uptime or relative: at most twelve
     /// digits).
-    public static let eventSeconds = IntegerDomain(0...999_999_999_999, unit: "seconds")
+    public static let eventSeconds = NumberDomain(0...999_999_999_999, unit: "seconds", wholeNumbers: true)
     /// The microseconds of a recorded event's time.
-    public static let eventMicroseconds = IntegerDomain(0...999_999, unit: "microseconds")
+    public static let eventMicroseconds = NumberDomain(0...999_999, unit: "microseconds", wholeNumbers: true)
     /// The most multi-touch slots (protocol B) a device is read with. A recording that declares
     /// more is refused; a live device that does is read through its first slots.
     public static let maximumSlots = 256
     /// The slots a recording's device may declare (`ABS_MT_SLOT` from 0 to at most 255).
-    public static let slotCount = IntegerDomain(1...Int64(maximumSlots))
+    public static let slotCount = NumberDomain(1...Double(maximumSlots), wholeNumbers: true)
 
     /// The largest recording file read (evemu, libinput-record, getevent).
     public static let maximumRecordingBytes = 64 * 1024 * 1024
@@ -235,11 +211,11 @@ extension Limits {
     /// The largest pointercal file read: it holds ten integers.
     public static let maximumPointercalBytes = 64 * 1024
     /// A pointercal coefficient (`a0` … `a6`): what tslib's `ts_calibrate` writes, a C `int`.
-    public static let pointercalCoefficient = IntegerDomain(Int64(Int32.min)...Int64(Int32.max))
+    public static let pointercalCoefficient = NumberDomain(Double(Int32.min)...Double(Int32.max), wholeNumbers: true)
     /// A pointercal screen size (`xres`, `yres`).
-    public static let pointercalScreenSize = IntegerDomain(1...1_000_000, unit: "pixels")
+    public static let pointercalScreenSize = NumberDomain(1...1_000_000, unit: "pixels", wholeNumbers: true)
     /// A pointercal rotation: tslib's quarter turns.
-    public static let pointercalRotation = IntegerDomain(0...3, unit: "quarter turns")
+    public static let pointercalRotation = NumberDomain(0...3, unit: "quarter turns", wholeNumbers: true)
     /// A coefficient of a calibration matrix in normalised coordinates (udev's
     /// `LIBINPUT_CALIBRATION_MATRIX`, a layout's `calibration`, one derived from a pointercal
     /// file): real ones are within a few units; a million leaves every product finite.

@@ -106,13 +106,13 @@ public struct CalibrationError: Error, Hashable, Sendable, CustomStringConvertib
     }
 
     /// The field and what was expected, without the source or the line (which an error report
-    /// places on its own): `field 6: expected a5, an integer from …`.
+    /// places on its own): `field 6: expected a5, a whole number from …`.
     public var problem: String {
         (field.map { "field \($0): " } ?? "") + "expected \(expected)"
     }
 
     /// One line: the source, the line, the field and what was expected:
-    /// `pointercal:2: field 6: expected a5, an integer from …`.
+    /// `pointercal:2: field 6: expected a5, a whole number from …`.
     public var description: String {
         "\(source)\(line.map { ":\($0)" } ?? ""): \(problem)"
     }

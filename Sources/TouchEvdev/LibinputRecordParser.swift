@@ -67,7 +67,7 @@ struct LibinputRecordParser {
         var description = DeviceDescription(name: name)
         if let idNode = map["id"] {
             let ids = try sequence(idNode, "'id: [bus, vendor, product, version]'")
-            let values = ids.compactMap { $0.int.flatMap(UInt16.init(exactly:)) }
+            let values = ids.compactMap { Self.uint16($0) }
             guard ids.count == 4, values.count == 4 else {
                 throw unexpected(idNode, "'id: [bus, vendor, product, version]' with 16-bit numbers", "\(ids.count) items")
             }
@@ -77,7 +77,7 @@ struct LibinputRecordParser {
         if let absNode = map["absinfo"] { try readAxes(absNode, into: &description) }
         if let propertiesNode = map["properties"] {
             for propertyNode in try sequence(propertiesNode, "a list of input property numbers") {
-                guard let property = propertyNode.int.flatMap(UInt16.init(exactly:)), Limits.inputProperty.contains(property) else {
+                guard let property = Self.uint16(propertyNode), Limits.inputProperty.contains(property) else {
                     throw unexpected(propertyNode, "an input property number from 0 to 31", propertyNode.string ?? "?")
                 }
                 description.properties.insert(property)
@@ -89,12 +89,12 @@ struct LibinputRecordParser {
     /// `codes: {type: [code, ...]}`.
     private func readCodes(_ node: Node, into description: inout DeviceDescription) throws(RecordingError) {
         for (typeNode, listNode) in try mapping(node, "'codes: {type: [codes]}'") {
-            guard let type = typeNode.int.flatMap(UInt16.init(exactly:)), Limits.eventType.contains(type) else {
+            guard let type = Self.uint16(typeNode), Limits.eventType.contains(type) else {
                 throw unexpected(typeNode, "an event type number from 0 to 31", typeNode.string ?? "?")
             }
             var set = Set<UInt16>()
             for codeNode in try sequence(listNode, "a list of event codes") {
-                guard let code = codeNode.int.flatMap(UInt16.init(exactly:)), Limits.eventCode.contains(code) else {
+                guard let code = Self.uint16(codeNode), Limits.eventCode.contains(code) else {
                     throw unexpected(codeNode, "an event code number from 0 to 767 (KEY_MAX)", codeNode.string ?? "?")
                 }
                 set.insert(code)
@@ -106,11 +106,11 @@ struct LibinputRecordParser {
     /// `absinfo: {code: [min, max, fuzz, flat, resolution]}`.
     private func readAxes(_ node: Node, into description: inout DeviceDescription) throws(RecordingError) {
         for (codeNode, infoNode) in try mapping(node, "'absinfo: {code: [min, max, fuzz, flat, resolution]}'") {
-            guard let code = codeNode.int.flatMap(UInt16.init(exactly:)), Limits.absoluteAxisCode.contains(code) else {
+            guard let code = Self.uint16(codeNode), Limits.absoluteAxisCode.contains(code) else {
                 throw unexpected(codeNode, "an absolute axis code from 0 to 63", codeNode.string ?? "?")
             }
             let items = try sequence(infoNode, "'[min, max, fuzz, flat, resolution]'")
-            let values = items.compactMap { $0.int.flatMap(Int32.init(exactly:)) }
+            let values = items.compactMap { Self.int32($0) }
             guard items.count == 5, values.count == 5 else {
                 throw unexpected(infoNode, "'[min, max, fuzz, flat, resolution]' as 5 integers", "\(items.count) items")
             }
@@ -170,6 +170,12 @@ struct LibinputRecordParser {
     }
 
     // MARK: Node access with errors that name the line
+
+    /// A scalar node's integer, when it fits 16 bits unsigned.
+    private static func uint16(_ node: Node) -> UInt16? { node.int.flatMap { UInt16(exactly: $0) } }
+
+    /// A scalar node's integer, when it fits 32 bits signed.
+    private static func int32(_ node: Node) -> Int32? { node.int.flatMap { Int32(exactly: $0) } }
 
     private func mapping(_ node: Node, _ expected: String) throws(RecordingError) -> Node.Mapping {
         guard let map = node.mapping else { throw unexpected(node, expected, describe(node)) }

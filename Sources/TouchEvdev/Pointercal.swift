@@ -25,7 +25,7 @@ public struct Pointercal: Hashable, Sendable {
     }
 
     /// What each field of the file is, by position, with its domain.
-    static let fieldMeanings: [(name: String, domain: IntegerDomain)] =
+    static let fieldMeanings: [(name: String, domain: NumberDomain)] =
         (0...6).map { ("a\($0)", Limits.pointercalCoefficient) }
         + [("xres", Limits.pointercalScreenSize), ("yres", Limits.pointercalScreenSize), ("rotation", Limits.pointercalRotation)]
 

@@ -34,11 +34,11 @@ import TouchLayout
 
     @Test(arguments: [
         ("1 2 3\n", "screen.pointercal:1: device[0].pointercal: expected 7 integers a0 … a6, optionally followed by xres yres [rotation] (found 3 fields)"),
-        ("65536 0 0\n0 65536 x\n65536\n", "screen.pointercal:2: device[0].pointercal: field 6: expected a5, an integer from -2147483648 to 2147483647"),
+        ("65536 0 0\n0 65536 x\n65536\n", "screen.pointercal:2: device[0].pointercal: field 6: expected a5, a whole number from -2147483648 to 2147483647"),
         ("1 0 0 0 1 0 0\n", "screen.pointercal:1: device[0].pointercal: field 7: expected a6, a divisor other than 0"),
         // A file that is not a pointercal at all: its content is never echoed (a path may name
         // any file, and the message reaches clients and logs).
-        ("password=hunter2\n", "screen.pointercal:1: device[0].pointercal: field 1: expected a0, an integer from -2147483648 to 2147483647"),
+        ("password=hunter2\n", "screen.pointercal:1: device[0].pointercal: field 1: expected a0, a whole number from -2147483648 to 2147483647"),
     ])
     func checkReadsAndValidatesPointercalFiles(content: String, expected: String) throws {
         let dir = try temporaryDirectory()

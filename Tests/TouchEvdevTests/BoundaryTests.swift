@@ -12,16 +12,16 @@ import TouchEvdev
             guard let error = error as? CalibrationError else { return false }
             return error.line == 1 && error.field == 1 && !error.description.contains("hunter2")
                 && !error.description.contains("password")
-                && error.description == "pointercal:1: field 1: expected a0, an integer from -2147483648 to 2147483647"
+                && error.description == "pointercal:1: field 1: expected a0, a whole number from -2147483648 to 2147483647"
         }
     }
 
     @Test(arguments: [
-        ("1 0 0\n0 1 0\n1 0 0 9\n", 3, 8, "xres, an integer from 1 to 1000000 (pixels)"),
+        ("1 0 0\n0 1 0\n1 0 0 9\n", 3, 8, "xres, a whole number from 1 to 1000000 (pixels)"),
         ("1 0 0\n0 1 0\n", 2, nil, "found 6 fields"),
-        ("1 0 0 0 1 0 1 0 480\n", 1, 8, "xres, an integer from 1 to 1000000 (pixels)"),
-        ("1 0 0 0 1 0 1 800 480 7\n", 1, 10, "rotation, an integer from 0 to 3 (quarter turns)"),
-        ("1 0 2147483648 0 1 0 1\n", 1, 3, "a2, an integer from -2147483648 to 2147483647"),
+        ("1 0 0 0 1 0 1 0 480\n", 1, 8, "xres, a whole number from 1 to 1000000 (pixels)"),
+        ("1 0 0 0 1 0 1 800 480 7\n", 1, 10, "rotation, a whole number from 0 to 3 (quarter turns)"),
+        ("1 0 2147483648 0 1 0 1\n", 1, 3, "a2, a whole number from -2147483648 to 2147483647"),
         ("1 0 0 0 1 0 1 800 480 0 1\n", 1, nil, "found 11 fields"),
         ("1 0 0 0 1 0\n\n\n0\n", 4, 7, "a6, a divisor other than 0"),
     ] as [(String, Int, Int?, String)])

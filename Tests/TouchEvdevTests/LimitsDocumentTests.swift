@@ -27,7 +27,7 @@ import TouchEvdev
             #expect(line?.contains("\(value)") == true, "docs/limits.md: '\(name)' should say \(value)")
         }
         for domain in [Limits.eventType, Limits.eventCode, Limits.absoluteAxisCode, Limits.inputProperty] {
-            let upper = "0x" + String(domain.range.upperBound, radix: 16)
+            let upper = "0x" + String(Int(domain.range.upperBound), radix: 16)
             #expect(text.contains(upper), "docs/limits.md should give \(upper)")
         }
     }
