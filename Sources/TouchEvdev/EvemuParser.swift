@@ -56,11 +56,13 @@ private struct EvemuReader {
             comments.read(content.dropFirst())
             return
         }
-        guard content.utf8.count >= 2, let tag = content.first, content.dropFirst().first == ":" else {
+        // Tags are one ASCII letter and a colon: read as bytes, not characters.
+        let bytes = content.utf8
+        guard bytes.count >= 2, let tag = bytes.first, bytes[bytes.index(after: bytes.startIndex)] == UInt8(ascii: ":") else {
             throw unexpected(number, Self.anyLine, line)
         }
-        let rest = content.dropFirst(2)
-        if tag == "E" {
+        let rest = content[bytes.index(bytes.startIndex, offsetBy: 2)...]
+        if tag == UInt8(ascii: "E") {
             try readEvent(rest, line: number, text: line)
             return
         }
@@ -69,11 +71,11 @@ private struct EvemuReader {
             throw RecordingError(file: name, line: number, kind: .exceedsLimit(what: "description lines", limit: Limits.maximumDescriptionLines))
         }
         switch tag {
-        case "N": try readName(rest, line: number, text: line)
-        case "I": try readIDs(rest, line: number, text: line)
-        case "P": try readProperties(rest, line: number, text: line)
-        case "B": try readMask(rest, line: number, text: line)
-        case "A": try readAxis(rest, line: number, text: line)
+        case UInt8(ascii: "N"): try readName(rest, line: number, text: line)
+        case UInt8(ascii: "I"): try readIDs(rest, line: number, text: line)
+        case UInt8(ascii: "P"): try readProperties(rest, line: number, text: line)
+        case UInt8(ascii: "B"): try readMask(rest, line: number, text: line)
+        case UInt8(ascii: "A"): try readAxis(rest, line: number, text: line)
         default: throw unexpected(number, Self.anyLine, line)
         }
         hasDescription = true
@@ -93,7 +95,7 @@ private struct EvemuReader {
 
     /// `E: <time> <type> <code> <value> [# comment]`.
     private mutating func readEvent(_ rest: Substring, line: Int, text: String) throws(RecordingError) {
-        let data = rest.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? rest
+        let data = rest.utf8.firstIndex(of: UInt8(ascii: "#")).map { rest[..<$0] } ?? rest
         let fields = data.fields()
         guard fields.count == 4, let time = NumberText.time(fields[0]), let type = NumberText.hex16(fields[1]),
             let code = NumberText.hex16(fields[2]), let value = NumberText.decimal32(fields[3])

@@ -71,7 +71,7 @@ import TouchEvdev
     }
 
     @Test func theEventBudgetStopsAtTheFirstEventPastIt() {
-        let text = "N: many\n" + String(repeating: "E: 0.0 0000 0000 0\n", count: Limits.maximumRecordingEvents + 1)
+        let text = "N: many\n" + String(repeating: "E: 0 0 0 0\n", count: Limits.maximumRecordingEvents + 1)
         expectLimit(text, "events", line: Limits.maximumRecordingEvents + 2, name: "many.ev")
     }
 
