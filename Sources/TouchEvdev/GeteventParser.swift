@@ -124,7 +124,7 @@ struct GeteventParser {
             throw unexpected(line, expected, text)
         }
         try RecordingDomains.checkEvent(type: type, code: code, file: name, line: line, text: text)
-        if type == EventType.abs && code == AbsCode.mtSlot && !(0..<Int32(Limits.maximumSlots)).contains(value) {
+        if type == EventType.abs && code == AbsCode.mtSlot && !(0..<Limits.maximumSlots).contains(Int(value)) {
             throw unexpected(line, "an ABS_MT_SLOT from 0 to \(Limits.maximumSlots - 1)", text)
         }
         return (path, InputEvent(time: time, type: type, code: code, value: value))

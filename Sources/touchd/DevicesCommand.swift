@@ -127,7 +127,7 @@ struct DeviceReport {
         var text = "\(axis.minimum)..\(axis.maximum)"
         if axis.resolution > 0 {
             text += ", \(axis.resolution)/mm"
-            if let mm = millimetres(axis) { text += " (\(Int(mm.rounded())) mm)" }
+            if let mm = millimetres(axis) { text += " (\(formatNumber(mm.rounded())) mm)" }
         } else {
             text += ", no resolution"
         }
