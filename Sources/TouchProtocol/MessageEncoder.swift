@@ -205,14 +205,14 @@ public enum MessageEncoder {
         }
     }
 
-    /// The greeting every client gets first.
-    public static func hello(daemonVersion: String) -> OutboundMessage {
-        OutboundMessage(
-            topic: nil, droppable: false,
-            members: [
-                ("type", "hello"), ("protocol", .int(Int64(protocolVersion))), ("daemon", .string(daemonVersion)),
-                ("topics", .array(Topic.allCases.map { .string($0.rawValue) })),
-            ])
+    /// The greeting every client gets first; with `role`, it tells the client what it may do.
+    public static func hello(daemonVersion: String, role: ClientRole? = nil) -> OutboundMessage {
+        var members: [(String, JSONValue)] = [
+            ("type", "hello"), ("protocol", .int(Int64(protocolVersion))), ("daemon", .string(daemonVersion)),
+            ("topics", .array(Topic.allCases.map { .string($0.rawValue) })),
+        ]
+        if let role { members.append(("role", .string(role.rawValue))) }
+        return OutboundMessage(topic: nil, droppable: false, members: members)
     }
 
     static func id(_ id: ResponderID?) -> JSONValue { id.map { .string($0.rawValue) } ?? .null }

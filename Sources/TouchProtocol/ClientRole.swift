@@ -1,0 +1,50 @@
+/// What a connection may do. touchd gives each client a role when it connects, from the client's
+/// credentials (`docs/operations.md`), tells it in `hello`, and checks every request against it:
+/// a request the role does not allow is refused with `forbidden`.
+public enum ClientRole: String, Hashable, Sendable, CaseIterable {
+    /// Watch the daemon: `ping`, `subscribe`, `unsubscribe`, `hit_test`, `views`, `devices`,
+    /// `stats` and `snapshot`.
+    case readOnly = "read_only"
+    /// Also change it: `set`, `add_view`, `remove_view`, `reload`, `become_first_responder` and
+    /// `resign_first_responder`.
+    case control
+
+    /// Whether a client with this role may make a request that needs `required`.
+    public func allows(_ required: ClientRole) -> Bool {
+        switch (self, required) {
+        case (.control, _), (.readOnly, .readOnly): true
+        case (.readOnly, .control): false
+        }
+    }
+}
+
+extension Request {
+    /// The role a client needs for this request: `control` for what changes the running tree or
+    /// layout, `read_only` for the rest.
+    public var requiredRole: ClientRole {
+        switch self {
+        case .ping, .subscribe, .unsubscribe, .hitTest, .views, .devices, .stats, .snapshot: .readOnly
+        case .set, .addView, .removeView, .reload, .becomeFirstResponder, .resignFirstResponder: .control
+        }
+    }
+
+    /// The request's `cmd`, as a client writes it.
+    public var command: String {
+        switch self {
+        case .ping: "ping"
+        case .subscribe: "subscribe"
+        case .unsubscribe: "unsubscribe"
+        case .hitTest: "hit_test"
+        case .set: "set"
+        case .addView: "add_view"
+        case .removeView: "remove_view"
+        case .reload: "reload"
+        case .devices: "devices"
+        case .views: "views"
+        case .stats: "stats"
+        case .snapshot: "snapshot"
+        case .becomeFirstResponder: "become_first_responder"
+        case .resignFirstResponder: "resign_first_responder"
+        }
+    }
+}
