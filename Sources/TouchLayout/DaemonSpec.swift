@@ -1,3 +1,5 @@
+import TouchCore
+
 /// The `[daemon]` table: where the socket is and who may use it. Command-line options win.
 ///
 /// | Key | Type | Default | Meaning |
@@ -5,17 +7,53 @@
 /// | `socket` | string | `"/run/touchd/touchd.sock"` | the socket's path (absolute) |
 /// | `socket_group` | string | the daemon's group | the socket file's group (name or number) |
 /// | `socket_mode` | string | `"0660"` | the socket file's mode, in octal |
-/// | `allow_users` | array of integers | `[]` (anyone the mode lets in) | user ids allowed to connect (SO_PEERCRED); root always is |
-/// | `allow_groups` | array of integers | `[]` | group ids allowed to connect |
+/// | `allow_users` | array of user names or ids | `[]` (anyone the mode lets in) | who may connect (SO_PEERCRED), with the read-only role at least |
+/// | `allow_groups` | array of group names or ids | `[]` | members of these groups may connect |
+/// | `control_users` | array of user names or ids | `[]` | who has the control role besides root and the daemon's own user |
+/// | `control_groups` | array of group names or ids | `[]` | members of these groups have the control role |
 public struct DaemonSpec: Hashable, Sendable {
     public static let defaultSocket = "/run/touchd/touchd.sock"
     public var socket: String = DaemonSpec.defaultSocket
     public var socketGroup: String?
     public var socketMode: UInt32 = 0o660
-    public var allowUsers: [UInt32] = []
-    public var allowGroups: [UInt32] = []
+    public var allowUsers: [AccountRef] = []
+    public var allowGroups: [AccountRef] = []
+    public var controlUsers: [AccountRef] = []
+    public var controlGroups: [AccountRef] = []
 
     public init() {}
 
-    static let keys = ["socket", "socket_group", "socket_mode", "allow_users", "allow_groups"]
+    static let keys = ["socket", "socket_group", "socket_mode", "allow_users", "allow_groups", "control_users", "control_groups"]
+}
+
+/// A user or a group as the layout or a command-line flag names it: by number or by name. Names
+/// are looked up when the daemon starts (`touchd run`), not when the layout is read.
+public enum AccountRef: Hashable, Sendable, CustomStringConvertible {
+    case id(UInt32)
+    case name(String)
+
+    /// What a list entry or a flag's part must be, for messages.
+    public static let expected = "a name of 1 to \(Limits.maximumAccountNameBytes) bytes or a numeric id (\(Limits.unixID))"
+
+    /// Reads `text` (a flag's comma-separated part): digits are an id (in ``Limits/unixID``),
+    /// anything else a name (1 to ``Limits/maximumAccountNameBytes`` bytes, no `,`, `:` or
+    /// whitespace); `nil` when it is neither.
+    public init?(parsing text: String) {
+        if let first = text.utf8.first, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) {
+            guard let id = UInt32(text), Limits.unixID.contains(id) else { return nil }
+            self = .id(id)
+            return
+        }
+        guard !text.isEmpty, text.utf8.count <= Limits.maximumAccountNameBytes,
+            !text.contains(where: { $0 == "," || $0 == ":" || $0.isWhitespace })
+        else { return nil }
+        self = .name(text)
+    }
+
+    public var description: String {
+        switch self {
+        case .id(let id): "\(id)"
+        case .name(let name): name
+        }
+    }
 }

@@ -21,26 +21,41 @@ extension LayoutReader {
                 log.add(.invalidValue, fields.at("socket_mode"), "\(quote(mode)) is not a mode: expected an octal mode such as \"0660\"")
             }
         }
-        if let ids = readIDs(fields, "allow_users") { spec.allowUsers = ids }
-        if let ids = readIDs(fields, "allow_groups") { spec.allowGroups = ids }
+        if let accounts = readAccounts(fields, "allow_users") { spec.allowUsers = accounts }
+        if let accounts = readAccounts(fields, "allow_groups") { spec.allowGroups = accounts }
+        if let accounts = readAccounts(fields, "control_users") { spec.controlUsers = accounts }
+        if let accounts = readAccounts(fields, "control_groups") { spec.controlGroups = accounts }
         fields.rejectUnknownKeys(DaemonSpec.keys, what: "[daemon]", aliases: Self.daemonAliases)
         return spec
     }
 
-    /// An array of numeric user or group ids (of at most ``Limits/maximumLayoutEntries``).
-    private func readIDs(_ fields: Fields, _ key: String) -> [UInt32]? {
+    /// An array of users or groups, each a name or a numeric id (``AccountRef``), of at most
+    /// ``Limits/maximumLayoutEntries``.
+    private func readAccounts(_ fields: Fields, _ key: String) -> [AccountRef]? {
         guard let node = fields.values[key] else { return nil }
         guard case .array(let items) = node else {
-            fields.wrongType(fields.at(key), node, "an array of numeric ids")
+            fields.wrongType(fields.at(key), node, "an array of names or ids")
             return nil
         }
         guard items.count <= Limits.maximumLayoutEntries else {
-            log.add(.exceedsLimit, fields.at(key), "\(items.count) ids: expected at most \(Limits.maximumLayoutEntries)")
+            log.add(.exceedsLimit, fields.at(key), "\(items.count) entries: expected at most \(Limits.maximumLayoutEntries)")
             return nil
         }
         return items.enumerated().compactMap { i, item in
-            fields.checkedInteger(item, at: fields.at(key).appending(index: i), in: Limits.unixID, what: "a numeric id")
-                .flatMap { UInt32(exactly: $0) }
+            let path = fields.at(key).appending(index: i)
+            switch item {
+            case .integer:
+                return fields.checkedInteger(item, at: path, in: Limits.unixID, what: "a numeric id").flatMap { UInt32(exactly: $0) }.map { .id($0) }
+            case .string(let text):
+                guard let account = AccountRef(parsing: text) else {
+                    log.add(.invalidValue, path, "\(quote(text)) is not a user or group: expected \(AccountRef.expected)")
+                    return nil
+                }
+                return account
+            case .table, .array, .float, .bool, .dateTime:
+                fields.wrongType(path, item, AccountRef.expected)
+                return nil
+            }
         }
     }
 }
