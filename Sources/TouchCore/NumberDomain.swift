@@ -93,6 +93,33 @@ public enum Limits {
     public static let maximumRequestListEntries = 64
     /// The longest string a request's `id` may be, in UTF-8 bytes (the reply carries it back).
     public static let maximumRequestIDBytes = 256
+
+    /// A user or group id in the layout's `[daemon]` lists and the matching command-line flags
+    /// (4294967295 is `-1`, "no id", to the kernel).
+    public static let accountID = NumberDomain(0...4_294_967_294, wholeNumbers: true)
+    /// The longest user or group name in those lists, in UTF-8 bytes (Linux allows 32).
+    public static let maximumAccountNameBytes = 32
+
+    /// The most clients connected to the socket at once; one more is told `goodbye` and closed.
+    public static let maximumClients = 64
+    /// The longest request line, in bytes without its newline; a longer one ends the connection.
+    public static let maximumRequestLineBytes = 64 * 1024
+    /// The most request lines served for one client in one turn of the event loop; the rest wait
+    /// for its next turn, after the input that arrived meanwhile.
+    public static let maximumRequestsPerTurn = 16
+    /// The most request bytes read from one client in one turn of the event loop.
+    public static let maximumRequestBytesPerTurn = 64 * 1024
+    /// The most bytes waiting unwritten for one client before its droppable messages are dropped.
+    public static let maximumQueuedBytesPerClient = 256 * 1024
+    /// The longest reply, in bytes: a longer one is refused (`reply_too_large`).
+    public static let maximumReplyBytes = 4 << 20
+    /// The most bytes of `snapshot` and `views` replies waiting unwritten for all clients together:
+    /// past it those requests are refused (`busy`) until clients have read theirs.
+    public static let maximumHeavyReplyBytesInFlight = 16 << 20
+    /// The most subscriptions one connection may hold at once.
+    public static let maximumSubscriptionsPerClient = 16
+    /// The most views one connection may have added with `add_view` and not yet removed.
+    public static let maximumViewsPerClient = 1_000
 }
 
 /// Whole-number conversions that cannot trap: `nil` (or a clamped value) where the standard

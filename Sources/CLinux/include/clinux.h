@@ -11,6 +11,8 @@
 #include <fcntl.h>
 #include <errno.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <linux/sockios.h>
 
 /* SO_PEERCRED's struct ucred needs _GNU_SOURCE in some headers: mirror it. */
 struct touchd_ucred { int pid; unsigned int uid; unsigned int gid; };
@@ -36,5 +38,13 @@ static inline int touchd_peer_groups(int fd, unsigned int *groups, int capacity)
     if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len) == 0) return (int)(len / sizeof(unsigned int));
     if (errno == ERANGE) return (int)(len / sizeof(unsigned int));
     return -1;
+}
+
+/* The bytes of a socket's send buffer still in use (SIOCOUTQ): for a Unix stream socket, what its
+ * peer has not read yet, counted with the kernel's own overhead per buffer, in the same unit as
+ * SO_SNDBUF. -1 with errno set when the kernel does not tell. */
+static inline int touchd_socket_unsent(int fd) {
+    int n = 0;
+    return ioctl(fd, SIOCOUTQ, &n) == 0 ? n : -1;
 }
 #endif
