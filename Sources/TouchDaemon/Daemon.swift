@@ -37,7 +37,7 @@ public struct LoadedLayout {
 public final class Daemon {
     public let loop: EventLoop
     public let server: SocketServer
-    public private(set) var app: Application
+    public internal(set) var app: Application
     public let version: String
     /// Re-reads the layout; returns it with its new application, or throws a readable error (the
     /// old layout then keeps running).
@@ -61,7 +61,9 @@ public final class Daemon {
     public var onSubscribe: (() -> Void)?
     public private(set) var framesIn = 0
     /// The last touches' paths, for the `snapshot` request's picture.
-    private var recentTouches = TouchPathRecorder(limit: 200, pointLimit: 2_000)
+    var recentTouches = TouchPathRecorder(limit: 200, pointLimit: 2_000)
+    /// The views each client added and has not removed (`Daemon+Requests.swift`).
+    var viewOwnership = ViewOwnership()
 
     public init(app: Application, server: SocketServer, loop: EventLoop, version: String) {
         self.app = app
@@ -70,8 +72,7 @@ public final class Daemon {
         self.server = server
         self.loop = loop
         self.version = version
-        server.greeting = MessageEncoder.hello(daemonVersion: version)
-        server.onRequest = { [unowned self] client, line in self.handle(line, from: client) }
+        installRequestHandling()
     }
 
     /// The input's clock when no frame has arrived yet (set from the input sources; the kernel's
@@ -226,6 +227,7 @@ public final class Daemon {
         app = newApp
         app.recordsResponderCalls = false
         app.continueNumbering(after: previous)
+        viewOwnership.removeAll()  // the views clients added went with the old tree
     }
 
     /// Reloads the layout (``reloadLayout``): on success the application is replaced and the input
@@ -246,132 +248,5 @@ public final class Daemon {
 
     struct ReloadUnsupported: Error, CustomStringConvertible {
         var description: String { "this daemon has no layout file to reload" }
-    }
-
-    // MARK: - Requests
-
-    /// `{"window": ..., "first_responder": ...}` for the window of `responder` after a change.
-    private func firstResponderResult(of responder: ResponderID) -> JSONValue {
-        let window = app.tree.kind(of: responder) == .controller
-            ? app.tree.controllerProperties(of: responder).flatMap { app.tree.window(of: $0.view) } : app.tree.window(of: responder)
-        let current = window.flatMap { app.firstResponder(of: $0) }
-        return ReplyResult.firstResponder(window: window, current: current)
-    }
-
-    func handle(_ line: [UInt8], from client: SocketServer.ClientHandle) -> OutboundMessage? {
-        dispatchQueued()
-        let (id, parsed) = Request.parse(line)
-        switch parsed {
-        case .failure(let error): return Reply.error(id, error)
-        case .success(let request):
-            switch perform(request, client: client) {
-            case .success(let result): return Reply.ok(id, result)
-            case .failure(let error): return Reply.error(id, error)
-            }
-        }
-    }
-
-    func perform(_ request: Request, client: SocketServer.ClientHandle) -> Result<JSONValue, RequestError> {
-        switch request {
-        case .ping:
-            return .success(ReplyResult.pong)
-        case .subscribe(let topics, let views, let actions):
-            let id = server.withSubscriptions(of: client) { subs, next -> Int in
-                defer { next += 1 }
-                subs.append(Subscription(id: next, topics: topics, views: views, actions: actions))
-                return next
-            }
-            loop.deferWork { [weak self] in self?.onSubscribe?() }
-            return .success(ReplyResult.subscribed(id ?? 0))
-        case .unsubscribe(let subscription):
-            let removed = server.withSubscriptions(of: client) { subs, _ -> Bool in
-                let before = subs.count
-                subs.removeAll { $0.id == subscription }
-                return subs.count < before
-            } ?? false
-            return removed ? .success(ReplyResult.done) : .failure(RequestError("unknown_subscription", "no subscription \(subscription) on this connection"))
-        case .hitTest(let point, let window):
-            guard let target = window ?? app.tree.keyWindow else { return .failure(RequestError("no_window", "the layout has no window")) }
-            guard let result = app.tree.hitTest(point, onDisplayOf: target, traced: true) else {
-                return .failure(RequestError("unknown_window", "\"\(target)\" is not a window"))
-            }
-            return .success(TreeDescription.hitTest(result, tree: app.tree))
-        case .set(let view, let changes):
-            do {
-                try app.updateView(view) { changes.apply(to: &$0) }
-                publishFirstResponderChanges()
-                return .success(ReplyResult.done)
-            } catch {
-                return .failure(RequestError("unknown_view", error.description))
-            }
-        case .addView(let view, let parent, let changes):
-            var props = ViewProperties(frame: .zero)
-            changes.apply(to: &props)
-            do {
-                try app.addView(view, parent: parent, props)
-                return .success(ReplyResult.done)
-            } catch {
-                return .failure(RequestError("bad_argument", error.description))
-            }
-        case .removeView(let view):
-            do {
-                if let report = try app.removeView(view, timestamp: inputNow()) { publish([report]) }
-                publishFirstResponderChanges()
-                return .success(ReplyResult.done)
-            } catch {
-                return .failure(RequestError("unknown_view", error.description))
-            }
-        case .reload:
-            guard reloadLayout != nil else { return .failure(RequestError("unsupported", "this daemon has no layout file to reload")) }
-            do {
-                let views = try reload()
-                return .success(ReplyResult.reloaded(views: views))
-            } catch {
-                onReloadRefused?(error)
-                return .failure(RequestError("reload_failed", "\(error)"))
-            }
-        case .devices:
-            return .success(describeDevices())
-        case .snapshot(let window, let heatmap):
-            guard let target = window ?? app.tree.keyWindow else { return .failure(RequestError("no_window", "the layout has no window")) }
-            var markers = ViewMarkers(handlers: app.handlers, tree: app.tree)
-            markers.addRecognizers(app.gestureRecognizerSpecs)
-            markers.addControls(app.controlSpecs)
-            do {
-                let svg = try SVGRenderer.snapshot(
-                    tree: app.tree, window: target, markers: markers,
-                    touches: recentTouches.paths, heatmap: heatmap)
-                return .success(ReplyResult.snapshot(window: target, svg: svg))
-            } catch {
-                return .failure(RequestError(error.code, error.description))
-            }
-        case .views:
-            return .success(TreeDescription.views(app.tree, firstResponders: app.firstRespondersByWindow))
-        case .becomeFirstResponder(let responder):
-            do {
-                if let change = try app.becomeFirstResponder(responder, cause: .request) { server.broadcast(MessageEncoder.message(for: change)) }
-                return .success(firstResponderResult(of: responder))
-            } catch {
-                return .failure(RequestError(error.code, error.description))
-            }
-        case .resignFirstResponder(let responder):
-            do {
-                server.broadcast(MessageEncoder.message(for: try app.resignFirstResponder(responder, cause: .request)))
-                return .success(firstResponderResult(of: responder))
-            } catch {
-                return .failure(RequestError(error.code, error.description))
-            }
-        case .stats:
-            let s = app.statistics
-            let srv = server.statistics
-            return .success(
-                ReplyResult.stats(
-                    StatsCounters(
-                        framesIn: framesIn, eventsDispatched: s.eventsDispatched, touchesBegan: s.touchesBegan, touchesCancelled: s.touchesCancelled,
-                        actionsEmitted: s.actionsEmitted, anomalies: s.anomalies, queueHighWaterMark: app.queue.highWaterMark,
-                        queueCoalesced: app.queue.coalescedCount, clients: server.clientCount, messagesSent: srv.sentMessages,
-                        messagesDropped: srv.droppedMessages, clientsDisconnectedSlow: srv.disconnectedSlow, activeTouches: app.activeTouches.count,
-                        wakeups: loop.wakeups)))
-        }
     }
 }

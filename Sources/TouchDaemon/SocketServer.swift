@@ -5,28 +5,14 @@ import TouchProtocol
 import Glibc
 #endif
 
-/// Who may connect, checked against the peer's credentials (SO_PEERCRED, and SO_PEERGROUPS for its
-/// supplementary groups). Empty lists allow everyone the socket file's permissions let in; otherwise
-/// root, a listed user, or a member of a listed group (primary or supplementary) is allowed.
-public struct PeerPolicy: Hashable, Sendable {
-    public var allowedUIDs: Set<UInt32>
-    public var allowedGIDs: Set<UInt32>
-
-    public init(allowedUIDs: Set<UInt32> = [], allowedGIDs: Set<UInt32> = []) {
-        self.allowedUIDs = allowedUIDs
-        self.allowedGIDs = allowedGIDs
-    }
-
-    public func allows(_ peer: PeerCredentials?) -> Bool {
-        if allowedUIDs.isEmpty && allowedGIDs.isEmpty { return true }
-        guard let peer else { return false }
-        return peer.uid == 0 || allowedUIDs.contains(peer.uid) || allowedGIDs.contains(peer.gid)
-            || peer.supplementaryGIDs.contains { allowedGIDs.contains($0) }
-    }
-}
-
-/// The daemon's Unix stream socket: accepts clients, reads their request lines, and fans messages
-/// out to the clients whose subscriptions match, never blocking on any of them.
+/// The daemon's Unix stream socket: accepts clients, serves their request lines in fair turns,
+/// and fans messages out to the clients whose subscriptions match, never blocking on any of them.
+///
+/// Each turn of the event loop serves every client with requests waiting, in order, at most
+/// ``ClientLimits/maximumRequestsPerTurn`` requests each, after the input that arrived in the same
+/// wakeup (`SocketServer+Turns.swift`). Accepting respects ``ClientLimits/maximumClients`` and backs
+/// off when descriptors run out (`SocketServer+Accepting.swift`); a connection that ends gets its
+/// last words whole (`SocketServer+Closing.swift`).
 public final class SocketServer {
     public let path: String
     public let listenFD: Int32
@@ -34,38 +20,62 @@ public final class SocketServer {
     public let isActivated: Bool
     public let limits: ClientLimits
     public let policy: PeerPolicy
-    private let loop: EventLoop
-    private var clients: [Int32: ClientConnection] = [:]
-    /// Clients being disconnected whose last words (a `dropped` notice, a `goodbye`) the socket did
-    /// not take at once: written as the socket allows, closed when done or at their deadline.
-    private var closing: [Int32: (client: ClientConnection, deadline: Double)] = [:]
-    private var closingTimer: LoopTimer?
-    /// How long a disconnected client's last words may wait for the client to read them.
-    public static let closingGrace = 2.0
-    /// Called with each request line of a client (its bytes, without the newline); the answer (a
-    /// reply message) is sent back to it.
-    public var onRequest: ((_ client: ClientHandle, _ line: [UInt8]) -> OutboundMessage?)?
-    /// Called when a client is connected, with its greeting to send first.
-    public var greeting: OutboundMessage?
+    let loop: EventLoop
+    var clients: [Int32: ClientConnection] = [:]
+    /// Clients being disconnected whose last words the socket did not take at once
+    /// (`SocketServer+Closing.swift`).
+    var closing: [Int32: ClosingClient] = [:]
+    /// Clients with request lines to serve, in the order they are served.
+    var ready: [ClientConnection] = []
+    /// Whether a turn is due at the end of the current wakeup.
+    var turnScheduled = false
+    /// Whether this turn's `snapshot` or `views` request was served (one a turn, for all clients).
+    var heavySlotTaken = false
+    /// Whether the listening socket is unwatched until ``acceptAlarm`` (out of descriptors).
+    var acceptPaused = false
+    var nextSerial: UInt64 = 1
+    /// Wakes the loop for requests left from the last turn.
+    var turnAlarm: LoopAlarm?
+    /// Ends a pause in accepting.
+    var acceptAlarm: LoopAlarm?
+    /// Checks clients being disconnected for progress.
+    var closingAlarm: LoopAlarm?
+    /// Answers each request line of a client (its bytes, without the newline).
+    public var onRequest: ((_ client: ClientHandle, _ line: [UInt8]) -> RequestAnswer)?
+    /// The first message of a connection, for its role.
+    public var greeting: ((ClientRole) -> OutboundMessage)?
     /// Called after a client connects or goes away.
     public var onClientsChanged: (() -> Void)?
-    public private(set) var statistics = Statistics()
+    /// Called once for each client whose connection ended (not at shutdown), after the current
+    /// wakeup's work: what it owned can be let go.
+    public var onClientGone: ((ClientHandle) -> Void)?
+    public internal(set) var statistics = Statistics()
     /// Whether writes are held back until the end of a ``batch(_:)``.
-    private var batching = false
+    var batching = false
     /// The clients with bytes queued during the current batch.
-    private var unflushed: [ClientConnection] = []
+    var unflushed: [ClientConnection] = []
 
     public struct Statistics: Hashable, Sendable {
         public var accepted = 0
+        /// Clients refused by the peer policy.
         public var refused = 0
+        /// Clients refused because ``ClientLimits/maximumClients`` were connected.
+        public var refusedFull = 0
+        /// Times accepting paused because descriptors ran out.
+        public var acceptBackoffs = 0
         public var disconnectedSlow = 0
         public var droppedMessages = 0
         public var sentMessages = 0
+        public var requestsServed = 0
+        /// Connections closed with last words the client had not read (it stopped reading).
+        public var closedStalled = 0
     }
 
-    /// A client as request handlers see it.
+    /// A client as request handlers see it: a connection, never confused with a later one that
+    /// gets the same descriptor number.
     public struct ClientHandle: Hashable, Sendable {
         public let fd: Int32
+        public let serial: UInt64
     }
 
     /// Binds `path` (mode `mode`, group `group` when given), or adopts an already listening descriptor.
@@ -105,17 +115,26 @@ public final class SocketServer {
             listenFD = fd
         }
         try loop.register(listenFD, for: .readable) { [unowned self] _ in self.acceptClients() }
+        turnAlarm = try LoopAlarm(loop: loop) { [unowned self] in self.scheduleTurn() }
+        acceptAlarm = try LoopAlarm(loop: loop) { [unowned self] in self.resumeAccepting() }
+        closingAlarm = try LoopAlarm(loop: loop) { [unowned self] in self.checkClosingClients() }
     }
 
+
     /// Closes every client and the listening socket; unlinks the file unless systemd owns it.
+    /// Each client gets `goodbye` with `reason` after the lines it was being sent: lines not yet
+    /// started are reported in a `dropped` notice instead, so none is cut.
     public func shutdown(reason: String) {
-        for client in clients.values {
-            _ = client.send(MessageEncoder.goodbye(reason: reason), limits: ClientLimits(maximumQueuedBytes: .max))
-            _ = client.flush()
-            drop(client)
+        for client in clients.values.sorted(by: { $0.serial < $1.serial }) {
+            client.outbox.abandonBacklog(lost: nil)
+            client.outbox.sendFinal(MessageEncoder.goodbye(reason: reason))
+            _ = client.outbox.flush(final: true)
+            forget(client)
+            close(client.fd)
         }
-        for fd in closing.keys { closeLingering(fd) }
-        if let closingTimer { loop.unregister(closingTimer.fd) }
+        for fd in closing.keys { closeLingering(fd, stalled: false) }
+        for alarm in [turnAlarm, acceptAlarm, closingAlarm] { alarm?.close() }
+        ready.removeAll()
         loop.unregister(listenFD)
         if !isActivated {
             close(listenFD)
@@ -145,33 +164,53 @@ public final class SocketServer {
 
     /// Sends `message` to one client.
     public func send(_ message: OutboundMessage, to handle: ClientHandle) {
-        guard let client = clients[handle.fd] else { return }
+        guard let client = client(handle) else { return }
         deliver(message, to: client)
     }
 
+    /// The connection `handle` names, while it is connected.
+    func client(_ handle: ClientHandle) -> ClientConnection? {
+        guard let client = clients[handle.fd], client.serial == handle.serial else { return nil }
+        return client
+    }
+
+    /// The role of a connected client.
+    public func role(of handle: ClientHandle) -> ClientRole? { client(handle)?.role }
+
+    /// The credentials of a connected client, as it connected.
+    public func credentials(of handle: ClientHandle) -> PeerCredentials? { client(handle)?.credentials }
+
     /// Changes a client's subscriptions.
     public func withSubscriptions<T>(of handle: ClientHandle, _ body: (inout [Subscription], inout Int) -> T) -> T? {
-        guard let client = clients[handle.fd] else { return nil }
+        guard let client = client(handle) else { return nil }
         return body(&client.subscriptions, &client.nextSubscriptionID)
     }
 
-    /// Disconnects a client after sending it `reason`.
+    /// Disconnects a client after sending it `reason` (`goodbye`), as ``shutdown(reason:)`` does
+    /// for all.
     public func disconnect(_ handle: ClientHandle, reason: String) {
-        guard let client = clients[handle.fd] else { return }
-        _ = client.send(MessageEncoder.goodbye(reason: reason), limits: ClientLimits(maximumQueuedBytes: .max))
-        _ = client.flush()
-        drop(client)
+        guard let client = client(handle) else { return }
+        end(client, lastWords: [MessageEncoder.goodbye(reason: reason)])
     }
 
     /// Per-client figures for the `stats` command.
     public var clientSummaries: [(fd: Int32, queuedBytes: Int, dropped: Int, subscriptions: Int)] {
-        clients.values.sorted { $0.fd < $1.fd }.map { ($0.fd, $0.queuedBytes, $0.totalDropped, $0.subscriptions.count) }
+        clients.values.sorted { $0.fd < $1.fd }.map { ($0.fd, $0.queuedBytes, $0.outbox.totalDropped, $0.subscriptions.count) }
     }
 
-    private func deliver(_ message: OutboundMessage, to client: ClientConnection) {
-        switch client.send(message, limits: limits) {
+    /// Bytes queued for every client together, connected or being disconnected.
+    public var totalQueuedBytes: Int {
+        clients.values.reduce(0) { $0 + $1.queuedBytes } + closing.values.reduce(0) { $0 + $1.client.queuedBytes }
+    }
+
+    /// Clients being disconnected that have not yet read their last words.
+    public var closingCount: Int { closing.count }
+
+    func deliver(_ message: OutboundMessage, to client: ClientConnection, heavy: Bool = false) {
+        switch client.outbox.send(message, limit: limits.maximumQueuedBytes) {
         case .queued:
             statistics.sentMessages += 1
+            if heavy { client.outbox.markLastLineHeavy() }
             if !batching {
                 flush(client)
             } else if !client.awaitsFlush {
@@ -183,124 +222,54 @@ public final class SocketServer {
         case .overflow:
             statistics.disconnectedSlow += 1
             // The backlog goes (a line partly written is completed); the client is told what it
-            // missed and why it is disconnected, as far as its socket takes it without blocking.
-            statistics.droppedMessages += client.abandonBacklog(reason: "too slow: a message that may not be dropped could not be queued")
-            finish(client)
+            // missed and why it is disconnected.
+            let lost = client.outbox.nextSeq - 1
+            let reason = "too slow: a message that may not be dropped could not be queued"
+            statistics.droppedMessages += end(client, lost: lost, lastWords: [MessageEncoder.goodbye(reason: reason)])
         }
     }
 
-    /// Writes a disconnected client's last queued bytes without blocking: closes it at once when
-    /// they all went, else keeps writing as it reads, for at most ``closingGrace`` seconds.
-    private func finish(_ client: ClientConnection) {
-        guard clients.removeValue(forKey: client.fd) != nil else { return }
-        onClientsChanged?()
-        switch client.flush() {
-        case .done, .failed:
-            loop.unregister(client.fd)
-            close(client.fd)
-        case .wouldBlock:
-            loop.modify(client.fd, for: .writable)
-            let deadline = Daemon.monotonicNow() + Self.closingGrace
-            closing[client.fd] = (client, deadline)
-            armClosingTimer()
-        }
-    }
-
-    private func armClosingTimer() {
-        guard let next = closing.values.map(\.deadline).min() else {
-            closingTimer?.arm(after: nil)
-            return
-        }
-        if closingTimer == nil, let timer = try? LoopTimer() {
-            closingTimer = timer
-            try? loop.register(timer.fd, for: .readable) { [unowned self] _ in
-                timer.acknowledge()
-                let now = Daemon.monotonicNow()
-                for (fd, entry) in self.closing where entry.deadline <= now { self.closeLingering(fd) }
-                self.armClosingTimer()
-            }
-        }
-        closingTimer?.arm(after: max(next - Daemon.monotonicNow(), 0.000_001))
-    }
-
-    private func closeLingering(_ fd: Int32) {
-        guard closing.removeValue(forKey: fd) != nil else { return }
-        loop.unregister(fd)
-        close(fd)
-    }
-
-    private func flush(_ client: ClientConnection) {
+    /// Writes what the client's socket takes now and watches for the rest.
+    func flush(_ client: ClientConnection) {
         client.awaitsFlush = false
-        switch client.flush() {
-        case .done: break
-        case .wouldBlock: loop.modify(client.fd, for: [.readable, .writable])
+        switch client.outbox.flush() {
+        case .done, .wouldBlock: updateWatching(client)
         case .failed: drop(client)
         }
     }
 
-    private func acceptClients() {
-        while true {
-            let fd = accept4(listenFD, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
-            if fd < 0 { return }
-            let credentials = PeerCredentials.of(socket: fd)
-            let client = ClientConnection(fd: fd, credentials: credentials, maximumLineLength: limits.maximumLineLength)
-            guard policy.allows(credentials) else {
-                statistics.refused += 1
-                _ = client.send(MessageEncoder.goodbye(reason: "not allowed"), limits: limits)
-                _ = client.flush()
-                close(fd)
-                continue
-            }
-            do {
-                try loop.register(fd, for: .readable) { [unowned self] readiness in self.handle(fd: fd, readiness) }
-            } catch {
-                close(fd)
-                continue
-            }
-            clients[fd] = client
-            statistics.accepted += 1
-            onClientsChanged?()
-            if let greeting { deliver(greeting, to: client) }
-        }
+    /// Watches the client's descriptor for what it needs: requests while it has none waiting and
+    /// may be served, writability while bytes wait for its socket.
+    func updateWatching(_ client: ClientConnection) {
+        var wanted: EventLoop.Readiness = []
+        if client.inputEnd == nil && !client.isScheduled && client.queuedBytes <= limits.requestPauseBytes { wanted.insert(.readable) }
+        if client.queuedBytes > 0 { wanted.insert(.writable) }
+        guard wanted != client.watching else { return }
+        client.watching = wanted
+        loop.modify(client.fd, for: wanted)
     }
 
-    private func handle(fd: Int32, _ readiness: EventLoop.Readiness) {
-        if let entry = closing[fd] {
-            if entry.client.flush() != .wouldBlock || readiness.contains(.hangup) { closeLingering(fd) }
-            return
-        }
-        guard let client = clients[fd] else { return }
-        if readiness.contains(.writable) {
-            var outcome = client.flush()
-            // A client reading again learns what it missed, without waiting for a new message.
-            if outcome != .failed, client.queueDropNoticeIfRoom(limits: limits) { outcome = client.flush() }
-            switch outcome {
-            case .done: loop.modify(fd, for: .readable)
-            case .wouldBlock: break
-            case .failed: drop(client); return
-            }
-        }
-        guard readiness.contains(.readable) || readiness.contains(.hangup) else { return }
-        let read = client.readLines()
-        for line in read.lines where !line.isEmpty {
-            guard clients[fd] != nil else { return }
-            if let reply = onRequest?(ClientHandle(fd: fd), line) { deliver(reply, to: client) }
-        }
-        guard clients[fd] != nil, let end = read.end else { return }
-        switch end {
-        case .closed:
-            drop(client)
-        case .lineTooLong:
-            deliver(MessageEncoder.lineTooLong(maximumLineLength: limits.maximumLineLength), to: client)
-            disconnect(ClientHandle(fd: fd), reason: "request line too long")
-        }
-    }
-
-    private func drop(_ client: ClientConnection) {
-        guard clients.removeValue(forKey: client.fd) != nil else { return }
+    /// Removes a client whose peer is gone or whose socket failed, at once.
+    func drop(_ client: ClientConnection) {
+        guard clients[client.fd] === client else { return }
+        forget(client)
         loop.unregister(client.fd)
         close(client.fd)
+        clientGone(client)
+    }
+
+    /// Takes a client out of the connected ones (it is being closed).
+    func forget(_ client: ClientConnection) {
+        clients.removeValue(forKey: client.fd)
+        client.isScheduled = false
         onClientsChanged?()
+    }
+
+    /// Tells ``onClientGone`` after the current wakeup's work (never in the middle of a delivery).
+    func clientGone(_ client: ClientConnection) {
+        guard onClientGone != nil else { return }
+        let handle = ClientHandle(fd: client.fd, serial: client.serial)
+        loop.deferWork { [weak self] in self?.onClientGone?(handle) }
     }
 
     static func address(_ path: String) throws(SystemError) -> sockaddr_un {

@@ -28,11 +28,21 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "The socket file's group (name or number); default: the layout's, else the daemon's own group.")
     var socketGroup: String?
 
-    @Option(name: .long, help: "Allowed client user ids, comma-separated (root is always allowed). Default: the layout's, else whoever the file mode lets in.")
+    @Option(
+        name: .long,
+        help: "Users who may connect (read-only at least), names or ids, comma-separated. Default: the layout's, else whoever the file mode lets in.")
     var allowUsers: String?
 
-    @Option(name: .long, help: "Allowed client group ids, comma-separated. Default: the layout's.")
+    @Option(name: .long, help: "Groups whose members may connect, names or ids, comma-separated. Default: the layout's.")
     var allowGroups: String?
+
+    @Option(
+        name: .long,
+        help: "Users with the control role besides root and the daemon's own user, names or ids, comma-separated. Default: the layout's.")
+    var controlUsers: String?
+
+    @Option(name: .long, help: "Groups whose members have the control role, names or ids, comma-separated. Default: the layout's.")
+    var controlGroups: String?
 
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
@@ -90,16 +100,7 @@ struct RunCommand: ParsableCommand {
                 throw ValidationError("--socket-group \(socketGroup): no such group")
             }
         }
-        func ids(_ text: String?, _ flag: String, _ fromLayout: [UInt32]) throws -> Set<UInt32> {
-            guard let text else { return Set(fromLayout) }
-            return Set(try text.split(separator: ",").map { part in
-                guard let n = UInt32(part.trimmingCharacters(in: .whitespaces)) else { throw ValidationError("\(flag): \"\(part)\" is not a number") }
-                return n
-            })
-        }
-        let policy = PeerPolicy(
-            allowedUIDs: try ids(allowUsers, "--allow-users", daemonSpec.allowUsers),
-            allowedGIDs: try ids(allowGroups, "--allow-groups", daemonSpec.allowGroups))
+        let policy = try peerPolicy(daemonSpec)
         let activated: Int32?
         do {
             activated = try SocketActivation.listeningDescriptor()
@@ -136,5 +137,27 @@ struct RunCommand: ParsableCommand {
             if starting { notifier.reloading() } else { notifier.ready(status: "layout reloaded") }
         }
         try runner.run()
+    }
+
+    /// The peer policy: each `[daemon]` list of the layout, or its flag when given, names looked up.
+    func peerPolicy(_ spec: DaemonSpec) throws -> PeerPolicy {
+        func list(_ flag: String?, _ name: String, _ key: String, _ fromLayout: [AccountRef]) throws -> (list: [AccountRef], source: String) {
+            guard let flag else { return (fromLayout, "[daemon] \(key)") }
+            let parts = try flag.split(separator: ",").map { part in
+                let text = part.trimmingCharacters(in: .whitespaces)
+                guard let account = AccountRef(parsing: text) else { throw ValidationError("\(name): \"\(text)\": expected \(AccountRef.expected)") }
+                return account
+            }
+            return (parts, name)
+        }
+        do {
+            return try PeerPolicy.resolving(
+                allowUsers: try list(allowUsers, "--allow-users", "allow_users", spec.allowUsers),
+                allowGroups: try list(allowGroups, "--allow-groups", "allow_groups", spec.allowGroups),
+                controlUsers: try list(controlUsers, "--control-users", "control_users", spec.controlUsers),
+                controlGroups: try list(controlGroups, "--control-groups", "control_groups", spec.controlGroups))
+        } catch let error as AccountLookupError {
+            throw ValidationError(error.description)
+        }
     }
 }

@@ -1,0 +1,58 @@
+import TouchCore
+
+/// Limits that protect the daemon and its clients from one another (`docs/limits.md`,
+/// `docs/protocol.md`). The defaults are ``Limits``' (one home for each bound); tests make them
+/// small.
+public struct ClientLimits: Hashable, Sendable {
+    /// Bytes a client may have waiting unwritten before droppable messages are dropped for it.
+    public var maximumQueuedBytes: Int
+    /// The longest request line accepted; a longer one is an error and a disconnect.
+    public var maximumLineLength: Int
+    /// The most clients connected at once.
+    public var maximumClients: Int
+    /// The most request lines served for one client in one turn of the loop.
+    public var maximumRequestsPerTurn: Int
+    /// The most request bytes read from one client in one turn of the loop.
+    public var maximumRequestBytesPerTurn: Int
+    /// The longest reply; a longer one is replaced by a `reply_too_large` error.
+    public var maximumReplyBytes: Int
+    /// The most bytes of `snapshot` and `views` replies unwritten for all clients together.
+    public var maximumHeavyReplyBytesInFlight: Int
+    /// The most subscriptions one connection may hold.
+    public var maximumSubscriptionsPerClient: Int
+    /// The most views one connection may have added and not removed.
+    public var maximumViewsPerClient: Int
+    /// How long accepting pauses when the process or the system is out of descriptors (seconds).
+    public var acceptBackoff: Double
+    /// How long a client being disconnected may go without reading before its connection is closed
+    /// with its last words unread (seconds).
+    public var closingStallTimeout: Double
+    /// The longest a client being disconnected is kept while it reads its last words (seconds).
+    public var maximumClosingTime: Double
+
+    public init(
+        maximumQueuedBytes: Int = Limits.maximumQueuedBytesPerClient, maximumLineLength: Int = Limits.maximumRequestLineBytes,
+        maximumClients: Int = Limits.maximumClients, maximumRequestsPerTurn: Int = Limits.maximumRequestsPerTurn,
+        maximumRequestBytesPerTurn: Int = Limits.maximumRequestBytesPerTurn, maximumReplyBytes: Int = Limits.maximumReplyBytes,
+        maximumHeavyReplyBytesInFlight: Int = Limits.maximumHeavyReplyBytesInFlight,
+        maximumSubscriptionsPerClient: Int = Limits.maximumSubscriptionsPerClient, maximumViewsPerClient: Int = Limits.maximumViewsPerClient,
+        acceptBackoff: Double = 1, closingStallTimeout: Double = 10, maximumClosingTime: Double = 60
+    ) {
+        self.maximumQueuedBytes = maximumQueuedBytes
+        self.maximumLineLength = maximumLineLength
+        self.maximumClients = maximumClients
+        self.maximumRequestsPerTurn = max(maximumRequestsPerTurn, 1)
+        self.maximumRequestBytesPerTurn = max(maximumRequestBytesPerTurn, 1)
+        self.maximumReplyBytes = maximumReplyBytes
+        self.maximumHeavyReplyBytesInFlight = maximumHeavyReplyBytesInFlight
+        self.maximumSubscriptionsPerClient = maximumSubscriptionsPerClient
+        self.maximumViewsPerClient = maximumViewsPerClient
+        self.acceptBackoff = acceptBackoff
+        self.closingStallTimeout = closingStallTimeout
+        self.maximumClosingTime = maximumClosingTime
+    }
+
+    /// The queued bytes past which a client's requests wait (its replies would only pile up):
+    /// half its queue.
+    var requestPauseBytes: Int { maximumQueuedBytes / 2 }
+}

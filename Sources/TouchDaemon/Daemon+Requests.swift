@@ -1,0 +1,133 @@
+import TouchCore
+import TouchProtocol
+
+/// A request, by the family that serves it (one file each: `Daemon+SessionRequests.swift`,
+/// `Daemon+TreeRequests.swift`, `Daemon+ResponderRequests.swift`, `Daemon+DaemonRequests.swift`).
+enum RequestFamily {
+    case session(SessionRequest)
+    case tree(TreeRequest)
+    case responders(ResponderRequest)
+    case daemon(DaemonRequest)
+
+    init(_ request: Request) {
+        switch request {
+        case .ping: self = .session(.ping)
+        case .subscribe(let topics, let views, let actions): self = .session(.subscribe(topics: topics, views: views, actions: actions))
+        case .unsubscribe(let subscription): self = .session(.unsubscribe(subscription))
+        case .hitTest(let point, let window): self = .tree(.hitTest(point: point, window: window))
+        case .set(let view, let changes): self = .tree(.set(view: view, changes: changes))
+        case .addView(let view, let parent, let changes): self = .tree(.addView(view: view, parent: parent, changes: changes))
+        case .removeView(let view): self = .tree(.removeView(view))
+        case .views: self = .tree(.views)
+        case .snapshot(let window, let heatmap): self = .tree(.snapshot(window: window, heatmap: heatmap))
+        case .becomeFirstResponder(let responder): self = .responders(.become(responder))
+        case .resignFirstResponder(let responder): self = .responders(.resign(responder))
+        case .reload: self = .daemon(.reload)
+        case .devices: self = .daemon(.devices)
+        case .stats: self = .daemon(.stats)
+        }
+    }
+
+    /// Whether the request's reply may be large and costly (a dump of the tree, a picture): one
+    /// such request is served a turn for all clients, and one reply at a time per client.
+    var isHeavy: Bool {
+        switch self {
+        case .tree(.views), .tree(.snapshot): true
+        case .session, .tree, .responders, .daemon: false
+        }
+    }
+}
+
+/// What every request family's handler returns: the result, or the error to reply.
+typealias RequestResult = Result<JSONValue, RequestError>
+
+extension RequestError {
+    /// A request the client's role does not allow.
+    static func forbidden(_ request: Request, role: ClientRole, credentials: PeerCredentials?) -> RequestError {
+        let who = credentials.map { " (\($0))" } ?? ""
+        return RequestError(
+            "forbidden",
+            "\"\(request.command)\" needs the \(request.requiredRole.rawValue) role; this connection\(who) has the \(role.rawValue) role (see [daemon] control_users and control_groups in docs/operations.md)"
+        )
+    }
+}
+
+extension Daemon {
+    /// Connects the daemon to its server: the greeting for each role, the answer to each request
+    /// line, and what happens when a client leaves.
+    func installRequestHandling() {
+        let version = self.version
+        server.greeting = { role in MessageEncoder.hello(daemonVersion: version, role: role) }
+        server.onRequest = { [unowned self] client, line in self.answer(line, from: client) }
+        server.onClientGone = { [unowned self] client in self.clientLeft(client) }
+    }
+
+    /// Answers one request line of `client`: parsed and checked against its domains, refused when
+    /// the client's role does not allow it, served by its family, its reply bounded in size.
+    func answer(_ line: [UInt8], from client: SocketServer.ClientHandle) -> RequestAnswer {
+        // The reply comes after every message about the input that arrived before the request.
+        dispatchQueued()
+        let (id, parsed) = Request.parse(line)
+        let request: Request
+        switch parsed {
+        case .failure(let error): return .reply(Reply.error(id, error), heavy: false)
+        case .success(let value): request = value
+        }
+        guard let role = server.role(of: client) else { return .reply(Reply.error(id, RequestError("gone", "the connection ended")), heavy: false) }
+        guard role.allows(request.requiredRole) else {
+            let error = RequestError.forbidden(request, role: role, credentials: server.credentials(of: client))
+            return .reply(Reply.error(id, error), heavy: false)
+        }
+        let family = RequestFamily(request)
+        if family.isHeavy {
+            switch server.admitHeavyRequest(for: client) {
+            case .now: break
+            case .nextTurn: return .nextTurn
+            case .busy(let reason): return .reply(Reply.error(id, RequestError("busy", reason)), heavy: false)
+            }
+        }
+        return .reply(bounded(reply(to: id, perform(family, for: client))), heavy: family.isHeavy)
+    }
+
+    /// Serves a request by its family.
+    func perform(_ family: RequestFamily, for client: SocketServer.ClientHandle) -> RequestResult {
+        switch family {
+        case .session(let request): perform(request, for: client)
+        case .tree(let request): perform(request, for: client)
+        case .responders(let request): perform(request)
+        case .daemon(let request): perform(request)
+        }
+    }
+
+    private func reply(to id: JSONValue, _ result: RequestResult) -> (id: JSONValue, message: OutboundMessage) {
+        switch result {
+        case .success(let value): (id, Reply.ok(id, value))
+        case .failure(let error): (id, Reply.error(id, error))
+        }
+    }
+
+    /// The reply, or a `reply_too_large` error in its place when it is longer than
+    /// ``ClientLimits/maximumReplyBytes``.
+    private func bounded(_ reply: (id: JSONValue, message: OutboundMessage)) -> OutboundMessage {
+        let limit = server.limits.maximumReplyBytes
+        guard reply.message.bodyCount > limit else { return reply.message }
+        return Reply.error(
+            reply.id,
+            RequestError(
+                "reply_too_large", "the reply would be \(reply.message.bodyCount) bytes; replies are limited to \(limit) bytes (docs/limits.md)"))
+    }
+
+    /// A client's connection ended: the views it added and that are still in the tree are removed
+    /// (their touches cancelled first, as for `remove_view`), unless a reload replaced the tree since.
+    func clientLeft(_ client: SocketServer.ClientHandle) {
+        let views = viewOwnership.takeViews(of: client.serial)
+        guard !views.isEmpty else { return }
+        dispatchQueued()
+        for view in views where app.tree.kind(of: view) == .view {
+            // A view added under another of the client's views may have gone with it already.
+            if let report = try? app.removeView(view, timestamp: inputNow()) { publish([report]) }
+        }
+        publishFirstResponderChanges()
+        viewOwnership.removeAll { app.tree.kind(of: $0) != nil }
+    }
+}

@@ -1,0 +1,91 @@
+import TouchCore
+import TouchProtocol
+import TouchRender
+
+/// The requests that read or change the view tree.
+enum TreeRequest {
+    case hitTest(point: Point, window: ResponderID?)
+    case set(view: ResponderID, changes: ViewChanges)
+    case addView(view: ResponderID, parent: ResponderID, changes: ViewChanges)
+    case removeView(ResponderID)
+    case views
+    case snapshot(window: ResponderID?, heatmap: Bool)
+}
+
+extension Daemon {
+    func perform(_ request: TreeRequest, for client: SocketServer.ClientHandle) -> RequestResult {
+        switch request {
+        case .hitTest(let point, let window): hitTest(point, window: window)
+        case .set(let view, let changes): set(view, changes)
+        case .addView(let view, let parent, let changes): addView(view, parent: parent, changes, for: client)
+        case .removeView(let view): removeView(view)
+        case .views: .success(TreeDescription.views(app.tree, firstResponders: app.firstRespondersByWindow))
+        case .snapshot(let window, let heatmap): snapshot(window: window, heatmap: heatmap)
+        }
+    }
+
+    private func hitTest(_ point: Point, window: ResponderID?) -> RequestResult {
+        guard let target = window ?? app.tree.keyWindow else { return .failure(RequestError("no_window", "the layout has no window")) }
+        guard let result = app.tree.hitTest(point, onDisplayOf: target, traced: true) else {
+            return .failure(RequestError("unknown_window", "\"\(target)\" is not a window"))
+        }
+        return .success(TreeDescription.hitTest(result, tree: app.tree))
+    }
+
+    private func set(_ view: ResponderID, _ changes: ViewChanges) -> RequestResult {
+        do {
+            try app.updateView(view) { changes.apply(to: &$0) }
+        } catch {
+            return .failure(RequestError("unknown_view", error.description))
+        }
+        publishFirstResponderChanges()
+        return .success(ReplyResult.done)
+    }
+
+    /// Adds a view, within the tree's bound (``Limits/maximumViews``) and the client's
+    /// (``ClientLimits/maximumViewsPerClient``); the view belongs to the client (``ViewOwnership``).
+    private func addView(_ view: ResponderID, parent: ResponderID, _ changes: ViewChanges, for client: SocketServer.ClientHandle)
+        -> RequestResult
+    {
+        guard app.tree.viewCount < Limits.maximumViews else {
+            return .failure(RequestError("too_many_views", "the tree holds \(app.tree.viewCount) views, the most it may hold (\(Limits.maximumViews))"))
+        }
+        let budget = server.limits.maximumViewsPerClient
+        guard viewOwnership.count(of: client.serial) < budget else {
+            return .failure(RequestError("too_many_views", "a connection may have added at most \(budget) views: remove some first"))
+        }
+        var props = ViewProperties(frame: .zero)
+        changes.apply(to: &props)
+        do {
+            try app.addView(view, parent: parent, props)
+        } catch {
+            return .failure(RequestError("bad_argument", error.description))
+        }
+        viewOwnership.add(view, owner: client.serial)
+        return .success(ReplyResult.done)
+    }
+
+    private func removeView(_ view: ResponderID) -> RequestResult {
+        do {
+            if let report = try app.removeView(view, timestamp: inputNow()) { publish([report]) }
+        } catch {
+            return .failure(RequestError("unknown_view", error.description))
+        }
+        publishFirstResponderChanges()
+        viewOwnership.removeAll { app.tree.kind(of: $0) != nil }
+        return .success(ReplyResult.done)
+    }
+
+    private func snapshot(window: ResponderID?, heatmap: Bool) -> RequestResult {
+        guard let target = window ?? app.tree.keyWindow else { return .failure(RequestError("no_window", "the layout has no window")) }
+        var markers = ViewMarkers(handlers: app.handlers, tree: app.tree)
+        markers.addRecognizers(app.gestureRecognizerSpecs)
+        markers.addControls(app.controlSpecs)
+        do {
+            let svg = try SVGRenderer.snapshot(tree: app.tree, window: target, markers: markers, touches: recentTouches.paths, heatmap: heatmap)
+            return .success(ReplyResult.snapshot(window: target, svg: svg))
+        } catch {
+            return .failure(RequestError(error.code, error.description))
+        }
+    }
+}

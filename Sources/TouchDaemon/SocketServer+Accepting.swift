@@ -1,0 +1,79 @@
+import CLinux
+import TouchProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Accepting connections: each is given its role by the peer policy, or refused with a reason;
+/// at most ``ClientLimits/maximumClients`` are served at once. When the process or the system is
+/// out of descriptors, accepting pauses for ``ClientLimits/acceptBackoff`` (the listening socket is
+/// not watched meanwhile, so the loop does not spin on a connection it cannot take; waiting
+/// clients stay in the kernel's backlog), as swift-nio's accept backoff does.
+extension SocketServer {
+    /// The most connections accepted in one wakeup: a flood of connections cannot hold the loop
+    /// (the rest are accepted at the next wakeup: the listening socket stays readable).
+    static let maximumAcceptsPerWakeup = 16
+
+    func acceptClients() {
+        var attempts = 0
+        while attempts < Self.maximumAcceptsPerWakeup && !acceptPaused {
+            attempts += 1
+            let fd = accept4(listenFD, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+            if fd >= 0 {
+                admit(fd)
+                continue
+            }
+            switch errno {
+            case EINTR, ECONNABORTED, EPROTO: continue
+            case EMFILE, ENFILE, ENOBUFS, ENOMEM: pauseAccepting()
+            default: return  // EAGAIN: nobody waits
+            }
+        }
+    }
+
+    private func admit(_ fd: Int32) {
+        let credentials = PeerCredentials.of(socket: fd)
+        guard let role = policy.role(of: credentials) else {
+            statistics.refused += 1
+            return refuse(fd, reason: "not allowed")
+        }
+        guard clients.count < limits.maximumClients else {
+            statistics.refusedFull += 1
+            return refuse(fd, reason: "too many clients: at most \(limits.maximumClients) are served at once")
+        }
+        do {
+            try loop.register(fd, for: .readable) { [unowned self] readiness in self.handle(fd: fd, readiness) }
+        } catch {
+            close(fd)
+            return
+        }
+        let client = ClientConnection(
+            fd: fd, serial: nextSerial, credentials: credentials, role: role, maximumLineLength: limits.maximumLineLength)
+        nextSerial += 1
+        clients[fd] = client
+        statistics.accepted += 1
+        onClientsChanged?()
+        if let greeting { deliver(greeting(role), to: client) }
+    }
+
+    /// Tells a client that is not let in why, without waiting for it, and closes its connection.
+    private func refuse(_ fd: Int32, reason: String) {
+        let outbox = ClientOutbox(fd: fd)
+        outbox.sendFinal(MessageEncoder.goodbye(reason: reason))
+        _ = outbox.flush(final: true)
+        close(fd)
+    }
+
+    private func pauseAccepting() {
+        acceptPaused = true
+        statistics.acceptBackoffs += 1
+        loop.modify(listenFD, for: [])
+        acceptAlarm?.arm(after: limits.acceptBackoff)
+    }
+
+    func resumeAccepting() {
+        guard acceptPaused else { return }
+        acceptPaused = false
+        loop.modify(listenFD, for: .readable)
+    }
+}

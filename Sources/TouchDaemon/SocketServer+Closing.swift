@@ -1,0 +1,122 @@
+import TouchProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A client being disconnected whose last lines its socket did not take at once.
+struct ClosingClient {
+    let client: ClientConnection
+    /// When it began closing, and when it last read something (monotonic seconds).
+    let started: Double
+    var lastProgress: Double
+    /// What had been written to its socket, and what its socket held unread, when last checked.
+    var written: Int
+    var unread: Int?
+}
+
+/// Ending connections without cutting a line.
+///
+/// A connection touchd ends (a slow client, a line too long, ``SocketServer/disconnect(_:reason:)``)
+/// loses the lines not yet started on its socket: they are reported in a `dropped` notice, then
+/// come the last words (`goodbye` with the reason). A line partly written is completed first. Lines
+/// reach the socket whole and touchd keeps room in it for these last words
+/// (``ClientOutbox``), so they are usually written at once and the connection closes at once;
+/// the client reads them from its socket whenever it reads again. When they are not (a line
+/// longer than ``ClientOutbox/chunkBytes`` was being written), the connection is kept while the
+/// client reads, and closed when all is written, when it has read nothing for
+/// ``ClientLimits/closingStallTimeout``, or after ``ClientLimits/maximumClosingTime``.
+extension SocketServer {
+    /// How often clients being disconnected are checked for progress (seconds).
+    static let closingCheckInterval = 0.5
+
+    /// The monotonic clock, in seconds.
+    static func now() -> Double { Daemon.monotonicNow() }
+
+    /// Ends a client's connection: the lines not yet started are discarded and reported, with
+    /// `lost` (a message numbered and never queued), in a `dropped` notice; `lastWords` follow;
+    /// then the connection closes once they are written. Returns how many messages were newly lost.
+    @discardableResult
+    func end(_ client: ClientConnection, lost: UInt64? = nil, lastWords: [OutboundMessage]) -> Int {
+        let newlyLost = client.outbox.abandonBacklog(lost: lost)
+        for message in lastWords { client.outbox.sendFinal(message) }
+        finish(client)
+        return newlyLost
+    }
+
+    /// Closes a client once what is queued for it is written: at once when its socket takes it
+    /// all, else as the client reads. It no longer counts as connected and receives nothing else.
+    func finish(_ client: ClientConnection) {
+        guard clients[client.fd] === client else { return }
+        forget(client)
+        clientGone(client)
+        switch client.outbox.flush(final: true) {
+        case .done, .failed:
+            loop.unregister(client.fd)
+            close(client.fd)
+        case .wouldBlock:
+            client.watching = .writable
+            loop.modify(client.fd, for: .writable)
+            let now = Self.now()
+            closing[client.fd] = ClosingClient(
+                client: client, started: now, lastProgress: now, written: client.outbox.writtenTotal, unread: client.outbox.unreadInSocket)
+            closingAlarm?.arm(after: Self.closingCheckInterval)
+        }
+    }
+
+    /// A closing client's socket is writable (or hung up).
+    func continueClosing(_ fd: Int32) {
+        guard let entry = closing[fd] else { return }
+        switch entry.client.outbox.flush(final: true) {
+        case .done: closeLingering(fd, stalled: false)
+        case .failed: closeLingering(fd, stalled: true)
+        case .wouldBlock: noteProgress(of: fd, at: Self.now())
+        }
+    }
+
+    /// Writes to every closing client what its socket takes, and closes those that are done, that
+    /// have read nothing for ``ClientLimits/closingStallTimeout``, or that have had
+    /// ``ClientLimits/maximumClosingTime``.
+    func checkClosingClients() {
+        let now = Self.now()
+        for fd in closing.keys.sorted() {
+            guard let entry = closing[fd] else { continue }
+            switch entry.client.outbox.flush(final: true) {
+            case .done:
+                closeLingering(fd, stalled: false)
+                continue
+            case .failed:
+                closeLingering(fd, stalled: true)
+                continue
+            case .wouldBlock:
+                noteProgress(of: fd, at: now)
+            }
+            guard let checked = closing[fd] else { continue }
+            if now - checked.lastProgress >= limits.closingStallTimeout || now - checked.started >= limits.maximumClosingTime {
+                closeLingering(fd, stalled: true)
+            }
+        }
+        if !closing.isEmpty { closingAlarm?.arm(after: Self.closingCheckInterval) }
+    }
+
+    /// Notes whether the client read something since the last check: its socket took more bytes,
+    /// or holds fewer unread.
+    private func noteProgress(of fd: Int32, at now: Double) {
+        guard var entry = closing[fd] else { return }
+        let written = entry.client.outbox.writtenTotal
+        let unread = entry.client.outbox.unreadInSocket
+        let readMore = unread.flatMap { now in entry.unread.map { now < $0 } } ?? false
+        if written > entry.written || readMore { entry.lastProgress = now }
+        entry.written = written
+        entry.unread = unread
+        closing[fd] = entry
+    }
+
+    /// Closes a client being disconnected; `stalled` when its last words could not all be written.
+    func closeLingering(_ fd: Int32, stalled: Bool) {
+        guard closing.removeValue(forKey: fd) != nil else { return }
+        if stalled { statistics.closedStalled += 1 }
+        loop.unregister(fd)
+        close(fd)
+        if closing.isEmpty { closingAlarm?.disarm() }
+    }
+}
