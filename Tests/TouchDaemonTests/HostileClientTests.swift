@@ -6,7 +6,9 @@ import TouchProtocol
 
 /// What a client sends cannot crash, hang or bloat the daemon: the worst lines are answered with
 /// valid JSON (read here with Foundation's reader, independently of touchd's own), the connection
-/// stays, and `touchctl` refuses out-of-domain arguments before sending them.
+/// stays, and `touchctl` refuses out-of-domain arguments before sending them. After each attack
+/// the daemon answers a ping and its memory is back within a bound. The other classes of attack
+/// are in `HostileFloodTests`, `HostileReaderTests` and `HostileChurnTests`.
 @Suite(.serialized) struct HostileClientTests {
     @Test func hostileRequestsAreAnsweredAndTheDaemonGoesOn() throws {
         let h = try DaemonHarness(app: kioskApp())
@@ -63,5 +65,83 @@ import TouchProtocol
             #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
             #expect(run.stdout.isEmpty, "\(arguments)")
         }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func numbersOutOfEveryDomainAreRefusedOverTheSocket() throws {
+        let h = try DaemonHarness(app: kioskApp())
+        let c = try h.connect()
+        let before = h.daemon.app.tree
+        let lines: [(String, String)] = [
+            (#"{"id":1,"cmd":"hit_test","x":1000000.5,"y":0}"#, "\"x\""),
+            (#"{"id":2,"cmd":"hit_test","x":0,"y":-1e300}"#, "\"y\""),
+            (#"{"id":3,"cmd":"set","view":"home.ok","properties":{"frame":[-1e7,0,1,1]}}"#, "\"properties.frame[0]\""),
+            (#"{"id":4,"cmd":"set","view":"home.ok","properties":{"frame":[0,1e7,1,1]}}"#, "\"properties.frame[1]\""),
+            (#"{"id":5,"cmd":"set","view":"home.ok","properties":{"frame":[0,0,-0.5,1]}}"#, "\"properties.frame[2]\""),
+            (#"{"id":6,"cmd":"set","view":"home.ok","properties":{"frame":[0,0,1,1e300]}}"#, "\"properties.frame[3]\""),
+            (#"{"id":7,"cmd":"set","view":"home.ok","properties":{"bounds_origin":[-2e6,0]}}"#, "\"properties.bounds_origin[0]\""),
+            (#"{"id":8,"cmd":"set","view":"home.ok","properties":{"alpha":-0.1}}"#, "\"properties.alpha\""),
+            (#"{"id":9,"cmd":"set","view":"home.ok","properties":{"hit_expansion":1e9}}"#, "\"properties.hit_expansion\""),
+            (#"{"id":10,"cmd":"set","view":"home.ok","properties":{"hit_expansion":[0,0,-1,0]}}"#, "\"properties.hit_expansion[2]\""),
+            (#"{"id":11,"cmd":"add_view","view":"x","parent":"home","properties":{"frame":[0,0,2e6,1]}}"#, "\"properties.frame[2]\""),
+            (#"{"id":12,"cmd":"unsubscribe","subscription":0}"#, "\"subscription\""),
+            (#"{"id":13,"cmd":"unsubscribe","subscription":2147483648}"#, "\"subscription\""),
+            (#"{"id":14,"cmd":"unsubscribe","subscription":-9223372036854775808}"#, "\"subscription\""),
+            (#"{"id":15,"cmd":"set","view":"\#(String(repeating: "v", count: 257))","properties":{}}"#, "\"view\""),
+            (#"{"id":16,"cmd":"subscribe","views":[\#(Array(repeating: "\"a\"", count: 65).joined(separator: ","))]}"#, "\"views\""),
+        ]
+        for (line, _) in lines { c.send(line) }
+        c.send(#"{"id":1e400,"cmd":"ping"}"#)
+        c.send(#"{"id":17,"cmd":"ping"}"#)
+        try h.drain(c)
+        for (i, (line, field)) in lines.enumerated() {
+            let error = c.reply(id: i + 1)?["error"] as? [String: Any]
+            #expect(error?["code"] as? String == "bad_argument", "\(line)")
+            #expect((error?["message"] as? String)?.hasPrefix(field) == true, "\(line): \(String(describing: error))")
+        }
+        #expect(c.of(type: "reply").contains { ($0["error"] as? [String: Any])?["code"] as? String == "malformed_json" }, "1e400")
+        #expect(c.code(id: 17) == "ok")
+        #expect(h.daemon.app.tree.viewCount == before.viewCount && h.daemon.app.tree.kind(of: "x") == nil, "nothing changed")
+        #expect(h.daemon.app.tree.properties(of: "home.ok") == before.properties(of: "home.ok"))
+        #expect(try h.answersPing())
+    }
+
+    @Test(.timeLimit(.minutes(1))) func hugeAndDeeplyNestedLinesAreBoundedAndTheDaemonGoesOn() throws {
+        let limits = ClientLimits()
+        let h = try DaemonHarness(app: kioskApp(), limits: limits)
+        let memory = residentBytes()
+        // Nesting just past the reader's bound, and far past it within one line.
+        let nested = try h.connect()
+        nested.sendRaw(Array(repeating: UInt8(ascii: "["), count: 129) + Array(repeating: UInt8(ascii: "]"), count: 129) + [10])
+        nested.sendRaw(Array(#"{"id":1,"cmd":"ping","x":"#.utf8) + Array(repeating: UInt8(ascii: "{"), count: 60_000) + [10])
+        nested.send(#"{"id":2,"cmd":"ping"}"#)
+        try h.drain(nested)
+        let codes = nested.of(type: "reply").dropFirst().map { ($0["error"] as? [String: Any])?["code"] as? String ?? "ok" }
+        #expect(codes == ["malformed_json", "malformed_json", "ok"], "\(codes)")
+        // A line exactly at the bound is read; one byte more ends the connection.
+        let atBound = try h.connect()
+        let padding = limits.maximumLineLength - #"{"id":3,"cmd":"ping","pad":""}"#.utf8.count
+        atBound.send(#"{"id":3,"cmd":"ping","pad":"\#(String(repeating: "p", count: padding))"}"#)
+        try h.drain(atBound)
+        #expect(atBound.code(id: 3) == "bad_argument", "read whole, refused for its unknown argument")
+        #expect(!atBound.closed)
+        let overBound = try h.connect()
+        overBound.queue(Array(repeating: UInt8(ascii: "x"), count: limits.maximumLineLength + 1) + [10])
+        try h.drain(overBound)
+        #expect(overBound.of(type: "error").first.flatMap { ($0["error"] as? [String: Any])?["code"] as? String } == "line_too_long")
+        #expect(overBound.of(type: "goodbye").first?["reason"] as? String == "request line too long")
+        #expect(overBound.closed && overBound.brokenLines.isEmpty)
+        // Megabytes without a newline: refused as soon as the bound is passed, never buffered.
+        let endless = try h.connect()
+        endless.queue(Array(repeating: UInt8(ascii: "{"), count: 4 << 20))
+        for _ in 0..<200 where !endless.closed {
+            endless.pump()
+            try h.settle()
+            endless.poll()
+        }
+        #expect(endless.closed, "the connection ends")
+        #expect(endless.of(type: "goodbye").count == 1)
+        #expect(try h.answersPing())
+        #expect(h.daemon.server.totalQueuedBytes == 0)
+        #expect(residentBytes() - memory < 64 << 20, "memory stays bounded: \(residentBytes() - memory) bytes more")
     }
 }

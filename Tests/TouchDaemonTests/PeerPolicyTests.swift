@@ -8,7 +8,7 @@ import TouchDaemon
     }
 
     @Test func listedUsersAndGroupsAndRootAreAllowedOthersAreNot() {
-        let policy = PeerPolicy(allowedUIDs: [1001], allowedGIDs: [50])
+        let policy = PeerPolicy(allowedUIDs: [1001], allowedGIDs: [50], daemonUID: 500)
         #expect(policy.allows(PeerCredentials(pid: 1, uid: 1001, gid: 9)))
         #expect(policy.allows(PeerCredentials(pid: 1, uid: 7, gid: 50)))
         #expect(policy.allows(PeerCredentials(pid: 1, uid: 0, gid: 0)), "root is always allowed")

@@ -12,7 +12,23 @@ final class TestClient {
     let fd: Int32
     private var buffer: [UInt8] = []
     private(set) var messages: [[String: Any]] = []
+    /// Lines that were not a JSON object (a cut or garbled line would land here).
+    private(set) var brokenLines: [String] = []
     private(set) var closed = false
+    /// Bytes read so far.
+    private(set) var bytesRead = 0
+    /// Bytes queued by ``queue(_:)`` that the socket has not taken yet.
+    private var outgoing: [UInt8] = []
+    /// Whether ``messages`` keeps every message; without, only the tallies below are kept (for
+    /// floods, so that the test's own memory does not hide the daemon's).
+    var keepsMessages = true
+    /// Messages received, by type; replies by error code (`ok` for success), and their ids.
+    private(set) var typeCounts: [String: Int] = [:]
+    private(set) var replyCodes: [String: Int] = [:]
+    private(set) var replyIDs: [Int] = []
+    /// Whether every message's `seq` was the previous one's plus one.
+    private(set) var seqsContiguous = true
+    private var lastSeq = 0
 
     init(path: String) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
@@ -20,7 +36,11 @@ final class TestClient {
         addr.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
         let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        if r != 0 { throw SystemError.current("connect", path) }
+        if r != 0 {
+            let error = SystemError.current("connect", path)
+            close(fd)
+            throw error
+        }
     }
 
     /// Makes the kernel buffers small, so a client that does not read fills up quickly.
@@ -31,6 +51,9 @@ final class TestClient {
 
     deinit { close(fd) }
 
+    /// Ends the connection from this side (the descriptor stays open until the client goes).
+    func hangUp() { shutdown(fd, Int32(SHUT_RDWR)) }
+
     func send(_ line: String) {
         let bytes = Array((line + "\n").utf8)
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -40,28 +63,77 @@ final class TestClient {
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
-    /// Reads whatever has arrived.
-    func poll() {
+    /// Queues bytes to send however long they take: ``pump()`` writes what the socket takes.
+    func queue(_ bytes: [UInt8]) {
+        outgoing += bytes
+        pump()
+    }
+
+    /// Bytes queued and not yet taken by the socket.
+    var unsentBytes: Int { outgoing.count }
+
+    /// Writes as much of the queued bytes as the socket takes now.
+    func pump() {
+        while !outgoing.isEmpty {
+            let n = outgoing.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { return }
+            outgoing.removeFirst(n)
+        }
+    }
+
+    /// Reads whatever has arrived (at most `maximumBytes`: a slow reader).
+    func poll(maximumBytes: Int = .max) {
         var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        var total = 0
+        while total < maximumBytes {
+            let want = min(chunk.count, maximumBytes - total)
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, want, 0) }
             if n > 0 {
+                total += n
                 buffer.append(contentsOf: chunk[0..<n])
                 continue
             }
             if n == 0 { closed = true }
             break
         }
-        while let i = buffer.firstIndex(of: 10) {
-            let line = Data(buffer[0..<i])
-            buffer.removeFirst(i + 1)
-            if let obj = try? JSONSerialization.jsonObject(with: line) as? [String: Any] { messages.append(obj) }
+        bytesRead += total
+        var start = 0
+        while let i = buffer[start...].firstIndex(of: 10) {
+            let line = Data(buffer[start..<i])
+            start = i + 1
+            if let obj = try? JSONSerialization.jsonObject(with: line) as? [String: Any] {
+                tally(obj)
+                if keepsMessages { messages.append(obj) }
+            } else {
+                brokenLines.append(String(decoding: line, as: UTF8.self))
+            }
         }
+        buffer.removeFirst(start)
     }
+
+    private func tally(_ message: [String: Any]) {
+        let type = message["type"] as? String ?? ""
+        typeCounts[type, default: 0] += 1
+        if let seq = message["seq"] as? Int {
+            if seq != lastSeq + 1 { seqsContiguous = false }
+            lastSeq = seq
+        }
+        guard type == "reply" else { return }
+        replyCodes[(message["error"] as? [String: Any])?["code"] as? String ?? "ok", default: 0] += 1
+        if let id = message["id"] as? Int { replyIDs.append(id) }
+    }
+
+    /// Bytes received after the last complete line: part of a line, when the connection closed.
+    var unterminatedBytes: Int { buffer.count }
 
     func of(type: String) -> [[String: Any]] { messages.filter { $0["type"] as? String == type } }
     var seqs: [Int] { messages.compactMap { $0["seq"] as? Int } }
     func reply(id: Int) -> [String: Any]? { of(type: "reply").first { $0["id"] as? Int == id } }
+    /// The error code of the reply to request `id` ("ok" when it succeeded).
+    func code(id: Int) -> String? {
+        guard let reply = reply(id: id) else { return nil }
+        return (reply["error"] as? [String: Any])?["code"] as? String ?? "ok"
+    }
 }
 
 /// A daemon on a temporary socket, driven step by step from the test's thread.
@@ -70,10 +142,10 @@ final class DaemonHarness {
     let daemon: Daemon
     let path: String
 
-    init(app: Application, limits: ClientLimits = ClientLimits()) throws {
+    init(app: Application, limits: ClientLimits = ClientLimits(), policy: PeerPolicy = PeerPolicy(), mode: mode_t = 0o660) throws {
         path = NSTemporaryDirectory() + "touchd-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
         loop = try EventLoop()
-        let server = try SocketServer(path: path, loop: loop, limits: limits)
+        let server = try SocketServer(path: path, loop: loop, mode: mode, limits: limits, policy: policy)
         daemon = Daemon(app: app, server: server, loop: loop, version: "touchd test")
     }
 
@@ -91,8 +163,11 @@ final class DaemonHarness {
         repeat {
             last = total
             try settle()
-            for c in clients { c.poll() }
-            total = clients.map(\.messages.count).reduce(0, +)
+            for c in clients {
+                c.pump()
+                c.poll()
+            }
+            total = clients.map(\.bytesRead).reduce(0, +)
         } while total != last
     }
 
@@ -103,6 +178,87 @@ final class DaemonHarness {
         try settle()
         client.poll()
         return client
+    }
+
+    /// A client that has only connected (and read its hello).
+    func connectBare() throws -> TestClient {
+        let client = try TestClient(path: path)
+        try settle()
+        client.poll()
+        return client
+    }
+
+    /// Whether the daemon answers a ping from a fresh client: it is alive and serving.
+    func answersPing() throws -> Bool {
+        let probe = try TestClient(path: path)
+        probe.send(#"{"id":"alive","cmd":"ping"}"#)
+        for _ in 0..<50 {
+            try settle()
+            probe.poll()
+            if probe.of(type: "reply").contains(where: { $0["id"] as? String == "alive" && $0["ok"] as? Bool == true }) { return true }
+        }
+        return false
+    }
+}
+
+/// The test process's resident memory, in bytes (`/proc/self/statm`).
+func residentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+/// A deterministic random number generator (SplitMix64): tests print their seed, so a failure
+/// can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Input that arrives on a descriptor of the daemon's loop, as a device's would: frames written
+/// here are read and queued when the loop next wakes up, in the order the kernel reports them.
+final class InputPipe {
+    private let readFD: Int32
+    private let writeFD: Int32
+    private var frames: [InputFrame] = []
+
+    init(_ harness: DaemonHarness) throws {
+        var fds: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0, &fds) == 0 else {
+            throw SystemError.current("socketpair")
+        }
+        readFD = fds[0]
+        writeFD = fds[1]
+        let daemon = harness.daemon
+        try harness.loop.register(readFD, for: .readable) { [unowned self] _ in
+            var byte: UInt8 = 0
+            while read(self.readFD, &byte, 1) == 1 {
+                guard !self.frames.isEmpty else { continue }
+                daemon.enqueue(.touches(self.frames.removeFirst()))
+            }
+        }
+    }
+
+    deinit {
+        close(readFD)
+        close(writeFD)
+    }
+
+    /// Makes `frame` arrive.
+    func send(_ frame: InputFrame) {
+        frames.append(frame)
+        var byte: UInt8 = 1
+        _ = write(writeFD, &byte, 1)
     }
 }
 
