@@ -130,6 +130,7 @@ public final class SocketServer {
             client.outbox.sendFinal(MessageEncoder.goodbye(reason: reason))
             _ = client.outbox.flush(final: true)
             forget(client)
+            loop.unregister(client.fd)
             close(client.fd)
         }
         for fd in closing.keys { closeLingering(fd, stalled: false) }
