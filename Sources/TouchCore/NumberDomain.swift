@@ -94,9 +94,6 @@ public enum Limits {
     /// The longest string a request's `id` may be, in UTF-8 bytes (the reply carries it back).
     public static let maximumRequestIDBytes = 256
 
-    /// A user or group id in the layout's `[daemon]` lists and the matching command-line flags
-    /// (4294967295 is `-1`, "no id", to the kernel).
-    public static let accountID = NumberDomain(0...4_294_967_294, wholeNumbers: true)
     /// The longest user or group name in those lists, in UTF-8 bytes (Linux allows 32).
     public static let maximumAccountNameBytes = 32
 

@@ -52,9 +52,9 @@ import Glibc
     @Test func accountsAreNamesOrIdsInTheirDomains() throws {
         #expect(AccountRef(parsing: "1000") == .id(1000))
         #expect(AccountRef(parsing: "0") == .id(0))
-        #expect(AccountRef(parsing: "4294967294") == .id(4_294_967_294))
+        #expect(AccountRef(parsing: "4294967295") == .id(4_294_967_295))
         #expect(AccountRef(parsing: "kiosk-admin") == .name("kiosk-admin"))
-        for bad in ["", "4294967295", "99999999999", "12ab", "a b", "a,b", "a:b", String(repeating: "n", count: 33)] {
+        for bad in ["", "4294967296", "99999999999", "12ab", "a b", "a,b", "a:b", String(repeating: "n", count: 33)] {
             #expect(AccountRef(parsing: bad) == nil, "\(bad)")
         }
         let document = try LayoutLoader.parse(
@@ -67,10 +67,11 @@ import Glibc
         #expect(document.daemon.controlGroups == [.id(4242)])
         #expect {
             _ = try LayoutLoader.parse(
-                "[[window]]\nid = \"w\"\nsize = [1, 1]\n[daemon]\ncontrol_users = [4294967295]\ncontrol_groups = 5\n", file: "d.toml")
+                "[[window]]\nid = \"w\"\nsize = [1, 1]\n[daemon]\ncontrol_users = [-1, \"a b\"]\ncontrol_groups = 5\n", file: "d.toml")
         } throws: { error in
             let text = "\(error)"
-            return text.contains("d.toml:5:18: daemon.control_users[0]") && text.contains("a name of 1 to 32 bytes or an id")
+            return text.contains("d.toml:5:18: daemon.control_users[0]") && text.contains("daemon.control_users[1]")
+                && text.contains("a name of 1 to 32 bytes or a numeric id")
                 && text.contains("daemon.control_groups") && text.contains("an array of names or ids")
         }
     }
