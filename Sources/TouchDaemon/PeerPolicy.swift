@@ -147,13 +147,13 @@ public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
         var cred = touchd_ucred()
         guard touchd_peer_credentials(fd, &cred) == 0 else { return nil }
         var groups = [UInt32](repeating: 0, count: 64)
-        var n = touchd_peer_groups(fd, &groups, Int32(groups.count))
+        var n = touchd_peer_groups(fd, &groups, Int32(clamping: groups.count))
         if n > groups.count {
             // The kernel gives at most NGROUPS_MAX (65536) groups.
             groups = [UInt32](repeating: 0, count: Int(min(n, 65_536)))
-            n = touchd_peer_groups(fd, &groups, Int32(groups.count))
+            n = touchd_peer_groups(fd, &groups, Int32(clamping: groups.count))
         }
-        let supplementary = n > 0 ? Array(groups.prefix(Int(min(n, Int32(groups.count))))) : []
+        let supplementary = n > 0 ? Array(groups.prefix(min(Int(n), groups.count))) : []
         return PeerCredentials(pid: cred.pid, uid: cred.uid, gid: cred.gid, supplementaryGIDs: supplementary)
     }
 }
