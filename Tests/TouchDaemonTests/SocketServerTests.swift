@@ -254,6 +254,22 @@ import TouchProtocol
 }
 
 extension SocketServerTests {
+    @Test(.timeLimit(.minutes(1))) func aClientThatStopsSendingStillGetsItsReplies() throws {
+        let h = try DaemonHarness(app: kioskApp())
+        let c = try h.connectBare()
+        c.send(#"{"id":1,"cmd":"views"}"#)
+        c.send(#"{"id":2,"cmd":"ping"}"#)
+        c.finishSending()
+        for _ in 0..<200 where !c.closed {
+            try h.settle()
+            c.poll()
+        }
+        #expect(c.code(id: 1) == "ok" && c.code(id: 2) == "ok")
+        #expect(c.closed && c.brokenLines.isEmpty && c.unterminatedBytes == 0)
+        #expect(c.of(type: "goodbye").isEmpty, "the client ended it")
+        #expect(h.daemon.server.clientCount == 0)
+    }
+
     @Test func aSnapshotDrawsTheRunningTreeWithItsLastTouches() throws {
         let h = try DaemonHarness(app: kioskApp())
         let c = try h.connect()

@@ -54,6 +54,9 @@ final class TestClient {
     /// Ends the connection from this side (the descriptor stays open until the client goes).
     func hangUp() { shutdown(fd, Int32(SHUT_RDWR)) }
 
+    /// Says it has nothing more to send, and goes on reading.
+    func finishSending() { shutdown(fd, Int32(SHUT_WR)) }
+
     func send(_ line: String) {
         let bytes = Array((line + "\n").utf8)
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
