@@ -1,4 +1,5 @@
 import CLinux
+import TouchSystem
 import TouchProtocol
 #if canImport(Glibc)
 import Glibc
@@ -208,18 +209,19 @@ final class ClientConnection {
     /// Writes as much as the socket takes now.
     func flush() -> FlushOutcome {
         while !pending.isEmpty {
-            let n = pending.withQueuedBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n > 0 {
+            let sent = try? pending.withQueuedBytes { bytes throws(SystemError) in
+                try SystemCall.posix("send", "client socket") { Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+            }
+            switch sent {
+            case .done(let n) where n > 0:
                 pending.consume(n)
                 writtenTotal += n
-                continue
-            }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+            case .wouldBlock:
                 compact()
                 return .wouldBlock
+            case .done, nil:
+                return .failed
             }
-            if n < 0 && errno == EINTR { continue }
-            return .failed
         }
         pending.removeAll(keepingCapacity: pending.capacity <= 1 << 16)
         lineEnds.removeAll(keepingCapacity: lineEnds.capacity <= 1024)

@@ -8,89 +8,147 @@ import TouchRender
 import Glibc
 #endif
 
-/// The running daemon: one event loop that owns the application (view tree, touches, event queue),
-/// the socket clients and the input sources. Requests are handled between events, never in the
-/// middle of dispatching one, because the loop runs each callback to completion.
-/// A layout as loaded from its file: the document (devices, daemon settings) and the application
-/// built from it.
-public struct LoadedLayout {
-    public var document: LayoutDocument
-    public var app: Application
+/// The daemon's collaborators, given at `init`: where its input comes from, the layout file a
+/// reload reads again, and who hears of what it does. The clock is its loop's.
+public struct DaemonServices {
+    /// The input sources (devices, a replay); none for a daemon driven by hand (tests).
+    public var input: InputSources
+    /// The layout file a reload reads again; nil when there is none (a `reload` is then refused).
+    public var layoutFile: String?
+    /// Who hears what the daemon does (the log and systemd for the real daemon).
+    public var observer: any DaemonObserver
 
-    public init(document: LayoutDocument, app: Application) {
-        self.document = document
-        self.app = app
-    }
-
-    /// Reads the layout file at `path`, builds its application and validates the pointercal files
-    /// it names: what the daemon needs at start and on every reload.
-    /// - Throws: ``LayoutErrors`` with every problem found.
-    public static func load(path: String) throws(LayoutErrors) -> LoadedLayout {
-        var document = try LayoutLoader.load(path: path)
-        let app = try document.makeApplication(file: path)
-        let pointercal = PointercalFiles.load(into: &document, layoutFile: path)
-        guard pointercal.isEmpty else { throw LayoutErrors(pointercal) }
-        return LoadedLayout(document: document, app: app)
+    public init(input: InputSources = InputSources(), layoutFile: String? = nil, observer: any DaemonObserver = SilentObserver()) {
+        self.input = input
+        self.layoutFile = layoutFile
+        self.observer = observer
     }
 }
 
+/// The running daemon: one event loop that owns the application (view tree, touches, event queue),
+/// the socket clients and the input sources. Requests are handled between events, never in the
+/// middle of dispatching one, because the loop runs each callback to completion.
+///
+/// Time comes from the loop's clock (``EventLoop/clock``): it stamps when input arrives and paces
+/// the recognizers' deadlines and the status line. Its collaborators (``DaemonServices``) are given
+/// at `init`; ``startInput()`` starts the input sources.
 public final class Daemon {
     public let loop: EventLoop
     public let server: SocketServer
     public private(set) var app: Application
     public let version: String
-    /// Re-reads the layout; returns it with its new application, or throws a readable error (the
-    /// old layout then keeps running).
-    public var reloadLayout: (() throws -> LoadedLayout)?
-    /// Called after a reload replaced the application, with the new layout and tree: the input
-    /// sources re-match and re-map their devices.
-    public var onLayoutChanged: ((LayoutDocument, ViewTree) -> Void)?
-    /// Describes the input devices for the `devices` request.
-    public var describeDevices: () -> JSONValue = { .array([]) }
-    /// Called after every published batch (for status lines, counters).
-    public var onPublished: ((Int) -> Void)?
-    /// Called before (true) and after (false) a reload requested over the socket replaces the layout.
-    public var onReload: ((Bool) -> Void)?
-    /// Called with each anomaly the application met while dispatching (a contact twice in a frame,
-    /// a control whose action no responder takes, a handler's first-responder change that was
-    /// refused): they are counted in `stats` and given here to log.
-    public var onAnomaly: ((String) -> Void)?
-    /// Called when a reload requested over the socket is refused (for the log).
-    public var onReloadRefused: ((any Error) -> Void)?
-    /// Called after every `subscribe` request (a replay can wait for its first client).
-    public var onSubscribe: (() -> Void)?
+    /// The daemon's collaborators.
+    public let services: DaemonServices
     public private(set) var framesIn = 0
     /// The last touches' paths, for the `snapshot` request's picture.
     private var recentTouches = TouchPathRecorder(limit: 200, pointLimit: 2_000)
 
-    public init(app: Application, server: SocketServer, loop: EventLoop, version: String) {
+    public init(app: Application, server: SocketServer, loop: EventLoop, version: String, services: DaemonServices = DaemonServices()) {
         self.app = app
         // No message carries the responder calls: recording them would be most of dispatch's work.
         self.app.recordsResponderCalls = false
         self.server = server
         self.loop = loop
         self.version = version
+        self.services = services
         server.greeting = MessageEncoder.hello(daemonVersion: version)
         server.onRequest = { [unowned self] client, line in self.handle(line, from: client) }
+        server.onClientsChanged = { [unowned self] in self.scheduleStatus() }
+        gestureTimer = loop.timer { [unowned self] in self.gestureDeadlinePassed() }
+        statusTimer = loop.timer { [unowned self] in self.statusTimerFired() }
     }
 
-    /// The input's clock when no frame has arrived yet (set from the input sources; the kernel's
-    /// monotonic clock by default).
-    public var inputClock: () -> Double = { Daemon.monotonicNow() }
+    deinit {
+        gestureTimer.cancel()
+        statusTimer.cancel()
+    }
 
-    /// Now, on the input's timeline: the last frame's time plus the time since it arrived, or the
-    /// input sources' clock before any frame. Events touchd makes itself (cancellations on removal,
+    /// The input sources.
+    public var input: InputSources { services.input }
+    /// Who hears what the daemon does.
+    var observer: any DaemonObserver { services.observer }
+
+    /// Starts the input sources on the loop (their events go to ``receive(_:)-(InputSourceEvent)``),
+    /// and reports what they found odd up front.
+    /// - Throws: the first source's error that cannot start.
+    public func startInput() throws {
+        try input.start(on: loop) { [unowned self] event in self.receive(event) }
+    }
+
+    /// Stops the daemon: cancels live touches, stops the input, says goodbye to the clients,
+    /// closes the socket and makes the loop's ``EventLoop/run()`` return.
+    public func shutdown(reason: String) {
+        observer.stopping()
+        cancelAllTouches()
+        input.stop()
+        gestureTimer.cancel()
+        statusTimer.cancel()
+        server.shutdown(reason: reason)
+        loop.stop()
+    }
+
+    /// The devices of every input source, for the `devices` request.
+    public func describeDevices() -> JSONValue { .array(input.deviceDescriptions) }
+
+    // MARK: - Time
+
+    /// The input's time of the last event, and when (microseconds on the loop's clock) it arrived:
+    /// recognizer deadlines are in input time, which for a recording is not the loop's clock.
+    private var lastInputTime = 0.0
+    private var lastInputArrival: Int64 = 0
+    /// Fires at the application's next recognizer deadline (a long press, a multi-tap window).
+    private var gestureTimer: TimerHandle!
+
+    /// Now, on the input's timeline: the last event's time plus the time since it arrived, or the
+    /// input sources' time before any event. Events touchd makes itself (cancellations on removal,
     /// reload, `remove_view` and shutdown) are stamped with it, so a replay's cancellation reads in
     /// the recording's time and a live one in the kernel's `CLOCK_MONOTONIC`, like their frames.
     public func inputNow() -> Double {
-        guard framesIn > 0 else { return inputClock() }
-        return lastInputTime + (Daemon.monotonicNow() - lastInputArrival)
+        guard framesIn > 0 else { return input.now ?? loop.clock.seconds }
+        return lastInputTime + Double(TimeSpan.until(loop.clock.microseconds, from: lastInputArrival)) / 1_000_000
     }
 
-    /// The monotonic clock in seconds (the kernel's input clock for live devices); it paces timers.
-    public static func monotonicNow() -> Double { MonotonicClock.seconds() }
+    /// Schedules the gesture timer for the application's next recognizer deadline (on the input's
+    /// timeline, counted on the loop's clock from the last event's arrival), or cancels it.
+    func armGestureTimer() {
+        guard let deadline = inPlace({ $0.nextDeadline }) else { return gestureTimer.cancel() }
+        guard let due = TimeSpan.adding(deadline - lastInputTime, to: lastInputArrival) else { return gestureTimer.cancel() }
+        gestureTimer.schedule(atMicroseconds: due)
+    }
+
+    private func gestureDeadlinePassed() {
+        dispatchQueued()
+        if let report = app.advanceTime(to: inputNow()) { publish([report]) }
+        armGestureTimer()
+    }
 
     // MARK: - Input
+
+    /// Handles what an input source reports: events are queued (and dispatched at the end of the
+    /// wakeup), devices are announced on the `devices` topic, a removed device's touches cancelled.
+    public func receive(_ event: InputSourceEvent) {
+        switch event {
+        case .event(let queued):
+            enqueue(queued)
+        case .deviceAdded(let id, let description):
+            observer.deviceAdded(id: id)
+            scheduleStatus()
+            publish(MessageEncoder.deviceAdded(id: id, description: description))
+        case .deviceRemoved(let id):
+            observer.deviceRemoved(id: id)
+            scheduleStatus()
+            cancelTouches(ofDevice: id)
+            publish(MessageEncoder.deviceRemoved(id: id))
+        case .anomaly(let text):
+            observer.anomaly(text)
+        case .problem(let text):
+            observer.inputProblem(text)
+        case .finished:
+            guard input.daemonEndsWithInput else { return }
+            observer.inputEnded()
+            shutdown(reason: "input ended")
+        }
+    }
 
     /// Queues an input frame and dispatches everything queued, publishing what it produced.
     public func receive(_ frame: InputFrame) { receive(.touches(frame)) }
@@ -149,7 +207,7 @@ public final class Daemon {
             case .motion(let input): input.timestamp
             }
         lastInputTime = timestamp
-        lastInputArrival = Daemon.monotonicNow()
+        lastInputArrival = loop.clock.microseconds
     }
 
     /// Publishes the first-responder changes the tree made (a first responder hidden or removed).
@@ -157,46 +215,17 @@ public final class Daemon {
         for change in app.takeFirstResponderChanges() { server.broadcast(MessageEncoder.message(for: change)) }
     }
 
-    /// The input clock's time of the last frame, and when (monotonic) it arrived: recognizer
-    /// deadlines are in input time, which for a recording is not the monotonic clock.
-    private var lastInputTime = 0.0
-    private var lastInputArrival = 0.0
-    private var gestureTimer: LoopTimer?
-
-    /// Arms the loop's timer for the next recognizer deadline (a long press, a multi-tap window).
-    func armGestureTimer() {
-        guard let deadline = inPlace({ $0.nextDeadline }) else {
-            gestureTimer?.arm(after: nil)
-            return
-        }
-        if gestureTimer == nil, let timer = try? LoopTimer() {
-            gestureTimer = timer
-            try? loop.register(timer.fd, for: .readable) { [unowned self] _ in
-                timer.acknowledge()
-                self.dispatchQueued()
-                let now = self.inputNow()
-                if let report = self.app.advanceTime(to: now) { self.publish([report]) }
-                self.armGestureTimer()
-            }
-        }
-        let elapsed = Daemon.monotonicNow() - lastInputArrival
-        gestureTimer?.arm(after: max(deadline - lastInputTime - elapsed, 0.000_001))
-    }
-
-    /// Publishes already-dispatched reports to the clients.
-    /// Each client gets everything in one write.
+    /// Publishes already-dispatched reports to the clients, and gives their anomalies to the
+    /// observer. Each client gets everything in one write.
     public func publish(_ reports: [DispatchReport]) {
-        var count = 0
         server.batch {
             for report in reports {
-                if let onAnomaly { for anomaly in report.anomalies { onAnomaly(anomaly) } }
+                if !report.anomalies.isEmpty { for anomaly in report.anomalies { observer.anomaly(anomaly) } }
                 recentTouches.record(report)
                 let messages = inPlace { MessageEncoder.messages(for: report, tree: $0.tree) }
                 for message in messages { server.broadcast(message) }
-                count += messages.count
             }
         }
-        if count > 0 { onPublished?(count) }
     }
 
     /// Publishes a message that is not about a dispatched event (devices added or removed).
@@ -214,6 +243,8 @@ public final class Daemon {
         if let report = app.cancelTouches(ofDevice: device, timestamp: inputNow()) { publish([report]) }
     }
 
+    // MARK: - Reload
+
     /// Replaces the application with a freshly loaded one, cancelling every live touch first.
     ///
     /// Every touch is cancelled, not only those whose view disappears: the new layout's views,
@@ -226,26 +257,66 @@ public final class Daemon {
         app = newApp
         app.recordsResponderCalls = false
         app.continueNumbering(after: previous)
+        armGestureTimer()
     }
 
-    /// Reloads the layout (``reloadLayout``): on success the application is replaced and the input
-    /// sources follow the new layout; on failure nothing changes and the error is thrown.
-    /// `announce` calls ``onReload`` around the change (a caller that tells systemd itself, as the
-    /// SIGHUP handler does, passes false).
+    /// Reloads the layout file (``DaemonServices/layoutFile``): on success the application is
+    /// replaced and the input sources follow the new layout; on failure nothing changes and the
+    /// error is thrown. The observer hears of it before and after, either way.
     /// - Returns: the new layout's view count.
     @discardableResult
-    public func reload(announce: Bool = true) throws -> Int {
-        guard let reloadLayout else { throw ReloadUnsupported() }
-        let fresh = try reloadLayout()
-        if announce { onReload?(true) }
-        replaceApplication(fresh.app)
-        onLayoutChanged?(fresh.document, app.tree)
-        if announce { onReload?(false) }
-        return app.tree.viewCount
+    public func reload() throws -> Int {
+        guard let layoutFile = services.layoutFile else { throw ReloadUnsupported() }
+        observer.reloadStarted()
+        let outcome: Result<Int, any Error>
+        do {
+            let fresh = try LoadedLayout.load(path: layoutFile)
+            replaceApplication(fresh.app)
+            input.layoutChanged(to: fresh.document, tree: app.tree)
+            outcome = .success(app.tree.viewCount)
+        } catch {
+            outcome = .failure(error)
+        }
+        lastStatus = statusText
+        observer.reloadFinished(outcome, status: lastStatus)
+        return try outcome.get()
     }
 
     struct ReloadUnsupported: Error, CustomStringConvertible {
         var description: String { "this daemon has no layout file to reload" }
+    }
+
+    // MARK: - Status
+
+    /// The `STATUS=` line: devices, clients, views.
+    public var statusText: String {
+        let devices = input.deviceDescriptions.count
+        let clients = server.clientCount
+        return "\(devices) device\(devices == 1 ? "" : "s"), \(clients) client\(clients == 1 ? "" : "s"), \(app.tree.viewCount) views"
+    }
+
+    /// The status line last given to the observer.
+    private var lastStatus = ""
+    /// Status lines follow client and device changes at most once a second, and only while
+    /// something changes: an idle daemon has no timer scheduled.
+    private var statusTimer: TimerHandle!
+
+    /// Tells the observer the daemon is ready, with its status line (the loop runs next).
+    public func announceReady() {
+        lastStatus = statusText
+        observer.ready(status: lastStatus)
+    }
+
+    func scheduleStatus() {
+        guard observer.wantsStatus, !statusTimer.isScheduled else { return }
+        statusTimer.schedule(after: 1)
+    }
+
+    private func statusTimerFired() {
+        let text = statusText
+        guard text != lastStatus else { return }
+        lastStatus = text
+        observer.statusChanged(text)
     }
 
     // MARK: - Requests
@@ -281,7 +352,7 @@ public final class Daemon {
                 subs.append(Subscription(id: next, topics: topics, views: views, actions: actions))
                 return next
             }
-            loop.deferWork { [weak self] in self?.onSubscribe?() }
+            loop.deferWork { [weak self] in self?.input.subscriberArrived() }
             return .success(ReplyResult.subscribed(id ?? 0))
         case .unsubscribe(let subscription):
             let removed = server.withSubscriptions(of: client) { subs, _ -> Bool in
@@ -322,12 +393,11 @@ public final class Daemon {
                 return .failure(RequestError("unknown_view", error.description))
             }
         case .reload:
-            guard reloadLayout != nil else { return .failure(RequestError("unsupported", "this daemon has no layout file to reload")) }
+            guard services.layoutFile != nil else { return .failure(RequestError("unsupported", "this daemon has no layout file to reload")) }
             do {
                 let views = try reload()
                 return .success(ReplyResult.reloaded(views: views))
             } catch {
-                onReloadRefused?(error)
                 return .failure(RequestError("reload_failed", "\(error)"))
             }
         case .devices:

@@ -39,7 +39,7 @@ public final class SocketServer {
     /// Clients being disconnected whose last words (a `dropped` notice, a `goodbye`) the socket did
     /// not take at once: written as the socket allows, closed when done or at their deadline.
     private var closing: [Int32: (client: ClientConnection, deadline: Double)] = [:]
-    private var closingTimer: LoopTimer?
+    private lazy var closingTimer = loop.timer { [unowned self] in self.closingDeadlinePassed() }
     /// How long a disconnected client's last words may wait for the client to read them.
     public static let closingGrace = 2.0
     /// Called with each request line of a client (its bytes, without the newline); the answer (a
@@ -83,23 +83,23 @@ public final class SocketServer {
         if let activatedFD {
             listenFD = activatedFD
             isActivated = true
-            _ = fcntl(activatedFD, F_SETFL, fcntl(activatedFD, F_GETFL) | O_NONBLOCK)
+            try Descriptor.setNonBlocking(activatedFD, "fd \(activatedFD) from systemd")
         } else {
             isActivated = false
             try SocketServer.removeStaleSocket(at: path)
             let fd = try SystemCall.descriptor("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
             do {
-                var addr = try SocketServer.address(path)
+                let address = try UnixSocketAddress(path: path)
                 let oldMask = umask(0o177)
                 defer { umask(oldMask) }
-                try SystemCall.require("bind", path) {
-                    withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+                try address.withSockaddr { sockaddr, length throws(SystemError) in
+                    try SystemCall.require("bind", path) { bind(fd, sockaddr, length) }
                 }
                 try SystemCall.require("chmod", path) { chmod(path, mode) }
                 if let group { try SystemCall.require("chown", path) { chown(path, uid_t.max, group) } }
                 try SystemCall.require("listen", path) { listen(fd, 64) }
             } catch {
-                close(fd)
+                Descriptor.close(fd)
                 throw error
             }
             listenFD = fd
@@ -115,11 +115,11 @@ public final class SocketServer {
             drop(client)
         }
         for fd in closing.keys { closeLingering(fd) }
-        if let closingTimer { loop.unregister(closingTimer.fd) }
+        closingTimer.cancel()
         loop.unregister(listenFD)
         if !isActivated {
-            close(listenFD)
-            unlink(path)
+            Descriptor.close(listenFD)
+            _ = try? SystemCall.require("unlink", path) { unlink(path) }
         }
     }
 
@@ -197,36 +197,30 @@ public final class SocketServer {
         switch client.flush() {
         case .done, .failed:
             loop.unregister(client.fd)
-            close(client.fd)
+            Descriptor.close(client.fd)
         case .wouldBlock:
             loop.modify(client.fd, for: .writable)
-            let deadline = Daemon.monotonicNow() + Self.closingGrace
+            let deadline = loop.clock.seconds + Self.closingGrace
             closing[client.fd] = (client, deadline)
             armClosingTimer()
         }
     }
 
     private func armClosingTimer() {
-        guard let next = closing.values.map(\.deadline).min() else {
-            closingTimer?.arm(after: nil)
-            return
-        }
-        if closingTimer == nil, let timer = try? LoopTimer() {
-            closingTimer = timer
-            try? loop.register(timer.fd, for: .readable) { [unowned self] _ in
-                timer.acknowledge()
-                let now = Daemon.monotonicNow()
-                for (fd, entry) in self.closing where entry.deadline <= now { self.closeLingering(fd) }
-                self.armClosingTimer()
-            }
-        }
-        closingTimer?.arm(after: max(next - Daemon.monotonicNow(), 0.000_001))
+        guard let next = closing.values.map(\.deadline).min() else { return closingTimer.cancel() }
+        closingTimer.schedule(after: next - loop.clock.seconds)
+    }
+
+    private func closingDeadlinePassed() {
+        let now = loop.clock.seconds
+        for (fd, entry) in closing where entry.deadline <= now { closeLingering(fd) }
+        armClosingTimer()
     }
 
     private func closeLingering(_ fd: Int32) {
         guard closing.removeValue(forKey: fd) != nil else { return }
         loop.unregister(fd)
-        close(fd)
+        Descriptor.close(fd)
     }
 
     private func flush(_ client: ClientConnection) {
@@ -240,21 +234,22 @@ public final class SocketServer {
 
     private func acceptClients() {
         while true {
-            let fd = accept4(listenFD, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
-            if fd < 0 { return }
+            let accepted = try? SystemCall.posix("accept4", path) { accept4(listenFD, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)) }
+            guard case .done(let number) = accepted else { return }
+            let fd = Int32(truncatingIfNeeded: number)
             let credentials = PeerCredentials.of(socket: fd)
             let client = ClientConnection(fd: fd, credentials: credentials, maximumLineLength: limits.maximumLineLength)
             guard policy.allows(credentials) else {
                 statistics.refused += 1
                 _ = client.send(MessageEncoder.goodbye(reason: "not allowed"), limits: limits)
                 _ = client.flush()
-                close(fd)
+                Descriptor.close(fd)
                 continue
             }
             do {
                 try loop.register(fd, for: .readable) { [unowned self] readiness in self.handle(fd: fd, readiness) }
             } catch {
-                close(fd)
+                Descriptor.close(fd)
                 continue
             }
             clients[fd] = client
@@ -299,32 +294,26 @@ public final class SocketServer {
     private func drop(_ client: ClientConnection) {
         guard clients.removeValue(forKey: client.fd) != nil else { return }
         loop.unregister(client.fd)
-        close(client.fd)
+        Descriptor.close(client.fd)
         onClientsChanged?()
-    }
-
-    static func address(_ path: String) throws(SystemError) -> sockaddr_un {
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { throw SystemError(call: "bind", subject: path, errno: ENAMETOOLONG) }
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-        }
-        return addr
     }
 
     /// Removes a socket file nobody listens on; refuses when a daemon answers on it.
     static func removeStaleSocket(at path: String) throws(SystemError) {
         var st = stat()
-        guard lstat(path, &st) == 0 else { return }
+        guard (try? SystemCall.require("lstat", path) { lstat(path, &st) }) != nil else { return }
         guard (st.st_mode & S_IFMT) == S_IFSOCK else { throw SystemError(call: "bind", subject: "\(path) exists and is not a socket", errno: EEXIST) }
-        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard probe >= 0 else { throw SystemError.current("socket") }
-        defer { close(probe) }
-        var addr = try address(path)
-        let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        if r == 0 { throw SystemError(call: "bind", subject: "\(path): another touchd is listening on it", errno: EADDRINUSE) }
-        if errno == ECONNREFUSED || errno == ENOENT { unlink(path) } else { throw SystemError.current("connect", path) }
+        let probe = try SystemCall.descriptor("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        defer { Descriptor.close(probe) }
+        let address = try UnixSocketAddress(path: path)
+        do {
+            try address.withSockaddr { sockaddr, length throws(SystemError) in
+                try SystemCall.require("connect", path) { connect(probe, sockaddr, length) }
+            }
+        } catch where error.errno == ECONNREFUSED || error.errno == ENOENT {
+            _ = try? SystemCall.require("unlink", path) { unlink(path) }
+            return
+        }
+        throw SystemError(call: "bind", subject: "\(path): another touchd is listening on it", errno: EADDRINUSE)
     }
 }

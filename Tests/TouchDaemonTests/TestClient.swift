@@ -64,17 +64,40 @@ final class TestClient {
     func reply(id: Int) -> [String: Any]? { of(type: "reply").first { $0["id"] as? Int == id } }
 }
 
+/// An observer that keeps what it is told, for tests to check.
+final class RecordingObserver: DaemonObserver {
+    private(set) var anomalies: [String] = []
+    private(set) var problems: [String] = []
+    private(set) var reloads: [Result<Int, any Error>] = []
+    private(set) var reloadsStarted = 0
+    private(set) var devicesAdded: [String] = []
+    private(set) var devicesRemoved: [String] = []
+
+    func anomaly(_ text: String) { anomalies.append(text) }
+    func inputProblem(_ text: String) { problems.append(text) }
+    func reloadStarted() { reloadsStarted += 1 }
+    func reloadFinished(_ outcome: Result<Int, any Error>, status: String) { reloads.append(outcome) }
+    func deviceAdded(id: String) { devicesAdded.append(id) }
+    func deviceRemoved(id: String) { devicesRemoved.append(id) }
+}
+
 /// A daemon on a temporary socket, driven step by step from the test's thread.
 final class DaemonHarness {
     let loop: EventLoop
     let daemon: Daemon
     let path: String
+    let observer = RecordingObserver()
 
-    init(app: Application, limits: ClientLimits = ClientLimits()) throws {
+    init(
+        app: Application, limits: ClientLimits = ClientLimits(), clock: any TimeSource = MonotonicClock(), sources: [InputSource] = [],
+        layoutFile: String? = nil
+    ) throws {
         path = NSTemporaryDirectory() + "touchd-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
-        loop = try EventLoop()
+        loop = try EventLoop(clock: clock)
         let server = try SocketServer(path: path, loop: loop, limits: limits)
-        daemon = Daemon(app: app, server: server, loop: loop, version: "touchd test")
+        let services = DaemonServices(input: InputSources(sources), layoutFile: layoutFile, observer: observer)
+        daemon = Daemon(app: app, server: server, loop: loop, version: "touchd test", services: services)
+        try daemon.startInput()
     }
 
     deinit { daemon.server.shutdown(reason: "test over") }

@@ -1,0 +1,177 @@
+import CLinux
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// touchd's single event loop: one thread, one epoll set. Device input, the udev monitor, signals,
+/// timers and socket clients are all descriptors in it, so nothing polls and an idle loop sleeps in
+/// `epoll_wait` with no timeout.
+///
+/// Every registration carries an identity: epoll hands back the registration's number (in
+/// `data.u64`), not the descriptor, and the number is looked up in a table. A descriptor
+/// unregistered, closed and reopened under the same number while one batch of readiness is being
+/// handled never receives the readiness its predecessor had (as swift-nio's selector does).
+///
+/// Timers (``timer(_:)``, ``schedule(after:_:)``) share one `timerfd`, armed for the earliest
+/// deadline on the loop's ``clock``: with no timer scheduled, nothing wakes the loop.
+///
+/// Failures of `epoll_ctl` and `timerfd_settime` that are not thrown to a caller go to
+/// ``onError``, which the owner logs.
+///
+/// Not thread-safe: create it, register with it and run it on one thread.
+public final class EventLoop {
+    /// What a handler is told about its descriptor.
+    public struct Readiness: OptionSet, Sendable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        public static let readable = Readiness(rawValue: UInt32(EPOLLIN.rawValue))
+        public static let writable = Readiness(rawValue: UInt32(EPOLLOUT.rawValue))
+        public static let hangup = Readiness(rawValue: UInt32(EPOLLHUP.rawValue) | UInt32(EPOLLERR.rawValue))
+    }
+
+    private struct Registration {
+        let fd: Int32
+        let handler: (Readiness) -> Void
+    }
+
+    /// The clock the loop's timers run on (the kernel's monotonic clock, or a manual one in tests).
+    public let clock: any TimeSource
+    /// Told of every failure the loop met that no caller could be thrown (changing or removing a
+    /// registration, arming the timer). By default written to standard error; the daemon logs it.
+    public var onError: (SystemError) -> Void = EventLoop.writeToStandardError
+
+    private let epfd: Int32
+    private var registrations: [UInt64: Registration] = [:]
+    /// The registration number of each registered descriptor.
+    private var registrationOf: [Int32: UInt64] = [:]
+    private var nextRegistration: UInt64 = 1
+    private var events = [epoll_event](repeating: epoll_event(), count: 64)
+    private var running = false
+    /// Work to run after the current batch of descriptors (used to apply changes between events).
+    private var deferred: [() -> Void] = []
+    /// How many times `epoll_wait` returned with something ready: a measure of wakeups.
+    public private(set) var wakeups = 0
+
+    /// The loop's timers (see EventLoop+Timers.swift).
+    let timerFD: Int32
+    var scheduledTimers: [TimerHandle] = []
+    /// The deadline the `timerfd` is armed for (microseconds on ``clock``); nil when disarmed.
+    var armedDeadline: Int64?
+    /// Whether due timers are being run (the descriptor is armed once they all have).
+    var firingTimers = false
+
+    /// A loop whose timers run on `clock`.
+    /// - Throws: ``SystemError`` from `epoll_create1`, `timerfd_create` or registering the timer.
+    public init(clock: any TimeSource = MonotonicClock()) throws(SystemError) {
+        self.clock = clock
+        epfd = try SystemCall.descriptor("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+        do {
+            timerFD = try SystemCall.descriptor("timerfd_create") { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
+        } catch {
+            Descriptor.close(epfd)
+            throw error
+        }
+        try register(timerFD, for: .readable) { [unowned self] _ in self.timerExpired() }
+    }
+
+    deinit {
+        Descriptor.close(timerFD)
+        Descriptor.close(epfd)
+    }
+
+    /// Watches `fd` for `interest`; `handler` runs on the loop when it is ready, until
+    /// ``unregister(_:)``.
+    /// - Throws: ``SystemError`` from `epoll_ctl` (`EEXIST` when `fd` is registered already).
+    public func register(_ fd: Int32, for interest: Readiness, handler: @escaping (Readiness) -> Void) throws(SystemError) {
+        let number = nextRegistration
+        var event = epoll_event(events: interest.rawValue, data: epoll_data_t(u64: number))
+        try SystemCall.require("epoll_ctl(ADD)", "fd \(fd)") { epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &event) }
+        nextRegistration += 1
+        registrations[number] = Registration(fd: fd, handler: handler)
+        registrationOf[fd] = number
+    }
+
+    /// Changes what `fd` is watched for; a failure goes to ``onError``.
+    public func modify(_ fd: Int32, for interest: Readiness) {
+        guard let number = registrationOf[fd] else {
+            return onError(SystemError(call: "epoll_ctl(MOD)", subject: "fd \(fd) (not registered)", errno: ENOENT))
+        }
+        var event = epoll_event(events: interest.rawValue, data: epoll_data_t(u64: number))
+        do {
+            try SystemCall.require("epoll_ctl(MOD)", "fd \(fd)") { epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &event) }
+        } catch {
+            onError(error)
+        }
+    }
+
+    /// Stops watching `fd` (the caller closes it afterwards): readiness already reported for it in
+    /// the batch being handled is dropped. A descriptor not registered is left alone; a failure
+    /// goes to ``onError``.
+    public func unregister(_ fd: Int32) {
+        guard let number = registrationOf.removeValue(forKey: fd) else { return }
+        registrations[number] = nil
+        do {
+            try SystemCall.require("epoll_ctl(DEL)", "fd \(fd)") { epoll_ctl(epfd, EPOLL_CTL_DEL, fd, nil) }
+        } catch {
+            onError(error)
+        }
+    }
+
+    /// Whether `fd` is registered now.
+    public func isRegistered(_ fd: Int32) -> Bool { registrationOf[fd] != nil }
+
+    /// Runs `work` on the loop once the descriptors of the current wakeup are handled.
+    public func deferWork(_ work: @escaping () -> Void) { deferred.append(work) }
+
+    /// Runs until ``stop()``.
+    /// - Throws: ``SystemError`` from `epoll_wait`.
+    public func run() throws(SystemError) {
+        running = true
+        while running { try handleOneBatch(timeoutMilliseconds: -1) }
+    }
+
+    /// Waits up to `timeoutMilliseconds` (-1: forever) for one batch of ready descriptors and handles
+    /// it. Returns how many descriptors were ready. Lets tests and tools drive the loop step by step.
+    /// - Throws: ``SystemError`` from `epoll_wait`.
+    @discardableResult
+    public func runOnce(timeoutMilliseconds: Int32) throws(SystemError) -> Int {
+        try handleOneBatch(timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    @discardableResult
+    private func handleOneBatch(timeoutMilliseconds: Int32) throws(SystemError) -> Int {
+        let capacity = Int32(truncatingIfNeeded: events.count)
+        let count = try events.withUnsafeMutableBufferPointer { buffer throws(SystemError) -> Int in
+            guard case .done(let n) = try SystemCall.posix("epoll_wait", "", { epoll_wait(epfd, buffer.baseAddress, capacity, timeoutMilliseconds) })
+            else { return 0 }
+            return min(n, buffer.count)
+        }
+        if count > 0 { wakeups += 1 }
+        for i in 0..<count {
+            let event = events[i]
+            // A registration removed earlier in this batch is gone from the table: its readiness
+            // (which a new descriptor with the same number must never see) is dropped here.
+            registrations[event.data.u64]?.handler(Readiness(rawValue: event.events))
+        }
+        runDeferred()
+        return count
+    }
+
+    /// Runs whatever was deferred (also useful when driving the loop's parts without `run`).
+    public func runDeferred() {
+        while !deferred.isEmpty {
+            let work = deferred
+            deferred.removeAll()
+            for w in work { w() }
+        }
+    }
+
+    /// Makes ``run()`` return after the current wakeup.
+    public func stop() { running = false }
+
+    /// The default ``onError``: one line on standard error.
+    public static func writeToStandardError(_ error: SystemError) {
+        let line = Array("touchd: event loop: \(error)\n".utf8)
+        _ = line.withUnsafeBytes { bytes in try? SystemCall.posix("write", "standard error") { write(2, bytes.baseAddress, bytes.count) } }
+    }
+}
