@@ -47,10 +47,11 @@ let package = Package(
         .target(name: "TouchEvdev", dependencies: ["TouchCore", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "TouchLayout",
-            dependencies: ["TouchCore", "TouchEvdev", "TouchSystem", .product(name: "TOMLKit", package: "TOMLKit")]),
+            dependencies: ["TouchCore", "TouchEvdev", "TouchSystem", "CTOMLSupport", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "TouchInput", dependencies: ["TouchCore", "TouchEvdev", "TouchLayout"]),
         .target(name: "TouchDevices", dependencies: ["TouchEvdev", "TouchInput", "TouchSystem", "CEvdev", "CUdev"]),
         .target(name: "CLinux"),
+        .target(name: "CTOMLSupport"),
         .target(name: "TouchProtocol", dependencies: ["TouchCore"]),
         .target(name: "TouchRender", dependencies: ["TouchCore"]),
         .target(
