@@ -56,6 +56,7 @@ public final class Daemon {
         server.onClientsChanged = { [unowned self] in self.scheduleStatus() }
         gestureTimer = loop.timer { [unowned self] in self.gestureDeadlinePassed() }
         statusTimer = loop.timer { [unowned self] in self.statusTimerFired() }
+        dispatchQueuedWork = { [unowned self] in self.dispatchQueued() }
     }
 
     deinit {
@@ -176,7 +177,7 @@ public final class Daemon {
         if !reports.isEmpty { publish(reports) }
         if !dispatchScheduled {
             dispatchScheduled = true
-            loop.deferWork { [weak self] in self?.dispatchQueued() }
+            loop.deferWork(dispatchQueuedWork)
         }
     }
 
@@ -191,6 +192,8 @@ public final class Daemon {
     }
 
     private var dispatchScheduled = false
+    /// ``dispatchQueued()`` as deferred work, made once (not a closure per wakeup).
+    private var dispatchQueuedWork: (() -> Void)!
 
     /// Reads the application in place, for what runs on every frame: reading a property of the
     /// struct through the object that holds it would copy the whole application (a retain of each
@@ -352,7 +355,7 @@ public final class Daemon {
                 subs.append(Subscription(id: next, topics: topics, views: views, actions: actions))
                 return next
             }
-            loop.deferWork { [weak self] in self?.input.subscriberArrived() }
+            loop.deferWork { [unowned self] in self.input.subscriberArrived() }
             return .success(ReplyResult.subscribed(id ?? 0))
         case .unsubscribe(let subscription):
             let removed = server.withSubscriptions(of: client) { subs, _ -> Bool in

@@ -22,10 +22,12 @@ public final class RecordingSource: InputSource {
     private let clock: any TimeSource
     /// Whether playing waits for the first client to subscribe.
     private let waitsForSubscriber: Bool
+    private var loop: EventLoop?
     private var timer: TimerHandle?
     private var sink: ((InputSourceEvent) -> Void)?
     private var next = 0
-    private var startedAt = 0.0
+    /// When playing started, in microseconds on `clock`.
+    private var startedAt: Int64 = 0
     private var started = false
     /// What was odd in the recording (its stream, and what the pipeline worked around), found while
     /// decoding it once up front: reported as the source starts.
@@ -65,7 +67,7 @@ public final class RecordingSource: InputSource {
     public var now: Double {
         guard let first = firstFrameTime else { return 0 }
         guard started else { return first }
-        return first + (clock.seconds - startedAt) * speed
+        return first + Double(TimeSpan.until(clock.microseconds, from: startedAt)) / 1_000_000 * speed
     }
 
     public var deviceDescriptions: [JSONValue] {
@@ -76,6 +78,7 @@ public final class RecordingSource: InputSource {
     /// a subscriber.
     public func start(on loop: EventLoop, sink: @escaping (InputSourceEvent) -> Void) throws {
         self.sink = sink
+        self.loop = loop
         timer = loop.timer { [unowned self] in self.playDue() }
         for anomaly in anomalies { sink(.anomaly(anomaly)) }
         sink(.deviceAdded(id: deviceID, description: .object([("name", .string(name)), ("source", "recording")])))
@@ -88,7 +91,7 @@ public final class RecordingSource: InputSource {
     public func begin() {
         guard !started, let timer else { return }
         started = true
-        startedAt = clock.seconds
+        startedAt = clock.microseconds
         if firstFrameTime == nil {
             sink?(.finished)
             return
@@ -99,6 +102,7 @@ public final class RecordingSource: InputSource {
     public func stop() {
         timer?.cancel()
         timer = nil
+        loop = nil
     }
 
     public func layoutChanged(to layout: LayoutDocument, tree: ViewTree) {
@@ -114,7 +118,8 @@ public final class RecordingSource: InputSource {
 
     private func playDue() {
         guard let first = firstFrameTime else { return }
-        let elapsed = (clock.seconds - startedAt) * speed
+        let now = clock.microseconds
+        let elapsed = Double(TimeSpan.until(now, from: startedAt)) / 1_000_000 * speed
         // The due events are fed to the decoder taken out of `pipeline` (one access to the
         // object's state for the lot, not two per event), and the frames passed on after.
         var frames: [InputFrame] = []
@@ -135,6 +140,8 @@ public final class RecordingSource: InputSource {
             sink?(.finished)
             return
         }
-        timer?.schedule(after: (events[next].time.seconds - first - elapsed) / speed)
+        // The next event's time on the clock (one reading per batch played).
+        guard let due = TimeSpan.adding((events[next].time.seconds - first - elapsed) / speed, to: now) else { return }
+        timer?.schedule(atMicroseconds: due)
     }
 }

@@ -13,7 +13,9 @@ import Glibc
 /// handled never receives the readiness its predecessor had (as swift-nio's selector does).
 ///
 /// Timers (``timer(_:)``, ``schedule(after:_:)``) share one `timerfd`, armed for the earliest
-/// deadline on the loop's ``clock``: with no timer scheduled, nothing wakes the loop.
+/// deadline on the loop's ``clock``: with no timer scheduled, nothing wakes the loop. A loop on
+/// another clock than the kernel's (a ``ManualClock`` in tests) never arms it: whoever moves that
+/// clock runs the due timers (``runDueTimers()``).
 ///
 /// Failures of `epoll_ctl` and `timerfd_settime` that are not thrown to a caller go to
 /// ``onError``, which the owner logs.
@@ -29,11 +31,6 @@ public final class EventLoop {
         public static let hangup = Readiness(rawValue: UInt32(EPOLLHUP.rawValue) | UInt32(EPOLLERR.rawValue))
     }
 
-    private struct Registration {
-        let fd: Int32
-        let handler: (Readiness) -> Void
-    }
-
     /// The clock the loop's timers run on (the kernel's monotonic clock, or a manual one in tests).
     public let clock: any TimeSource
     /// Told of every failure the loop met that no caller could be thrown (changing or removing a
@@ -41,14 +38,13 @@ public final class EventLoop {
     public var onError: (SystemError) -> Void = EventLoop.writeToStandardError
 
     private let epfd: Int32
-    private var registrations: [UInt64: Registration] = [:]
-    /// The registration number of each registered descriptor.
-    private var registrationOf: [Int32: UInt64] = [:]
-    private var nextRegistration: UInt64 = 1
+    private var registrations = RegistrationTable<(Readiness) -> Void>()
     private var events = [epoll_event](repeating: epoll_event(), count: 64)
     private var running = false
-    /// Work to run after the current batch of descriptors (used to apply changes between events).
+    /// Work to run after the current batch of descriptors (used to apply changes between events),
+    /// and the buffer the last batch of it ran from (kept, so deferring allocates nothing).
     private var deferred: [() -> Void] = []
+    private var runningDeferred: [() -> Void] = []
     /// How many times `epoll_wait` returned with something ready: a measure of wakeups.
     public private(set) var wakeups = 0
 
@@ -59,11 +55,14 @@ public final class EventLoop {
     var armedDeadline: Int64?
     /// Whether due timers are being run (the descriptor is armed once they all have).
     var firingTimers = false
+    /// Whether the `timerfd` follows the timers: only when they run on the kernel's clock.
+    let timersUseDescriptor: Bool
 
     /// A loop whose timers run on `clock`.
     /// - Throws: ``SystemError`` from `epoll_create1`, `timerfd_create` or registering the timer.
     public init(clock: any TimeSource = MonotonicClock()) throws(SystemError) {
         self.clock = clock
+        timersUseDescriptor = clock is MonotonicClock
         epfd = try SystemCall.descriptor("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
         do {
             timerFD = try SystemCall.descriptor("timerfd_create") { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
@@ -83,20 +82,23 @@ public final class EventLoop {
     /// ``unregister(_:)``.
     /// - Throws: ``SystemError`` from `epoll_ctl` (`EEXIST` when `fd` is registered already).
     public func register(_ fd: Int32, for interest: Readiness, handler: @escaping (Readiness) -> Void) throws(SystemError) {
-        let number = nextRegistration
-        var event = epoll_event(events: interest.rawValue, data: epoll_data_t(u64: number))
-        try SystemCall.require("epoll_ctl(ADD)", "fd \(fd)") { epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &event) }
-        nextRegistration += 1
-        registrations[number] = Registration(fd: fd, handler: handler)
-        registrationOf[fd] = number
+        guard registrations.identity(of: fd) == nil else { throw SystemError(call: "epoll_ctl(ADD)", subject: "fd \(fd)", errno: EEXIST) }
+        let identity = registrations.add(fd, handler: handler)
+        var event = epoll_event(events: interest.rawValue, data: epoll_data_t(u64: identity))
+        do {
+            try SystemCall.require("epoll_ctl(ADD)", "fd \(fd)") { epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &event) }
+        } catch {
+            _ = registrations.remove(fd)
+            throw error
+        }
     }
 
     /// Changes what `fd` is watched for; a failure goes to ``onError``.
     public func modify(_ fd: Int32, for interest: Readiness) {
-        guard let number = registrationOf[fd] else {
+        guard let identity = registrations.identity(of: fd) else {
             return onError(SystemError(call: "epoll_ctl(MOD)", subject: "fd \(fd) (not registered)", errno: ENOENT))
         }
-        var event = epoll_event(events: interest.rawValue, data: epoll_data_t(u64: number))
+        var event = epoll_event(events: interest.rawValue, data: epoll_data_t(u64: identity))
         do {
             try SystemCall.require("epoll_ctl(MOD)", "fd \(fd)") { epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &event) }
         } catch {
@@ -108,8 +110,7 @@ public final class EventLoop {
     /// the batch being handled is dropped. A descriptor not registered is left alone; a failure
     /// goes to ``onError``.
     public func unregister(_ fd: Int32) {
-        guard let number = registrationOf.removeValue(forKey: fd) else { return }
-        registrations[number] = nil
+        guard registrations.remove(fd) else { return }
         do {
             try SystemCall.require("epoll_ctl(DEL)", "fd \(fd)") { epoll_ctl(epfd, EPOLL_CTL_DEL, fd, nil) }
         } catch {
@@ -118,7 +119,7 @@ public final class EventLoop {
     }
 
     /// Whether `fd` is registered now.
-    public func isRegistered(_ fd: Int32) -> Bool { registrationOf[fd] != nil }
+    public func isRegistered(_ fd: Int32) -> Bool { registrations.identity(of: fd) != nil }
 
     /// Runs `work` on the loop once the descriptors of the current wakeup are handled.
     public func deferWork(_ work: @escaping () -> Void) { deferred.append(work) }
@@ -151,7 +152,7 @@ public final class EventLoop {
             let event = events[i]
             // A registration removed earlier in this batch is gone from the table: its readiness
             // (which a new descriptor with the same number must never see) is dropped here.
-            registrations[event.data.u64]?.handler(Readiness(rawValue: event.events))
+            registrations.handler(for: event.data.u64)?(Readiness(rawValue: event.events))
         }
         runDeferred()
         return count
@@ -160,9 +161,10 @@ public final class EventLoop {
     /// Runs whatever was deferred (also useful when driving the loop's parts without `run`).
     public func runDeferred() {
         while !deferred.isEmpty {
-            let work = deferred
-            deferred.removeAll()
-            for w in work { w() }
+            // Work deferred while this runs goes into the other buffer, for the next round.
+            swap(&deferred, &runningDeferred)
+            for work in runningDeferred { work() }
+            runningDeferred.removeAll(keepingCapacity: true)
         }
     }
 

@@ -12,10 +12,12 @@ import Glibc
 /// (see ``TimeSpan``): NaN and infinity leave the timer unscheduled, zero or less fires it at the
 /// next wakeup, a hundred years or more is a hundred years.
 ///
-/// The loop holds a scheduled timer (so a one-shot needs no owner); a timer holds its loop weakly.
-/// An action that refers to its owner captures it weakly or unowned, or the timer keeps it alive.
+/// The loop holds a scheduled timer (so a one-shot needs no owner); a timer refers to its loop
+/// without holding it, so its owner holds the loop. An action that refers to its owner captures
+/// it weakly or unowned, or the timer keeps it alive.
 public final class TimerHandle {
-    weak var loop: EventLoop?
+    /// Unowned: the timer's owner holds the loop (a timer outliving its loop would be a bug).
+    unowned let loop: EventLoop
     let action: () -> Void
     /// When the timer fires, in microseconds on the loop's clock; nil when it is not scheduled.
     public internal(set) var deadline: Int64?
@@ -31,7 +33,6 @@ public final class TimerHandle {
     /// Fires the timer `seconds` from now on the loop's clock (replacing any earlier scheduling);
     /// NaN or infinity cancels it.
     public func schedule(after seconds: Double) {
-        guard let loop else { return }
         guard let deadline = TimeSpan.adding(seconds, to: loop.clock.microseconds) else { return cancel() }
         loop.schedule(self, at: deadline)
     }
@@ -39,13 +40,13 @@ public final class TimerHandle {
     /// Fires the timer at `deadline` (microseconds on the loop's clock; a deadline passed fires it at
     /// the next wakeup).
     public func schedule(atMicroseconds deadline: Int64) {
-        loop?.schedule(self, at: deadline)
+        loop.schedule(self, at: deadline)
     }
 
     /// Unschedules the timer (nothing happens when it is not scheduled).
     public func cancel() {
         guard deadline != nil else { return }
-        loop?.unschedule(self)
+        loop.unschedule(self)
         deadline = nil
     }
 }
@@ -69,19 +70,26 @@ extension EventLoop {
     /// tests that move a ``ManualClock`` call it themselves.
     public func runDueTimers() {
         let now = clock.microseconds
-        let due = scheduledTimers.filter { ($0.deadline ?? .max) <= now }.sorted { ($0.deadline ?? .max) < ($1.deadline ?? .max) }
         firingTimers = true
-        for timer in due {
-            // An earlier action may have cancelled or moved it.
-            guard let deadline = timer.deadline, deadline <= now else { continue }
-            unschedule(timer)
+        // The earliest due timer, one at a time: an action may cancel, move or add others.
+        while let index = indexOfEarliestTimer(dueBy: now) {
+            let timer = scheduledTimers.remove(at: index)
             timer.deadline = nil
             timer.action()
         }
         firingTimers = false
         // The descriptor has expired (or is armed for a time passed): arm it afresh.
         armedDeadline = nil
-        armForEarliestDeadline()
+        armForEarliestDeadline(now: now)
+    }
+
+    private func indexOfEarliestTimer(dueBy now: Int64) -> Int? {
+        var found: (index: Int, deadline: Int64)?
+        for (index, timer) in scheduledTimers.enumerated() {
+            guard let deadline = timer.deadline, deadline <= now, deadline < (found?.deadline ?? .max) else { continue }
+            found = (index, deadline)
+        }
+        return found?.index
     }
 
     func schedule(_ timer: TimerHandle, at deadline: Int64) {
@@ -111,8 +119,8 @@ extension EventLoop {
     /// and disarms it when no timer is left. A deadline that moved later leaves the descriptor armed
     /// for the earlier time: that wakeup finds nothing due and arms it again (cheaper than a system
     /// call each time a recognizer's deadline moves on with every frame).
-    func armForEarliestDeadline() {
-        guard !firingTimers else { return }
+    func armForEarliestDeadline(now: Int64? = nil) {
+        guard !firingTimers, timersUseDescriptor else { return }
         var earliest: Int64?
         for timer in scheduledTimers {
             if let deadline = timer.deadline, deadline < (earliest ?? .max) { earliest = deadline }
@@ -124,7 +132,7 @@ extension EventLoop {
         }
         if let armed = armedDeadline, armed <= earliest { return }
         armedDeadline = earliest
-        setTimer(microseconds: max(TimeSpan.until(earliest, from: clock.microseconds), 1))
+        setTimer(microseconds: max(TimeSpan.until(earliest, from: now ?? clock.microseconds), 1))
     }
 
     /// Arms the `timerfd` (one-shot) to expire `delay` microseconds from now; nil disarms it.
