@@ -36,14 +36,19 @@ public struct PeerCredentials: Hashable, Sendable {
     /// Reads a connected socket's peer credentials; `nil` when the kernel gives none.
     static func of(socket fd: Int32) -> PeerCredentials? {
         var cred = touchd_ucred()
-        guard touchd_peer_credentials(fd, &cred) == 0 else { return nil }
+        guard (try? SystemCall.require("getsockopt(SO_PEERCRED)", "client socket") { touchd_peer_credentials(fd, &cred) }) != nil else { return nil }
         var groups = [UInt32](repeating: 0, count: 64)
-        var n = touchd_peer_groups(fd, &groups, Int32(groups.count))
-        if n > groups.count {
-            groups = [UInt32](repeating: 0, count: Int(n))
-            n = touchd_peer_groups(fd, &groups, Int32(groups.count))
+        func readGroups() -> Int {
+            let capacity = Int32(clamping: groups.count)
+            // A kernel before 4.13 has no SO_PEERGROUPS: then only the primary group is known.
+            return (try? SystemCall.require("getsockopt(SO_PEERGROUPS)", "client socket") { touchd_peer_groups(fd, &groups, capacity) }) ?? 0
         }
-        let supplementary = n > 0 ? Array(groups.prefix(Int(min(n, Int32(groups.count))))) : []
+        var n = readGroups()
+        if n > groups.count {
+            groups = [UInt32](repeating: 0, count: n)
+            n = readGroups()
+        }
+        let supplementary = Array(groups.prefix(min(n, groups.count)))
         return PeerCredentials(pid: cred.pid, uid: cred.uid, gid: cred.gid, supplementaryGIDs: supplementary)
     }
 }

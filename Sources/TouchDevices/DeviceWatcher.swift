@@ -184,7 +184,7 @@ public final class DeviceWatcher {
     @discardableResult
     public func setGrab(_ wanted: Bool, devnode: String) throws(SystemError) -> Bool {
         guard let device = open[devnode]?.device, device.isGrabbed != wanted else { return false }
-        if wanted { try device.grab() } else { device.ungrab() }
+        if wanted { try device.grab() } else { try device.ungrab() }
         return true
     }
 }
