@@ -12,11 +12,12 @@ import PackageDescription
 /// - `TouchInput`: pure input pipelines from kernel events to the application's events (touch,
 ///   key and motion devices), device matching, recording replay, retry and log-limiting policies.
 /// - `TouchSystem`: the one operating-system boundary (system calls, their errors, the monotonic
-///   clock, whole-file reading, Unix socket addresses).
-/// - `TouchDevices`: the I/O shell around libevdev and libudev.
+///   clock, the event loop with its timers and signals, whole-file reading, Unix socket addresses).
+/// - `TouchDevices`: the I/O shell around libevdev and libudev, and the device watcher.
 /// - `TouchProtocol`: the socket protocol: JSON text (one reader, one writer), line framing, and the
 ///   messages and requests (newline-delimited JSON).
-/// - `TouchDaemon`: the event loop, the socket server and the input-to-dispatch pipeline.
+/// - `TouchDaemon`: the input sources, the socket server and the input-to-dispatch pipeline.
+/// (`docs/architecture.md` has the module map and one frame's path through it.)
 /// - `TouchRender`: pictures of a layout and its touches (SVG).
 /// - `touchd`: the command-line tool and daemon.
 /// - `touchd-bench`: in-process benchmarks that print figures (`make bench`).
