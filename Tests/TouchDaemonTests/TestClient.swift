@@ -10,11 +10,14 @@ import Glibc
 /// A blocking-free test client of the daemon's socket: it writes lines and collects parsed messages.
 final class TestClient {
     let fd: Int32
+    /// The socket it is connected to.
+    let path: String
     private var buffer: [UInt8] = []
     private(set) var messages: [[String: Any]] = []
     private(set) var closed = false
 
     init(path: String) throws {
+        self.path = path
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
