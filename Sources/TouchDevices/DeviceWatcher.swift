@@ -175,6 +175,14 @@ public final class DeviceWatcher {
         idleTimer?.cancel()
     }
 
+    /// Whether an ``Event/openFailed(_:error:attempt:retryIn:)`` is the one to report for its node:
+    /// the first failure, or, for a node the kernel announced before udev could make it readable
+    /// (missing or not permitted while the monitor hears the kernel), the last one.
+    public func isWorthReporting(_ error: SystemError, attempt: Int, retryIn: Double?) -> Bool {
+        let transient = monitor?.source == .kernel && (error.isMissing || error.isPermissionDenied)
+        return transient ? retryIn == nil : attempt == 1
+    }
+
     /// Whether the device at `devnode` is open and grabbed by the watcher.
     public func isGrabbed(_ devnode: String) -> Bool { open[devnode]?.device.isGrabbed ?? false }
 

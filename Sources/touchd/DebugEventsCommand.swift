@@ -84,10 +84,7 @@ struct DebugEventsCommand: ParsableCommand {
                     ("time", .double(watcher.loop.clock.now.seconds)),
                 ])
             case .openFailed(let info, let error, let attempt, let retryIn):
-                // Once per node that may be a touch device: at the first failure, or when giving up
-                // on a node the kernel announced before udev could make it readable.
-                let transient = watcher.monitorSource == .kernel && (error.isMissing || error.isPermissionDenied)
-                guard info.mayBeTouchDevice, transient ? retryIn == nil : attempt == 1 else { return }
+                guard info.mayBeTouchDevice, watcher.isWorthReporting(error, attempt: attempt, retryIn: retryIn) else { return }
                 emit([("event", "error"), ("devnode", .string(info.devnode)), ("error", .string("\(error)"))])
             case .failed(let devnode, let error):
                 emit([("event", "error"), ("devnode", .string(devnode)), ("error", .string("\(error)"))])
