@@ -39,6 +39,8 @@ public final class EventLoop {
 
     private let epfd: Int32
     private var registrations = RegistrationTable<(Readiness) -> Void>()
+    /// What each registered descriptor is watched for.
+    private var interests: [Int32: Readiness] = [:]
     private var events = [epoll_event](repeating: epoll_event(), count: 64)
     private var running = false
     /// Work to run after the current batch of descriptors (used to apply changes between events),
@@ -82,15 +84,32 @@ public final class EventLoop {
     /// ``unregister(_:)``.
     /// - Throws: ``SystemError`` from `epoll_ctl` (`EEXIST` when `fd` is registered already).
     public func register(_ fd: Int32, for interest: Readiness, handler: @escaping (Readiness) -> Void) throws(SystemError) {
-        guard registrations.identity(of: fd) == nil else { throw SystemError(call: "epoll_ctl(ADD)", subject: "fd \(fd)", errno: EEXIST) }
+        try forgetIfClosed(fd)
         let identity = registrations.add(fd, handler: handler)
+        interests[fd] = interest
         var event = epoll_event(events: interest.rawValue, data: epoll_data_t(u64: identity))
         do {
             try SystemCall.require("epoll_ctl(ADD)", "fd \(fd)") { epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &event) }
         } catch {
             _ = registrations.remove(fd)
+            interests[fd] = nil
             throw error
         }
+    }
+
+    /// Makes way for a new registration of `fd` when the table still holds one: a descriptor
+    /// closed without being unregistered left the epoll set with its file, and the number may now
+    /// name another file. A bug in its owner, reported to ``onError``; a descriptor that is in fact
+    /// still registered is refused with `EEXIST`.
+    private func forgetIfClosed(_ fd: Int32) throws(SystemError) {
+        guard let identity = registrations.identity(of: fd) else { return }
+        var probe = epoll_event(events: interests[fd]?.rawValue ?? 0, data: epoll_data_t(u64: identity))
+        if (try? SystemCall.require("epoll_ctl(MOD)", "fd \(fd)", { epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &probe) })) != nil {
+            throw SystemError(call: "epoll_ctl(ADD)", subject: "fd \(fd)", errno: EEXIST)
+        }
+        _ = registrations.remove(fd)
+        interests[fd] = nil
+        onError(SystemError(call: "close", subject: "fd \(fd), closed without being unregistered from the event loop", errno: EBADF))
     }
 
     /// Changes what `fd` is watched for; a failure goes to ``onError``.
@@ -101,6 +120,7 @@ public final class EventLoop {
         var event = epoll_event(events: interest.rawValue, data: epoll_data_t(u64: identity))
         do {
             try SystemCall.require("epoll_ctl(MOD)", "fd \(fd)") { epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &event) }
+            interests[fd] = interest
         } catch {
             onError(error)
         }
@@ -111,6 +131,7 @@ public final class EventLoop {
     /// goes to ``onError``.
     public func unregister(_ fd: Int32) {
         guard registrations.remove(fd) else { return }
+        interests[fd] = nil
         do {
             try SystemCall.require("epoll_ctl(DEL)", "fd \(fd)") { epoll_ctl(epfd, EPOLL_CTL_DEL, fd, nil) }
         } catch {

@@ -107,6 +107,34 @@ private final class Pipe {
         #expect(reported.first?.isProgrammingError == true)
     }
 
+    @Test func aDescriptorClosedWithoutBeingUnregisteredCanBeRegisteredAgainAndTheMistakeIsReported() throws {
+        let loop = try EventLoop()
+        var reported: [SystemError] = []
+        loop.onError = { reported.append($0) }
+        let old = try Pipe()
+        defer { old.closeBoth() }
+        var limits = rlimit()
+        try SystemCall.require("getrlimit") { getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limits) }
+        let number = try SystemCall.descriptor("fcntl(F_DUPFD_CLOEXEC)") { fcntl(old.readEnd, F_DUPFD_CLOEXEC, Int32(clamping: min(limits.rlim_cur, 4_096)) - 32) }
+        var oldCalls = 0
+        var newCalls = 0
+        try loop.register(number, for: .readable) { _ in oldCalls += 1 }
+        // Closed behind the loop's back, and the number given to another pipe.
+        Descriptor.close(number)
+        let fresh = try Pipe()
+        try SystemCall.require("dup2") { dup2(fresh.readEnd, number) }
+        Descriptor.close(fresh.readEnd)
+        let reopened = Pipe(readEnd: number, writeEnd: fresh.writeEnd)
+        defer { reopened.closeBoth() }
+        try loop.register(number, for: .readable) { _ in newCalls += 1 }
+        #expect(reported.map(\.errno) == [EBADF], "\(reported)")
+        reopened.makeReadable()
+        old.makeReadable()
+        try loop.runOnce(timeoutMilliseconds: 1_000)
+        #expect(newCalls == 1)
+        #expect(oldCalls == 0)
+    }
+
     @Test func anIdleLoopIsNotWokenAndWorkDeferredRunsAfterTheBatch() throws {
         let loop = try EventLoop()
         #expect(try loop.runOnce(timeoutMilliseconds: 20) == 0)
