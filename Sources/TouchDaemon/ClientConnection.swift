@@ -260,21 +260,22 @@ final class ClientConnection {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         var total = 0
         while total < Self.maximumBytesPerRead {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n > 0 {
-                total += n
-                inbound.append(chunk[0..<n])
-                do {
-                    while let line = try inbound.nextLine() { outcome.lines.append(line) }
-                } catch {
-                    outcome.end = .lineTooLong
-                    return outcome
-                }
-                continue
+            let received = try? chunk.withUnsafeMutableBytes { bytes throws(SystemError) in
+                try SystemCall.posix("recv", "client socket") { recv(fd, bytes.baseAddress, bytes.count, 0) }
             }
-            if n < 0 && errno == EINTR { continue }
-            if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { outcome.end = .closed }
-            break
+            // Nothing more now; or the peer closed (0), or the connection failed.
+            guard case .done(let n) = received, n > 0 else {
+                if received != .wouldBlock { outcome.end = .closed }
+                break
+            }
+            total += n
+            inbound.append(chunk[0..<n])
+            do {
+                while let line = try inbound.nextLine() { outcome.lines.append(line) }
+            } catch {
+                outcome.end = .lineTooLong
+                return outcome
+            }
         }
         return outcome
     }
