@@ -12,11 +12,12 @@ import PackageDescription
 /// - `TouchInput`: pure input pipelines from kernel events to the application's events (touch,
 ///   key and motion devices), device matching, recording replay, retry and log-limiting policies.
 /// - `TouchSystem`: the one operating-system boundary (system calls, their errors, the monotonic
-///   clock, whole-file reading, Unix socket addresses).
-/// - `TouchDevices`: the I/O shell around libevdev and libudev.
+///   clock, the event loop with its timers and signals, whole-file reading, Unix socket addresses).
+/// - `TouchDevices`: the I/O shell around libevdev and libudev, and the device watcher.
 /// - `TouchProtocol`: the socket protocol: JSON text (one reader, one writer), line framing, and the
 ///   messages and requests (newline-delimited JSON).
-/// - `TouchDaemon`: the event loop, the socket server and the input-to-dispatch pipeline.
+/// - `TouchDaemon`: the input sources, the socket server and the input-to-dispatch pipeline.
+/// (`docs/architecture.md` has the module map and one frame's path through it.)
 /// - `TouchRender`: pictures of a layout and its touches (SVG).
 /// - `touchd`: the command-line tool and daemon.
 /// - `touchd-bench`: in-process benchmarks that print figures (`make bench`).
@@ -42,15 +43,16 @@ let package = Package(
         .systemLibrary(
             name: "CUdev", path: "Sources/CUdev", pkgConfig: "libudev",
             providers: [.apt(["libudev-dev"])]),
-        .target(name: "TouchSystem"),
+        .target(name: "TouchSystem", dependencies: ["CLinux"]),
         .target(name: "TouchCore"),
         .target(name: "TouchEvdev", dependencies: ["TouchCore", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "TouchLayout",
-            dependencies: ["TouchCore", "TouchEvdev", "TouchSystem", .product(name: "TOMLKit", package: "TOMLKit")]),
+            dependencies: ["TouchCore", "TouchEvdev", "TouchSystem", "CTOMLSupport", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "TouchInput", dependencies: ["TouchCore", "TouchEvdev", "TouchLayout"]),
-        .target(name: "TouchDevices", dependencies: ["TouchEvdev", "TouchSystem", "CEvdev", "CUdev"]),
+        .target(name: "TouchDevices", dependencies: ["TouchEvdev", "TouchInput", "TouchSystem", "CEvdev", "CUdev"]),
         .target(name: "CLinux"),
+        .target(name: "CTOMLSupport"),
         .target(name: "TouchProtocol", dependencies: ["TouchCore"]),
         .target(name: "TouchRender", dependencies: ["TouchCore"]),
         .target(
@@ -81,7 +83,7 @@ let package = Package(
         .testTarget(name: "TouchEvdevTests", dependencies: ["TouchEvdev", "TouchCore"]),
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "TouchEvdev", "TouchCore", "TouchLayout"]),
         .testTarget(name: "TouchLayoutTests", dependencies: ["TouchLayout", "TouchCore"]),
-        .testTarget(name: "TouchDevicesTests", dependencies: ["TouchDevices", "TouchEvdev", "TouchSystem"]),
+        .testTarget(name: "TouchDevicesTests", dependencies: ["TouchDevices", "TouchEvdev", "TouchInput", "TouchSystem"]),
         .testTarget(name: "TouchSystemTests", dependencies: ["TouchSystem"]),
         .testTarget(name: "TouchProtocolTests", dependencies: ["TouchProtocol", "TouchCore"]),
         .testTarget(name: "TouchRenderTests", dependencies: ["TouchRender", "TouchCore", "TouchLayout", "TouchInput", "TouchDaemon"]),

@@ -1,3 +1,4 @@
+import TouchSystem
 import TouchProtocol
 #if canImport(Glibc)
 import Glibc
@@ -81,15 +82,16 @@ final class ClientConnection {
         var total = 0
         while total < maximumBytes, inputEnd == nil {
             let want = min(chunk.count, maximumBytes - total)
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, want, 0) }
-            if n > 0 {
-                total += n
-                inbound.append(chunk[0..<n])
-                continue
+            let received = try? chunk.withUnsafeMutableBytes { bytes throws(SystemError) in
+                try SystemCall.posix("recv", "client socket") { recv(fd, bytes.baseAddress, want, 0) }
             }
-            if n < 0 && errno == EINTR { continue }
-            if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { inputEnd = .closed }
-            break
+            // Nothing more now (would block); or the peer closed (0), or the connection failed.
+            guard case .done(let n) = received, n > 0 else {
+                if received != .wouldBlock { inputEnd = .closed }
+                break
+            }
+            total += n
+            inbound.append(chunk[0..<n])
         }
     }
 }

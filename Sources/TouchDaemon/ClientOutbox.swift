@@ -1,3 +1,4 @@
+import TouchSystem
 import CLinux
 import TouchProtocol
 #if canImport(Glibc)
@@ -55,9 +56,14 @@ final class ClientOutbox {
 
     /// What the socket's buffer still holds unread by the client (the kernel's count, with its
     /// overhead), or `nil` when the kernel does not tell.
-    var unreadInSocket: Int? {
-        let n = touchd_socket_unsent(fd)
-        return n >= 0 ? Int(n) : nil
+    var unreadInSocket: Int? { Self.unsentBytes(fd) }
+
+    /// The bytes a socket holds that its peer has not read (`SIOCOUTQ`), or `nil` when the kernel
+    /// does not tell.
+    static func unsentBytes(_ fd: Int32) -> Int? {
+        var unsent: Int32 = 0
+        guard (try? SystemCall.require("ioctl(SIOCOUTQ)", "client socket") { touchd_socket_unsent(fd, &unsent) }) != nil else { return nil }
+        return Int(unsent)
     }
 
     enum SendOutcome { case queued, dropped, overflow }
@@ -186,19 +192,20 @@ final class ClientOutbox {
                 compact()
                 return .wouldBlock
             }
-            let n = pending.withQueuedBytes { Glibc.send(fd, $0.baseAddress, size, Int32(MSG_NOSIGNAL)) }
-            if n > 0 {
+            let sent = try? pending.withQueuedBytes { bytes throws(SystemError) in
+                try SystemCall.posix("send", "client socket") { Glibc.send(fd, bytes.baseAddress, size, Int32(MSG_NOSIGNAL)) }
+            }
+            switch sent {
+            case .done(let n) where n > 0:
                 pending.consume(n)
                 writtenTotal += n
                 room.spend(n)
-                continue
-            }
-            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+            case .wouldBlock:
                 compact()
                 return .wouldBlock
+            case .done, nil:
+                return .failed
             }
-            if n < 0 && errno == EINTR { continue }
-            return .failed
         }
         pending.removeAll(keepingCapacity: pending.capacity <= 1 << 16)
         lineEnds.removeAll(keepingCapacity: lineEnds.capacity <= 1024)
@@ -273,9 +280,8 @@ struct SocketRoom {
         guard let capacity else { return true }
         let cost = Self.cost(n)
         if credit >= cost { return true }
-        let unread = touchd_socket_unsent(fd)
-        guard unread >= 0 else { return true }
-        credit = capacity - Int(unread)
+        guard let unread = ClientOutbox.unsentBytes(fd) else { return true }
+        credit = capacity - unread
         return credit >= cost
     }
 

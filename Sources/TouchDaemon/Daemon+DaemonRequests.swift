@@ -18,11 +18,11 @@ extension Daemon {
     }
 
     private func reloadRequested() -> RequestResult {
-        guard reloadLayout != nil else { return .failure(RequestError("unsupported", "this daemon has no layout file to reload")) }
+        guard services.layoutFile != nil else { return .failure(RequestError("unsupported", "this daemon has no layout file to reload")) }
         do {
             return .success(ReplyResult.reloaded(views: try reload()))
         } catch {
-            onReloadRefused?(error)
+            // The observer has logged the refusal (see reload()).
             return .failure(RequestError("reload_failed", "\(error)"))
         }
     }

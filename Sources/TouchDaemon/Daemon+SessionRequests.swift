@@ -30,7 +30,7 @@ extension Daemon {
             return .failure(
                 RequestError("too_many_subscriptions", "a connection may hold at most \(limit) subscriptions: unsubscribe one first"))
         }
-        loop.deferWork { [weak self] in self?.onSubscribe?() }
+        loop.deferWork { [weak self] in self?.input.subscriberArrived() }
         return .success(ReplyResult.subscribed(added))
     }
 

@@ -1,4 +1,5 @@
 import Logging
+import TouchSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -52,6 +53,12 @@ public struct JournalLogHandler: LogHandler {
             strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &tm)
             line = "\(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) \(event.level) \(label): \(text)\n"
         }
-        _ = line.withCString { Glibc.write(2, $0, strlen($0)) }
+        // A line standard error does not take has nowhere else to go.
+        var bytes = Array(line.utf8)
+        while !bytes.isEmpty, case .done(let n)? = try? bytes.withUnsafeBytes({ raw in
+            try SystemCall.posix("write", "standard error") { Glibc.write(2, raw.baseAddress, raw.count) }
+        }), n > 0 {
+            bytes.removeFirst(min(n, bytes.count))
+        }
     }
 }

@@ -1,4 +1,5 @@
 import CLinux
+import TouchSystem
 import TouchCore
 import TouchLayout
 import TouchProtocol
@@ -145,15 +146,20 @@ public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
     /// Reads a connected socket's peer credentials; `nil` when the kernel gives none.
     static func of(socket fd: Int32) -> PeerCredentials? {
         var cred = touchd_ucred()
-        guard touchd_peer_credentials(fd, &cred) == 0 else { return nil }
+        guard (try? SystemCall.require("getsockopt(SO_PEERCRED)", "client socket") { touchd_peer_credentials(fd, &cred) }) != nil else { return nil }
         var groups = [UInt32](repeating: 0, count: 64)
-        var n = touchd_peer_groups(fd, &groups, Int32(clamping: groups.count))
+        func readGroups() -> Int {
+            let capacity = Int32(clamping: groups.count)
+            // A kernel before 4.13 has no SO_PEERGROUPS: then only the primary group is known.
+            return (try? SystemCall.require("getsockopt(SO_PEERGROUPS)", "client socket") { touchd_peer_groups(fd, &groups, capacity) }) ?? 0
+        }
+        var n = readGroups()
         if n > groups.count {
             // The kernel gives at most NGROUPS_MAX (65536) groups.
-            groups = [UInt32](repeating: 0, count: Int(min(n, 65_536)))
-            n = touchd_peer_groups(fd, &groups, Int32(clamping: groups.count))
+            groups = [UInt32](repeating: 0, count: min(n, 65_536))
+            n = readGroups()
         }
-        let supplementary = n > 0 ? Array(groups.prefix(min(Int(n), groups.count))) : []
+        let supplementary = Array(groups.prefix(min(n, groups.count)))
         return PeerCredentials(pid: cred.pid, uid: cred.uid, gid: cred.gid, supplementaryGIDs: supplementary)
     }
 }

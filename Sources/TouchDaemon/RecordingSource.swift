@@ -3,6 +3,7 @@ import TouchEvdev
 import TouchInput
 import TouchLayout
 import TouchProtocol
+import TouchSystem
 
 /// Plays a recording into the daemon in real time, as if its device were plugged in: its events go
 /// through the same ``TouchDevicePipeline`` as a live device's, paced by the recording's own
@@ -18,24 +19,28 @@ public final class RecordingSource: InputSource {
     private let deviceID: String
     private let name: String
     private let speed: Double
-    private var timer: LoopTimer?
-    private weak var loop: EventLoop?
+    private let clock: any TimeSource
+    /// Whether playing waits for the first client to subscribe.
+    private let waitsForSubscriber: Bool
+    private var loop: EventLoop?
+    private var timer: TimerHandle?
     private var sink: ((InputSourceEvent) -> Void)?
     private var next = 0
-    private var startedAt = 0.0
+    /// When playing started, in microseconds on `clock`.
+    private var startedAt: Int64 = 0
     private var started = false
     /// What was odd in the recording (its stream, and what the pipeline worked around), found while
-    /// decoding it once up front, for the daemon to log.
-    public private(set) var anomalies: [String] = []
-    /// Told of problems met while playing (a reloaded layout that no longer takes the device).
-    public var onProblem: ((String) -> Void)?
+    /// decoding it once up front: reported as the source starts.
+    public let anomalies: [String]
 
     /// Decodes the whole recording once up front (decoding is deterministic) for its anomalies and
-    /// first frame; playing feeds the events again, in time.
+    /// first frame; playing feeds the events again, in time, paced on `clock` (the loop's).
     ///
-    /// - Precondition: `speed` is positive and finite (``RunCommand`` rejects anything else).
-    public init(replay: RecordingReplay, speed: Double = 1) {
-        precondition(speed > 0 && speed.isFinite, "replay speed must be positive and finite")
+    /// - Parameters:
+    ///   - speed: how many times faster than recorded it plays; anything but a positive finite
+    ///     number plays in real time (``RunCommand`` refuses such a speed before).
+    ///   - waitsForSubscriber: start playing when the first client subscribes, not at ``start(on:sink:)``.
+    public init(replay: RecordingReplay, speed: Double = 1, clock: any TimeSource, waitsForSubscriber: Bool = false) {
         var probe = replay.pipeline
         var first: Double?
         var found = RecordingReplay.streamAnomalies(replay.recording.events)
@@ -52,48 +57,52 @@ public final class RecordingSource: InputSource {
         anomalies = found
         deviceID = replay.pipeline.deviceID
         name = replay.recording.description.name
-        self.speed = speed
+        self.speed = speed > 0 && speed.isFinite ? speed : 1
+        self.clock = clock
+        self.waitsForSubscriber = waitsForSubscriber
     }
 
     /// The recording's timeline: its first frame's time plus the (scaled) time played so far; the
     /// first frame's time before playing starts.
-    public var clock: Double {
+    public var now: Double {
         guard let first = firstFrameTime else { return 0 }
         guard started else { return first }
-        return first + (Daemon.monotonicNow() - startedAt) * speed
+        return first + Double(TimeSpan.until(clock.microseconds, from: startedAt)) / 1_000_000 * speed
     }
 
-    public var deviceDescriptions: JSONValue {
-        .array([.object([("device", .string(deviceID)), ("name", .string(name)), ("source", "recording")])])
+    public var deviceDescriptions: [JSONValue] {
+        [.object([("device", .string(deviceID)), ("name", .string(name)), ("source", "recording")])]
     }
 
+    /// Reports the recording's anomalies and its device, then starts playing unless it waits for
+    /// a subscriber.
     public func start(on loop: EventLoop, sink: @escaping (InputSourceEvent) -> Void) throws {
-        self.loop = loop
         self.sink = sink
-        let timer = try LoopTimer()
-        self.timer = timer
-        try loop.register(timer.fd, for: .readable) { [unowned self] _ in
-            timer.acknowledge()
-            self.playDue()
-        }
+        self.loop = loop
+        timer = loop.timer { [unowned self] in self.playDue() }
+        for anomaly in anomalies { sink(.anomaly(anomaly)) }
         sink(.deviceAdded(id: deviceID, description: .object([("name", .string(name)), ("source", "recording")])))
+        if !waitsForSubscriber { begin() }
     }
 
-    /// Starts playing (now, or when the daemon calls it: e.g. once a client has subscribed).
+    public func subscriberArrived() { begin() }
+
+    /// Starts playing (at start, or once a client has subscribed); only the first call does anything.
     public func begin() {
         guard !started, let timer else { return }
         started = true
-        startedAt = Daemon.monotonicNow()
+        startedAt = clock.microseconds
         if firstFrameTime == nil {
             sink?(.finished)
             return
         }
-        timer.arm(after: 0.000_001)
+        timer.schedule(after: 0)
     }
 
     public func stop() {
-        if let timer { loop?.unregister(timer.fd) }
+        timer?.cancel()
         timer = nil
+        loop = nil
     }
 
     public func layoutChanged(to layout: LayoutDocument, tree: ViewTree) {
@@ -102,14 +111,15 @@ public final class RecordingSource: InputSource {
             pipeline = try replay.pipeline(afterReloadOf: current, layout: layout, tree: tree)
         } catch {
             pipeline = nil
-            onProblem?("the replayed device \(deviceID) cannot be used with the reloaded layout; its input is ignored: \(error)")
+            sink?(.problem("the replayed device \(deviceID) cannot be used with the reloaded layout; its input is ignored: \(error)"))
             sink?(.deviceRemoved(id: deviceID))
         }
     }
 
     private func playDue() {
         guard let first = firstFrameTime else { return }
-        let elapsed = (Daemon.monotonicNow() - startedAt) * speed
+        let now = clock.microseconds
+        let elapsed = Double(TimeSpan.until(now, from: startedAt)) / 1_000_000 * speed
         // The due events are fed to the decoder taken out of `pipeline` (one access to the
         // object's state for the lot, not two per event), and the frames passed on after.
         var frames: [InputFrame] = []
@@ -122,14 +132,16 @@ public final class RecordingSource: InputSource {
         _ = decoder?.takeAnomalies()  // reported once, up front
         next = i
         pipeline = decoder.take()
-        for frame in frames { sink?(.frame(frame)) }
+        for frame in frames { sink?(.event(.touches(frame))) }
         if next == events.count {
-            if let end = events.last?.time, let frame = pipeline?.finish(at: end) { sink?(.frame(frame)) }
+            if let end = events.last?.time, let frame = pipeline?.finish(at: end) { sink?(.event(.touches(frame))) }
             if pipeline != nil { sink?(.deviceRemoved(id: deviceID)) }
             pipeline = nil
             sink?(.finished)
             return
         }
-        timer?.arm(after: max((events[next].time.seconds - first - elapsed) / speed, 0.000_001))
+        // The next event's time on the clock (one reading per batch played).
+        guard let due = TimeSpan.adding((events[next].time.seconds - first - elapsed) / speed, to: now) else { return }
+        timer?.schedule(atMicroseconds: due)
     }
 }

@@ -1,4 +1,5 @@
 import CLinux
+import TouchSystem
 import TouchProtocol
 #if canImport(Glibc)
 import Glibc
@@ -18,16 +19,24 @@ extension SocketServer {
         var attempts = 0
         while attempts < Self.maximumAcceptsPerWakeup && !acceptPaused {
             attempts += 1
-            let fd = accept4(listenFD, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
-            if fd >= 0 {
-                admit(fd)
+            let accepted: SystemCall.Outcome
+            do {
+                accepted = try SystemCall.posix("accept4", path) {
+                    accept4(listenFD, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+                }
+            } catch {
+                switch error.errno {
+                case ECONNABORTED, EPROTO: continue
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM: pauseAccepting()
+                default:
+                    loop.onError(error)
+                    return
+                }
                 continue
             }
-            switch errno {
-            case EINTR, ECONNABORTED, EPROTO: continue
-            case EMFILE, ENFILE, ENOBUFS, ENOMEM: pauseAccepting()
-            default: return  // EAGAIN: nobody waits
-            }
+            // Would block: nobody waits.
+            guard case .done(let fd) = accepted else { return }
+            admit(Int32(truncatingIfNeeded: fd))
         }
     }
 
@@ -44,7 +53,7 @@ extension SocketServer {
         do {
             try loop.register(fd, for: .readable) { [unowned self] readiness in self.handle(fd: fd, readiness) }
         } catch {
-            close(fd)
+            Descriptor.close(fd)
             return
         }
         let client = ClientConnection(
@@ -61,14 +70,14 @@ extension SocketServer {
         let outbox = ClientOutbox(fd: fd)
         outbox.sendFinal(MessageEncoder.goodbye(reason: reason))
         _ = outbox.flush(final: true)
-        close(fd)
+        Descriptor.close(fd)
     }
 
     private func pauseAccepting() {
         acceptPaused = true
         statistics.acceptBackoffs += 1
         loop.modify(listenFD, for: [])
-        acceptAlarm?.arm(after: limits.acceptBackoff)
+        acceptTimer?.schedule(after: limits.acceptBackoff)
     }
 
     func resumeAccepting() {

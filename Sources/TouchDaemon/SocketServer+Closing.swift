@@ -1,3 +1,4 @@
+import TouchSystem
 import TouchProtocol
 #if canImport(Glibc)
 import Glibc
@@ -29,9 +30,6 @@ extension SocketServer {
     /// How often clients being disconnected are checked for progress (seconds).
     static let closingCheckInterval = 0.5
 
-    /// The monotonic clock, in seconds.
-    static func now() -> Double { Daemon.monotonicNow() }
-
     /// Ends a client's connection: the lines not yet started are discarded and reported, with
     /// `lost` (a message numbered and never queued), in a `dropped` notice; `lastWords` follow;
     /// then the connection closes once they are written. Returns how many messages were newly lost.
@@ -52,14 +50,14 @@ extension SocketServer {
         switch client.outbox.flush(final: true) {
         case .done, .failed:
             loop.unregister(client.fd)
-            close(client.fd)
+            Descriptor.close(client.fd)
         case .wouldBlock:
             client.watching = .writable
             loop.modify(client.fd, for: .writable)
-            let now = Self.now()
+            let now = loop.clock.seconds
             closing[client.fd] = ClosingClient(
                 client: client, started: now, lastProgress: now, written: client.outbox.writtenTotal, unread: client.outbox.unreadInSocket)
-            closingAlarm?.arm(after: Self.closingCheckInterval)
+            closingTimer?.schedule(after: Self.closingCheckInterval)
         }
     }
 
@@ -69,7 +67,7 @@ extension SocketServer {
         switch entry.client.outbox.flush(final: true) {
         case .done: closeLingering(fd, stalled: false)
         case .failed: closeLingering(fd, stalled: true)
-        case .wouldBlock: noteProgress(of: fd, at: Self.now())
+        case .wouldBlock: noteProgress(of: fd, at: loop.clock.seconds)
         }
     }
 
@@ -77,7 +75,7 @@ extension SocketServer {
     /// have read nothing for ``ClientLimits/closingStallTimeout``, or that have had
     /// ``ClientLimits/maximumClosingTime``.
     func checkClosingClients() {
-        let now = Self.now()
+        let now = loop.clock.seconds
         for fd in closing.keys.sorted() {
             guard let entry = closing[fd] else { continue }
             switch entry.client.outbox.flush(final: true) {
@@ -95,7 +93,7 @@ extension SocketServer {
                 closeLingering(fd, stalled: true)
             }
         }
-        if !closing.isEmpty { closingAlarm?.arm(after: Self.closingCheckInterval) }
+        if !closing.isEmpty { closingTimer?.schedule(after: Self.closingCheckInterval) }
     }
 
     /// Notes whether the client read something since the last check: its socket took more bytes,
@@ -116,7 +114,7 @@ extension SocketServer {
         guard closing.removeValue(forKey: fd) != nil else { return }
         if stalled { statistics.closedStalled += 1 }
         loop.unregister(fd)
-        close(fd)
-        if closing.isEmpty { closingAlarm?.disarm() }
+        Descriptor.close(fd)
+        if closing.isEmpty { closingTimer?.cancel() }
     }
 }

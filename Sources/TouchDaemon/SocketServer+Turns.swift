@@ -1,3 +1,4 @@
+import TouchSystem
 import TouchProtocol
 
 /// How the request handler answered one request line.
@@ -97,7 +98,7 @@ extension SocketServer {
             updateWatching(client)
         }
         ready = waitingForSlot + more + ready
-        if !ready.isEmpty { turnAlarm?.arm(after: 0) }
+        if !ready.isEmpty { turnTimer?.schedule(after: 0) }
     }
 
     private enum ServeOutcome { case drained, more, waitingForHeavySlot, paused, gone }

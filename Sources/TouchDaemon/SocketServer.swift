@@ -31,15 +31,15 @@ public final class SocketServer {
     var turnScheduled = false
     /// Whether this turn's `snapshot` or `views` request was served (one a turn, for all clients).
     var heavySlotTaken = false
-    /// Whether the listening socket is unwatched until ``acceptAlarm`` (out of descriptors).
+    /// Whether the listening socket is unwatched until ``acceptTimer`` (out of descriptors).
     var acceptPaused = false
     var nextSerial: UInt64 = 1
     /// Wakes the loop for requests left from the last turn.
-    var turnAlarm: LoopAlarm?
+    var turnTimer: TimerHandle?
     /// Ends a pause in accepting.
-    var acceptAlarm: LoopAlarm?
+    var acceptTimer: TimerHandle?
     /// Checks clients being disconnected for progress.
-    var closingAlarm: LoopAlarm?
+    var closingTimer: TimerHandle?
     /// Answers each request line of a client (its bytes, without the newline).
     public var onRequest: ((_ client: ClientHandle, _ line: [UInt8]) -> RequestAnswer)?
     /// The first message of a connection, for its role.
@@ -93,31 +93,31 @@ public final class SocketServer {
         if let activatedFD {
             listenFD = activatedFD
             isActivated = true
-            _ = fcntl(activatedFD, F_SETFL, fcntl(activatedFD, F_GETFL) | O_NONBLOCK)
+            try Descriptor.setNonBlocking(activatedFD, "fd \(activatedFD) from systemd")
         } else {
             isActivated = false
             try SocketServer.removeStaleSocket(at: path)
             let fd = try SystemCall.descriptor("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
             do {
-                var addr = try SocketServer.address(path)
+                let address = try UnixSocketAddress(path: path)
                 let oldMask = umask(0o177)
                 defer { umask(oldMask) }
-                try SystemCall.require("bind", path) {
-                    withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+                try address.withSockaddr { sockaddr, length throws(SystemError) in
+                    try SystemCall.require("bind", path) { bind(fd, sockaddr, length) }
                 }
                 try SystemCall.require("chmod", path) { chmod(path, mode) }
                 if let group { try SystemCall.require("chown", path) { chown(path, uid_t.max, group) } }
                 try SystemCall.require("listen", path) { listen(fd, 64) }
             } catch {
-                close(fd)
+                Descriptor.close(fd)
                 throw error
             }
             listenFD = fd
         }
         try loop.register(listenFD, for: .readable) { [unowned self] _ in self.acceptClients() }
-        turnAlarm = try LoopAlarm(loop: loop) { [unowned self] in self.scheduleTurn() }
-        acceptAlarm = try LoopAlarm(loop: loop) { [unowned self] in self.resumeAccepting() }
-        closingAlarm = try LoopAlarm(loop: loop) { [unowned self] in self.checkClosingClients() }
+        turnTimer = loop.timer { [unowned self] in self.scheduleTurn() }
+        acceptTimer = loop.timer { [unowned self] in self.resumeAccepting() }
+        closingTimer = loop.timer { [unowned self] in self.checkClosingClients() }
     }
 
 
@@ -131,15 +131,15 @@ public final class SocketServer {
             _ = client.outbox.flush(final: true)
             forget(client)
             loop.unregister(client.fd)
-            close(client.fd)
+            Descriptor.close(client.fd)
         }
         for fd in closing.keys { closeLingering(fd, stalled: false) }
-        for alarm in [turnAlarm, acceptAlarm, closingAlarm] { alarm?.close() }
+        for timer in [turnTimer, acceptTimer, closingTimer] { timer?.cancel() }
         ready.removeAll()
         loop.unregister(listenFD)
         if !isActivated {
-            close(listenFD)
-            unlink(path)
+            Descriptor.close(listenFD)
+            _ = try? SystemCall.require("unlink", path) { unlink(path) }
         }
     }
 
@@ -255,7 +255,7 @@ public final class SocketServer {
         guard clients[client.fd] === client else { return }
         forget(client)
         loop.unregister(client.fd)
-        close(client.fd)
+        Descriptor.close(client.fd)
         clientGone(client)
     }
 
@@ -273,28 +273,22 @@ public final class SocketServer {
         loop.deferWork { [weak self] in self?.onClientGone?(handle) }
     }
 
-    static func address(_ path: String) throws(SystemError) -> sockaddr_un {
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else { throw SystemError(call: "bind", subject: path, errno: ENAMETOOLONG) }
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-        }
-        return addr
-    }
-
     /// Removes a socket file nobody listens on; refuses when a daemon answers on it.
     static func removeStaleSocket(at path: String) throws(SystemError) {
         var st = stat()
-        guard lstat(path, &st) == 0 else { return }
+        guard (try? SystemCall.require("lstat", path) { lstat(path, &st) }) != nil else { return }
         guard (st.st_mode & S_IFMT) == S_IFSOCK else { throw SystemError(call: "bind", subject: "\(path) exists and is not a socket", errno: EEXIST) }
-        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard probe >= 0 else { throw SystemError.current("socket") }
-        defer { close(probe) }
-        var addr = try address(path)
-        let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        if r == 0 { throw SystemError(call: "bind", subject: "\(path): another touchd is listening on it", errno: EADDRINUSE) }
-        if errno == ECONNREFUSED || errno == ENOENT { unlink(path) } else { throw SystemError.current("connect", path) }
+        let probe = try SystemCall.descriptor("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        defer { Descriptor.close(probe) }
+        let address = try UnixSocketAddress(path: path)
+        do {
+            try address.withSockaddr { sockaddr, length throws(SystemError) in
+                try SystemCall.require("connect", path) { connect(probe, sockaddr, length) }
+            }
+        } catch where error.errno == ECONNREFUSED || error.errno == ENOENT {
+            _ = try? SystemCall.require("unlink", path) { unlink(path) }
+            return
+        }
+        throw SystemError(call: "bind", subject: "\(path): another touchd is listening on it", errno: EADDRINUSE)
     }
 }

@@ -7,53 +7,52 @@ import Glibc
 /// Talks to systemd's service manager through `NOTIFY_SOCKET` (the `sd_notify` protocol): one
 /// datagram per state change (`READY=1`, `STATUS=...`, `RELOADING=1`, `WATCHDOG=1`, `STOPPING=1`).
 ///
-/// Without `NOTIFY_SOCKET` (not started by systemd) every call does nothing.
+/// Without `NOTIFY_SOCKET` (not started by systemd), or when its socket cannot be made, every call
+/// does nothing.
 public final class SystemdNotifier {
     private let fd: Int32
-    private var address = sockaddr_un()
-    private var addressLength: socklen_t = 0
+    private let address: UnixSocketAddress?
+    private let clock: any TimeSource
     /// How often systemd wants `WATCHDOG=1` (from `WATCHDOG_USEC`, when `WATCHDOG_PID` is ours or absent).
     public let watchdogInterval: Double?
 
-    /// Reads `NOTIFY_SOCKET` and `WATCHDOG_USEC` from `environment`.
-    public init(environment: [String: String]) {
-        if let usec = environment["WATCHDOG_USEC"].flatMap(Double.init),
+    /// Reads `NOTIFY_SOCKET` and `WATCHDOG_USEC` from `environment`; `clock` stamps `RELOADING=1`.
+    public init(environment: [String: String], clock: any TimeSource) {
+        self.clock = clock
+        if let usec = environment["WATCHDOG_USEC"].flatMap(Double.init), usec > 0, usec.isFinite,
             environment["WATCHDOG_PID"].map({ Int32($0) == getpid() }) ?? true
         {
             watchdogInterval = usec / 1e6
         } else {
             watchdogInterval = nil
         }
-        guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty,
-            path.utf8.count < MemoryLayout.size(ofValue: address.sun_path)
+        guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty, let address = try? UnixSocketAddress(path: path),
+            let fd = try? SystemCall.descriptor("socket", path, { socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) })
         else {
             fd = -1
+            address = nil
             return
         }
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        address.sun_family = sa_family_t(AF_UNIX)
-        var bytes = Array(path.utf8)
-        if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }  // an abstract socket
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i] = b } }
-        addressLength = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
+        self.fd = fd
+        self.address = address
     }
 
-    deinit { if fd >= 0 { close(fd) } }
+    deinit { if fd >= 0 { Descriptor.close(fd) } }
 
     /// Whether systemd is listening.
     public var isActive: Bool { fd >= 0 }
 
-    /// Sends `state` (newline-separated `KEY=VALUE` lines); returns whether it was sent.
+    /// Sends `state` (newline-separated `KEY=VALUE` lines); returns whether it was sent whole.
     @discardableResult
     public func notify(_ state: String) -> Bool {
-        guard fd >= 0 else { return false }
+        guard fd >= 0, let address else { return false }
         let bytes = Array(state.utf8)
-        let sent = withUnsafePointer(to: &address) { addr in
-            addr.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-                bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), sa, addressLength) }
+        let outcome = try? address.withSockaddr { sa, length in
+            try bytes.withUnsafeBytes { raw in
+                try SystemCall.posix("sendto", address.path) { sendto(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL), sa, length) }
             }
         }
-        return sent == bytes.count
+        return outcome == .done(bytes.count)
     }
 
     public func ready(status: String) { notify("READY=1\nSTATUS=\(status)") }
@@ -63,7 +62,7 @@ public final class SystemdNotifier {
 
     /// `RELOADING=1` with the monotonic time systemd 253 and later want beside it.
     public func reloading() {
-        notify("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.microseconds())")
+        notify("RELOADING=1\nMONOTONIC_USEC=\(clock.microseconds)")
     }
 }
 
@@ -89,15 +88,21 @@ public enum SocketActivation {
         else { return nil }
         let fd: Int32 = 3
         try check(fd)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        do {
+            try SystemCall.require("fcntl(F_SETFD)", "fd \(fd)") { fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        } catch {
+            throw Unusable(description: "socket activation passed descriptor \(fd), which cannot be kept from children: \(error)")
+        }
         return fd
     }
 
     /// Checks that `fd` is a listening Unix-domain stream socket.
     public static func check(_ fd: Int32) throws(Unusable) {
         var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            throw Unusable(description: "socket activation passed descriptor \(fd), which is not open (\(String(cString: strerror(errno))))")
+        do {
+            try SystemCall.require("fstat", "fd \(fd)") { fstat(fd, &info) }
+        } catch {
+            throw Unusable(description: "socket activation passed descriptor \(fd), which is not open (\(error.errnoText))")
         }
         guard info.st_mode & S_IFMT == S_IFSOCK else {
             throw Unusable(description: "socket activation passed descriptor \(fd), which is not a socket")
@@ -105,7 +110,7 @@ public enum SocketActivation {
         func option(_ name: Int32) -> Int32? {
             var value: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
-            return getsockopt(fd, SOL_SOCKET, name, &value, &length) == 0 ? value : nil
+            return (try? SystemCall.require("getsockopt", "fd \(fd)") { getsockopt(fd, SOL_SOCKET, name, &value, &length) }).map { _ in value }
         }
         guard option(SO_DOMAIN) == AF_UNIX else {
             throw Unusable(description: "socket activation passed descriptor \(fd), which is not a Unix-domain socket (ListenStream= must be a path)")

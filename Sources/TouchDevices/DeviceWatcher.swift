@@ -1,35 +1,42 @@
-import TouchSystem
 import TouchEvdev
-#if canImport(Glibc)
-import Glibc
-#endif
+import TouchInput
+import TouchSystem
 
-/// A small poll(2) loop over every touch device: opens those present, follows hotplug, reads
-/// events, and hands what happened to its owner, one ``Event`` at a time.
+/// Finds, opens, retries and reads input devices on an ``EventLoop``, following hotplug, and hands
+/// what happened to its owner one ``Event`` at a time: the one device watcher, for the daemon
+/// (its live devices, on the daemon's loop) and the tools (`touchd debug-events`, on a loop of
+/// their own run by ``run(idleTimeout:_:)``).
 ///
-/// For tools (`touchd debug-events`) and tests on real kernels; the daemon has its own event
-/// loop and uses ``EvdevDevice`` and ``UdevMonitor`` directly. It blocks in `poll` until a
-/// descriptor is ready or a deadline passes: no busy polling.
+/// A node that cannot be opened (not there yet, not yet given its permissions by udev's rules,
+/// busy) is tried again as ``OpenRetryPolicy`` says. A node that goes away is read to its end
+/// before it is reported removed, whichever of the device and the monitor tells first.
 ///
-/// Ownership: owns the devices it opens and its monitor; both are closed when it is dropped.
-/// Isolation: not thread-safe. ``run(idleTimeout:_:)`` calls the handler on the calling thread,
-/// and the handler may call ``stop()``.
+/// Ownership: owns the devices it opens and its monitor; ``closeAll()`` (or dropping it) closes
+/// them. Isolation: not thread-safe; use it on its loop's thread.
 public final class DeviceWatcher {
-    /// A device being watched, as a value (the open handle stays inside the watcher).
-    public struct Device: Hashable, Sendable {
+    /// A device being watched (the open handle stays inside the watcher).
+    public final class Device: Sendable {
         /// The identity that survives replug (``StableIdentity``).
-        public var identity: String
+        public let identity: String
         /// udev's view: node, sysfs path, properties.
-        public var udev: UdevInputDevice
+        public let udev: UdevInputDevice
         /// What libevdev read when the device was opened.
-        public var description: DeviceDescription
+        public let description: DeviceDescription
         /// What it is, and why.
-        public var classification: DeviceClassification
+        public let classification: DeviceClassification
         /// The kernel's `phys`, nil when none.
-        public var physicalPath: String?
+        public let physicalPath: String?
 
         /// The event node.
         public var devnode: String { udev.devnode }
+
+        init(_ device: EvdevDevice, udev: UdevInputDevice) {
+            identity = StableIdentity.of(device, udev: udev)
+            self.udev = udev
+            description = device.description
+            classification = DeviceClassification(description: device.description, udevProperties: udev.properties)
+            physicalPath = device.physicalPath
+        }
     }
 
     /// What happened.
@@ -38,10 +45,14 @@ public final class DeviceWatcher {
         case added(Device)
         /// The device's events, as one drain produced them (a removal's last events included).
         case input(Device, DeviceRead)
-        /// The device went away; its descriptor is closed. The owner cancels its live contacts.
+        /// The device went away (or could not be read); its descriptor is closed. The owner
+        /// cancels its live contacts.
         case removed(Device)
-        /// A device touchd would want could not be opened or read; `devnode` is left alone (a
-        /// read failure also ends in ``removed(_:)``).
+        /// A node could not be opened at its `attempt`-th try (1 for the first); it is tried again
+        /// in `retryIn` seconds, or never (nil) until it is plugged in again.
+        case openFailed(UdevInputDevice, error: SystemError, attempt: Int, retryIn: Double?)
+        /// A device could not be read or grabbed: `devnode` is left alone (a read failure also
+        /// ends in ``removed(_:)``).
         case failed(devnode: String, error: SystemError)
     }
 
@@ -53,7 +64,7 @@ public final class DeviceWatcher {
         case idle
     }
 
-    private final class Entry {
+    final class Entry {
         let device: EvdevDevice
         let value: Device
         init(device: EvdevDevice, value: Device) {
@@ -62,28 +73,30 @@ public final class DeviceWatcher {
         }
     }
 
-    private struct PendingOpen {
+    struct PendingOpen {
         var info: UdevInputDevice
         var attempts: Int
+        var timer: TimerHandle
     }
 
-    /// How often a node a kernel uevent announced is retried before giving up (every
-    /// ``retryInterval`` milliseconds).
-    static let maximumOpenAttempts = 40
-    static let retryInterval: Int32 = 50
-
-    private let udev: Udev
-    private let accepts: (DeviceClassification) -> Bool
-    private let grab: Bool
-    private var monitor: UdevMonitor?
-    private var open: [String: Entry] = [:]  // by devnode
-    private var pending: [PendingOpen] = []
-    private var started = false
-    private var stopRequested = false
+    /// The loop the watcher runs on.
+    public let loop: EventLoop
+    /// How nodes that cannot be opened are tried again.
+    public let retryPolicy: OpenRetryPolicy
+    let udev: Udev
+    let accepts: (Device) -> Bool
+    let grabsAll: Bool
+    var monitor: UdevMonitor?
+    var open: [String: Entry] = [:]  // by devnode
+    var pending: [String: PendingOpen] = [:]  // by devnode
+    var handler: ((Event) -> Void)?
+    var idleTimer: TimerHandle?
+    var idleTimeout: Double?
+    var stopReason: StopReason?
 
     /// Why hotplug is unavailable (nil when the monitor runs): the watcher then only reads the
     /// devices present at start.
-    public private(set) var monitorError: SystemError?
+    public internal(set) var monitorError: SystemError?
 
     /// The monitor's source (nil when hotplug is unavailable).
     public var monitorSource: UdevMonitor.Source? { monitor?.source }
@@ -91,17 +104,25 @@ public final class DeviceWatcher {
     /// The devices open now, by event node.
     public var devices: [Device] { open.values.map(\.value).sorted { $0.devnode < $1.devnode } }
 
-    /// A watcher; nothing is opened until ``run(idleTimeout:_:)``.
+    /// A watcher on `loop`; nothing is opened until ``start(_:)``.
     ///
     /// - Parameters:
-    ///   - accepts: Which devices to open and read; by default touchscreens and touchpads.
-    ///   - grab: Whether to grab each device exclusively (`EVIOCGRAB`).
+    ///   - accepts: Which opened devices to keep and read; by default touchscreens and touchpads.
+    ///     Others are closed at once, without an event.
+    ///   - grab: Whether to grab every device kept exclusively (`EVIOCGRAB`); ``setGrab(_:devnode:)``
+    ///     grabs one.
+    ///   - retryPolicy: When a node that cannot be opened is tried again.
     /// - Throws: ``SystemError`` when no libudev context can be made. A monitor that cannot
     ///   start is not an error: see ``monitorError``.
-    public init(accepts: @escaping (DeviceClassification) -> Bool = { $0.isTouch }, grab: Bool = false) throws(SystemError) {
+    public init(
+        loop: EventLoop, accepts: @escaping (Device) -> Bool = { $0.classification.isTouch }, grab: Bool = false,
+        retryPolicy: OpenRetryPolicy = OpenRetryPolicy()
+    ) throws(SystemError) {
+        self.loop = loop
         self.udev = try Udev()
         self.accepts = accepts
-        self.grab = grab
+        self.grabsAll = grab
+        self.retryPolicy = retryPolicy
         do {
             monitor = try UdevMonitor(udev: udev)
         } catch {
@@ -109,134 +130,69 @@ public final class DeviceWatcher {
         }
     }
 
-    /// Asks ``run(idleTimeout:_:)`` to return once the current event has been handled.
-    public func stop() { stopRequested = true }
-
-    /// Opens the devices present now (one ``Event/added(_:)`` each); only the first call does
-    /// anything. ``run(idleTimeout:_:)`` calls it; call it first to act once they are open.
-    public func start(_ handle: (Event) -> Void) {
-        guard !started else { return }
-        started = true
-        for info in udev.inputDevices() { add(info, handle) }
+    /// A watcher on a loop of its own (for tools that run it with ``run(idleTimeout:_:)``).
+    public convenience init(accepts: @escaping (Device) -> Bool = { $0.classification.isTouch }, grab: Bool = false) throws(SystemError) {
+        try self.init(loop: EventLoop(), accepts: accepts, grab: grab)
     }
 
-    /// Runs until the handler calls ``stop()`` or nothing happens for `idleTimeout` seconds.
-    ///
-    /// Opens the devices present first, unless ``start(_:)`` already did.
-    ///
-    /// - Parameters:
-    ///   - idleTimeout: Seconds without any event (input or hotplug) after which to return; nil
-    ///     to run until stopped.
-    ///   - handle: Called with each event, in order.
-    /// - Returns: Why it returned.
-    /// - Throws: ``SystemError`` from `poll` (not from devices: those are ``Event/failed(devnode:error:)``).
-    public func run(idleTimeout: Double? = nil, _ handle: (Event) -> Void) throws(SystemError) -> StopReason {
-        stopRequested = false
-        start(handle)
-        if stopRequested { return .stopped }
-        var lastActivity = MonotonicClock.now()
-        while !stopRequested {
-            var timeout: Int32 = -1
-            if let idleTimeout {
-                let elapsed = MonotonicClock.now().microseconds - lastActivity.microseconds
-                let left = Int64(idleTimeout * 1_000_000) - elapsed
-                if left <= 0 { return .idle }
-                timeout = Int32(clamping: (left + 999) / 1000)
-            }
-            if !pending.isEmpty { timeout = timeout < 0 ? Self.retryInterval : min(timeout, Self.retryInterval) }
+    deinit { closeAll() }
 
-            let entries = open.values.sorted { $0.value.devnode < $1.value.devnode }
-            var fds = entries.map { pollfd(fd: $0.device.fileDescriptor, events: Int16(POLLIN), revents: 0) }
-            if let monitor { fds.append(pollfd(fd: monitor.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
-            let count = fds.count
-            _ = try SystemCall.posix("poll") { poll(&fds, nfds_t(count), timeout) }
-
-            // Devices first, so events read before an unplug come before the monitor's removal.
-            for (index, entry) in entries.enumerated() where fds[index].revents != 0 {
-                guard open[entry.value.devnode] === entry else { continue }
-                if read(entry, handle) { lastActivity = MonotonicClock.now() }
-                if stopRequested { return .stopped }
+    /// Starts following hotplug on the loop and opens the devices present now (one
+    /// ``Event/added(_:)`` each, before this returns); only the first call does anything.
+    public func start(_ handle: @escaping (Event) -> Void) {
+        guard handler == nil else { return }
+        handler = handle
+        if let monitor {
+            do {
+                try loop.register(monitor.fileDescriptor, for: .readable) { [unowned self] _ in self.hotplug() }
+            } catch {
+                monitorError = error
+                self.monitor = nil
             }
-            if let monitor, fds[count - 1].revents != 0 {
-                for event in monitor.receive() {
-                    lastActivity = MonotonicClock.now()
-                    switch event {
-                    case .added(let info):
-                        pending.removeAll { $0.info.devnode == info.devnode }
-                        add(info, handle)
-                    case .removed(let devnode, let syspath):
-                        pending.removeAll { $0.info.devnode == devnode }
-                        if let entry = open[devnode], entry.value.udev.syspath.isEmpty || entry.value.udev.syspath == syspath {
-                            remove(entry, handle)
-                        }
-                    }
-                    if stopRequested { return .stopped }
-                }
-            }
-            retryPending(handle)
         }
-        return .stopped
+        rescan()
     }
 
-    /// Drains one device; returns whether anything happened.
-    private func read(_ entry: Entry, _ handle: (Event) -> Void) -> Bool {
-        let result: DeviceRead
-        do {
-            result = try entry.device.read()
-        } catch {
-            handle(.failed(devnode: entry.value.devnode, error: error))
-            remove(entry, handle)
-            return true
-        }
-        guard !result.allEvents.isEmpty || result.isRemoval else { return false }
-        handle(.input(entry.value, result))
-        if result.isRemoval { remove(entry, handle) }
+    /// Opens every device present that is not open or waiting for a retry: at start, and when the
+    /// owner's wishes changed (a reloaded layout may want a device the old one did not).
+    public func rescan() {
+        for info in udev.inputDevices() where open[info.devnode] == nil && pending[info.devnode] == nil { add(info) }
+    }
+
+    /// Closes one device without reporting it removed (the owner no longer wants it); a later
+    /// ``rescan()`` may open it again.
+    public func close(_ devnode: String) {
+        guard let entry = open.removeValue(forKey: devnode) else { return }
+        loop.unregister(entry.device.fileDescriptor)
+    }
+
+    /// Closes every device and stops following hotplug and retrying (without events).
+    public func closeAll() {
+        for devnode in Array(open.keys) { close(devnode) }
+        for (_, retry) in pending { retry.timer.cancel() }
+        pending = [:]
+        if let monitor { loop.unregister(monitor.fileDescriptor) }
+        idleTimer?.cancel()
+    }
+
+    /// Whether an ``Event/openFailed(_:error:attempt:retryIn:)`` is the one to report for its node:
+    /// the first failure, or, for a node the kernel announced before udev could make it readable
+    /// (missing or not permitted while the monitor hears the kernel), the last one.
+    public func isWorthReporting(_ error: SystemError, attempt: Int, retryIn: Double?) -> Bool {
+        let transient = monitor?.source == .kernel && (error.isMissing || error.isPermissionDenied)
+        return transient ? retryIn == nil : attempt == 1
+    }
+
+    /// Whether the device at `devnode` is open and grabbed by the watcher.
+    public func isGrabbed(_ devnode: String) -> Bool { open[devnode]?.device.isGrabbed ?? false }
+
+    /// Takes (`true`) or releases an open device's exclusive grab.
+    /// - Returns: whether it changed.
+    /// - Throws: ``SystemError`` from `EVIOCGRAB` (`EBUSY`: another reader holds a grab).
+    @discardableResult
+    public func setGrab(_ wanted: Bool, devnode: String) throws(SystemError) -> Bool {
+        guard let device = open[devnode]?.device, device.isGrabbed != wanted else { return false }
+        if wanted { try device.grab() } else { try device.ungrab() }
         return true
-    }
-
-    private func remove(_ entry: Entry, _ handle: (Event) -> Void) {
-        guard open[entry.value.devnode] === entry else { return }
-        open[entry.value.devnode] = nil
-        handle(.removed(entry.value))
-    }
-
-    /// Opens a device if it is one the owner wants; a node that a kernel uevent announced but
-    /// devtmpfs has not yet made (or opened up) is retried later.
-    private func add(_ info: UdevInputDevice, attempts: Int = 0, _ handle: (Event) -> Void) {
-        guard open[info.devnode] == nil else { return }
-        let device: EvdevDevice
-        do {
-            device = try EvdevDevice(path: info.devnode)
-        } catch {
-            if monitor?.source == .kernel, error.isMissing || error.isPermissionDenied, attempts + 1 < Self.maximumOpenAttempts {
-                pending.append(PendingOpen(info: info, attempts: attempts + 1))
-            } else if info.udevKind != nil || !info.isInitialized {
-                // Only for devices that may be touch devices: not every keyboard a user cannot open.
-                handle(.failed(devnode: info.devnode, error: error))
-            }
-            return
-        }
-        let classification = DeviceClassification(description: device.description, udevProperties: info.properties)
-        guard accepts(classification) else { return }
-        if grab {
-            do { try device.grab() } catch {
-                handle(.failed(devnode: info.devnode, error: error))
-                return
-            }
-        }
-        let value = Device(
-            identity: StableIdentity.of(device, udev: info), udev: info, description: device.description,
-            classification: classification, physicalPath: device.physicalPath)
-        let entry = Entry(device: device, value: value)
-        open[info.devnode] = entry
-        handle(.added(value))
-        // Events that arrived between opening and waiting make the descriptor readable: the next
-        // poll returns at once.
-    }
-
-    private func retryPending(_ handle: (Event) -> Void) {
-        let retries = pending
-        pending = []
-        for retry in retries { add(retry.info, attempts: retry.attempts, handle) }
     }
 }

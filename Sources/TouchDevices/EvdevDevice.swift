@@ -68,11 +68,11 @@ public final class EvdevDevice {
         do {
             _ = try SystemCall.negativeErrno("libevdev_new_from_fd", path) { libevdev_new_from_fd(fileDescriptor, &dev) }
         } catch {
-            close(fileDescriptor)
+            Descriptor.close(fileDescriptor, path)
             throw error
         }
         guard let dev else {
-            close(fileDescriptor)
+            Descriptor.close(fileDescriptor, path)
             throw SystemError(call: "libevdev_new_from_fd", subject: path, errno: ENOMEM)
         }
         self.path = path
@@ -85,9 +85,10 @@ public final class EvdevDevice {
     }
 
     deinit {
-        if isGrabbed { _ = libevdev_grab(handle, LIBEVDEV_UNGRAB) }
+        // Closing the descriptor releases a grab too; the explicit release only says so first.
+        if isGrabbed { _ = try? SystemCall.negativeErrno("EVIOCGRAB(release)", path) { libevdev_grab(handle, LIBEVDEV_UNGRAB) } }
         libevdev_free(handle)
-        close(fileDescriptor)
+        Descriptor.close(fileDescriptor, path)
     }
 
     /// Grabs the device exclusively (`EVIOCGRAB`): while grabbed, no other reader (the console,
@@ -102,10 +103,12 @@ public final class EvdevDevice {
     }
 
     /// Releases an exclusive grab (a no-op when not grabbed).
-    public func ungrab() {
+    /// - Throws: ``SystemError`` from `EVIOCGRAB` (the device went away, say); the grab is
+    ///   considered released either way (closing the descriptor ends it at the latest).
+    public func ungrab() throws(SystemError) {
         guard isGrabbed else { return }
-        _ = libevdev_grab(handle, LIBEVDEV_UNGRAB)
         isGrabbed = false
+        _ = try SystemCall.negativeErrno("EVIOCGRAB(release)", path) { libevdev_grab(handle, LIBEVDEV_UNGRAB) }
     }
 
     static func nonEmpty(_ text: UnsafePointer<CChar>?) -> String? {

@@ -27,7 +27,9 @@ public final class Udev {
 
     /// Whether udevd is running (its control socket `/run/udev/control` exists). Without it,
     /// devices carry no udev properties and hotplug comes from the kernel's raw uevents.
-    public static var udevdIsRunning: Bool { access("/run/udev/control", F_OK) == 0 }
+    public static var udevdIsRunning: Bool {
+        (try? SystemCall.require("access", "/run/udev/control") { access("/run/udev/control", F_OK) }) != nil
+    }
 
     /// Every input device with an evdev node (`/dev/input/eventN`), sorted by event number.
     ///

@@ -33,6 +33,11 @@ public struct UdevInputDevice: Hashable, Sendable {
         return nil
     }
 
+    /// Whether the device may be a touch device: udev says it is one, or udev has not processed it
+    /// (without udevd nothing says what it is until it is opened). Failures to open other devices
+    /// (keyboards, mice) are not worth a warning.
+    public var mayBeTouchDevice: Bool { udevKind != nil || !isInitialized }
+
     /// Whether udev flags the device as having keys (`ID_INPUT_KEY=1`, e.g. a touchscreen's
     /// hardware buttons).
     public var hasKeys: Bool { properties["ID_INPUT_KEY"] == "1" }

@@ -1,4 +1,3 @@
-import TOMLKit
 import TouchCore
 import TouchSystem
 
@@ -71,14 +70,10 @@ public enum LayoutLoader {
     private static func parseTOML(_ text: String, file: String) throws(LayoutErrors) -> [String: TOMLNode] {
         do {
             return try TOMLNode.parse(text)
-        } catch let error as TOMLParseError {
-            throw LayoutErrors([
-                LayoutIssue(
-                    kind: .syntax, file: file, line: error.source.begin.line, column: error.source.begin.column,
-                    message: "TOML syntax error: \(error.description)")
-            ])
         } catch {
-            throw LayoutErrors([LayoutIssue(kind: .syntax, file: file, message: "TOML syntax error: \(error)")])
+            throw LayoutErrors([
+                LayoutIssue(kind: .syntax, file: file, line: error.line, column: error.column, message: "TOML syntax error: \(error.description)")
+            ])
         }
     }
 

@@ -1,4 +1,3 @@
-import TOMLKit
 import TouchCore
 
 /// The path of a value inside a TOML document: keys and array indices, e.g. `view[2].frame[3]`.
@@ -61,75 +60,13 @@ enum TOMLNode: Sendable {
 
     enum DateKind: Sendable { case date, time, dateTime }
 
-    /// Parses TOML text. Throws TOMLKit's `TOMLParseError`.
+    /// Parses TOML text (see ``TOMLDocumentReader``).
     ///
     /// The text must have passed ``SourceLocator`` (which refuses nesting deeper than
-    /// ``Limits/maximumLayoutNesting`` before TOMLKit recurses over it); the conversion stops
+    /// ``Limits/maximumLayoutNesting`` before toml++ recurses over it); the conversion stops
     /// at that depth all the same, leaving deeper values empty.
-    static func parse(_ text: String) throws -> [String: TOMLNode] {
-        let table = try TOMLTable(string: text)
-        return convertTable(table, depth: 1)
-    }
-
-    private static func convertTable(_ table: TOMLTable, depth: Int) -> [String: TOMLNode] {
-        var result: [String: TOMLNode] = [:]
-        guard depth <= Limits.maximumLayoutNesting else { return result }
-        for key in table.keys {
-            if let value = table[key] { result[key] = convert(value, depth: depth) }
-        }
-        return result
-    }
-
-    private static func convert(_ value: TOMLValueConvertible, depth: Int) -> TOMLNode {
-        switch value.type {
-        case .table:
-            return .table(value.table.map { convertTable($0, depth: depth + 1) } ?? [:])
-        case .array:
-            guard let array = value.array, depth < Limits.maximumLayoutNesting else { return .array([]) }
-            return .array((0..<array.count).map { convert(array[$0], depth: depth + 1) })
-        case .string:
-            return .string(value.string ?? "")
-        case .int:
-            return .integer(Int64(value.int ?? 0))
-        case .double:
-            return .float(value.double ?? 0)
-        case .bool:
-            return .bool(value.bool ?? false)
-        case .date:
-            return .dateTime(value.date.map(spell) ?? "", .date)
-        case .time:
-            return .dateTime(value.time.map(spell) ?? "", .time)
-        case .dateTime:
-            guard let dateTime = value.dateTime else { return .dateTime("", .dateTime) }
-            var text = spell(dateTime.date) + "T" + spell(dateTime.time)
-            if let offset = dateTime.offset?.offset {
-                if offset == 0 {
-                    text += "Z"
-                } else {
-                    text += (offset < 0 ? "-" : "+") + pad(abs(offset) / 60, 2) + ":" + pad(abs(offset) % 60, 2)
-                }
-            }
-            return .dateTime(text, .dateTime)
-        }
-    }
-
-    private static func spell(_ date: TOMLDate) -> String {
-        pad(date.year, 4) + "-" + pad(date.month, 2) + "-" + pad(date.day, 2)
-    }
-
-    private static func spell(_ time: TOMLTime) -> String {
-        var text = pad(time.hour, 2) + ":" + pad(time.minute, 2) + ":" + pad(time.second, 2)
-        if time.nanoSecond > 0 {
-            var fraction = pad(time.nanoSecond, 9)
-            while fraction.hasSuffix("0") { fraction.removeLast() }
-            text += "." + fraction
-        }
-        return text
-    }
-
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    static func parse(_ text: String) throws(TOMLSyntaxError) -> [String: TOMLNode] {
+        try TOMLDocumentReader.parse(text)
     }
 
     /// The TOML type's name with an article, for messages: "a string", "an integer".

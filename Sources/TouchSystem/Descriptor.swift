@@ -13,4 +13,13 @@ public enum Descriptor {
         guard flags & O_NONBLOCK == 0 else { return }
         try SystemCall.require("fcntl(F_SETFL)", subject) { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
     }
+
+    /// Closes `fd`, once: on Linux the descriptor is released even when `close` reports `EINTR`,
+    /// so it is never retried (a retry could close a descriptor another part just opened). The
+    /// error, if any, is returned for the caller to log; the descriptor is gone either way.
+    @discardableResult
+    public static func close(_ fd: Int32, _ subject: String = "") -> SystemError? {
+        guard Glibc.close(fd) != 0 else { return nil }
+        return SystemError.current("close", subject.isEmpty ? "fd \(fd)" : subject)
+    }
 }

@@ -2,20 +2,55 @@
 import Glibc
 #endif
 
+/// Tells the time on the kernel's monotonic timeline, in microseconds: the unit and the clock evdev
+/// stamps live input with (`EventTime` is this count), so a time read here compares with a
+/// device's events.
+///
+/// The shell is given one at `init` (the daemon's loop, its input sources, the socket server); pure
+/// code never reads a clock. ``MonotonicClock`` reads the kernel's; ``ManualClock`` is set by hand,
+/// for tests.
+public protocol TimeSource: AnyObject {
+    /// Now, in microseconds since the clock's origin (boot, for the kernel's monotonic clock).
+    var microseconds: Int64 { get }
+}
+
+extension TimeSource {
+    /// Now, in seconds since the clock's origin: the unit of the core's timestamps.
+    public var seconds: Double { Double(microseconds) / 1_000_000 }
+}
+
 /// The kernel's monotonic clock (`CLOCK_MONOTONIC`): the clock evdev stamps live events with, and
-/// the one clock touchd reads. Pure code never reads it; the shell injects it where time is needed.
-public enum MonotonicClock {
-    /// Microseconds since an arbitrary start (boot), as evdev's event timestamps count them.
-    public static func microseconds() -> Int64 {
+/// the one clock touchd reads.
+public final class MonotonicClock: TimeSource {
+    /// The clock (it has no state: every instance reads the same kernel clock).
+    public init() {}
+
+    /// Microseconds since boot, as evdev's event timestamps count them.
+    public var microseconds: Int64 { Self.read() }
+
+    /// The one reading of the kernel's clock. `clock_gettime(CLOCK_MONOTONIC)` cannot fail on
+    /// Linux (the clock always exists and the pointer is valid); a zero time would be read if it did.
+    static func read() -> Int64 {
         var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
+        _ = clock_gettime(CLOCK_MONOTONIC, &ts)
         return Int64(ts.tv_sec) &* 1_000_000 &+ Int64(ts.tv_nsec) / 1_000
     }
+}
 
-    /// Seconds since the same start, for pacing timers.
-    public static func seconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+/// A clock that moves only when told to: tests drive timers and input time with it.
+public final class ManualClock: TimeSource {
+    /// Now, in microseconds.
+    public var microseconds: Int64
+
+    /// A clock reading `microseconds`.
+    public init(microseconds: Int64 = 0) { self.microseconds = microseconds }
+
+    /// A clock reading `seconds` (rounded to the microsecond; see ``TimeSpan``).
+    public convenience init(seconds: Double) { self.init(microseconds: TimeSpan.microseconds(seconds) ?? 0) }
+
+    /// Moves the clock on by `seconds` (rounded to the microsecond; a span that is not a finite
+    /// non-negative number moves it by nothing, or to the end of time for infinity).
+    public func advance(by seconds: Double) {
+        microseconds = TimeSpan.adding(seconds, to: microseconds) ?? Int64.max
     }
 }

@@ -24,6 +24,10 @@ public enum SystemCall {
     }
 
     /// A call that returns -1 and sets `errno` on failure (`open`, `fcntl`, `bind`, `read`, ...).
+    ///
+    /// Inlinable, as the funnel's other calls: the loop's `epoll_wait`, a device's reads and a
+    /// client's writes go through it on every frame.
+    @inlinable
     public static func posix<R: BinaryInteger>(_ call: String, _ subject: String = "", _ body: () -> R) throws(SystemError) -> Outcome {
         while true {
             let rc = body()
@@ -36,6 +40,7 @@ public enum SystemCall {
 
     /// A call that returns -1 and sets `errno` on failure, for which "would block" is a failure
     /// too (creating descriptors, binding, `fstat`): its result, or a thrown ``SystemError``.
+    @inlinable
     @discardableResult
     public static func require<R: BinaryInteger>(_ call: String, _ subject: String = "", _ body: () -> R) throws(SystemError) -> Int {
         switch try posix(call, subject, body) {
@@ -46,12 +51,14 @@ public enum SystemCall {
 
     /// A call that makes a descriptor (`open`, `socket`, `epoll_create1`, `timerfd_create`, ...):
     /// the new descriptor, or a thrown ``SystemError``.
+    @inlinable
     public static func descriptor(_ call: String, _ subject: String = "", _ body: () -> Int32) throws(SystemError) -> Int32 {
         Int32(truncatingIfNeeded: try require(call, subject, body))
     }
 
     /// A libevdev/libudev call that returns a negative errno on failure (`libevdev_next_event`,
     /// `libevdev_grab`, `udev_monitor_enable_receiving`, ...).
+    @inlinable
     public static func negativeErrno(_ call: String, _ subject: String = "", _ body: () -> Int32) throws(SystemError) -> Outcome {
         while true {
             let rc = body()
@@ -75,7 +82,8 @@ public enum SystemCall {
         }
     }
 
-    private static func outcome(ofFailure code: Int32, call: String, subject: String) throws(SystemError) -> Outcome {
+    @usableFromInline
+    static func outcome(ofFailure code: Int32, call: String, subject: String) throws(SystemError) -> Outcome {
         if code == EAGAIN || code == EWOULDBLOCK { return .wouldBlock }
         throw SystemError(call: call, subject: subject, errno: code)
     }

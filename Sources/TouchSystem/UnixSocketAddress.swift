@@ -33,10 +33,14 @@ public struct UnixSocketAddress: Sendable {
     public let length: socklen_t
 
     /// Calls `body` with the address as a `sockaddr` pointer and its length.
-    public func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws -> R) rethrows -> R {
+    @discardableResult
+    public func withSockaddr<R, E: Error>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws(E) -> R) throws(E) -> R {
         var copy = storage
-        return try withUnsafePointer(to: &copy) { pointer in
-            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { try body($0, length) }
+        let length = length
+        return try withUnsafePointer(to: &copy) { pointer throws(E) -> R in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { (address: UnsafePointer<sockaddr>) throws(E) -> R in
+                try body(address, length)
+            }
         }
     }
 }

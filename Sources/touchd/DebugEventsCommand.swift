@@ -61,7 +61,7 @@ struct DebugEventsCommand: ParsableCommand {
                 emit([
                     ("event", "added"), ("device", .string(device.identity)), ("devnode", .string(device.devnode)),
                     ("name", .string(device.description.name)), ("kind", .string(device.classification.kind.rawValue)),
-                    ("kind_from", .string(device.classification.description)), ("time", .double(MonotonicClock.now().seconds)),
+                    ("kind_from", .string(device.classification.description)), ("time", .double(watcher.loop.clock.now.seconds)),
                 ])
             case .input(let device, let result):
                 guard var assembler = assemblers[device.devnode] else { return }
@@ -76,13 +76,16 @@ struct DebugEventsCommand: ParsableCommand {
                 assemblers[device.devnode] = assembler
                 for frame in produced { frameLine(device, frame) }
             case .removed(let device):
-                if var assembler = assemblers.removeValue(forKey: device.devnode), let frame = assembler.finish(at: MonotonicClock.now()) {
+                if var assembler = assemblers.removeValue(forKey: device.devnode), let frame = assembler.finish(at: watcher.loop.clock.now) {
                     frameLine(device, frame)
                 }
                 emit([
                     ("event", "removed"), ("device", .string(device.identity)), ("devnode", .string(device.devnode)),
-                    ("time", .double(MonotonicClock.now().seconds)),
+                    ("time", .double(watcher.loop.clock.now.seconds)),
                 ])
+            case .openFailed(let info, let error, let attempt, let retryIn):
+                guard info.mayBeTouchDevice, watcher.isWorthReporting(error, attempt: attempt, retryIn: retryIn) else { return }
+                emit([("event", "error"), ("devnode", .string(info.devnode)), ("error", .string("\(error)"))])
             case .failed(let devnode, let error):
                 emit([("event", "error"), ("devnode", .string(devnode)), ("error", .string("\(error)"))])
             }

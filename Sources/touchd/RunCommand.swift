@@ -63,80 +63,71 @@ struct RunCommand: ParsableCommand {
     var exitAfterReplay = false
 
     func run() throws {
-        guard let level = Logger.Level(rawValue: logLevel) else {
-            throw ValidationError("--log-level \(logLevel): expected trace, debug, info, notice, warning, error or critical")
-        }
-        let environment = ProcessInfo.processInfo.environment
-        let forJournal = environment["JOURNAL_STREAM"] != nil
-        LoggingSystem.bootstrap { label in
-            var handler = JournalLogHandler(label: label, forJournal: forJournal)
-            handler.logLevel = level
-            return handler
-        }
-        let logger = Logger(label: "touchd")
+        let logger = try bootstrapLogging()
         guard replaySpeed > 0, replaySpeed.isFinite else {
             throw ValidationError("--replay-speed \(replaySpeed): expected a number greater than 0 (1 is real time, 2 twice as fast)")
         }
         let path = config
         let (document, app) = try loadLayout(path)
+        // The one clock: the loop's, the input's, the notifier's.
+        let clock = MonotonicClock()
+        let sources = try inputSources(document: document, tree: app.tree, logger: logger, clock: clock)
+        let daemonSpec = document.daemon
+        let socket = self.socket ?? daemonSpec.socket
+        let options = DaemonRunner.Options(
+            socketPath: socket, socketMode: mode_t(daemonSpec.socketMode), socketGroup: try socketGroupID(daemonSpec),
+            peerPolicy: try peerPolicy(daemonSpec), version: touchdVersion, exitWhenInputEnds: exitAfterReplay)
+        let activated = try activatedSocket(path: socket, logger: logger)
+        let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment, clock: clock)
+        let runner: DaemonRunner
+        do {
+            runner = try DaemonRunner(
+                app: app, options: options, clock: clock, sources: sources, activatedFD: activated, logger: logger, notifier: notifier,
+                layoutFile: path)
+        } catch let error as SystemError {
+            logger.critical("cannot start: \(error)")
+            throw ExitCode.failure
+        }
+        try runner.run()
+    }
+
+    /// Sends every log line to standard error at `--log-level`, with journald's priorities when
+    /// the journal reads it; returns the daemon's logger.
+    private func bootstrapLogging() throws -> Logger {
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw ValidationError("--log-level \(logLevel): expected trace, debug, info, notice, warning, error or critical")
+        }
+        let forJournal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
+        LoggingSystem.bootstrap { label in
+            var handler = JournalLogHandler(label: label, forJournal: forJournal)
+            handler.logLevel = level
+            return handler
+        }
+        return Logger(label: "touchd")
+    }
+
+    /// The live devices (unless `--no-devices`) and the recording to replay (with `--replay`).
+    private func inputSources(document: LayoutDocument, tree: ViewTree, logger: Logger, clock: MonotonicClock) throws -> [InputSource] {
         var sources: [InputSource] = []
-        if !noDevices { sources.append(LiveDeviceSource(layout: document, tree: app.tree, logger: logger)) }
-        var recordingSource: RecordingSource?
+        if !noDevices { sources.append(LiveDeviceSource(layout: document, tree: tree, logger: logger, clock: clock)) }
         if let replay {
             do {
-                let setup = try RecordingReplay(path: replay, descriptionPath: nil, layout: document, tree: app.tree, window: nil)
-                recordingSource = RecordingSource(replay: setup, speed: replaySpeed)
-                sources.append(recordingSource!)
+                let setup = try RecordingReplay(path: replay, descriptionPath: nil, layout: document, tree: tree, window: nil)
+                sources.append(RecordingSource(replay: setup, speed: replaySpeed, clock: clock, waitsForSubscriber: replayWaitsForClient))
             } catch {
                 logger.critical("cannot replay \(replay): \(error)")
                 throw ExitCode.failure
             }
         }
-        let daemonSpec = document.daemon
-        let socket = self.socket ?? daemonSpec.socket
-        var gid: gid_t?
-        if let socketGroup = self.socketGroup ?? daemonSpec.socketGroup {
-            if let n = gid_t(socketGroup) { gid = n } else if let g = getgrnam(socketGroup) { gid = g.pointee.gr_gid } else {
-                throw ValidationError("--socket-group \(socketGroup): no such group")
-            }
-        }
-        let policy = try peerPolicy(daemonSpec)
-        let activated: Int32?
-        do {
-            activated = try SocketActivation.listeningDescriptor()
-        } catch {
-            logger.critical("cannot start: \(error)")
-            throw ExitCode.failure
-        }
-        if activated == nil {
-            let directory = String(socket[..<(socket.lastIndex(of: "/") ?? socket.startIndex)])
-            if !directory.isEmpty { mkdir(directory, 0o755) }
-        }
-        let notifier = SystemdNotifier(environment: environment)
-        let runner: DaemonRunner
-        do {
-            runner = try DaemonRunner(
-                app: app,
-                options: DaemonRunner.Options(
-                    socketPath: socket, socketMode: mode_t(daemonSpec.socketMode), socketGroup: gid, peerPolicy: policy,
-                    version: touchdVersion, exitWhenInputEnds: exitAfterReplay),
-                sources: sources, activatedFD: activated, logger: logger, notifier: notifier,
-                reloadLayout: { try LoadedLayout.load(path: path) })
-        } catch let error as SystemError {
-            logger.critical("cannot start: \(error)")
-            throw ExitCode.failure
-        }
-        if let recordingSource {
-            if replayWaitsForClient {
-                runner.daemon.onSubscribe = { recordingSource.begin() }
-            } else {
-                recordingSource.begin()
-            }
-        }
-        runner.daemon.onReload = { starting in
-            if starting { notifier.reloading() } else { notifier.ready(status: "layout reloaded") }
-        }
-        try runner.run()
+        return sources
+    }
+
+    /// The socket file's group: `--socket-group`, else the layout's, else none (the daemon's own).
+    private func socketGroupID(_ daemonSpec: DaemonSpec) throws -> gid_t? {
+        guard let socketGroup = self.socketGroup ?? daemonSpec.socketGroup else { return nil }
+        if let n = gid_t(socketGroup) { return n }
+        if let g = getgrnam(socketGroup) { return g.pointee.gr_gid }
+        throw ValidationError("--socket-group \(socketGroup): no such group")
     }
 
     /// The peer policy: each `[daemon]` list of the layout, or its flag when given, names looked up.
@@ -159,5 +150,22 @@ struct RunCommand: ParsableCommand {
         } catch let error as AccountLookupError {
             throw ValidationError(error.description)
         }
+    }
+
+    /// The listening socket systemd passed, if any; without one, the socket's directory is made.
+    private func activatedSocket(path socket: String, logger: Logger) throws -> Int32? {
+        let activated: Int32?
+        do {
+            activated = try SocketActivation.listeningDescriptor()
+        } catch {
+            logger.critical("cannot start: \(error)")
+            throw ExitCode.failure
+        }
+        if activated == nil {
+            let directory = String(socket[..<(socket.lastIndex(of: "/") ?? socket.startIndex)])
+            // An existing directory is fine; any other failure shows when the socket is bound.
+            if !directory.isEmpty { _ = try? SystemCall.require("mkdir", directory) { mkdir(directory, 0o755) } }
+        }
+        return activated
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchSystem
 import TouchCore
 import TouchDaemon
 import TouchLayout
@@ -56,10 +57,28 @@ import Glibc
         }
     }
 
-    /// A layout document with one window, for reloads in process.
-    func reloadable(_ app: @escaping () -> Application) throws -> () throws -> LoadedLayout {
-        let document = try LayoutLoader.parse("[[window]]\nid = \"main\"\nsize = [800, 480]\n", file: "test.toml")
-        return { LoadedLayout(document: document, app: app()) }
+    /// A layout file holding the test kiosk's window and home view and a view `panel`, for a
+    /// reload to replace the running tree with.
+    func reloadableLayoutFile() throws -> String {
+        let path = NSTemporaryDirectory() + "touchd-churn-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).toml"
+        let text = """
+            [[window]]
+            id = "main"
+            size = [800, 480]
+
+            [[view]]
+            id = "home"
+            parent = "main"
+            frame = [0, 0, 800, 480]
+
+            [[view]]
+            id = "panel"
+            parent = "home"
+            frame = [0, 0, 10, 10]
+
+            """
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else { throw CocoaError(.fileWriteUnknown) }
+        return path
     }
 
     @Test(.timeLimit(.minutes(3))) func viewsAddedAndRemovedByTheThousandAreFreedAndCostTheSame() throws {
@@ -76,10 +95,10 @@ import Glibc
                 lines += Array(#"{"id":1,"cmd":"add_view","view":"\#(id)","parent":"home","properties":{"frame":[1,1,5,5]}}"#.utf8) + [10]
                 lines += Array(#"{"id":2,"cmd":"remove_view","view":"\#(id)"}"#.utf8) + [10]
             }
-            let start = Daemon.monotonicNow()
+            let start = MonotonicClock().seconds
             c.queue(lines)
             try exchange(h, c, replies: (batch + 1) * 200)
-            batchTimes.append(Daemon.monotonicNow() - start)
+            batchTimes.append(MonotonicClock().seconds - start)
         }
         #expect(c.replyCodes == ["ok": 20_000])
         #expect(h.daemon.app.tree.viewCount == views)
@@ -122,7 +141,9 @@ import Glibc
     }
 
     @Test(.timeLimit(.minutes(1))) func theViewsAClientAddedLeaveWithItTheirTouchesCancelled() throws {
-        let h = try DaemonHarness(app: kioskApp())
+        let layoutFile = try reloadableLayoutFile()
+        defer { try? FileManager.default.removeItem(atPath: layoutFile) }
+        let h = try DaemonHarness(app: kioskApp(), layoutFile: layoutFile)
         let owner = try h.connectBare()
         let other = try h.connect(topics: ["touches"])
         owner.send(#"{"id":1,"cmd":"add_view","view":"panel","parent":"home","properties":{"frame":[500,300,200,100]}}"#)
@@ -139,11 +160,6 @@ import Glibc
         #expect(h.daemon.app.tree.kind(of: "panel") == nil && h.daemon.app.tree.kind(of: "panel.button") == nil)
         #expect(h.daemon.app.tree.kind(of: "kept") == .view, "another client's view stays")
         // A reload replaced the tree meanwhile: what the client added before is no longer its own.
-        h.daemon.reloadLayout = try reloadable {
-            var app = kioskApp()
-            try! app.addView("panel", parent: "home", ViewProperties(frame: Rect(x: 0, y: 0, width: 10, height: 10)))
-            return app
-        }
         let second = try h.connectBare()
         second.send(#"{"id":1,"cmd":"add_view","view":"gone","parent":"home","properties":{"frame":[0,0,1,1]}}"#)
         second.send(#"{"id":2,"cmd":"reload"}"#)

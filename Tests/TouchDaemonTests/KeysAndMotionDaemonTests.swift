@@ -68,9 +68,7 @@ import TouchLayout
             tree: kioskTree(),
             handlers: HandlerTable([Handler(responder: "home.ok", trigger: .touchesEnded, action: "focus", firstResponderEffect: .become("home"))]))
         let h = try DaemonHarness(app: app)
-        var logged: [String] = []
-        h.daemon.onAnomaly = { logged.append($0) }
         tap(h.daemon, id: 1, at: Point(x: 150, y: 150), t: 1)
-        #expect(logged == [#"handler focus of home.ok: "home" cannot become first responder (it has no can_become_first_responder = true)"#])
+        #expect(h.observer.anomalies == [#"handler focus of home.ok: "home" cannot become first responder (it has no can_become_first_responder = true)"#])
     }
 }

@@ -10,6 +10,8 @@ import Glibc
 /// A blocking-free test client of the daemon's socket: it writes lines and collects parsed messages.
 final class TestClient {
     let fd: Int32
+    /// The socket it is connected to.
+    let path: String
     private var buffer: [UInt8] = []
     private(set) var messages: [[String: Any]] = []
     /// Lines that were not a JSON object (a cut or garbled line would land here).
@@ -31,6 +33,7 @@ final class TestClient {
     private var lastSeq = 0
 
     init(path: String) throws {
+        self.path = path
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
@@ -139,17 +142,40 @@ final class TestClient {
     }
 }
 
+/// An observer that keeps what it is told, for tests to check.
+final class RecordingObserver: DaemonObserver {
+    private(set) var anomalies: [String] = []
+    private(set) var problems: [String] = []
+    private(set) var reloads: [Result<Int, any Error>] = []
+    private(set) var reloadsStarted = 0
+    private(set) var devicesAdded: [String] = []
+    private(set) var devicesRemoved: [String] = []
+
+    func anomaly(_ text: String) { anomalies.append(text) }
+    func inputProblem(_ text: String) { problems.append(text) }
+    func reloadStarted() { reloadsStarted += 1 }
+    func reloadFinished(_ outcome: Result<Int, any Error>, status: String) { reloads.append(outcome) }
+    func deviceAdded(id: String) { devicesAdded.append(id) }
+    func deviceRemoved(id: String) { devicesRemoved.append(id) }
+}
+
 /// A daemon on a temporary socket, driven step by step from the test's thread.
 final class DaemonHarness {
     let loop: EventLoop
     let daemon: Daemon
     let path: String
+    let observer = RecordingObserver()
 
-    init(app: Application, limits: ClientLimits = ClientLimits(), policy: PeerPolicy = PeerPolicy(), mode: mode_t = 0o660) throws {
+    init(
+        app: Application, limits: ClientLimits = ClientLimits(), policy: PeerPolicy = PeerPolicy(), mode: mode_t = 0o660,
+        clock: any TimeSource = MonotonicClock(), sources: [InputSource] = [], layoutFile: String? = nil
+    ) throws {
         path = NSTemporaryDirectory() + "touchd-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
-        loop = try EventLoop()
+        loop = try EventLoop(clock: clock)
         let server = try SocketServer(path: path, loop: loop, mode: mode, limits: limits, policy: policy)
-        daemon = Daemon(app: app, server: server, loop: loop, version: "touchd test")
+        let services = DaemonServices(input: InputSources(sources), layoutFile: layoutFile, observer: observer)
+        daemon = Daemon(app: app, server: server, loop: loop, version: "touchd test", services: services)
+        try daemon.startInput()
     }
 
     deinit { daemon.server.shutdown(reason: "test over") }

@@ -19,7 +19,7 @@ bash scripts/bench/stream-layout.sh > "$work/layout.toml"
 strip --strip-debug -o "$work/touchd" "$touchd"
 socket=$work/touchd.sock
 # Slowed down 20 times so that valgrind keeps up with the stream's 1 kHz.
-valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" --toggle-collect='*TouchDaemon9EventLoopC3run*' \
+valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" --toggle-collect='*9EventLoopC3run*' \
   "$work/touchd" run --config "$work/layout.toml" --socket "$socket" --no-devices --log-level warning \
   --replay "$work/stream.evemu" --replay-speed 0.05 --replay-waits-for-client --exit-after-replay \
   > "$work/daemon.out" 2> "$work/daemon.err" &

@@ -43,8 +43,7 @@ static inline int touchd_peer_groups(int fd, unsigned int *groups, int capacity)
 /* The bytes of a socket's send buffer still in use (SIOCOUTQ): for a Unix stream socket, what its
  * peer has not read yet, counted with the kernel's own overhead per buffer, in the same unit as
  * SO_SNDBUF. -1 with errno set when the kernel does not tell. */
-static inline int touchd_socket_unsent(int fd) {
-    int n = 0;
-    return ioctl(fd, SIOCOUTQ, &n) == 0 ? n : -1;
+static inline int touchd_socket_unsent(int fd, int *unsent) {
+    return ioctl(fd, SIOCOUTQ, unsent);
 }
 #endif

@@ -1,0 +1,152 @@
+import TouchCore
+import TouchLayout
+import TouchProtocol
+import TouchSystem
+
+extension Daemon {
+    // MARK: - Time
+
+
+    /// Now, on the input's timeline: the last event's time plus the time since it arrived, or the
+    /// input sources' time before any event. Events touchd makes itself (cancellations on removal,
+    /// reload, `remove_view` and shutdown) are stamped with it, so a replay's cancellation reads in
+    /// the recording's time and a live one in the kernel's `CLOCK_MONOTONIC`, like their frames.
+    public func inputNow() -> Double {
+        guard framesIn > 0 else { return input.now ?? loop.clock.seconds }
+        return lastInputTime + Double(TimeSpan.until(loop.clock.microseconds, from: lastInputArrival)) / 1_000_000
+    }
+
+    /// Schedules the gesture timer for the application's next recognizer deadline (on the input's
+    /// timeline, counted on the loop's clock from the last event's arrival), or cancels it.
+    func armGestureTimer() {
+        guard let deadline = inPlace({ $0.nextDeadline }) else { return gestureTimer.cancel() }
+        guard let due = TimeSpan.adding(deadline - lastInputTime, to: lastInputArrival) else { return gestureTimer.cancel() }
+        gestureTimer.schedule(atMicroseconds: due)
+    }
+
+    func gestureDeadlinePassed() {
+        dispatchQueued()
+        if let report = app.advanceTime(to: inputNow()) { publish([report]) }
+        armGestureTimer()
+    }
+
+    // MARK: - Input
+
+    /// Handles what an input source reports: events are queued (and dispatched at the end of the
+    /// wakeup), devices are announced on the `devices` topic, a removed device's touches cancelled.
+    public func receive(_ event: InputSourceEvent) {
+        switch event {
+        case .event(let queued):
+            enqueue(queued)
+        case .deviceAdded(let id, let description):
+            observer.deviceAdded(id: id)
+            scheduleStatus()
+            publish(MessageEncoder.deviceAdded(id: id, description: description))
+        case .deviceRemoved(let id):
+            observer.deviceRemoved(id: id)
+            scheduleStatus()
+            cancelTouches(ofDevice: id)
+            publish(MessageEncoder.deviceRemoved(id: id))
+        case .anomaly(let text):
+            observer.anomaly(text)
+        case .problem(let text):
+            observer.inputProblem(text)
+        case .finished:
+            guard input.daemonEndsWithInput else { return }
+            observer.inputEnded()
+            shutdown(reason: "input ended")
+        }
+    }
+
+    /// Queues an input frame and dispatches everything queued, publishing what it produced.
+    public func receive(_ frame: InputFrame) { receive(.touches(frame)) }
+
+    /// Queues any event (touches, presses, remote control, motion) behind those already queued and
+    /// dispatches everything queued, publishing what it produced.
+    public func receive(_ event: QueuedEvent) {
+        enqueue(event)
+        dispatchQueued()
+    }
+
+    /// Queues an event (touches, presses, remote control, motion) behind those already waiting,
+    /// without dispatching it yet: everything queued during one wakeup of the loop is dispatched once
+    /// that wakeup's descriptors are read. Under backlog (many frames from one read, several
+    /// devices at once) the application queue's policy then applies: move-only frames merge, every
+    /// sample kept as coalesced touches; nothing else is merged, dropped or reordered. When the
+    /// queue is full, the oldest events are dispatched first to make room.
+    public func enqueue(_ event: QueuedEvent) {
+        noteInput(event)
+        var reports: [DispatchReport] = []
+        while app.enqueue(event) == .full {
+            guard let report = app.dispatchNext() else { break }
+            reports.append(report)
+        }
+        if !reports.isEmpty { publish(reports) }
+        if !dispatchScheduled {
+            dispatchScheduled = true
+            loop.deferWork(dispatchQueuedWork)
+        }
+    }
+
+    /// Dispatches every queued event, oldest first, and publishes what they produced. Called at the
+    /// end of a wakeup, and before anything that must see the input that arrived before it (a
+    /// request, a device's removal, a recognizer's timer, a reload, shutdown).
+    public func dispatchQueued() {
+        dispatchScheduled = false
+        guard inPlace({ $0.queue.count > 0 }) else { return }
+        publish(app.dispatchAll())
+        armGestureTimer()
+    }
+
+
+    /// Reads the application in place, for what runs on every frame: reading a property of the
+    /// struct through the object that holds it would copy the whole application (a retain of each
+    /// of its parts) to keep it steady during the call.
+    private func inPlace<T>(_ body: (inout Application) -> T) -> T { body(&app) }
+
+    private func noteInput(_ event: QueuedEvent) {
+        framesIn += 1
+        let timestamp: Double =
+            switch event {
+            case .touches(let frame): frame.timestamp
+            case .presses(let input): input.timestamp
+            case .remoteControl(let input): input.timestamp
+            case .motion(let input): input.timestamp
+            }
+        lastInputTime = timestamp
+        lastInputArrival = loop.clock.microseconds
+    }
+
+    /// Publishes the first-responder changes the tree made (a first responder hidden or removed).
+    func publishFirstResponderChanges() {
+        for change in app.takeFirstResponderChanges() { server.broadcast(MessageEncoder.message(for: change)) }
+    }
+
+    /// Publishes already-dispatched reports to the clients, and gives their anomalies to the
+    /// observer. Each client gets everything in one write.
+    public func publish(_ reports: [DispatchReport]) {
+        server.batch {
+            for report in reports {
+                if !report.anomalies.isEmpty { for anomaly in report.anomalies { observer.anomaly(anomaly) } }
+                recentTouches.record(report)
+                let messages = inPlace { MessageEncoder.messages(for: report, tree: $0.tree) }
+                for message in messages { server.broadcast(message) }
+            }
+        }
+    }
+
+    /// Publishes a message that is not about a dispatched event (devices added or removed).
+    public func publish(_ message: OutboundMessage) { server.broadcast(message) }
+
+    /// Cancels every touch (before a shutdown or reload), telling the clients.
+    public func cancelAllTouches() {
+        dispatchQueued()
+        if let report = app.cancelAllTouches(timestamp: inputNow()) { publish([report]) }
+    }
+
+    /// Cancels one device's touches (it was removed).
+    public func cancelTouches(ofDevice device: String) {
+        dispatchQueued()
+        if let report = app.cancelTouches(ofDevice: device, timestamp: inputNow()) { publish([report]) }
+    }
+}

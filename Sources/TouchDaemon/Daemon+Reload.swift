@@ -1,0 +1,78 @@
+import TouchCore
+import TouchLayout
+import TouchProtocol
+import TouchSystem
+
+extension Daemon {
+    // MARK: - Reload
+
+    /// Replaces the application with a freshly loaded one, cancelling every live touch first.
+    ///
+    /// Every touch is cancelled, not only those whose view disappears: the new layout's views,
+    /// recognizers and controls are new objects with no state to continue a touch in, and UIKit
+    /// has no reload whose semantics could be followed. The fingers that are down stay ignored
+    /// until they lift (see ``InputSource/layoutChanged(to:tree:)``).
+    public func replaceApplication(_ newApp: Application) {
+        cancelAllTouches()  // dispatches what is queued first
+        let previous = app
+        app = newApp
+        app.recordsResponderCalls = false
+        app.continueNumbering(after: previous)
+        viewOwnership.removeAll()  // the views clients added went with the old tree
+        armGestureTimer()
+    }
+
+    /// Reloads the layout file (``DaemonServices/layoutFile``): on success the application is
+    /// replaced and the input sources follow the new layout; on failure nothing changes and the
+    /// error is thrown. The observer hears of it before and after, either way.
+    /// - Returns: the new layout's view count.
+    @discardableResult
+    public func reload() throws -> Int {
+        guard let layoutFile = services.layoutFile else { throw ReloadUnsupported() }
+        observer.reloadStarted()
+        let outcome: Result<Int, any Error>
+        do {
+            let fresh = try LoadedLayout.load(path: layoutFile)
+            replaceApplication(fresh.app)
+            input.layoutChanged(to: fresh.document, tree: app.tree)
+            outcome = .success(app.tree.viewCount)
+        } catch {
+            outcome = .failure(error)
+        }
+        lastStatus = statusText
+        observer.reloadFinished(outcome, status: lastStatus)
+        return try outcome.get()
+    }
+
+    struct ReloadUnsupported: Error, CustomStringConvertible {
+        var description: String { "this daemon has no layout file to reload" }
+    }
+
+    // MARK: - Status
+
+    /// The `STATUS=` line: devices, clients, views.
+    public var statusText: String {
+        let devices = input.deviceDescriptions.count
+        let clients = server.clientCount
+        return "\(devices) device\(devices == 1 ? "" : "s"), \(clients) client\(clients == 1 ? "" : "s"), \(app.tree.viewCount) views"
+    }
+
+
+    /// Tells the observer the daemon is ready, with its status line (the loop runs next).
+    public func announceReady() {
+        lastStatus = statusText
+        observer.ready(status: lastStatus)
+    }
+
+    func scheduleStatus() {
+        guard observer.wantsStatus, !statusTimer.isScheduled else { return }
+        statusTimer.schedule(after: 1)
+    }
+
+    func statusTimerFired() {
+        let text = statusText
+        guard text != lastStatus else { return }
+        lastStatus = text
+        observer.statusChanged(text)
+    }
+}

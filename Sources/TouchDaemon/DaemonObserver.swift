@@ -1,0 +1,46 @@
+/// Who hears what the daemon does, beyond its socket clients: the log and the service manager
+/// (``ServiceReporter``), or a test. Every method has a default that does nothing.
+public protocol DaemonObserver: AnyObject {
+    /// The daemon is ready: its socket listens and its input has started.
+    func ready(status: String)
+    /// Whether ``statusChanged(_:)`` is wanted: the daemon keeps no status timer otherwise.
+    var wantsStatus: Bool { get }
+    /// The status line changed (`2 devices, 1 client, 16 views`); at most once a second.
+    func statusChanged(_ status: String)
+    /// A reload (by signal or request) begins: the layout file is read next.
+    func reloadStarted()
+    /// A reload ended: the new layout's view count, or why it was refused (the old one runs on);
+    /// `status` is the status line after it.
+    func reloadFinished(_ outcome: Result<Int, any Error>, status: String)
+    /// An anomaly met while dispatching or decoding (a contact twice in a frame, a control whose
+    /// action no responder takes, a refused first-responder change, an odd recording).
+    func anomaly(_ text: String)
+    /// A problem an input source met that stops some of its input.
+    func inputProblem(_ text: String)
+    /// A device appeared or went away.
+    func deviceAdded(id: String)
+    func deviceRemoved(id: String)
+    /// An input source finished (a replay ended).
+    func inputEnded()
+    /// The daemon is stopping (its clients are told next).
+    func stopping()
+}
+
+extension DaemonObserver {
+    public func ready(status: String) {}
+    public var wantsStatus: Bool { false }
+    public func statusChanged(_ status: String) {}
+    public func reloadStarted() {}
+    public func reloadFinished(_ outcome: Result<Int, any Error>, status: String) {}
+    public func anomaly(_ text: String) {}
+    public func inputProblem(_ text: String) {}
+    public func deviceAdded(id: String) {}
+    public func deviceRemoved(id: String) {}
+    public func inputEnded() {}
+    public func stopping() {}
+}
+
+/// An observer that hears nothing: a daemon in a test, or one nobody watches.
+public final class SilentObserver: DaemonObserver {
+    public init() {}
+}

@@ -1,0 +1,83 @@
+import TouchCore
+import TouchDevices
+import TouchEvdev
+import TouchInput
+import TouchLayout
+import TouchSystem
+
+extension LiveDeviceSource {
+    /// Decodes one drain of a device: its events, a resynchronisation after lost events, or its
+    /// last events before it went away (its removal follows).
+    func read(_ result: DeviceRead, from device: DeviceWatcher.Device) {
+        guard let entry = open[device.devnode] else { return }
+        if !result.drops.isEmpty {
+            logger.warning("events were lost (SYN_DROPPED): resynchronising", metadata: ["device": "\(entry.pipeline.deviceID)"])
+        }
+        // Decoded in one go (one access to the entry's state, not one per event); what the events
+        // completed is passed on after.
+        var completed: [QueuedEvent] = []
+        entry.pipeline.decode(result, into: &completed)
+        for output in completed { sink?(.event(output)) }
+        for anomaly in entry.pipeline.takeAnomalies() {
+            logger.warning("\(anomaly)", metadata: ["device": "\(entry.pipeline.deviceID)"])
+        }
+        if open[device.devnode] === entry { armDeadline(of: entry) }
+    }
+
+    /// Schedules the device's timer for its decoder's deadline (a shake ends once the accelerometer
+    /// has been quiet long enough, and a quiet one sends nothing). Live devices stamp events with
+    /// `CLOCK_MONOTONIC`, the clock the deadline and the loop's timers are on.
+    private func armDeadline(of entry: OpenDevice) {
+        guard let deadline = entry.pipeline.deadline else {
+            entry.deadlineTimer?.cancel()
+            return
+        }
+        if entry.deadlineTimer == nil, let loop = watcher?.loop {
+            let devnode = entry.device.devnode
+            entry.deadlineTimer = loop.timer { [unowned self] in self.deadlinePassed(devnode) }
+        }
+        entry.deadlineTimer?.schedule(atMicroseconds: deadline.microseconds)
+    }
+
+    private func deadlinePassed(_ devnode: String) {
+        guard let entry = open[devnode] else { return }
+        for event in entry.pipeline.advance(to: clock.now) { sink?(.event(event)) }
+        armDeadline(of: entry)
+    }
+
+    public func layoutChanged(to layout: LayoutDocument, tree: ViewTree) {
+        self.layout = layout
+        self.tree = tree
+        for (node, entry) in open.sorted(by: { $0.key < $1.key }) {
+            let match = DeviceMatcher.match(entry.facts, in: layout.devices)
+            guard case .matched(_, let spec) = match else {
+                logger.warning(
+                    "device no longer used after the reload", metadata: ["devnode": "\(node)", "name": "\(entry.facts.name)", "reason": "\(match.explanation)"])
+                close(node, reason: match.explanation)
+                continue
+            }
+            do {
+                entry.pipeline = try entry.pipeline.remapped(
+                    kind: entry.facts.kind, description: entry.device.description, udevProperties: entry.device.udev.properties, spec: spec, tree: tree)
+                entry.match = match
+                entry.deadlineTimer?.cancel()
+                applyGrab(spec.grab, devnode: node)
+            } catch {
+                logger.error("device \(node) cannot be used with the reloaded layout: \(error)")
+                close(node, reason: "\(error)")
+            }
+        }
+        // Devices the old layout ignored may be wanted now.
+        watcher?.rescan()
+    }
+
+    /// Takes or releases a device's exclusive grab as its (reloaded) layout entry says.
+    private func applyGrab(_ wanted: Bool, devnode: String) {
+        do {
+            guard try watcher?.setGrab(wanted, devnode: devnode) == true else { return }
+            logger.info(wanted ? "device grabbed after the reload" : "device released after the reload", metadata: ["devnode": "\(devnode)"])
+        } catch {
+            logger.warning("\(error)", metadata: ["devnode": "\(devnode)"])
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import TouchEvdev
+import TouchSystem
+
+extension DeviceWatcher {
+    /// Runs the watcher's loop until the handler calls ``stop()`` or nothing happens for
+    /// `idleTimeout` seconds (for tools; the daemon runs its own loop).
+    ///
+    /// Opens the devices present first, unless ``start(_:)`` already did.
+    ///
+    /// - Parameters:
+    ///   - idleTimeout: Seconds without any event (input or hotplug) after which to return; nil
+    ///     to run until stopped.
+    ///   - handle: Called with each event, in order (when ``start(_:)`` was not called before).
+    /// - Returns: Why it returned.
+    /// - Throws: ``SystemError`` from `epoll_wait` (not from devices: those are events).
+    public func run(idleTimeout: Double? = nil, _ handle: @escaping (Event) -> Void) throws(SystemError) -> StopReason {
+        start(handle)
+        if let stopReason { return stopReason }
+        if let idleTimeout {
+            self.idleTimeout = idleTimeout
+            idleTimer = loop.schedule(after: idleTimeout) { [unowned self] in
+                self.stopReason = .idle
+                self.loop.stop()
+            }
+        }
+        defer { idleTimer?.cancel() }
+        try loop.run()
+        return stopReason ?? .stopped
+    }
+
+    /// Makes ``run(idleTimeout:_:)`` return once the current event has been handled.
+    public func stop() {
+        if stopReason == nil { stopReason = .stopped }
+        loop.stop()
+    }
+
+    /// Something happened: the idle timeout starts again.
+    func noteActivity() {
+        if let idleTimeout, let idleTimer { idleTimer.schedule(after: idleTimeout) }
+    }
+
+    /// Opens a device if it is one the owner wants; one that cannot be opened is tried again as
+    /// the retry policy says.
+    func add(_ info: UdevInputDevice, attempt: Int = 1) {
+        guard open[info.devnode] == nil else { return }
+        pending.removeValue(forKey: info.devnode)?.timer.cancel()
+        let device: EvdevDevice
+        do {
+            device = try EvdevDevice(path: info.devnode)
+        } catch {
+            openFailed(info, error: error, attempt: attempt)
+            return
+        }
+        let value = Device(device, udev: info)
+        guard accepts(value) else { return }
+        if grabsAll {
+            do { try device.grab() } catch {
+                handler?(.failed(devnode: info.devnode, error: error))
+                return
+            }
+        }
+        let entry = Entry(device: device, value: value)
+        do {
+            try loop.register(device.fileDescriptor, for: .readable) { [unowned self, unowned entry] _ in self.read(entry) }
+        } catch {
+            handler?(.failed(devnode: info.devnode, error: error))
+            return
+        }
+        open[info.devnode] = entry
+        handler?(.added(value))
+        // Events that arrived before the descriptor was registered make it readable: the loop's
+        // next wait returns at once.
+    }
+
+    private func openFailed(_ info: UdevInputDevice, error: SystemError, attempt: Int) {
+        let delay = retryPolicy.delay(afterAttempt: attempt)
+        if let delay {
+            let devnode = info.devnode
+            let timer = loop.schedule(after: delay) { [weak self] in self?.retry(devnode) }
+            pending[devnode] = PendingOpen(info: info, attempts: attempt, timer: timer)
+        }
+        handler?(.openFailed(info, error: error, attempt: attempt, retryIn: delay))
+    }
+
+    private func retry(_ devnode: String) {
+        guard let retry = pending.removeValue(forKey: devnode) else { return }
+        add(retry.info, attempt: retry.attempts + 1)
+    }
+
+    /// Drains one device, reporting what it read, and its removal when it went away or failed.
+    func read(_ entry: Entry) {
+        guard open[entry.value.devnode] === entry else { return }
+        let result: DeviceRead
+        do {
+            result = try entry.device.read()
+        } catch {
+            handler?(.failed(devnode: entry.value.devnode, error: error))
+            return remove(entry)
+        }
+        if !result.allEvents.isEmpty || result.isRemoval {
+            noteActivity()
+            handler?(.input(entry.value, result))
+        }
+        if result.isRemoval { remove(entry) }
+    }
+
+    private func remove(_ entry: Entry) {
+        guard open[entry.value.devnode] === entry else { return }
+        close(entry.value.devnode)
+        handler?(.removed(entry.value))
+    }
+
+    /// The monitor is readable: devices plugged in are opened, those unplugged read to their end
+    /// and removed.
+    func hotplug() {
+        guard let monitor else { return }
+        for event in monitor.receive() {
+            noteActivity()
+            switch event {
+            case .added(let info):
+                add(info)
+            case .removed(let devnode, let syspath):
+                pending.removeValue(forKey: devnode)?.timer.cancel()
+                guard let entry = open[devnode], entry.value.udev.syspath.isEmpty || entry.value.udev.syspath == syspath else { continue }
+                read(entry)
+                remove(entry)
+            }
+        }
+    }
+}

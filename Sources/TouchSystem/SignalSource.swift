@@ -1,0 +1,38 @@
+import CLinux
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Signals delivered as a descriptor (`signalfd`), so no logic runs in a signal handler.
+public final class SignalSource {
+    /// The descriptor to wait on (owned by the source).
+    public let fd: Int32
+
+    /// Blocks `signals` and reads them from a descriptor instead.
+    ///
+    /// The mask is per thread and threads inherit it: create this before any other thread starts
+    /// (the daemon's command is synchronous for this reason), or a thread that still has the signal
+    /// unblocked takes it with its default action.
+    /// - Throws: ``SystemError`` from `sigprocmask` or `signalfd`.
+    public init(_ signals: [Int32]) throws(SystemError) {
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for s in signals { sigaddset(&mask, s) }
+        try SystemCall.require("sigprocmask") { sigprocmask(SIG_BLOCK, &mask, nil) }
+        fd = try SystemCall.descriptor("signalfd") { signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC)) }
+    }
+
+    deinit { Descriptor.close(fd) }
+
+    /// The signals waiting, in order.
+    /// - Throws: ``SystemError`` from `read` (never `EAGAIN`: that ends the list).
+    public func receive() throws(SystemError) -> [Int32] {
+        var result: [Int32] = []
+        var info = signalfd_siginfo()
+        let size = MemoryLayout<signalfd_siginfo>.size
+        while case .done(let n) = try SystemCall.posix("read", "signalfd", { read(fd, &info, size) }), n == size {
+            result.append(Int32(bitPattern: info.ssi_signo))
+        }
+        return result
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+import TouchCore
+import TouchDaemon
+import TouchEvdev
+import TouchInput
+import TouchLayout
+import TouchSystem
+
+/// The daemon's timers on a manual clock: recognizer deadlines of any length, a recording played
+/// at its own pace, and a daemon with nothing to do arming nothing.
+@Suite struct DaemonTimerTests {
+    func longPressApp(duration: Double) -> Application {
+        Application(
+            tree: kioskTree(),
+            gestureRecognizers: [
+                GestureRecognizerSpec(
+                    id: "home.hold", view: "home", kind: .longPress(minimumDuration: duration, allowableMovementMillimetres: 10, touches: 1),
+                    action: "hold")
+            ])
+    }
+
+    func press(_ daemon: Daemon, id: UInt64, phase: TouchPhase, t: Double) {
+        daemon.receive(InputFrame(device: "d", window: "main", timestamp: t, contacts: [InputContact(id: id, phase: phase, location: Point(x: 700, y: 400))]))
+    }
+
+    @Test func aLongPressBeginsWhenTheLoopsClockPassesItsDuration() throws {
+        let clock = ManualClock(seconds: 1_000)
+        let h = try DaemonHarness(app: longPressApp(duration: 0.5), clock: clock)
+        let client = try h.connect(topics: ["gestures", "actions"])
+        press(h.daemon, id: 1, phase: .began, t: 7)
+        clock.advance(by: 0.4)
+        h.loop.runDueTimers()
+        try h.drain(client)
+        #expect(client.of(type: "gesture").isEmpty, "not yet")
+        clock.advance(by: 0.2)
+        h.loop.runDueTimers()
+        try h.drain(client)
+        #expect(client.of(type: "gesture").map { $0["state"] as? String } == ["began"])
+        #expect(client.of(type: "action").map { $0["name"] as? String } == ["hold"])
+    }
+
+    @Test(arguments: [1e300, Double.greatestFiniteMagnitude, .infinity, .nan, 3_600, 0])
+    func aRecognizerDeadlineOfAnyLengthNeverStopsTheDaemon(duration: Double) throws {
+        let clock = ManualClock(seconds: 1_000)
+        let h = try DaemonHarness(app: longPressApp(duration: duration), clock: clock)
+        let client = try h.connect(topics: ["gestures", "touches"])
+        // The first touch arms the timer for the recognizer's deadline, whatever it is.
+        press(h.daemon, id: 1, phase: .began, t: 7)
+        clock.advance(by: 1)
+        h.loop.runDueTimers()
+        press(h.daemon, id: 1, phase: .ended, t: 8)
+        try h.drain(client)
+        let phases = client.of(type: "touch").compactMap { $0["phase"] as? String }
+        #expect(phases.first == "began", "the daemon went on: \(phases)")
+        #expect(phases.last == "ended" || phases.last == "cancelled", "\(phases)")
+    }
+
+    @Test func anIdleDaemonArmsNoTimer() throws {
+        let h = try DaemonHarness(app: kioskApp())
+        let client = try h.connect()
+        tap(h.daemon, id: 1, at: Point(x: 150, y: 150), t: 1)
+        try h.drain(client)
+        let wakeups = h.loop.wakeups
+        // Nothing is scheduled: the loop sleeps through a wait with nothing ready.
+        #expect(try h.loop.runOnce(timeoutMilliseconds: 100) == 0)
+        #expect(h.loop.wakeups == wakeups)
+    }
+
+    /// Two taps 0.4 s apart in a recording: played on a manual clock at twice the speed, each
+    /// event is dispatched once the clock has moved on by its time, halved.
+    @Test func aRecordingPlaysAtItsOwnPaceOnTheLoopsClock() throws {
+        let path = temporaryPath("taps") + ".evemu"
+        try Self.twoTaps.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { unlink(path) }
+        let layout = try LayoutLoader.parse("[[window]]\nid = \"main\"\nsize = [800, 480]\n", file: "test.toml")
+        let replay = try RecordingReplay(path: path, descriptionPath: nil, layout: layout, tree: kioskTree(), window: "main")
+        let clock = ManualClock(seconds: 200)
+        let source = RecordingSource(replay: replay, speed: 2, clock: clock)
+        let h = try DaemonHarness(app: kioskApp(), clock: clock, sources: [source])
+        let client = try h.connect(topics: ["touches"])
+        func step(_ seconds: Double) throws -> [String] {
+            clock.advance(by: seconds)
+            h.loop.runDueTimers()
+            try h.drain(client)
+            return client.of(type: "touch").map { "\($0["touch"] as? Int ?? 0) \($0["phase"] as? String ?? "")" }
+        }
+        #expect(try step(0) == ["1 began"], "the first touch-down plays at once")
+        #expect(try step(0.005) == ["1 began", "1 ended"], "the lift 10 ms later, at twice the speed")
+        #expect(try step(0.19).count == 2, "the second tap is 0.4 s after the first: 0.2 s at twice the speed")
+        #expect(try step(0.006) == ["1 began", "1 ended", "2 began"])
+        #expect(try step(0.005) == ["1 began", "1 ended", "2 began", "2 ended"])
+        #expect(h.observer.devicesAdded.count == 1 && h.observer.devicesRemoved.count == 1, "the replayed device went when the recording ended")
+        #expect(abs(h.daemon.inputNow() - 10.41) < 1e-6, "input time is the recording's")
+    }
+
+    static let twoTaps = """
+        N: timer test
+        I: 0003 0001 0001 0001
+        P: 02 00 00 00 00 00 00 00
+        B: 00 0b 00 00 00 00 00 00 00
+        B: 03 03 00 00 00 00 80 60 02
+        A: 00 0 1279 0 0 0
+        A: 01 0 799 0 0 0
+        A: 2f 0 9 0 0 0
+        A: 35 0 1279 0 0 0
+        A: 36 0 799 0 0 0
+        A: 39 0 65535 0 0 0
+        E: 10.000000 0003 002f 0000
+        E: 10.000000 0003 0039 0001
+        E: 10.000000 0003 0035 0100
+        E: 10.000000 0003 0036 0100
+        E: 10.000000 0000 0000 0000
+        E: 10.010000 0003 0039 -001
+        E: 10.010000 0000 0000 0000
+        E: 10.400000 0003 0039 0002
+        E: 10.400000 0003 0035 0100
+        E: 10.400000 0003 0036 0100
+        E: 10.400000 0000 0000 0000
+        E: 10.410000 0003 0039 -001
+        E: 10.410000 0000 0000 0000
+
+        """
+}
