@@ -23,8 +23,11 @@ public struct ViewTree: Sendable {
         var grid: SubviewGrid? = nil
     }
 
+    /// Live nodes and removed ones not yet compacted away (see ``compactIfSparse()``).
     var nodes: [Node] = []
     var nodeIndex: [ResponderID: Int32] = [:]
+    /// How many of ``nodes`` are removed.
+    private var removedNodeCount = 0
     var controllers: [ResponderID: ControllerProperties] = [:]
     /// Windows in the order they were added.
     public private(set) var windowIDs: [ResponderID] = []
@@ -50,6 +53,7 @@ public struct ViewTree: Sendable {
     /// - Throws: ``ViewTreeError/duplicateID(_:)``.
     public mutating func addWindow(_ id: ResponderID, _ properties: WindowProperties) throws(ViewTreeError) {
         try checkFresh(id)
+        try checkCapacity(for: id)
         let index = Int32(nodes.count)
         let frame = Rect(origin: .zero, size: properties.size)
         nodes.append(
@@ -65,6 +69,11 @@ public struct ViewTree: Sendable {
     /// their stack use small; real interfaces nest a few dozen levels at most.
     public static let maximumDepth = 128
 
+    /// How many windows and views a tree may hold at once. Removed views are compacted away, so
+    /// the node storage stays below twice this (node indices are `Int32`). The daemon holds run-time
+    /// trees to the smaller ``Limits/maximumViews``; this bound is the tree's own.
+    public static let maximumNodes = 1 << 20
+
     /// Adds a view as the last (topmost) subview of `parent`, a window or a view.
     /// - Throws: ``ViewTreeError/duplicateID(_:)``, ``ViewTreeError/unknownParent(view:parent:)``,
     ///   ``ViewTreeError/tooDeep(view:depth:)`` past ``maximumDepth``.
@@ -77,6 +86,7 @@ public struct ViewTree: Sendable {
         }
         let depth = depth(ofNode: parentIndex) + 1
         guard depth <= Self.maximumDepth else { throw .tooDeep(view: id, depth: depth) }
+        try checkCapacity(for: id)
         let index = Int32(nodes.count)
         nodes.append(
             Node(
@@ -166,8 +176,41 @@ public struct ViewTree: Sendable {
                 }
             }
             stack.append(contentsOf: node.children.reversed())
+            nodes[Int(next)].children = []
+            nodes[Int(next)].grid = nil
+            removedNodeCount += 1
         }
+        compactIfSparse()
         return removed
+    }
+
+    /// Drops removed nodes once they are at least half of the storage (and more than a few), so a
+    /// tree whose views come and go holds memory for its live views only. Nodes keep their order,
+    /// and so their z-order (see ``SubviewGrid``); indices change, which nothing outside the tree
+    /// keeps. Each compaction costs the live nodes' number, paid for by as many removals before it.
+    private mutating func compactIfSparse() {
+        guard removedNodeCount > 64, removedNodeCount * 2 >= nodes.count else { return }
+        var newIndex = [Int32](repeating: -1, count: nodes.count)
+        var kept: [Node] = []
+        kept.reserveCapacity(nodes.count - removedNodeCount)
+        for (old, node) in nodes.enumerated() where !node.isRemoved {
+            newIndex[old] = Int32(kept.count)
+            kept.append(node)
+        }
+        nodeIndex.removeAll(keepingCapacity: true)
+        for i in kept.indices {
+            let parent = kept[i].parent
+            kept[i].parent = parent < 0 ? -1 : newIndex[Int(parent)]
+            kept[i].windowIndex = newIndex[Int(kept[i].windowIndex)]
+            kept[i].children = kept[i].children.map { newIndex[Int($0)] }
+            kept[i].grid = nil
+            nodeIndex[kept[i].id] = Int32(i)
+        }
+        nodes = kept
+        removedNodeCount = 0
+        for i in nodes.indices where nodes[i].children.count >= SubviewGrid.threshold {
+            nodes[i].grid = SubviewGrid(children: nodes[i].children) { gridArea(of: $0) }
+        }
     }
 
     /// The depth of a node: 0 for a window, 1 for its subviews, and so on.
@@ -201,6 +244,10 @@ public struct ViewTree: Sendable {
         let props = nodes[Int(index)].properties
         guard ineligibility(props) == nil else { return nil }
         return props.frame.outset(by: props.hitExpansion)
+    }
+
+    private func checkCapacity(for id: ResponderID) throws(ViewTreeError) {
+        guard nodeIndex.count < Self.maximumNodes else { throw .full(view: id) }
     }
 
     private func checkFresh(_ id: ResponderID) throws(ViewTreeError) {
@@ -382,6 +429,8 @@ public enum ViewTreeError: Error, Hashable, Sendable, CustomStringConvertible {
     case viewHasController(view: ResponderID, controller: ResponderID)
     /// The view would be nested deeper than ``ViewTree/maximumDepth``.
     case tooDeep(view: ResponderID, depth: Int)
+    /// The tree already holds ``ViewTree/maximumNodes`` windows and views.
+    case full(view: ResponderID)
 
     public var description: String {
         switch self {
@@ -390,6 +439,7 @@ public enum ViewTreeError: Error, Hashable, Sendable, CustomStringConvertible {
             "view \"\(view)\": parent \"\(parent)\" is neither a window nor a view"
         case .tooDeep(let view, let depth):
             "view \"\(view)\" would be nested \(depth) levels deep: expected at most \(ViewTree.maximumDepth)"
+        case .full(let view): "view \"\(view)\" cannot be added: the tree already holds \(ViewTree.maximumNodes) windows and views"
         case .unknownView(let id): "\"\(id)\" is not a view"
         case .unknownWindow(let id): "\"\(id)\" is not a window"
         case .unknownController(let id): "\"\(id)\" is not a view controller"
