@@ -141,7 +141,16 @@ extension Application {
     private mutating func deliver(_ changed: [Int], report: inout DispatchReport) {
         if recordsResponderCalls { report.event.allTouches = activeTouches }
         report.changedTouches.reserveCapacity(changed.count)
-        for i in changed { report.changedTouches.append(live.entries[i].touch) }
+        for i in changed {
+            // Where each touch is in its view, as the view sees it now (the view may move later).
+            if let view = live.entries[i].touch.view {
+                let touch = live.entries[i].touch
+                let inView = tree.convert(touch.locationInWindow, touch.previousLocationInWindow, fromWindowTo: view)
+                live.entries[i].touch.locationInView = inView?.0
+                live.entries[i].touch.previousLocationInView = inView?.1
+            }
+            report.changedTouches.append(live.entries[i].touch)
+        }
         let event = report.event
         // Recognizers see the touches first, and may take them from the views.
         runRecognizers(report.changedTouches, time: event.timestamp, report: &report)

@@ -57,6 +57,13 @@ public struct Touch: Hashable, Sendable {
     public internal(set) var delivery: TouchDelivery
     /// Samples merged into this update when the event queue coalesced moves (oldest first).
     public internal(set) var coalescedSamples: [TouchSample]
+    /// The position in its view's coordinates when it was last dispatched (`location(in:
+    /// touch.view)`), so that what reads a dispatched touch needs no tree; `nil` when the touch has
+    /// no view or its view had left the tree.
+    public internal(set) var locationInView: Point? = nil
+    /// The previous position in its view's coordinates when it was last dispatched
+    /// (`previousLocation(in: touch.view)`); `nil` as ``locationInView``.
+    public internal(set) var previousLocationInView: Point? = nil
 
     /// The position in `view`'s coordinates, or in the window's when `view` is `nil`
     /// (`location(in:)`). `nil` when `view` is not in the tree.

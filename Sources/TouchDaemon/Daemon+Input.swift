@@ -129,7 +129,7 @@ extension Daemon {
             for report in reports {
                 if !report.anomalies.isEmpty { for anomaly in report.anomalies { observer.anomaly(anomaly) } }
                 recentTouches.record(report)
-                let messages = inPlace { MessageEncoder.messages(for: report, tree: $0.tree) }
+                let messages = MessageEncoder.messages(for: report)
                 for message in messages { server.broadcast(message) }
             }
         }

@@ -11,9 +11,9 @@ public struct SubscriberView: Sendable {
     }
 
     /// The lines this subscriber gets for `report`.
-    public mutating func lines(for report: DispatchReport, tree: ViewTree) -> [String] {
+    public mutating func lines(for report: DispatchReport) -> [String] {
         var out: [String] = []
-        for message in MessageEncoder.messages(for: report, tree: tree) where subscription.matches(message) {
+        for message in MessageEncoder.messages(for: report) where subscription.matches(message) {
             out.append(message.line(seq: nextSeq))
             nextSeq += 1
         }

@@ -56,13 +56,13 @@ public struct RecordingReplay: Sendable {
     /// faults (see ``streamAnomalies(_:)``), the device anomalies the pipeline worked around, and
     /// those the application met while dispatching.
     public mutating func run(
-        into app: inout Application, anomaly: (String) -> Void = { _ in }, each: (DispatchReport, ViewTree) -> Void
+        into app: inout Application, anomaly: (String) -> Void = { _ in }, each: (DispatchReport) -> Void
     ) {
         for line in Self.streamAnomalies(recording.events) { anomaly(line) }
         func dispatch(_ frame: InputFrame, _ app: inout Application) {
             for report in app.send(frame) {
                 for line in report.anomalies { anomaly(line) }
-                each(report, app.tree)
+                each(report)
             }
         }
         for event in recording.events {
@@ -77,7 +77,7 @@ public struct RecordingReplay: Sendable {
         // Recognizer timers still pending fire at their own times (a last tap's multi-tap window).
         if let report = app.flushTimers() {
             for line in report.anomalies { anomaly(line) }
-            each(report, app.tree)
+            each(report)
         }
     }
 

@@ -7,13 +7,13 @@ import TouchCore
 public enum MessageEncoder {
     /// The messages for one dispatched event, in order: hits, then touches, presses, the
     /// remote-control command or the motion, then gestures, actions and first-responder changes.
-    public static func messages(for report: DispatchReport, tree: ViewTree) -> [OutboundMessage] {
+    public static func messages(for report: DispatchReport) -> [OutboundMessage] {
         // All the event's messages in one buffer: one allocation for their bodies.
         var batch = MessageBatch(
             messages: report.hits.count + report.changedTouches.count + report.presses.count + report.gestures.count
                 + report.actions.count + report.firstResponderChanges.count + 2)
         for hit in report.hits { add(hit, to: &batch) }
-        for i in report.changedTouches.indices { add(touchAt: i, of: report.changedTouches, tree: tree, to: &batch) }
+        for i in report.changedTouches.indices { add(touchAt: i, of: report.changedTouches, to: &batch) }
         for press in report.presses { add(press, to: &batch) }
         if let command = report.remoteControl { add(command, responder: report.startResponder, to: &batch) }
         if let motion = report.motion { add(motion, responder: report.startResponder, to: &batch) }
@@ -129,16 +129,14 @@ public enum MessageEncoder {
         }
     }
 
-    public static func message(for touch: Touch, tree: ViewTree) -> OutboundMessage {
-        single { add(touchAt: 0, of: [touch], tree: tree, to: &$0) }
+    /// The message of a dispatched touch (its locations in its view are those of its dispatch).
+    public static func message(for touch: Touch) -> OutboundMessage {
+        single { add(touchAt: 0, of: [touch], to: &$0) }
     }
 
     /// Adds the message of `touches[i]`, read field by field from the array (passing a whole touch
     /// on would copy it).
-    static func add(touchAt i: Int, of touches: [Touch], tree: ViewTree, to batch: inout MessageBatch) {
-        let inView = touches[i].view.flatMap {
-            tree.convert(touches[i].locationInWindow, touches[i].previousLocationInWindow, fromWindowTo: $0)
-        }
+    static func add(touchAt i: Int, of touches: [Touch], to batch: inout MessageBatch) {
         let droppable = touches[i].phase == .moved || touches[i].phase == .stationary
         batch.add(topic: .touches, view: touches[i].view, droppable: droppable) { w in
             w.member("type"); w.literal(#""touch""#)
@@ -151,9 +149,9 @@ public enum MessageEncoder {
             w.member("location"); point(touches[i].locationInWindow, to: &w)
             w.member("previous_location"); point(touches[i].previousLocationInWindow, to: &w)
             w.member("location_in_view")
-            if let inView { point(inView.0, to: &w) } else { w.null() }
+            if let p = touches[i].locationInView { point(p, to: &w) } else { w.null() }
             w.member("previous_location_in_view")
-            if let inView { point(inView.1, to: &w) } else { w.null() }
+            if let p = touches[i].previousLocationInView { point(p, to: &w) } else { w.null() }
             w.member("tap_count"); w.int(Int64(touches[i].tapCount))
             w.member("major_radius"); w.double(touches[i].majorRadius)
             w.member("major_radius_tolerance"); w.double(touches[i].majorRadiusTolerance)

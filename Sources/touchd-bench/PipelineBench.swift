@@ -73,7 +73,7 @@ struct PipelineBench {
         var frames = 0
         func deliver(_ reports: [DispatchReport], tree: ViewTree) {
             for report in reports {
-                for message in MessageEncoder.messages(for: report, tree: tree) {
+                for message in MessageEncoder.messages(for: report) {
                     for i in subscribers.interests.indices where subscribers.interests[i].wants(message) {
                         subscribers.buffers[i].appendLine(message, seq: subscribers.seq[i])
                         subscribers.seq[i] += 1

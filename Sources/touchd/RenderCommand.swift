@@ -86,7 +86,7 @@ struct RenderCommand: ParsableCommand {
                 throw ExitCode.failure
             }
             var recorder = TouchPathRecorder()
-            setup.run(into: &app) { report, _ in recorder.record(report) }
+            setup.run(into: &app) { report in recorder.record(report) }
             touches = recorder.paths
         }
         let options = RenderOptions(

@@ -60,8 +60,8 @@ struct ReplayCommand: ParsableCommand {
         var subscriber = SubscriberView(topics: wanted)
         var out = ""
         var anomalies = AnomalyPrinter(prefix: "touchd replay: warning: ")
-        replay.run(into: &app, anomaly: { anomalies.print($0) }) { report, tree in
-            for line in subscriber.lines(for: report, tree: tree) { out += line }
+        replay.run(into: &app, anomaly: { anomalies.print($0) }) { report in
+            for line in subscriber.lines(for: report) { out += line }
             if out.utf8.count > 1 << 16 {
                 print(out, terminator: "")
                 out = ""

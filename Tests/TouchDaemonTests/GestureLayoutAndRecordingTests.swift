@@ -106,7 +106,7 @@ import TouchLayout
         var app = try document.makeApplication()
         var replay = try RecordingReplay(path: Self.recordings + "/" + path, descriptionPath: nil, layout: document, tree: app.tree, window: "w")
         var reports: [DispatchReport] = []
-        replay.run(into: &app) { report, _ in reports.append(report) }
+        replay.run(into: &app) { report in reports.append(report) }
         return reports
     }
 

@@ -67,11 +67,11 @@ import TouchProtocol
         var finals: [TouchID: Int] = [:]
         var maxDown = 0
         var messages = 0
-        replay.run(into: &app) { report, tree in
+        replay.run(into: &app) { report in
             hits += report.hits
             for touch in report.changedTouches where touch.phase.isFinal { finals[touch.id, default: 0] += 1 }
             maxDown = max(maxDown, report.event.allTouches.filter { !$0.phase.isFinal }.count)
-            messages += MessageEncoder.messages(for: report, tree: tree).count
+            messages += MessageEncoder.messages(for: report).count
         }
         if let expected = row.touchDowns { #expect(hits.count == expected, "touch-downs") }
         if let expected = row.maxContacts, row.touchDowns != nil { #expect(maxDown <= expected, "simultaneous contacts") }
@@ -92,7 +92,7 @@ import TouchProtocol
         var app = loaded
         var replay = try RecordingReplay(path: Self.recordings + "/hid-devices/lg_1fd2_0064_0.ev", descriptionPath: nil, layout: document, tree: app.tree, window: "w")
         var distances: [Double] = []
-        replay.run(into: &app) { report, _ in
+        replay.run(into: &app) { report in
             let down = report.event.allTouches.filter { !$0.phase.isFinal }
             if down.count == 2 { distances.append(down[0].locationInWindow.distance(to: down[1].locationInWindow)) }
         }
@@ -108,7 +108,7 @@ import TouchProtocol
         #expect(replay.match?.explanation == "device[0] → window main")
         var subscriber = SubscriberView(topics: [.hits, .actions])
         var lines: [String] = []
-        replay.run(into: &app) { report, tree in lines += subscriber.lines(for: report, tree: tree) }
+        replay.run(into: &app) { report in lines += subscriber.lines(for: report) }
         let messages = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(messages.map { $0["seq"] as? Int } == Array(1...messages.count).map { Optional($0) })
         #expect(messages.filter { $0["type"] as? String == "action" }.map { $0["name"] as? String } == [

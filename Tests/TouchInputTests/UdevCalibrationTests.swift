@@ -58,7 +58,7 @@ import TouchLayout
         var app = try document.makeApplication(file: "l.toml")
         var replay = try RecordingReplay(recording: recording, layout: document, tree: app.tree, window: nil)
         var points: [Point] = []
-        replay.run(into: &app) { report, _ in
+        replay.run(into: &app) { report in
             for touch in report.event.allTouches where touch.phase == .began { points.append(touch.locationInWindow) }
         }
         return try #require(points.first)

@@ -23,7 +23,7 @@ import TouchProtocol
 
     /// The bodies of the messages of `topic`.
     func lines(_ reports: [DispatchReport], _ app: Application, _ topic: Topic) -> [String] {
-        reports.flatMap { MessageEncoder.messages(for: $0, tree: app.tree) }.filter { $0.topic == topic }.map { $0.line(seq: 1) }
+        reports.flatMap { MessageEncoder.messages(for: $0) }.filter { $0.topic == topic }.map { $0.line(seq: 1) }
     }
 
     @Test func aTapsMessageSaysWhereItWasAndItsActionFollows() {

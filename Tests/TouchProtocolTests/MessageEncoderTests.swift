@@ -17,8 +17,8 @@ import TouchProtocol
     }
 
     @Test func hitTouchAndActionMessagesInOrder() {
-        let (report, tree) = tapReport()
-        let messages = MessageEncoder.messages(for: report, tree: tree)
+        let (report, _) = tapReport()
+        let messages = MessageEncoder.messages(for: report)
         #expect(messages.map(\.topic) == [.hits, .touches, .actions])
         #expect(
             messages[0].line(seq: 7)
@@ -38,10 +38,27 @@ import TouchProtocol
         _ = app.send(InputFrame(device: "d", window: "w", timestamp: 1, contacts: [InputContact(id: 1, phase: .began, location: Point(x: 15, y: 25))]))
         let report = app.send(
             InputFrame(device: "d", window: "w", timestamp: 1.01, contacts: [InputContact(id: 1, phase: .moved, location: Point(x: 18, y: 29))]))[0]
-        let touch = MessageEncoder.messages(for: report, tree: app.tree).first { $0.topic == .touches }
+        let touch = MessageEncoder.messages(for: report).first { $0.topic == .touches }
         #expect(touch?.body.contains(#""location":{"x":18,"y":29},"previous_location":{"x":15,"y":25}"#) == true, "\(touch?.body ?? "")")
         #expect(
             touch?.body.contains(#""location_in_view":{"x":8,"y":9},"previous_location_in_view":{"x":5,"y":5}"#) == true, "\(touch?.body ?? "")")
+    }
+
+    /// A touch's location in its view is where the view was when the touch was dispatched: a view
+    /// moved afterwards (before the message is written) does not change what the message says.
+    @Test func theLocationInTheViewIsTheOneOfTheDispatch() throws {
+        var tree = ViewTree()
+        try tree.addWindow("w", WindowProperties(size: Size(width: 100, height: 100)))
+        try tree.addView("v", parent: "w", ViewProperties(frame: Rect(x: 10, y: 20, width: 50, height: 50)))
+        var app = Application(tree: tree)
+        let report = app.send(InputFrame(device: "d", window: "w", timestamp: 1, contacts: [InputContact(id: 1, phase: .began, location: Point(x: 15, y: 25))]))[0]
+        try app.updateView("v") { $0.frame = Rect(x: 0, y: 0, width: 50, height: 50) }
+        let touch = MessageEncoder.messages(for: report).first { $0.topic == .touches }
+        #expect(touch?.body.contains(#""location_in_view":{"x":5,"y":5},"previous_location_in_view":{"x":5,"y":5}"#) == true, "\(touch?.body ?? "")")
+        // Without a view, the locations in the view are null.
+        let outside = app.send(InputFrame(device: "d", window: "w", timestamp: 2, contacts: [InputContact(id: 2, phase: .began, location: Point(x: 500, y: 500))]))[0]
+        let none = MessageEncoder.messages(for: outside).first { $0.topic == .touches }
+        #expect(none?.body.contains(#""location_in_view":null,"previous_location_in_view":null"#) == true, "\(none?.body ?? "")")
     }
 
     /// The whole touch message, byte for byte, in every phase a touch message is sent in.
@@ -51,7 +68,7 @@ import TouchProtocol
         try! tree.addView("v", parent: "w", ViewProperties(frame: Rect(x: 10, y: 20, width: 50, height: 50)))
         var app = Application(tree: tree)
         func touchLine(_ report: DispatchReport) -> String? {
-            MessageEncoder.messages(for: report, tree: app.tree).first { $0.topic == .touches }?.line(seq: 1)
+            MessageEncoder.messages(for: report).first { $0.topic == .touches }?.line(seq: 1)
         }
         func contact(_ id: UInt64, _ phase: TouchPhase, _ x: Double, _ y: Double) -> InputContact {
             InputContact(id: id, phase: phase, location: Point(x: x, y: y), majorRadius: 4.5, force: 0.25, maximumPossibleForce: 2)
@@ -72,8 +89,8 @@ import TouchProtocol
     }
 
     @Test func subscriptionsFilterByTopicViewPrefixAndActionName() {
-        let (report, tree) = tapReport()
-        let messages = MessageEncoder.messages(for: report, tree: tree)
+        let (report, _) = tapReport()
+        let messages = MessageEncoder.messages(for: report)
         let all = Subscription(id: 1, topics: Set(Topic.allCases))
         #expect(messages.allSatisfy(all.matches))
         let hitsOnly = Subscription(id: 2, topics: [.hits])
@@ -90,8 +107,8 @@ import TouchProtocol
     }
 
     @Test func appendedLinesAreTheLinesByteForByte() {
-        let (report, tree) = tapReport()
-        var messages = MessageEncoder.messages(for: report, tree: tree)
+        let (report, _) = tapReport()
+        var messages = MessageEncoder.messages(for: report)
         messages.append(OutboundMessage(topic: nil, droppable: false, body: ""))
         messages.append(OutboundMessage(topic: nil, droppable: false, members: [("s", "é\n")]))
         let queue = ByteQueue(capacity: 64)

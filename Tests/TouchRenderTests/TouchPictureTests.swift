@@ -16,7 +16,7 @@ import TouchRender
             path: repositoryRoot + "/config/demo-taps.evemu", descriptionPath: nil, layout: document, tree: app.tree, window: nil)
         var recorder = TouchPathRecorder()
         var hits: [HitRecord] = []
-        replay.run(into: &app) { report, _ in
+        replay.run(into: &app) { report in
             recorder.record(report)
             hits += report.hits
         }
@@ -135,7 +135,7 @@ import TouchRender
         var replay = try RecordingReplay(
             path: repositoryRoot + "/config/demo-taps.evemu", descriptionPath: nil, layout: document, tree: app.tree, window: nil)
         var recorder = TouchPathRecorder(limit: 3)
-        replay.run(into: &app) { report, _ in recorder.record(report) }
+        replay.run(into: &app) { report in recorder.record(report) }
         #expect(recorder.paths.map(\.id) == paths.suffix(3).map(\.id))
         #expect(recorder.paths == Array(paths.suffix(3)))
     }
