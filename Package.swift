@@ -43,7 +43,7 @@ let package = Package(
         .systemLibrary(
             name: "CUdev", path: "Sources/CUdev", pkgConfig: "libudev",
             providers: [.apt(["libudev-dev"])]),
-        .target(name: "TouchSystem", dependencies: ["CLinux"]),
+        .target(name: "TouchSystem", dependencies: ["TouchCore", "CLinux"]),
         .target(name: "TouchCore"),
         .target(name: "TouchEvdev", dependencies: ["TouchCore", .product(name: "Yams", package: "Yams")]),
         .target(
@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(name: "TouchInputTests", dependencies: ["TouchInput", "TouchEvdev", "TouchCore", "TouchLayout"]),
         .testTarget(name: "TouchLayoutTests", dependencies: ["TouchLayout", "TouchCore"]),
         .testTarget(name: "TouchDevicesTests", dependencies: ["TouchDevices", "TouchEvdev", "TouchInput", "TouchSystem"]),
-        .testTarget(name: "TouchSystemTests", dependencies: ["TouchSystem"]),
+        .testTarget(name: "TouchSystemTests", dependencies: ["TouchSystem", "TouchCore"]),
         .testTarget(name: "TouchProtocolTests", dependencies: ["TouchProtocol", "TouchCore"]),
         .testTarget(name: "TouchRenderTests", dependencies: ["TouchRender", "TouchCore", "TouchLayout", "TouchInput", "TouchDaemon"]),
         .testTarget(

@@ -37,7 +37,7 @@ public struct JSONReader {
     /// The value `bytes` hold.
     /// - Throws: ``JSONReadError`` naming the first thing wrong and its byte offset.
     public static func read(_ bytes: [UInt8], maximumDepth: Int = Limits.maximumJSONDepth) throws(JSONReadError) -> JSONValue {
-        if let offset = UTF8Validation.firstInvalidOffset(in: bytes) { throw JSONReadError(offset: offset, reason: "invalid UTF-8") }
+        if let offset = UTF8Text.firstInvalidOffset(in: bytes) { throw JSONReadError(offset: offset, reason: "invalid UTF-8") }
         var reader = JSONReader(bytes: bytes, maximumDepth: maximumDepth)
         reader.skipWhitespace()
         let value = try reader.value(depth: 0)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import TouchCore
 
 /// Why a file could not be read. The description names the file and the reason, never anything
 /// the file contains (a pointercal or layout path could name any file on the system, and error
@@ -74,25 +75,11 @@ public enum FileReader {
     /// - Throws: ``FileReadError``, including ``FileReadError/invalidUTF8(path:line:byteOffset:)``.
     public static func readText(_ path: String, limit: Int) throws(FileReadError) -> String {
         let bytes = try read(path, limit: limit)
-        if let offset = firstInvalidUTF8Offset(bytes) {
+        if let offset = UTF8Text.firstInvalidOffset(in: bytes) {
             let line = 1 + bytes[..<offset].reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
             throw .invalidUTF8(path: path, line: line, byteOffset: offset)
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The offset of the first byte that does not belong to valid UTF-8, or nil when all do.
-    public static func firstInvalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
-        var decoder = UTF8()
-        var iterator = bytes.makeIterator()
-        var offset = 0
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar): offset += UTF8.width(scalar)
-            case .emptyInput: return nil
-            case .error: return offset
-            }
-        }
     }
 
     private static func readAll(_ fd: Int32, path: String, limit: Int) throws(FileReadError) -> [UInt8] {

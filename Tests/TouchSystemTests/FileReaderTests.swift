@@ -1,4 +1,5 @@
 import Testing
+import TouchCore
 import TouchSystem
 #if canImport(Glibc)
 import Glibc
@@ -70,8 +71,8 @@ import Glibc
     }
 
     @Test func theFirstInvalidByteIsFoundAfterMultibyteCharacters() {
-        #expect(FileReader.firstInvalidUTF8Offset(Array("héllo ✓".utf8)) == nil)
-        #expect(FileReader.firstInvalidUTF8Offset(Array("é✓".utf8) + [0xFF]) == 5)
-        #expect(FileReader.firstInvalidUTF8Offset([0x80]) == 0)
+        #expect(UTF8Text.firstInvalidOffset(in: Array("héllo ✓".utf8)) == nil)
+        #expect(UTF8Text.firstInvalidOffset(in: Array("é✓".utf8) + [0xFF]) == 5)
+        #expect(UTF8Text.firstInvalidOffset(in: [0x80] as [UInt8]) == 0)
     }
 }
