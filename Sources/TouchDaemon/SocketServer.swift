@@ -278,13 +278,9 @@ public final class SocketServer {
         var st = stat()
         guard (try? SystemCall.require("lstat", path) { lstat(path, &st) }) != nil else { return }
         guard (st.st_mode & S_IFMT) == S_IFSOCK else { throw SystemError(call: "bind", subject: "\(path) exists and is not a socket", errno: EEXIST) }
-        let probe = try SystemCall.descriptor("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
-        defer { Descriptor.close(probe) }
         let address = try UnixSocketAddress(path: path)
         do {
-            try address.withSockaddr { sockaddr, length throws(SystemError) in
-                try SystemCall.require("connect", path) { connect(probe, sockaddr, length) }
-            }
+            Descriptor.close(try address.connectedStream())
         } catch where error.errno == ECONNREFUSED || error.errno == ENOENT {
             _ = try? SystemCall.require("unlink", path) { unlink(path) }
             return

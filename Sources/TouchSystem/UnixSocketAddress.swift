@@ -32,6 +32,25 @@ public struct UnixSocketAddress: Sendable {
     /// The address's length as `bind`, `connect` and `sendmsg` take it.
     public let length: socklen_t
 
+    /// A new stream socket connected to this address: how every client of a Unix socket connects
+    /// (`touchctl`, the probe for a live daemon, tests). The caller owns the descriptor.
+    /// - Parameter nonBlocking: whether reads and writes return `EAGAIN` instead of blocking.
+    /// - Throws: ``SystemError`` from `socket` or `connect` (`ENOENT` or `ECONNREFUSED` when nobody
+    ///   listens there).
+    public func connectedStream(nonBlocking: Bool = false) throws(SystemError) -> Int32 {
+        let type = Int32(truncatingIfNeeded: SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | (nonBlocking ? SOCK_NONBLOCK.rawValue : 0))
+        let fd = try SystemCall.descriptor("socket", path) { socket(AF_UNIX, type, 0) }
+        do {
+            try withSockaddr { address, length throws(SystemError) in
+                try SystemCall.require("connect", path) { connect(fd, address, length) }
+            }
+        } catch {
+            Descriptor.close(fd)
+            throw error
+        }
+        return fd
+    }
+
     /// Calls `body` with the address as a `sockaddr` pointer and its length.
     @discardableResult
     public func withSockaddr<R, E: Error>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws(E) -> R) throws(E) -> R {

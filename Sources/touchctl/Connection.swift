@@ -1,5 +1,6 @@
 import TouchCore
 import TouchProtocol
+import TouchSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,25 +16,14 @@ final class Connection {
     private var nextID: Int64 = 1
 
     init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ConnectionError("socket: \(String(cString: strerror(errno)))") }
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: addr.sun_path) else {
-            close(fd)
-            throw ConnectionError("\(path): path too long")
-        }
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i] = b } }
-        let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        guard r == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw ConnectionError("cannot connect to \(path): \(reason) (is touchd running? --socket or TOUCHD_SOCKET choose the path)")
+        do {
+            fd = try UnixSocketAddress(path: path).connectedStream()
+        } catch {
+            throw ConnectionError("cannot connect to \(path): \(error.errnoText) (is touchd running? --socket or TOUCHD_SOCKET choose the path)")
         }
     }
 
-    deinit { close(fd) }
+    deinit { Descriptor.close(fd) }
 
     /// The next message and its line as touchd sent it, or `nil` when touchd closed the connection.
     func receive() throws -> (message: JSONValue, line: [UInt8])? {
@@ -52,9 +42,13 @@ final class Connection {
                 }
             }
             var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return nil }
+            let received: SystemCall.Outcome
+            do {
+                received = try SystemCall.posix("recv", "touchd's socket") { chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
+            } catch {
+                throw ConnectionError("cannot read from touchd: \(error.errnoText)")
+            }
+            guard case .done(let n) = received, n > 0 else { return nil }
             lines.append(chunk[0..<n])
         }
     }
@@ -69,9 +63,15 @@ final class Connection {
         line.append(UInt8(ascii: "\n"))
         var sent = 0
         while sent < line.count {
-            let n = line[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw ConnectionError("cannot send to touchd: \(String(cString: strerror(errno)))") }
+            let outcome: SystemCall.Outcome
+            do {
+                outcome = try SystemCall.posix("send", "touchd's socket") {
+                    line[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                }
+            } catch {
+                throw ConnectionError("cannot send to touchd: \(error.errnoText)")
+            }
+            guard case .done(let n) = outcome, n > 0 else { throw ConnectionError("cannot send to touchd: the connection is gone") }
             sent += n
         }
         while let (message, _) = try receive() {

@@ -34,16 +34,7 @@ final class TestClient {
 
     init(path: String) throws {
         self.path = path
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
-        let r = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        if r != 0 {
-            let error = SystemError.current("connect", path)
-            close(fd)
-            throw error
-        }
+        fd = try UnixSocketAddress(path: path).connectedStream(nonBlocking: true)
     }
 
     /// Makes the kernel buffers small, so a client that does not read fills up quickly.
