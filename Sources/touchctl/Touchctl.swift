@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TouchCore
 import TouchProtocol
+import TouchSystem
 
 /// `touchctl`: talks to a running touchd over its socket.
 @main
@@ -247,22 +248,10 @@ struct Snapshot: ParsableCommand {
         try touchctl.run {
             let result = try connection.connect().request(try request())
             guard let svg = result["svg"]?.stringValue else { throw ConnectionError("touchd sent no picture") }
-            if out.hasSuffix(".png") {
-                let convert = Process()
-                convert.executableURL = URL(fileURLWithPath: "/usr/bin/rsvg-convert")
-                guard FileManager.default.isExecutableFile(atPath: "/usr/bin/rsvg-convert") else {
-                    throw ConnectionError("PNG needs rsvg-convert (Debian package librsvg2-bin); write .svg instead")
-                }
-                convert.arguments = ["--format", "png", "--output", out]
-                let input = Pipe()
-                convert.standardInput = input
-                try convert.run()
-                input.fileHandleForWriting.write(Data(svg.utf8))
-                try input.fileHandleForWriting.close()
-                convert.waitUntilExit()
-                guard convert.terminationStatus == 0 else { throw ConnectionError("rsvg-convert failed") }
-            } else {
-                try Data(svg.utf8).write(to: URL(fileURLWithPath: out))
+            do {
+                try PictureFile.write(svg: svg, to: out)
+            } catch {
+                throw ConnectionError("\(error)")
             }
             print("wrote \(out)")
         }

@@ -34,7 +34,7 @@ struct HitTestCommand: ParsableCommand {
     }
 
     func run() throws {
-        if let svg { _ = try PictureFormat(path: svg, option: "--svg") }
+        if let svg { try checkPictureName(svg, option: "--svg") }
         let (document, app) = try loadLayout(config)
         let tree = app.tree
         guard let target = window.map({ ResponderID($0) }) ?? tree.keyWindow else {

@@ -1,10 +1,10 @@
 import ArgumentParser
-import Foundation
 import TouchCore
 import TouchDaemon
 import TouchInput
 import TouchLayout
 import TouchRender
+import TouchSystem
 
 /// `touchd render`: a picture of a window of a layout, optionally with a recording's touches.
 struct RenderCommand: ParsableCommand {
@@ -63,7 +63,7 @@ struct RenderCommand: ParsableCommand {
         if heatmap && replay == nil { throw ValidationError("--heatmap needs --replay RECORDING") }
         if noPaths && replay == nil { throw ValidationError("--no-paths needs --replay RECORDING") }
         if mapOntoWindow && replay == nil { throw ValidationError("--map-onto-window needs --replay RECORDING") }
-        _ = try PictureFormat(path: out, option: "--out")
+        try checkPictureName(out, option: "--out")
     }
 
     func run() throws {
@@ -118,63 +118,20 @@ func viewMarkers(_ document: LayoutDocument, _ app: Application) -> ViewMarkers 
     return markers
 }
 
-/// A picture file's format, from its name.
-enum PictureFormat {
-    case svg
-    case png
-
-    init(path: String, option: String) throws {
-        let lower = path.lowercased()
-        if lower.hasSuffix(".svg") {
-            self = .svg
-        } else if lower.hasSuffix(".png") {
-            self = .png
-        } else {
-            throw ValidationError("\(option) \(path): the name must end in .svg or .png")
-        }
+/// Checks that a picture option names a file ending in .svg or .png.
+func checkPictureName(_ path: String, option: String) throws {
+    do {
+        _ = try PictureFile.format(of: path)
+    } catch {
+        throw ValidationError("\(option) \(error)")
     }
 }
 
-/// Writes SVG text to `path`, converting it to PNG with `rsvg-convert` when the name ends in .png.
+/// Writes SVG text to `path`, converted to PNG when the name ends in .png.
 func writePicture(_ svg: String, to path: String, option: String) throws {
-    switch try PictureFormat(path: path, option: option) {
-    case .svg:
-        do {
-            try svg.write(toFile: path, atomically: true, encoding: .utf8)
-        } catch {
-            throw ValidationError("\(option) \(path): cannot write: \(error.localizedDescription)")
-        }
-    case .png:
-        try convertToPNG(svg, path: path, option: option)
-    }
-}
-
-/// Runs `rsvg-convert` (librsvg) on the SVG, fed through its standard input.
-func convertToPNG(_ svg: String, path: String, option: String) throws {
-    let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-    let candidates = searchPath.split(separator: ":").map { "\($0)/rsvg-convert" }
-    guard let tool = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-        throw ValidationError(
-            "\(option) \(path): PNG output needs rsvg-convert, which is not installed "
-                + "(Debian/Ubuntu: apt-get install librsvg2-bin); or write a .svg")
-    }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = ["--format", "png", "--output", path]
-    let input = Pipe()
-    let errors = Pipe()
-    process.standardInput = input
-    process.standardError = errors
-    do { try process.run() } catch {
-        throw ValidationError("\(option) \(path): cannot run \(tool): \(error.localizedDescription)")
-    }
-    // rsvg-convert reads all of its input before it writes the file: no deadlock on the pipes.
-    input.fileHandleForWriting.write(Data(svg.utf8))
-    try? input.fileHandleForWriting.close()
-    let message = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        let text = String(decoding: message, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        throw ValidationError("\(option) \(path): rsvg-convert failed (status \(process.terminationStatus)): \(text)")
+    do {
+        try PictureFile.write(svg: svg, to: path)
+    } catch {
+        throw ValidationError("\(option) \(error)")
     }
 }

@@ -1,0 +1,74 @@
+import Testing
+import TouchSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Files are written whole or not at all, and failures name the file and the call.
+@Suite(.timeLimit(.minutes(1))) struct FileWriterTests {
+    let directory: String
+
+    init() {
+        var template = Array("/tmp/touchd-writer-XXXXXX".utf8CString)
+        directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+    }
+
+    func contents(_ path: String) throws -> String {
+        String(decoding: try FileReader.read(path, limit: 1 << 20), as: UTF8.self)
+    }
+
+    func entries() -> [String] { (try? DirectoryListing.names(in: directory, limit: 100)) ?? [] }
+
+    @Test func aFileIsWrittenAndThenReplacedWhole() throws {
+        let path = directory + "/picture.svg"
+        try FileWriter.write(text: "<svg>first</svg>", to: path)
+        #expect(try contents(path) == "<svg>first</svg>")
+        try FileWriter.write(text: "<svg>second</svg>", to: path)
+        #expect(try contents(path) == "<svg>second</svg>")
+        try FileWriter.write([], to: path)
+        #expect(try contents(path) == "")
+        #expect(entries() == ["picture.svg"], "no temporary file is left behind")
+    }
+
+    @Test func aFailedWriteNamesTheFileAndLeavesNothing() throws {
+        let path = directory + "/missing/picture.svg"
+        #expect(throws: FileWriteError(path: path, reason: "No such file or directory (ENOENT) in open")) {
+            try FileWriter.write(text: "x", to: path)
+        }
+        // A directory cannot be replaced by a file: the old one stays, and no temporary file does.
+        let folder = directory + "/folder"
+        #expect(mkdir(folder, 0o755) == 0)
+        #expect(throws: FileWriteError.self) { try FileWriter.write(text: "x", to: folder) }
+        #expect(entries() == ["folder"])
+    }
+
+    @Test func aProgramGetsItsInputAndTellsItsStatusAndErrors() throws {
+        let sh = try #require(ChildProcess.find("sh"))
+        let text = String(repeating: "0123456789", count: 100_000)
+        let outcome = try ChildProcess.run(sh, ["-c", "wc -c >&2; exit 3"], input: Array(text.utf8))
+        #expect(outcome.status == 3)
+        #expect(outcome.standardError.trimmingCharacters(in: " \n") == "1000000")
+        // A program that reads nothing and exits at once: the write fails quietly, not the caller.
+        let early = try ChildProcess.run(sh, ["-c", "exit 0"], input: Array(text.utf8))
+        #expect(early.status == 0)
+        #expect(ChildProcess.find("no-such-program-anywhere") == nil)
+    }
+
+    @Test func picturesAreSVGOrPNGByTheirName() throws {
+        #expect(try PictureFile.format(of: "a.SVG") == .svg)
+        #expect(try PictureFile.format(of: "/x/b.png") == .png)
+        #expect(throws: PictureFileError(path: "c.jpg", reason: "the name must end in .svg or .png")) { try PictureFile.format(of: "c.jpg") }
+        let path = directory + "/p.svg"
+        try PictureFile.write(svg: "<svg/>", to: path)
+        #expect(try contents(path) == "<svg/>")
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let c = s.first, set.contains(c) { s.removeFirst() }
+        while let c = s.last, set.contains(c) { s.removeLast() }
+        return String(s)
+    }
+}
