@@ -1,33 +1,16 @@
-/// Where a contact is in its life, in one frame. Matches `UITouch.Phase`.
-public enum ContactPhase: String, Hashable, Sendable, CaseIterable {
-    /// The finger touched down in this frame (`UITouch.Phase.began`).
-    case began
-    /// The finger is down and its position, size or pressure changed (`.moved`).
-    case moved
-    /// The finger is down and nothing about it changed (`.stationary`).
-    case stationary
-    /// The finger lifted (`.ended`).
-    case ended
-    /// The contact stopped without a lift: a palm, a threshold, lost events, the device went away,
-    /// or the stream ended (`.cancelled`). Never followed by `ended` for the same id.
-    case cancelled
-
-    /// Whether the contact is over after this frame.
-    public var isTerminal: Bool {
-        switch self {
-        case .ended, .cancelled: return true
-        case .began, .moved, .stationary: return false
-        }
-    }
-}
+import TouchCore
 
 /// One finger in one frame, in device units.
 public struct DeviceContact: Hashable, Sendable {
     /// Unique for the assembler's whole life (a counter from 1), the same for the finger's whole
     /// life, never reused.
     public var id: UInt64
-    /// Where the contact is in its life in this frame.
-    public var phase: ContactPhase
+    /// Where the contact is in its life in this frame, in UIKit's terms: `began` when the finger
+    /// touched down, `moved` when its position, size or pressure changed, `stationary` when
+    /// nothing did, `ended` when it lifted, `cancelled` when it stopped without a lift (a palm, a
+    /// threshold, lost events, the device went away, or the stream ended; never followed by
+    /// `ended` for the same id).
+    public var phase: TouchPhase
     /// Position in device units: the multi-touch axes when the device has them, else `ABS_X`.
     public var x: Int32
     /// See ``x``.
@@ -45,7 +28,7 @@ public struct DeviceContact: Hashable, Sendable {
 
     /// A contact; the optional values default to nil (the device lacks the axis).
     public init(
-        id: UInt64, phase: ContactPhase, x: Int32, y: Int32, touchMajor: Int32? = nil, pressure: Int32? = nil,
+        id: UInt64, phase: TouchPhase, x: Int32, y: Int32, touchMajor: Int32? = nil, pressure: Int32? = nil,
         toolType: Int32? = nil, slot: Int32? = nil
     ) {
         self.id = id
@@ -74,5 +57,5 @@ public struct ContactFrame: Hashable, Sendable {
     }
 
     /// The contacts still down after this frame.
-    public var liveContacts: [DeviceContact] { contacts.filter { !$0.phase.isTerminal } }
+    public var liveContacts: [DeviceContact] { contacts.filter { !$0.phase.isFinal } }
 }

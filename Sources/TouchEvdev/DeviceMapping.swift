@@ -1,39 +1,5 @@
 import TouchCore
 
-/// A contact in window points, with UIKit's physical properties. Plain numbers, ready to become a
-/// `UITouch`-like value elsewhere.
-public struct MappedContact: Hashable, Sendable {
-    /// The contact's ``DeviceContact/id``.
-    public var id: UInt64
-    /// The contact's phase (`UITouch.phase`).
-    public var phase: ContactPhase
-    /// Location in window points.
-    public var location: Point
-    /// Radius of the contact in points (`UITouch.majorRadius`); 0 when the device reports no size.
-    public var majorRadius: Double
-    /// How far off ``majorRadius`` may be, in points (`UITouch.majorRadiusTolerance`).
-    public var majorRadiusTolerance: Double
-    /// Pressure where 1.0 is a typical touch (`UITouch.force`); 0 without a pressure axis.
-    public var force: Double
-    /// The largest ``force`` the device can report (`UITouch.maximumPossibleForce`); 0 without a
-    /// pressure axis.
-    public var maximumPossibleForce: Double
-
-    /// A mapped contact from its parts.
-    public init(
-        id: UInt64, phase: ContactPhase, location: Point, majorRadius: Double, majorRadiusTolerance: Double,
-        force: Double, maximumPossibleForce: Double
-    ) {
-        self.id = id
-        self.phase = phase
-        self.location = location
-        self.majorRadius = majorRadius
-        self.majorRadiusTolerance = majorRadiusTolerance
-        self.force = force
-        self.maximumPossibleForce = maximumPossibleForce
-    }
-}
-
 /// The ranges a device's contacts are measured against.
 public struct MappingAxes: Hashable, Sendable {
     /// The x position axis (multi-touch when the device has it).
@@ -73,13 +39,13 @@ public struct MappingAxes: Hashable, Sendable {
 /// range gives 0.5), corrected by the ``MappingTransform`` (matrix, rotation, swap, inversion,
 /// clamping), then scaled into the target's region.
 ///
-/// Size: ``MappedContact/majorRadius`` is half the touch major. Millimetres come from the position
+/// Size: ``TouchCore/InputContact/majorRadius`` is half the touch major. Millimetres come from the position
 /// axes' resolution (the mean of x and y, in units per mm, when both are set) and become points
 /// through ``MappingTarget/pointsPerMillimetre``; without a resolution, device units become points
 /// by the position scale `√(region area / device area)`, which a rotation or swap does not change.
 /// The touch-major axis's own resolution is ignored: the kernel measures touch major in position
 /// units, and real devices declare nonsense there (3M: 1 unit/mm for a 32767-unit axis).
-/// ``MappedContact/majorRadiusTolerance`` is half the touch-major axis's fuzz, or half a unit when
+/// ``TouchCore/InputContact/majorRadiusTolerance`` is half the touch-major axis's fuzz, or half a unit when
 /// it has none, converted the same way. The calibration matrix's scaling is not applied to sizes.
 ///
 /// Force: a typical touch is taken to press 15 % of the pressure range, so
@@ -152,11 +118,11 @@ public struct DeviceMapping: Hashable, Sendable {
         hasher.combine(target)
     }
 
-    /// The contact in window points.
-    public func map(_ contact: DeviceContact) -> MappedContact {
+    /// The contact in window points, with UIKit's physical properties: the core's input.
+    public func map(_ contact: DeviceContact) -> InputContact {
         let (radius, tolerance) = self.radius(touchMajor: contact.touchMajor)
         let (force, maximum) = self.force(pressure: contact.pressure)
-        return MappedContact(
+        return InputContact(
             id: contact.id, phase: contact.phase, location: location(x: contact.x, y: contact.y), majorRadius: radius,
             majorRadiusTolerance: tolerance, force: force, maximumPossibleForce: maximum)
     }

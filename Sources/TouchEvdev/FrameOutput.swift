@@ -1,3 +1,5 @@
+import TouchCore
+
 /// What one contact looks like at a moment: the values a ``DeviceContact`` carries besides its
 /// identity and phase.
 struct ContactValues: Hashable, Sendable {
@@ -90,14 +92,14 @@ struct FrameOutput {
     }
 
     /// The phase of a contact whose lift the stream shows.
-    var liftPhase: ContactPhase { isResync ? .cancelled : .ended }
+    var liftPhase: TouchPhase { isResync ? .cancelled : .ended }
 
     mutating func newID() -> UInt64 {
         defer { nextID &+= 1 }
         return nextID
     }
 
-    mutating func emit(id: UInt64, phase: ContactPhase, values: ContactValues, slot: Int32?) {
+    mutating func emit(id: UInt64, phase: TouchPhase, values: ContactValues, slot: Int32?) {
         if phase == .began, !Self.contains(xAxis, values.x) || !Self.contains(yAxis, values.y) {
             report(.beganOutsideAxisRange(x: values.x, y: values.y))
         }

@@ -2,7 +2,7 @@
 /// pressure and size thresholds. A limit is exceeded when the value is strictly greater.
 ///
 /// A contact that exceeds a limit when it would begin never begins; one that exceeds it later is
-/// cancelled (``ContactPhase/cancelled``) and stays silent until its finger lifts, even if the
+/// cancelled (``TouchCore/TouchPhase/cancelled``) and stays silent until its finger lifts, even if the
 /// value drops again. The same holds for `ABS_MT_TOOL_TYPE` = `MT_TOOL_PALM`, which needs no
 /// threshold.
 public struct PalmThresholds: Hashable, Sendable {

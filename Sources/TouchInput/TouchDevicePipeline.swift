@@ -155,23 +155,7 @@ public struct TouchDevicePipeline: Sendable {
             }
             if kept.isEmpty && !frame.contacts.isEmpty { return nil }
         }
-        let contacts = kept.map { contact -> InputContact in
-            let mapped = mapping.map(contact)
-            return InputContact(
-                id: mapped.id, phase: Self.phase(mapped.phase), location: mapped.location,
-                majorRadius: mapped.majorRadius, majorRadiusTolerance: mapped.majorRadiusTolerance, force: mapped.force,
-                maximumPossibleForce: mapped.maximumPossibleForce)
-        }
+        let contacts = kept.map(mapping.map)
         return InputFrame(device: deviceID, window: window, timestamp: frame.time.seconds, contacts: contacts)
-    }
-
-    static func phase(_ phase: ContactPhase) -> TouchPhase {
-        switch phase {
-        case .began: .began
-        case .moved: .moved
-        case .stationary: .stationary
-        case .ended: .ended
-        case .cancelled: .cancelled
-        }
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TouchCore
 import TouchEvdev
 
 /// Protocol A (anonymous contacts matched frame to frame) and single-touch devices.

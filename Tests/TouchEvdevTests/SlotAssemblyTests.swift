@@ -1,4 +1,5 @@
 import Testing
+import TouchCore
 import TouchEvdev
 
 /// Protocol B: the per-slot state machine, on synthetic streams.

@@ -1,4 +1,5 @@
 import Testing
+import TouchCore
 import TouchEvdev
 
 /// SYN_DROPPED: the incomplete frame is dropped, events up to the next SYN_REPORT are ignored, and
@@ -127,7 +128,7 @@ import TouchEvdev
         script.trackingID(-1)
         script.syn()
         let frame = try #require(assembler.feed(script.take()).last)
-        #expect(frame.contacts.filter(\.phase.isTerminal).map(\.id) == [1])
+        #expect(frame.contacts.filter(\.phase.isFinal).map(\.id) == [1])
         script.syn()
         #expect(assembler.feed(script.take()).isEmpty)
     }

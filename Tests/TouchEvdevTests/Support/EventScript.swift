@@ -1,3 +1,4 @@
+import TouchCore
 import TouchEvdev
 
 /// Builds an event stream the way a driver writes it, one frame at a time; time advances 10 ms
@@ -76,5 +77,5 @@ extension ContactFrame {
     func contact(_ id: UInt64) -> DeviceContact? { contacts.first { $0.id == id } }
 
     /// The phases in contact order.
-    var phases: [ContactPhase] { contacts.map(\.phase) }
+    var phases: [TouchPhase] { contacts.map(\.phase) }
 }
