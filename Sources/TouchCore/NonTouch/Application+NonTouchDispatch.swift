@@ -4,12 +4,9 @@ extension Application {
     /// responder they began at. Calls are grouped per phase and per responder, as UIKit groups
     /// `pressesBegan(_:with:)`.
     mutating func dispatchPresses(_ input: PressInput) -> DispatchReport {
-        statistics.eventsDispatched += 1
-        var report = DispatchReport(event: Event(type: .presses, timestamp: input.timestamp, allTouches: []))
-        fireTimers(upTo: input.timestamp, report: &report)
         let window = input.window ?? tree.keyWindow
-        let start = nonTouchEventStart(in: window)
-        report.startResponder = start
+        var report = beginNonTouchEvent(.presses, timestamp: input.timestamp, window: window)
+        let start = report.startResponder
         var changed: [Press] = []
         for change in input.changes {
             let key = PressKey(device: input.device, keyCode: change.keyCode)
@@ -58,13 +55,9 @@ extension Application {
 
     /// Dispatches a remote-control event (`remoteControlReceived(with:)`) from the first responder up.
     mutating func dispatchRemoteControl(_ input: RemoteControlInput) -> DispatchReport {
-        statistics.eventsDispatched += 1
-        var report = DispatchReport(event: Event(type: .remoteControl, timestamp: input.timestamp, allTouches: []))
-        fireTimers(upTo: input.timestamp, report: &report)
+        var report = beginNonTouchEvent(.remoteControl, timestamp: input.timestamp, window: input.window)
         report.remoteControl = input
-        let start = nonTouchEventStart(in: input.window)
-        report.startResponder = start
-        if let start {
+        if let start = report.startResponder {
             callNonTouchChain(from: start, trigger: .remoteControl, detail: [input.subtype.rawValue], remoteControl: input.subtype, report: &report)
         }
         return report
@@ -73,15 +66,22 @@ extension Application {
     /// Dispatches a motion event (`motionBegan`, `motionEnded`, `motionCancelled`) from the first
     /// responder up.
     mutating func dispatchMotion(_ input: MotionInput) -> DispatchReport {
-        statistics.eventsDispatched += 1
-        var report = DispatchReport(event: Event(type: .motion, timestamp: input.timestamp, allTouches: []))
-        fireTimers(upTo: input.timestamp, report: &report)
+        var report = beginNonTouchEvent(.motion, timestamp: input.timestamp, window: input.window)
         report.motion = input
-        let start = nonTouchEventStart(in: input.window)
-        report.startResponder = start
-        if let start {
+        if let start = report.startResponder {
             callNonTouchChain(from: start, trigger: HandlerTrigger(motionPhase: input.phase), detail: [input.subtype.rawValue], report: &report)
         }
+        return report
+    }
+
+    /// What every event without touches starts with: it is counted, the recognizer timers due
+    /// before it fire, and its report names where its calls start (the window's first responder,
+    /// else its root view controller's view, else the window; the key window when it names none).
+    private mutating func beginNonTouchEvent(_ type: EventType, timestamp: Double, window: ResponderID?) -> DispatchReport {
+        statistics.eventsDispatched += 1
+        var report = DispatchReport(event: Event(type: type, timestamp: timestamp, allTouches: []))
+        fireTimers(upTo: timestamp, report: &report)
+        report.startResponder = nonTouchEventStart(in: window)
         return report
     }
 
