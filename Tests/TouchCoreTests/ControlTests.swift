@@ -1,7 +1,7 @@
 import Testing
 import TouchCore
 
-@Suite struct ControlTests {
+@Suite(.timeLimit(.minutes(10))) struct ControlTests {
     /// Seed 001's tree with its button: a 50×50 button at red's origin.
     func treeWithButton() -> ViewTree {
         var tree = seedExperimentTree()

@@ -4,7 +4,7 @@ import Testing
 
 /// Turning off the recording of responder calls (what the daemon does) must change nothing but the
 /// records themselves: the same hits, touches, actions, gestures and counters, event for event.
-@Suite struct DispatchRecordingTests {
+@Suite(.timeLimit(.minutes(10))) struct DispatchRecordingTests {
     typealias Dice = PropertyTests.Dice
 
     /// A report without what only a recording application fills in.

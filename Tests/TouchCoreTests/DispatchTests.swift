@@ -1,7 +1,7 @@
 import Testing
 import TouchCore
 
-@Suite struct DispatchTests {
+@Suite(.timeLimit(.minutes(10))) struct DispatchTests {
     let seedResponders: Set<ResponderID> = ["blue", "orange", "ViewController", "app_delegate"]
 
     @Test func aTapOnBlueRunsTheChainLikeSeed001() {

@@ -1,7 +1,7 @@
 import Testing
 import TouchCore
 
-@Suite struct EventQueueTests {
+@Suite(.timeLimit(.minutes(10))) struct EventQueueTests {
     func move(_ t: Double, _ x: Double) -> QueuedEvent { .touches(frame(t, contact(1, .moved, x, 0))) }
 
     @Test func eventsComeOutInArrivalOrder() {

@@ -1,7 +1,7 @@
 import Testing
 import TouchCore
 
-@Suite struct FirstResponderTests {
+@Suite(.timeLimit(.minutes(10))) struct FirstResponderTests {
     /// Seed 001's tree with a text field under orange and a second field under green.
     func tree() -> ViewTree {
         var tree = seedExperimentTree()

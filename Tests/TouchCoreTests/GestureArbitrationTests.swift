@@ -2,7 +2,7 @@ import Testing
 import TouchCore
 
 /// Arbitration between recognizers and with controls, and what a recognizer's records carry.
-@Suite struct GestureArbitrationTests {
+@Suite(.timeLimit(.minutes(10))) struct GestureArbitrationTests {
     /// A 1000 × 1000 window: view `v` fills it, its subview `c` covers the left part.
     func treeWithChild(_ change: (inout ViewProperties) -> Void = { _ in }) -> ViewTree {
         makeTree(size: Size(width: 1000, height: 1000), ppm: 4) { tree in

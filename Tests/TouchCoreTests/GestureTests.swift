@@ -1,7 +1,7 @@
 import Testing
 import TouchCore
 
-@Suite struct GestureTests {
+@Suite(.timeLimit(.minutes(10))) struct GestureTests {
     /// The seed's instrumented responders plus recognizer actions, as its log prints them.
     func seedLog(_ reports: [DispatchReport]) -> [String] {
         let names: Set<ResponderID> = ["blue", "orange", "ViewController", "app_delegate"]
@@ -201,7 +201,7 @@ import TouchCore
     }
 }
 
-@Suite struct SeedHitTestNilTests {
+@Suite(.timeLimit(.minutes(10))) struct SeedHitTestNilTests {
     /// Seed 001 part 3: every TestView's `hitTest` returns nil (orange, blue, green, black, red);
     /// orange keeps its tap recognizer and red its button. Tapping blue, orange or the button gives
     /// the same: only "orange - hitTest enter", then the touch goes to the controller's root view,

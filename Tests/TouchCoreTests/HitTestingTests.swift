@@ -1,7 +1,7 @@
 import Testing
 import TouchCore
 
-@Suite struct HitTestingTests {
+@Suite(.timeLimit(.minutes(10))) struct HitTestingTests {
     @Test func seed001VisitingOrderIsReproducedExactly() throws {
         let tree = seedExperimentTree()
         // A point on blue, away from red: blue-local (30, 30).
@@ -193,7 +193,7 @@ import TouchCore
     }
 }
 
-@Suite struct ViewDepthTests {
+@Suite(.timeLimit(.minutes(10))) struct ViewDepthTests {
     /// A chain of `depth` views, each filling the previous one, in window "w".
     func chain(_ depth: Int) throws -> ViewTree {
         var tree = ViewTree()

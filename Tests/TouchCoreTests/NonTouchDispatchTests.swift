@@ -1,7 +1,7 @@
 import Testing
 import TouchCore
 
-@Suite struct NonTouchDispatchTests {
+@Suite(.timeLimit(.minutes(10))) struct NonTouchDispatchTests {
     func app(handlers: [Handler], first: ResponderID? = nil) -> Application {
         var tree = seedExperimentTree()
         try! tree.addView("field", parent: "orange", view(rect(0, 300, 200, 40)))

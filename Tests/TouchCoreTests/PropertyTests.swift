@@ -9,7 +9,7 @@ import Glibc
 let propertyCount = getenv("TOUCHD_PROPERTY_COUNT").flatMap { Int(String(cString: $0)) } ?? 300
 
 /// Invariants that must hold for any input, checked on generated trees and touch streams.
-@Suite struct PropertyTests {
+@Suite(.timeLimit(.minutes(10))) struct PropertyTests {
     /// A deterministic stream of numbers from the generated seed list.
     struct Dice {
         var numbers: [Int]

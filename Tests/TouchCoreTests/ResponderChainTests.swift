@@ -1,7 +1,7 @@
 import Testing
 import TouchCore
 
-@Suite struct ResponderChainTests {
+@Suite(.timeLimit(.minutes(10))) struct ResponderChainTests {
     @Test func chainThroughTheRootController() {
         let tree = seedExperimentTree()
         #expect(

@@ -5,7 +5,7 @@ import TouchCore
 /// Views with many subviews are hit-tested through a spatial index; without it (and in a traced
 /// hit-test) every subview is asked as UIKit does. On random wide trees, changed after the index
 /// was built, the answers must be the same.
-@Suite struct SubviewIndexPropertyTests {
+@Suite(.timeLimit(.minutes(10))) struct SubviewIndexPropertyTests {
     typealias Dice = PropertyTests.Dice
 
     static func randomProperties(_ dice: inout Dice, spread: Int) -> ViewProperties {

@@ -1,7 +1,7 @@
 import Testing
 import TouchCore
 
-@Suite struct TapCountTests {
+@Suite(.timeLimit(.minutes(10))) struct TapCountTests {
     /// Taps at `points` (window coordinates), each `hold` seconds long, `gap` seconds apart.
     func tapCounts(_ points: [(Double, Double)], hold: Double = 0.08, gap: Double = 0.2, settings: TapSettings = TapSettings()) -> [Int] {
         var app = Application(tree: seedExperimentTree(), settings: ApplicationSettings(tap: settings))

@@ -4,7 +4,7 @@ import TouchDaemon
 
 /// Anomalies the application meets while dispatching are handed out to be logged (the log's
 /// protection from a storm of them is tested with `AnomalyLogLimiter` in TouchInputTests).
-@Suite(.serialized) struct AnomalyLoggingTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct AnomalyLoggingTests {
     @Test func theDaemonHandsOutTheApplicationsAnomalies() throws {
         let h = try DaemonHarness(app: kioskApp())
         let p = Point(x: 150, y: 150)

@@ -7,7 +7,7 @@ import TouchLayout
 
 /// Calibration from outside the layout: tslib `pointercal` files, validated up front by `touchd
 /// check` and the daemon (udev's `LIBINPUT_CALIBRATION_MATRIX` is tested in TouchInputTests).
-@Suite(.serialized) struct CalibrationSourcesTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct CalibrationSourcesTests {
     func temporaryDirectory() throws -> String {
         let dir = NSTemporaryDirectory() + "touchd-calibration-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -4,7 +4,7 @@ import TouchCore
 import TouchDaemon
 
 /// `docs/limits.md` gives the bounds every socket client meets: its table is the code's.
-@Suite struct ClientLimitsDocumentationTests {
+@Suite(.timeLimit(.minutes(10))) struct ClientLimitsDocumentationTests {
     static func limitsPage() throws -> String {
         try String(contentsOfFile: Binaries.repository + "/docs/limits.md", encoding: .utf8)
     }

@@ -10,7 +10,7 @@ import Glibc
 
 /// Least privilege on the socket: a read-only role that watches, a control role that changes, each
 /// chosen from the peer's real credentials when it connects.
-@Suite(.serialized) struct ClientRoleTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ClientRoleTests {
     @Test func eachRequestNeedsItsRole() {
         let readOnly: [Request] = [
             .ping, .subscribe(topics: [.hits], views: nil, actions: nil), .unsubscribe(subscription: 1),
@@ -140,7 +140,7 @@ import Glibc
 }
 
 /// The roles with the real binaries: `touchctl` run as another user (`setpriv`, which needs root).
-@Suite(.serialized) struct ClientRoleProcessTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ClientRoleProcessTests {
     /// Runs touchd on the kiosk layout with a socket anyone may open, and `body` with its socket.
     func withDaemon(_ flags: [String], _ body: (String) throws -> Void) throws {
         let socket = temporaryPath("roles") + ".sock"

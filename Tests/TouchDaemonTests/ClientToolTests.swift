@@ -3,7 +3,7 @@ import Testing
 
 /// The operator's and the kiosk app's side of the socket: `touchctl` and the Python example client
 /// against the real daemon playing the bundled demo recording.
-@Suite(.serialized) struct ClientToolTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ClientToolTests {
     static let python3: String? = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
         ?? ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map { "\($0)/python3" }
         .first { FileManager.default.isExecutableFile(atPath: $0) }

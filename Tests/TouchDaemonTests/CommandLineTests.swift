@@ -3,7 +3,7 @@ import Testing
 
 /// The `touchd check` and `touchd hit-test` commands as a user runs them: output, exit status and
 /// errors on the real binary.
-@Suite struct CommandLineTests {
+@Suite(.timeLimit(.minutes(10))) struct CommandLineTests {
     static func touchd(_ arguments: [String]) throws -> ProcessResult { try runToEnd(Binaries.touchd, arguments) }
 
     static func temporaryLayout(_ text: String) throws -> String {

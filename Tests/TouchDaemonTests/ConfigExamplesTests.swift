@@ -3,7 +3,7 @@ import TouchCore
 import TouchLayout
 
 /// The example layouts in `config/` are valid and behave as their comments say.
-@Suite struct ConfigExamplesTests {
+@Suite(.timeLimit(.minutes(10))) struct ConfigExamplesTests {
     static let configDirectory: String = {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast(3)  // Tests/TouchDaemonTests/ConfigExamplesTests.swift

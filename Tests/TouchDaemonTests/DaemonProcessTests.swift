@@ -9,7 +9,7 @@ import Glibc
 
 /// The real `touchd` binary as systemd runs it: notify messages, reload by signal, socket
 /// activation, clean exit.
-@Suite(.serialized) struct DaemonProcessTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct DaemonProcessTests {
     /// `touchd`, built beside the test bundle.
     static let touchd: String = {
         let me = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

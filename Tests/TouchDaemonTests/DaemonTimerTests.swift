@@ -9,7 +9,7 @@ import TouchSystem
 
 /// The daemon's timers on a manual clock: recognizer deadlines of any length, a recording played
 /// at its own pace, and a daemon with nothing to do arming nothing.
-@Suite struct DaemonTimerTests {
+@Suite(.timeLimit(.minutes(10))) struct DaemonTimerTests {
     func longPressApp(duration: Double) -> Application {
         Application(
             tree: kioskTree(),

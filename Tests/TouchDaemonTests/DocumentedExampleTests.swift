@@ -4,7 +4,7 @@ import TouchCore
 import TouchLayout
 
 /// The complete example in `docs/layout.md` is a valid layout that behaves as the text says.
-@Suite struct DocumentedExampleTests {
+@Suite(.timeLimit(.minutes(10))) struct DocumentedExampleTests {
     /// The first ```toml block after the "A complete example" heading of docs/layout.md.
     static func documentedExample() throws -> String {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)

@@ -6,7 +6,7 @@ import TouchInput
 import TouchLayout
 
 /// `[[gesture]]` in layouts, and recognizers on real recordings.
-@Suite struct GestureLayoutAndRecordingTests {
+@Suite(.timeLimit(.minutes(10))) struct GestureLayoutAndRecordingTests {
     static let layoutHead = """
         [[window]]
         id = "w"

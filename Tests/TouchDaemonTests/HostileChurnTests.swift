@@ -12,7 +12,7 @@ import Glibc
 /// Churn and budgets: subscriptions and run-time views come and go by the thousand without the
 /// daemon growing; each connection has its budget of both; the views a client added leave with it;
 /// a read-only client's forbidden requests change nothing.
-@Suite(.serialized) struct HostileChurnTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct HostileChurnTests {
     @Test(.timeLimit(.minutes(2))) func subscriptionsComeAndGoWithoutGrowthAndAreBoundedPerConnection() throws {
         let h = try DaemonHarness(app: kioskApp())
         let c = try h.connectBare()

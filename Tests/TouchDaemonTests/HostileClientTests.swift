@@ -9,7 +9,7 @@ import TouchProtocol
 /// stays, and `touchctl` refuses out-of-domain arguments before sending them. After each attack
 /// the daemon answers a ping and its memory is back within a bound. The other classes of attack
 /// are in `HostileFloodTests`, `HostileReaderTests` and `HostileChurnTests`.
-@Suite(.serialized) struct HostileClientTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct HostileClientTests {
     @Test func hostileRequestsAreAnsweredAndTheDaemonGoesOn() throws {
         let h = try DaemonHarness(app: kioskApp())
         let c = try h.connect()

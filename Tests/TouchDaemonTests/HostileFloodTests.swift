@@ -10,7 +10,7 @@ import Glibc
 /// Floods: pipelined requests, expensive requests, connections up to and past the limit, and
 /// descriptors running out. The loop stays responsive: input first, every client its turn.
 /// Assertions are about order and counts, never about time.
-@Suite(.serialized) struct HostileFloodTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct HostileFloodTests {
     func began(_ id: UInt64, at t: Double) -> InputFrame {
         InputFrame(device: "d", window: "main", timestamp: t, contacts: [InputContact(id: id, phase: .began, location: Point(x: 150, y: 150))])
     }

@@ -9,7 +9,7 @@ import Glibc
 
 /// Slow and stalled readers: they never receive a cut line, and learn why they were let go
 /// (`dropped`, then `goodbye`) before the connection closes. Others see everything meanwhile.
-@Suite(.serialized) struct HostileReaderTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct HostileReaderTests {
     /// `count` taps on home.ok, reading `reader` every `burst` taps and letting the loop run.
     func taps(_ h: DaemonHarness, count: Int, burst: Int = 50, from first: Int = 0, between: () throws -> Void = {}) throws {
         for i in first..<(first + count) {

@@ -5,7 +5,7 @@ import TouchDaemon
 
 /// Input that arrives together (one read of a device that fell behind) goes through the application
 /// event queue's backlog policy before it is dispatched.
-@Suite(.serialized) struct InputBacklogTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct InputBacklogTests {
     func frame(_ t: Double, _ phase: TouchPhase, x: Double) -> QueuedEvent {
         .touches(InputFrame(device: "d", window: "main", timestamp: t, contacts: [InputContact(id: 1, phase: phase, location: Point(x: x, y: 150))]))
     }

@@ -4,7 +4,7 @@ import TouchCore
 import TouchDaemon
 import TouchLayout
 
-@Suite struct FirstResponderSocketTests {
+@Suite(.timeLimit(.minutes(10))) struct FirstResponderSocketTests {
     func app() -> Application {
         Application(
             tree: kioskTree(),

@@ -1,7 +1,7 @@
 import Testing
 import TouchDaemon
 
-@Suite struct PeerPolicyTests {
+@Suite(.timeLimit(.minutes(10))) struct PeerPolicyTests {
     @Test func anEmptyPolicyLeavesItToTheFileMode() {
         #expect(PeerPolicy().allows(nil))
         #expect(PeerPolicy().allows(PeerCredentials(pid: 1, uid: 1000, gid: 1000)))

@@ -5,7 +5,7 @@ import TouchEvdev
 
 /// Reading recordings by path (the shell around TouchEvdev's parsers): unreadable files are named
 /// as what they were meant to be.
-@Suite struct RecordingLoadTests {
+@Suite(.timeLimit(.minutes(10))) struct RecordingLoadTests {
     @Test func aMissingFileIsUnreadable() {
         #expect {
             try Recording.load(path: "/nonexistent/touchd/recording.evemu")

@@ -9,7 +9,7 @@ import TouchProtocol
 
 /// Every real recording in ../shared/recordings through the whole pipeline (decode, frames,
 /// mapping, application, messages), and the bundled demo recording as a golden test.
-@Suite struct RecordingReplayTests {
+@Suite(.timeLimit(.minutes(10))) struct RecordingReplayTests {
     static let root: String = {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast(3)

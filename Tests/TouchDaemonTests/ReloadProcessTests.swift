@@ -7,7 +7,7 @@ import Glibc
 /// Reloading a running `touchd` (the socket's `reload` request and `touchctl reload`) with a
 /// finger held: a bad layout is refused and changes nothing; a good one cancels the touch, and the
 /// input devices follow the new layout (here, a renamed window).
-@Suite(.serialized) struct ReloadProcessTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ReloadProcessTests {
     /// Finger 1 held on the doors tile from 1.0 to 4.0 s, moving every 0.1 s; a tap at 5.0 s.
     static func recording() -> String {
         var lines = DaemonProcessTests.fingerDownOnTheDoorsTile

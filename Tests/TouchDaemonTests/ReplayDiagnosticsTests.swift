@@ -4,7 +4,7 @@ import Testing
 
 /// `touchd replay` and the daemon's `--replay` tell what was odd in a recording instead of quietly
 /// producing less: anomalies go to stderr (replay) or the log (daemon), bad axes and options are errors.
-@Suite(.serialized) struct ReplayDiagnosticsTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ReplayDiagnosticsTests {
     /// A two-slot screen; `axisX` is ABS_MT_POSITION_X's "min max" and `events` the E: lines.
     static func recording(axisX: String = "0 1279", events: [String]) -> String {
         """

@@ -5,7 +5,7 @@ import TouchCore
 import TouchDaemon
 import TouchProtocol
 
-@Suite(.serialized) struct SocketServerTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct SocketServerTests {
     @Test func clientsGetHelloRepliesAndTheirSubscribedTopicsInOrder() throws {
         let h = try DaemonHarness(app: kioskApp())
         let all = try h.connect()
@@ -287,7 +287,7 @@ extension SocketServerTests {
     }
 }
 
-@Suite(.serialized) struct GestureSocketTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct GestureSocketTests {
     @Test func gestureRecordsAndTheActionsOfRecognizersAndControlsReachSubscribers() throws {
         // The kiosk tree; a double-tap recognizer on home, and home.ok a button whose action
         // walks the chain to home's handler.

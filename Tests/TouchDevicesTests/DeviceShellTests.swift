@@ -4,7 +4,7 @@ import TouchDevices
 import TouchEvdev
 
 /// What the device shell does without devices; the real kernel path is exercised in the VM harness.
-@Suite struct DeviceShellTests {
+@Suite(.timeLimit(.minutes(10))) struct DeviceShellTests {
     @Test func aFileThatIsNotAnEvdevNodeIsAClearErrorNotACrash() {
         #expect {
             _ = try EvdevDevice(path: "/dev/null")

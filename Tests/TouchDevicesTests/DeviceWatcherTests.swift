@@ -5,7 +5,7 @@ import TouchSystem
 
 /// The one device watcher, on a loop with a manual clock: a node that cannot be opened is tried
 /// again as the retry policy says, then given up; closing the watcher leaves nothing behind.
-@Suite struct DeviceWatcherTests {
+@Suite(.timeLimit(.minutes(10))) struct DeviceWatcherTests {
     @Test func aNodeThatCannotBeOpenedIsRetriedAsThePolicySaysThenGivenUp() throws {
         let clock = ManualClock(seconds: 10)
         let loop = try EventLoop(clock: clock)

@@ -9,7 +9,7 @@ import Glibc
 
 /// libevdev's reading protocol without a device: a scripted `libevdev_next_event` that checks the
 /// mode of every call (after a `SYN_DROPPED`, sync mode until `-EAGAIN`, then normal mode again).
-@Suite struct EventDrainTests {
+@Suite(.timeLimit(.minutes(10))) struct EventDrainTests {
     /// One scripted call: the mode it must be made in, and what it gives.
     typealias Call = (mode: EventDrain.Mode, status: EventDrain.Status)
 

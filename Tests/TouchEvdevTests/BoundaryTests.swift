@@ -4,7 +4,7 @@ import TouchEvdev
 
 /// Numbers at the edges of their domains: calibration files and matrices are refused by position,
 /// never by echoing what they hold, and any axis or target maps to finite points.
-@Suite struct CalibrationBoundaryTests {
+@Suite(.timeLimit(.minutes(10))) struct CalibrationBoundaryTests {
     @Test func aPointercalErrorNamesTheFieldNeverTheContent() throws {
         #expect {
             try Pointercal.parse("password=hunter2\n")
@@ -68,7 +68,7 @@ import TouchEvdev
     }
 }
 
-@Suite struct MappingBoundaryTests {
+@Suite(.timeLimit(.minutes(10))) struct MappingBoundaryTests {
     static let extreme = AbsInfo(minimum: Int32.min, maximum: Int32.max, fuzz: Int32.max, resolution: 0)
 
     @Test(arguments: [

@@ -2,7 +2,7 @@ import Testing
 import TouchCore
 import TouchEvdev
 
-@Suite struct EventCodeTests {
+@Suite(.timeLimit(.minutes(10))) struct EventCodeTests {
     @Test func namesAndNumbersAgreeWithTheNamedConstants() throws {
         let named: [(String, UInt16, UInt16)] = [
             ("SYN_REPORT", EventType.syn, SynCode.report), ("SYN_MT_REPORT", EventType.syn, SynCode.mtReport),
@@ -45,7 +45,7 @@ import TouchEvdev
     }
 }
 
-@Suite struct CapabilityTests {
+@Suite(.timeLimit(.minutes(10))) struct CapabilityTests {
     @Test func aSlottedTouchscreen() {
         let classification = DeviceClassification(description: TestDevices.slotted(slots: 10, toolType: true, pressure: true))
         let capabilities = classification.capabilities

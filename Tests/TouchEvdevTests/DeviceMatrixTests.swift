@@ -5,7 +5,7 @@ import TouchEvdev
 /// The frame assembler across every synthetic test device that has what a test needs (protocol B,
 /// protocol A, single-touch; with or without pressure, touch major, tool type; real axis ranges
 /// and 32-bit extremes), as libinput's litest runs its tests across its devices.
-@Suite struct DeviceMatrixTests {
+@Suite(.timeLimit(.minutes(10))) struct DeviceMatrixTests {
     static let centre = (x: 0.5, y: 0.5)
 
     @Test(arguments: TestDevice.all)
@@ -145,7 +145,7 @@ import TouchEvdev
 }
 
 /// Palms by tool type and by size, across the devices that report them.
-@Suite struct PalmMatrixTests {
+@Suite(.timeLimit(.minutes(10))) struct PalmMatrixTests {
     @Test(arguments: TestDevice.all.filter(\.toolType))
     func aPalmToolCancelsTheContact(device: TestDevice) throws {
         var assembler = FrameAssembler(description: device.description)

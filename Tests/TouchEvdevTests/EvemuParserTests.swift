@@ -2,7 +2,7 @@ import Testing
 @testable import TouchEvdev
 
 /// The evemu variants met in real recordings, and errors that point at the line.
-@Suite struct EvemuParserTests {
+@Suite(.timeLimit(.minutes(10))) struct EvemuParserTests {
     static let headerless = """
         N: N-Trig-MultiTouch
         I: 0003 1b96 0001 0110

@@ -4,7 +4,7 @@ import TouchEvdev
 
 /// libevdev's rules for lost events, one state machine for every decoder: each transition of the
 /// table in EventSync's documentation, and the key and accelerometer decoders following it.
-@Suite struct EventSyncTests {
+@Suite(.timeLimit(.minutes(10))) struct EventSyncTests {
     static let t = EventTime(microseconds: 5)
     static let report = InputEvent(time: t, type: EventType.syn, code: SynCode.report, value: 0)
     static let dropped = InputEvent(time: t, type: EventType.syn, code: SynCode.dropped, value: 0)
@@ -114,7 +114,7 @@ import TouchEvdev
 }
 
 /// A recorded stream with two `SYN_DROPPED` in a row, as an evemu file holds it.
-@Suite struct RecordedDropTests {
+@Suite(.timeLimit(.minutes(10))) struct RecordedDropTests {
     @Test func twoDropsInARecordingLeaveNoTouchStuck() throws {
         let text = """
             N: dropped twice

@@ -1,7 +1,7 @@
 import Testing
 import TouchEvdev
 
-@Suite struct KeyDecoderTests {
+@Suite(.timeLimit(.minutes(10))) struct KeyDecoderTests {
     @Test func keysOfOneReportComeTogetherAndRepeatsAreNotPresses() {
         var script = EventScript()
         var decoder = KeyDecoder()
@@ -71,7 +71,7 @@ import TouchEvdev
     }
 }
 
-@Suite struct ShakeDetectorTests {
+@Suite(.timeLimit(.minutes(10))) struct ShakeDetectorTests {
     func t(_ ms: Int64) -> EventTime { EventTime(microseconds: 1_000_000 + ms * 1000) }
 
     @Test func aLongShakeBeginsAndEndsAtItsDeadline() {

@@ -4,7 +4,7 @@ import TouchCore
 import TouchEvdev
 
 /// docs/limits.md gives the budgets of recordings and calibration files as the code has them.
-@Suite struct LimitsDocumentTests {
+@Suite(.timeLimit(.minutes(10))) struct LimitsDocumentTests {
     @Test func everyInputBudgetIsDocumentedWithItsValue() throws {
         let path = RecordingFixtures.packageRoot.appendingPathComponent("docs/limits.md").path
         let text = try String(contentsOfFile: path, encoding: .utf8)

@@ -3,7 +3,7 @@ import TouchCore
 import TouchEvdev
 
 /// DeviceMapping: normalisation, the correction order, region scaling, radius and force.
-@Suite struct MappingTests {
+@Suite(.timeLimit(.minutes(10))) struct MappingTests {
     /// A 0…1000 device onto a 2000×1000 window, resolution 10 units/mm, 8 points/mm.
     static let axes = MappingAxes(
         x: AbsInfo(minimum: 0, maximum: 1000, resolution: 10), y: AbsInfo(minimum: 0, maximum: 1000, resolution: 10),

@@ -3,7 +3,7 @@ import Testing
 import TouchEvdev
 
 /// libinput-record YAML, Android getevent text, and format detection.
-@Suite struct OtherFormatTests {
+@Suite(.timeLimit(.minutes(10))) struct OtherFormatTests {
     static let libinputRecord = """
         # libinput record
         version: 1

@@ -3,7 +3,7 @@ import TouchCore
 import TouchEvdev
 
 /// Protocol A (anonymous contacts matched frame to frame) and single-touch devices.
-@Suite struct ProtocolATests {
+@Suite(.timeLimit(.minutes(10))) struct ProtocolATests {
     @Test func contactsKeepTheirIdentityWhenReportedInAnotherOrder() throws {
         var assembler = FrameAssembler(description: TestDevices.anonymous())
         #expect(assembler.capabilities.multitouch == .anonymous)
@@ -112,7 +112,7 @@ import TouchEvdev
     }
 }
 
-@Suite struct SingleTouchTests {
+@Suite(.timeLimit(.minutes(10))) struct SingleTouchTests {
     @Test(arguments: [KeyCode.btnTouch, KeyCode.btnLeft])
     func aKeyMakesOneContact(key: UInt16) throws {
         var assembler = FrameAssembler(description: TestDevices.singleTouch(key: key))
@@ -152,7 +152,7 @@ import TouchEvdev
     }
 }
 
-@Suite struct PalmTests {
+@Suite(.timeLimit(.minutes(10))) struct PalmTests {
     @Test func mtToolPalmCancelsAndStaysSilentUntilLift() throws {
         var assembler = FrameAssembler(description: TestDevices.slotted(toolType: true))
         var script = EventScript()

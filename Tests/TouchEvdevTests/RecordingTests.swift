@@ -14,7 +14,8 @@ func recordingsArePresentInCI() {
 /// Every real recording in ../shared/recordings, row by row of INDEX.tsv.
 @Suite(.enabled(
     if: RecordingFixtures.isAvailable,
-    "../shared/recordings is absent beside the package: the recording tests were skipped (with CI set this fails)"))
+    "../shared/recordings is absent beside the package: the recording tests were skipped (with CI set this fails)"),
+    .timeLimit(.minutes(10)))
 struct RecordingTests {
     @Test(arguments: RecordingFixtures.rows)
     func parsesAndDescribesTheDeviceAsTheIndexSays(row: IndexRow) throws {

@@ -3,7 +3,7 @@ import TouchCore
 import TouchEvdev
 
 /// Protocol B: the per-slot state machine, on synthetic streams.
-@Suite struct SlotAssemblyTests {
+@Suite(.timeLimit(.minutes(10))) struct SlotAssemblyTests {
     @Test func aFingerBeginsMovesStaysAndEnds() throws {
         var assembler = FrameAssembler(description: TestDevices.slotted())
         var script = EventScript()

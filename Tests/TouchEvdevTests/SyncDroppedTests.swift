@@ -4,7 +4,7 @@ import TouchEvdev
 
 /// SYN_DROPPED: the incomplete frame is dropped, events up to the next SYN_REPORT are ignored, and
 /// the following frame (libevdev's sync delta) brings every slot up to date.
-@Suite struct SyncDroppedTests {
+@Suite(.timeLimit(.minutes(10))) struct SyncDroppedTests {
     /// Three fingers down: slot 0 (id 10), slot 1 (id 11), slot 2 (id 12).
     private func threeFingers() -> (FrameAssembler, EventScript) {
         var assembler = FrameAssembler(description: TestDevices.slotted())

@@ -2,7 +2,7 @@ import Testing
 import TouchInput
 
 /// The log is protected from a storm of anomalies.
-@Suite struct AnomalyLogLimiterTests {
+@Suite(.timeLimit(.minutes(10))) struct AnomalyLogLimiterTests {
     @Test func aStormIsCutToABurstPerWindowAndTheRestCounted() {
         var limiter = AnomalyLogLimiter(burst: 3, window: 10)
         var logged: [String] = []

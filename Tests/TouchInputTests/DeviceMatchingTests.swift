@@ -2,7 +2,7 @@ import Testing
 import TouchInput
 import TouchLayout
 
-@Suite struct DeviceMatchingTests {
+@Suite(.timeLimit(.minutes(10))) struct DeviceMatchingTests {
     let atmel = DeviceFacts(
         name: "Atmel maXTouch Touchscreen", vendor: 0x03eb, product: 0x8c1f, kind: .touchscreen,
         idPath: "pci-0000:00:14.0-usb-0:2:1.0", idSerial: "Atmel_1234", devnode: "/dev/input/event5")

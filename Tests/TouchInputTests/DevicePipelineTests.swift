@@ -9,7 +9,7 @@ private typealias EventType = TouchEvdev.EventType
 /// The any-device pipeline (an enum of the touch, key and motion pipelines) and the touch
 /// pipeline's refusals: every device and every layout entry either sets up or is refused with a
 /// reason, and nothing traps.
-@Suite struct DevicePipelineTests {
+@Suite(.timeLimit(.minutes(10))) struct DevicePipelineTests {
     static func event(_ ms: Int64, _ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEvent {
         InputEvent(time: EventTime(microseconds: 1_000_000 + ms * 1000), type: type, code: code, value: value)
     }

@@ -20,7 +20,7 @@ private func motionPhases(_ events: [QueuedEvent]) -> [MotionPhase] {
     }
 }
 
-@Suite struct KeyAndMotionPipelineTests {
+@Suite(.timeLimit(.minutes(10))) struct KeyAndMotionPipelineTests {
     func ev(_ ms: Int64, _ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEvent {
         InputEvent(time: EventTime(microseconds: 1_000_000 + ms * 1000), type: type, code: code, value: value)
     }

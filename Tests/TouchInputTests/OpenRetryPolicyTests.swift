@@ -1,7 +1,7 @@
 import TouchInput
 import Testing
 
-@Suite struct OpenRetryPolicyTests {
+@Suite(.timeLimit(.minutes(10))) struct OpenRetryPolicyTests {
     @Test func delaysDoubleUpToTheCapThenAttemptsRunOut() {
         let policy = OpenRetryPolicy(firstDelay: 0.05, factor: 2, maximumDelay: 0.3, maximumAttempts: 6)
         let delays = (1...6).map { policy.delay(afterAttempt: $0) }

@@ -6,7 +6,7 @@ import TouchLayout
 
 /// udev's `LIBINPUT_CALIBRATION_MATRIX`, applied through a recording's mapping onto a layout's
 /// window.
-@Suite struct UdevCalibrationTests {
+@Suite(.timeLimit(.minutes(10))) struct UdevCalibrationTests {
     /// A libinput-record screen with one touch at device (944, 528) of 0…3776 × 0…2112, and udev's
     /// matrix `matrix` when given.
     static func recording(matrix: String?) -> String {

@@ -6,7 +6,7 @@ import TouchCore
 /// The budgets that bound the work of a load are checked before that work: the nesting of values
 /// and the length of keys before TOMLKit parses the text, the number of entries before they are
 /// read. Each refusal says where, and names the limit.
-@Suite struct BudgetTests {
+@Suite(.timeLimit(.minutes(10))) struct BudgetTests {
     /// `count` views side by side in window "main" (the base layout's), each with a handler when
     /// `handlers` (so the handlers reach the views).
     func flatViews(_ count: Int, handlers: Bool = false) -> String {

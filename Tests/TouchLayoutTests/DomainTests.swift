@@ -5,7 +5,7 @@ import TouchCore
 
 /// Every number a layout gives is checked against a domain of ``Limits``; the refusal names the
 /// file, line, key path and the domain.
-@Suite struct DomainTests {
+@Suite(.timeLimit(.minutes(10))) struct DomainTests {
     /// A number key and where it goes: the text around `VALUE`, the key path of the refused value
     /// and the domain it must be in.
     struct NumberKey: CustomTestStringConvertible, Sendable {

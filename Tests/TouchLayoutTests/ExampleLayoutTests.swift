@@ -38,7 +38,7 @@ func hitView(_ document: LayoutDocument, window: ResponderID, x: Double, y: Doub
     return window
 }
 
-@Suite struct ExampleLayoutTests {
+@Suite(.timeLimit(.minutes(10))) struct ExampleLayoutTests {
     @Test func kioskLoads() throws {
         let document = try LayoutLoader.load(path: configPath("kiosk.toml"))
         let main = try #require(document.window("main"))

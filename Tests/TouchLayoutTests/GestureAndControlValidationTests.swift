@@ -5,7 +5,7 @@ import TouchCore
 
 /// Validation of `[[gesture]]` and `[[control]]` entries beyond their types: keys that belong to
 /// another kind, a slider's value outside its range, cycles of `requires_failure_of`, `hit_test = "none"`.
-@Suite struct GestureAndControlValidationTests {
+@Suite(.timeLimit(.minutes(10))) struct GestureAndControlValidationTests {
     @Test func aGestureKeyOfAnotherKindIsRefusedWithWhatTheKindTakes() {
         let text = baseLayout + """
 

@@ -112,7 +112,7 @@ let fullLayout = """
     kind = "touchpad"
     """
 
-@Suite struct LoadingTests {
+@Suite(.timeLimit(.minutes(10))) struct LoadingTests {
     @Test func everyKeyIsRead() throws {
         let document = try load(fullLayout, file: "/etc/touchd/layout.toml")
         #expect(document.version == 1)

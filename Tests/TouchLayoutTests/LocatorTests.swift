@@ -3,7 +3,7 @@ import TouchCore
 
 @testable import TouchLayout
 
-@Suite struct LocatorTests {
+@Suite(.timeLimit(.minutes(10))) struct LocatorTests {
     func position(_ path: String, in text: String) -> SourcePosition? {
         let locator = SourceLocator(text: text)
         return locator.positions.first { $0.key.description == path }?.value
@@ -74,7 +74,7 @@ import TouchCore
     }
 }
 
-@Suite struct GlobTests {
+@Suite(.timeLimit(.minutes(10))) struct GlobTests {
     func matches(_ pattern: String, _ name: String) -> Bool {
         DeviceMatchSpec(name: pattern).nameMatches(name)
     }

@@ -11,7 +11,7 @@ import TouchCore
 /// and long lines spliced in. Whatever the text, the loader never crashes, and either loads a
 /// layout whose application builds, or reports problems that each have a line (but for the few
 /// about the whole file).
-@Suite struct MutationTests {
+@Suite(.timeLimit(.minutes(10))) struct MutationTests {
     static let seeds: [UInt64] = [0x5EED_0001, 0x5EED_0002, 0x5EED_0003, 0x5EED_0004]
     /// Mutated texts per seed: `TOUCHD_MUTATION_ROUNDS` for a longer hunt.
     static let rounds = getenv("TOUCHD_MUTATION_ROUNDS").flatMap { Int(String(cString: $0)) } ?? 100

@@ -4,7 +4,7 @@ import TouchCore
 @testable import TouchLayout
 
 /// The first-responder, press, remote-control and motion keys: read, defaulted and validated.
-@Suite struct NonTouchLayoutTests {
+@Suite(.timeLimit(.minutes(10))) struct NonTouchLayoutTests {
     /// The base layout with `a` able to become first responder and `b` not.
     func layout(window extra: String = "", _ more: String = "") -> String {
         baseLayout

@@ -5,7 +5,7 @@ import TouchCore
 
 /// A payload is made the core's JSON value once, at load: tables as objects with their keys in
 /// ascending order, dates and times as strings in their TOML spelling, integers as integers.
-@Suite struct PayloadTests {
+@Suite(.timeLimit(.minutes(10))) struct PayloadTests {
     @Test func payloadsBecomeJSONValuesWithSortedKeys() throws {
         let document = try load(
             baseLayout + """

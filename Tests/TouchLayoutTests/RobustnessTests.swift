@@ -4,7 +4,7 @@ import TouchCore
 @testable import TouchLayout
 
 /// Damaged layouts never crash the loader, and every problem it reports says where and why.
-@Suite struct RobustnessTests {
+@Suite(.timeLimit(.minutes(10))) struct RobustnessTests {
     func checkReport(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let found = issues(text)
         for issue in found {
@@ -97,7 +97,7 @@ struct SplitMix {
 
 /// TOMLKit 0.6.0's parser (toml++) aborts the process on some malformed text instead of
 /// reporting it; the loader vets the text first. These are the cases found by fuzzing.
-@Suite struct ParserTrapTests {
+@Suite(.timeLimit(.minutes(10))) struct ParserTrapTests {
     @Test(arguments: [
         ("[=window]]\nid = \"w\"\n", 1, 2, "table header"),
         ("a = 1\n[[[view]]]\n", 2, 3, "table header"),

@@ -5,7 +5,7 @@ import TouchCore
 @testable import TouchLayout
 
 /// One test per validation rule: each checks the key path, the line and the expectation.
-@Suite struct ValidationTests {
+@Suite(.timeLimit(.minutes(10))) struct ValidationTests {
     @Test func theBaseLayoutIsValid() throws {
         #expect(issues(baseLayout).isEmpty, "\(issues(baseLayout))")
     }

@@ -3,7 +3,7 @@ import TouchProtocol
 
 /// The send queue against a plain array doing the same: appends, partial writes from the front,
 /// lines taken back from the end, and the moves and growth that reuse its room.
-@Suite struct ByteQueueTests {
+@Suite(.timeLimit(.minutes(10))) struct ByteQueueTests {
     @Test func aQueueHoldsWhatAnArrayWouldThroughAnyMixOfOperations() {
         var state: UInt64 = 99
         func roll(_ bound: Int) -> Int {

@@ -4,7 +4,7 @@ import TouchProtocol
 
 /// The messages about connections, devices and replies, each from its one function in the
 /// protocol module, with the text `docs/protocol.md` shows.
-@Suite struct ConnectionMessageTests {
+@Suite(.timeLimit(.minutes(10))) struct ConnectionMessageTests {
     @Test func noticesReadAsDocumented() {
         #expect(MessageEncoder.goodbye(reason: "not allowed").line(seq: 1) == #"{"seq":1,"type":"goodbye","reason":"not allowed"}"# + "\n")
         #expect(

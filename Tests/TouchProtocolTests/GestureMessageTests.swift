@@ -4,7 +4,7 @@ import TouchProtocol
 
 /// The `gesture` messages of every recognizer kind and the `action` messages of recognizers and
 /// controls, as a subscriber reads them.
-@Suite struct GestureMessageTests {
+@Suite(.timeLimit(.minutes(10))) struct GestureMessageTests {
     /// A 1000 × 1000 window at 4 points per millimetre; `surface` fills it, `ok` is a button at its top left.
     func app(_ gestures: [GestureRecognizerSpec]) -> Application {
         var tree = ViewTree()

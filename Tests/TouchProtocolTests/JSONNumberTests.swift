@@ -4,7 +4,7 @@ import TouchProtocol
 
 /// Every `Double` the writer meets becomes a JSON number that reads back to (nearly) itself, or
 /// `null` when it is not finite: never `inf`, `nan` or anything else a client cannot read.
-@Suite struct JSONNumberTests {
+@Suite(.timeLimit(.minutes(10))) struct JSONNumberTests {
     static func written(_ v: Double) -> String {
         var w = JSONWriter()
         w.double(v)

@@ -3,7 +3,7 @@ import TouchCore
 import TouchProtocol
 
 /// The one JSON reader: RFC 8259 exactly, every refusal named with its byte offset.
-@Suite struct JSONReaderTests {
+@Suite(.timeLimit(.minutes(10))) struct JSONReaderTests {
     static func read(_ text: String) throws(JSONReadError) -> JSONValue { try JSONReader.read(text) }
 
     @Test func documentsReadAsTheirValues() throws {

@@ -5,7 +5,7 @@ import TouchProtocol
 /// The byte writer must print exactly what the documented number format prints: integral values
 /// below 1e15 as integers, values from 2^53 on in Swift's shortest round-trip form, others rounded
 /// to 6 decimals in that form.
-@Suite struct JSONWriterTests {
+@Suite(.timeLimit(.minutes(10))) struct JSONWriterTests {
     static func reference(_ v: Double) -> String {
         guard v.isFinite else { return "null" }
         if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }

@@ -4,7 +4,7 @@ import TouchProtocol
 /// The line framing, checked the way SwiftNIO's `ByteToMessageDecoderVerifier` checks a decoder:
 /// one stream fed in one chunk, byte by byte and cut at random places gives the same lines, and the
 /// same refusal of a line that is too long.
-@Suite struct LineSplitterTests {
+@Suite(.timeLimit(.minutes(10))) struct LineSplitterTests {
     /// What a splitter made of a stream: its lines, and whether it stopped at a line too long.
     struct Outcome: Equatable {
         var lines: [[UInt8]] = []

@@ -2,7 +2,7 @@ import Testing
 import TouchCore
 import TouchProtocol
 
-@Suite struct MessageEncoderTests {
+@Suite(.timeLimit(.minutes(10))) struct MessageEncoderTests {
     func tapReport() -> (DispatchReport, ViewTree) {
         var tree = ViewTree()
         try! tree.addWindow("w", WindowProperties(size: Size(width: 100, height: 100)))

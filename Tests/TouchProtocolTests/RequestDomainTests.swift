@@ -5,7 +5,7 @@ import TouchProtocol
 /// Nothing a client sends can crash, hang or bloat the daemon: every number and string of a
 /// request is checked against its domain (`docs/limits.md`) and refused with a `bad_argument`
 /// naming the field and what it expects, and every reply, even to the worst line, is valid JSON.
-@Suite struct RequestDomainTests {
+@Suite(.timeLimit(.minutes(10))) struct RequestDomainTests {
     /// The refusal of `line`, with the id its reply carries.
     static func refusal(_ line: [UInt8]) -> (id: JSONValue, error: RequestError)? {
         let (id, result) = Request.parse(line)

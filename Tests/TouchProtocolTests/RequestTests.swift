@@ -2,7 +2,7 @@ import Testing
 import TouchCore
 import TouchProtocol
 
-@Suite struct RequestTests {
+@Suite(.timeLimit(.minutes(10))) struct RequestTests {
     @Test func wellFormedRequestsParse() throws {
         #expect(try Request.parse(#"{"id":1,"cmd":"ping"}"#).result.get() == .ping)
         #expect(Request.parse(#"{"id":"abc","cmd":"ping"}"#).id == .string("abc"))

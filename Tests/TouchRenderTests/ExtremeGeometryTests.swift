@@ -26,7 +26,7 @@ struct SeededRandom: RandomNumberGenerator {
 
 /// Trees and touches with extreme but legal geometry (every number inside its `Limits` domain)
 /// are drawn as well-formed SVG whose numbers are all finite, and never trap.
-@Suite struct ExtremeGeometryTests {
+@Suite(.timeLimit(.minutes(10))) struct ExtremeGeometryTests {
     static let m = Limits.maximumPoints
 
     static func coordinate(_ r: inout SeededRandom) -> Double { r.pick([-m, m, 0, 1e-9, -0.5, m - 1e-3], orIn: -m...m) }
@@ -108,7 +108,7 @@ struct SeededRandom: RandomNumberGenerator {
 }
 
 /// The index of placed boxes answers exactly what testing every box would.
-@Suite struct PlacedBoxesTests {
+@Suite(.timeLimit(.minutes(10))) struct PlacedBoxesTests {
     static func box(_ r: inout SeededRandom) -> Rect {
         let x = r.pick([-1e8, 1e8, 0, 10, 10.5], orIn: -2_000...2_000)
         let y = r.pick([-1e8, 1e8, 0, 10, 10.5], orIn: -2_000...2_000)

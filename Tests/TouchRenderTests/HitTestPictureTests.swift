@@ -4,7 +4,7 @@ import TouchCore
 import TouchRender
 
 /// A hit-test drawn as a picture: the views it visited, in order, each with its answer.
-@Suite struct HitTestPictureTests {
+@Suite(.timeLimit(.minutes(10))) struct HitTestPictureTests {
     static func steps(_ tree: ViewTree, _ point: Point) throws -> (HitTestResult, [SVGElement]) {
         let result = try #require(tree.hitTest(point, inWindow: "main", traced: true))
         let svg = try SVGDocumentReader.parse(try SVGRenderer(tree: tree, window: "main").svg(hitTest: result))

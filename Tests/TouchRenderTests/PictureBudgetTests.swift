@@ -5,7 +5,7 @@ import TouchCore
 
 /// Pictures of the largest trees and histories are bounded in work and size, and say what they
 /// leave out.
-@Suite struct PictureBudgetTests {
+@Suite(.timeLimit(.minutes(10))) struct PictureBudgetTests {
     /// `count` views side by side in a 1280 x 800 window, in a grid of cells that covers it, under
     /// one container: too small for their labels, which all go below their views.
     static func grid(_ count: Int) throws -> ViewTree {

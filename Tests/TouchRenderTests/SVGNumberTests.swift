@@ -3,7 +3,7 @@ import TouchCore
 @testable import TouchRender
 
 /// Pictures write numbers without `Double.description`, exactly as `formatNumber` does.
-@Suite struct SVGNumberTests {
+@Suite(.timeLimit(.minutes(10))) struct SVGNumberTests {
     static let edges: [Double] = [
         0, -0.0, 1, -1, 0.5, -0.5, 0.0004, -0.0004, 0.0005, -0.0005, 0.001, 12.0004, -12.0004, 12.3456, 13.333333, 0.1 + 0.2,
         999_999.9995, 1_000_000, -1_000_000, 123_456_789.123, 999_999_999_999.999, 1e12, -1e12, 1e12 + 0.5, 1e15, 1e16, 1.5e300,

@@ -7,7 +7,7 @@ import TouchLayout
 import TouchRender
 
 /// Touches, heatmaps and hit-tests drawn over a window.
-@Suite struct TouchPictureTests {
+@Suite(.timeLimit(.minutes(10))) struct TouchPictureTests {
     /// The demo recording replayed on the kiosk layout: its touch paths and hit records.
     static func demoReplay() throws -> (tree: ViewTree, paths: [TouchPath], hits: [HitRecord], markers: ViewMarkers) {
         let (document, loaded) = try WindowPictureTests.kiosk()

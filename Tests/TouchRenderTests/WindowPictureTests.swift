@@ -6,7 +6,7 @@ import TouchRender
 
 /// The picture of a window says what the tree says: every view with its geometry in window points,
 /// its state, its reachable hit area and its markers, as well-formed XML.
-@Suite struct WindowPictureTests {
+@Suite(.timeLimit(.minutes(10))) struct WindowPictureTests {
     static func kiosk() throws -> (LayoutDocument, Application) {
         let path = repositoryRoot + "/config/kiosk.toml"
         let document = try LayoutLoader.load(path: path)

@@ -36,7 +36,7 @@ private final class Pipe {
 
 /// The loop's registrations: readiness reaches the registration it was reported for, and every
 /// failure to change a registration is surfaced.
-@Suite struct EventLoopTests {
+@Suite(.timeLimit(.minutes(10))) struct EventLoopTests {
     @Test func aDescriptorReopenedUnderTheSameNumberInOneBatchGetsNoStaleReadiness() throws {
         let loop = try EventLoop()
         let first = try Pipe()

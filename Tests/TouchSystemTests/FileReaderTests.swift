@@ -7,7 +7,7 @@ import Glibc
 
 /// Files are read as files: regular ones only, never blocking, never without bound, and an error
 /// never repeats what the file holds.
-@Suite struct FileReaderTests {
+@Suite(.timeLimit(.minutes(10))) struct FileReaderTests {
     let directory: String
 
     init() {

@@ -3,7 +3,7 @@ import TouchSystem
 
 /// The loop's one timer facility, driven by a manual clock: deadlines, order, cancelling, and
 /// delays of any value.
-@Suite struct LoopTimerTests {
+@Suite(.timeLimit(.minutes(10))) struct LoopTimerTests {
     @Test func aTimerFiresOnceItsDeadlineHasPassedOnTheLoopsClock() throws {
         let clock = ManualClock(seconds: 100)
         let loop = try EventLoop(clock: clock)

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// The funnel's mapping of each outcome, driven by closures that fail as the kernel would.
-@Suite struct SystemCallTests {
+@Suite(.timeLimit(.minutes(10))) struct SystemCallTests {
     @Test func aSuccessfulCallReturnsItsResult() throws {
         #expect(try SystemCall.posix("read") { Int32(7) } == .done(7))
         #expect(try SystemCall.posix("read") { 42 as Int } == .done(42))

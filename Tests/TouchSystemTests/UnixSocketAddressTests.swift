@@ -4,7 +4,7 @@ import TouchSystem
 import Glibc
 #endif
 
-@Suite struct UnixSocketAddressTests {
+@Suite(.timeLimit(.minutes(10))) struct UnixSocketAddressTests {
     @Test func aPathAddressHoldsThePathAndItsTerminator() throws {
         let address = try UnixSocketAddress(path: "/run/touchd/socket")
         #expect(address.length == socklen_t(2 + 18 + 1))
