@@ -25,7 +25,7 @@ struct LibinputRecordParser {
         } catch let error as RecordingError {
             throw error
         } catch {
-            throw yamlError(error)
+            throw yamlError(error, lastLine: Self.line(ofByte: text.utf8.count, in: text))
         }
 
         let rootMap = try mapping(root, "the top-level mapping with 'version' and 'devices'")
@@ -198,6 +198,14 @@ struct LibinputRecordParser {
 
     private func unexpected(_ node: Node, _ expected: String, _ found: String) -> RecordingError {
         RecordingError(file: name, line: node.mark?.line, kind: .unexpected(expected: expected, found: found))
+    }
+
+    /// The YAML reader's error, at the line it names. An error at the end of the stream is put on
+    /// the file's last line: libyaml moves its mark to a new line there, one past the text.
+    private func yamlError(_ error: any Error, lastLine: Int) -> RecordingError {
+        var error = yamlError(error)
+        if let line = error.line { error.line = min(max(line, 1), lastLine) }
+        return error
     }
 
     private func yamlError(_ error: any Error) -> RecordingError {

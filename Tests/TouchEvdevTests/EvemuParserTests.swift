@@ -136,7 +136,9 @@ import Testing
         }
     }
 
-    @Test func garbageNeverTraps() {
+    /// Random fragments of the formats' syntax: each text is read or refused with an error that
+    /// names the file, and a line inside the text when it blames one.
+    @Test func garbageIsReadOrRefusedWithItsLine() {
         var generator = SplitMix(seed: 0x5eed)
         let pieces = [
             "N:", "E:", "A:", "B:", "P:", "I:", "#", " ", "\t", "\n", "\r\n", "0003", "-", ".", "ffff", "ÿ", "\u{0}",
@@ -147,7 +149,17 @@ import Testing
             for _ in 0..<generator.next(below: 40) {
                 text += pieces[generator.next(below: pieces.count)]
             }
-            _ = try? Recording.parse(text: text, name: "garbage")
+            let lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).count
+            do {
+                let recording = try Recording.parse(text: text, name: "garbage")
+                #expect(recording.events.count <= lines, "seed 0x5eed: \(text.debugDescription)")
+            } catch let error as RecordingError {
+                #expect(error.file == "garbage")
+                if let line = error.line { #expect((1...max(lines, 1)).contains(line), "seed 0x5eed: \(error) in \(text.debugDescription)") }
+                #expect(!error.description.isEmpty)
+            } catch {
+                Issue.record("seed 0x5eed: not a RecordingError: \(error)")
+            }
         }
     }
 
