@@ -29,12 +29,28 @@ extension Daemon {
 
     private func statsCounters() -> StatsCounters {
         let s = app.statistics
-        let srv = server.statistics
-        return StatsCounters(
-            framesIn: framesIn, eventsDispatched: s.eventsDispatched, touchesBegan: s.touchesBegan, touchesCancelled: s.touchesCancelled,
-            actionsEmitted: s.actionsEmitted, anomalies: s.anomalies, queueHighWaterMark: app.queue.highWaterMark,
-            queueCoalesced: app.queue.coalescedCount, clients: server.clientCount, messagesSent: srv.sentMessages,
-            messagesDropped: srv.droppedMessages, clientsDisconnectedSlow: srv.disconnectedSlow, activeTouches: app.activeTouches.count,
-            wakeups: loop.wakeups)
+        let server = server.statistics
+        var c = StatsCounters()
+        c.framesIn = framesIn
+        c.eventsDispatched = s.eventsDispatched
+        c.touchesBegan = s.touchesBegan
+        c.touchesCancelled = s.touchesCancelled
+        c.actionsEmitted = s.actionsEmitted
+        c.anomalies = s.anomalies
+        c.queueHighWaterMark = app.queue.highWaterMark
+        c.queueCoalesced = app.queue.coalescedCount
+        c.clients = self.server.clientCount
+        c.clientsAccepted = server.accepted
+        c.clientsRefused = server.refused
+        c.clientsRefusedFull = server.refusedFull
+        c.acceptBackoffs = server.acceptBackoffs
+        c.requestsServed = server.requestsServed
+        c.messagesSent = server.sentMessages
+        c.messagesDropped = server.droppedMessages
+        c.clientsDisconnectedSlow = server.disconnectedSlow
+        c.clientsClosedStalled = server.closedStalled
+        c.activeTouches = app.activeTouches.count
+        c.wakeups = loop.wakeups
+        return c
     }
 }

@@ -41,55 +41,64 @@ public enum ReplyResult {
         .object([("window", window.map { .string($0.rawValue) } ?? .null), ("first_responder", current.map { .string($0.rawValue) } ?? .null)])
     }
 
-    /// `stats`: the daemon's counters.
+    /// `stats`: the daemon's counters, by their names in `docs/protocol.md`.
     public static func stats(_ counters: StatsCounters) -> JSONValue {
-        let c = counters
-        return .object(
-            [
-                ("frames_in", c.framesIn), ("events_dispatched", c.eventsDispatched), ("touches_began", c.touchesBegan),
-                ("touches_cancelled", c.touchesCancelled), ("actions_emitted", c.actionsEmitted), ("anomalies", c.anomalies),
-                ("queue_high_water_mark", c.queueHighWaterMark), ("queue_coalesced", c.queueCoalesced), ("clients", c.clients),
-                ("messages_sent", c.messagesSent), ("messages_dropped", c.messagesDropped),
-                ("clients_disconnected_slow", c.clientsDisconnectedSlow), ("active_touches", c.activeTouches), ("wakeups", c.wakeups),
-            ].map { ($0.0, .int(Int64($0.1))) })
+        .object(counters.named.map { ($0.name, .int(Int64($0.value))) })
     }
 }
 
-/// What the `stats` request reports (`docs/protocol.md`).
+/// What the `stats` request reports (`docs/protocol.md`): counts since the daemon started, and a
+/// few figures of the moment (`clients`, `active_touches`).
 public struct StatsCounters: Hashable, Sendable {
-    public var framesIn: Int
-    public var eventsDispatched: Int
-    public var touchesBegan: Int
-    public var touchesCancelled: Int
-    public var actionsEmitted: Int
-    public var anomalies: Int
-    public var queueHighWaterMark: Int
-    public var queueCoalesced: Int
-    public var clients: Int
-    public var messagesSent: Int
-    public var messagesDropped: Int
-    public var clientsDisconnectedSlow: Int
-    public var activeTouches: Int
-    public var wakeups: Int
+    /// Input frames read from devices and recordings.
+    public var framesIn = 0
+    /// Events dispatched into the tree (touches, presses, remote control, motion).
+    public var eventsDispatched = 0
+    public var touchesBegan = 0
+    public var touchesCancelled = 0
+    public var actionsEmitted = 0
+    /// Anomalies of the input (a contact that began twice, one that moved without beginning, ...).
+    public var anomalies = 0
+    /// The most events the application's queue held at once.
+    public var queueHighWaterMark = 0
+    /// Moves merged into later ones while the queue had a backlog.
+    public var queueCoalesced = 0
+    /// Clients connected now.
+    public var clients = 0
+    /// Clients accepted since the start.
+    public var clientsAccepted = 0
+    /// Clients refused by the socket's user and group lists.
+    public var clientsRefused = 0
+    /// Clients refused because the most clients were connected.
+    public var clientsRefusedFull = 0
+    /// Times accepting paused because the process ran out of descriptors.
+    public var acceptBackoffs = 0
+    /// Requests answered.
+    public var requestsServed = 0
+    public var messagesSent = 0
+    /// Messages a slow client did not get (it was told, with `dropped`).
+    public var messagesDropped = 0
+    /// Clients let go because they did not read.
+    public var clientsDisconnectedSlow = 0
+    /// Connections closed with last words the client had not read.
+    public var clientsClosedStalled = 0
+    /// Touches down now.
+    public var activeTouches = 0
+    /// Times the event loop woke up.
+    public var wakeups = 0
 
-    public init(
-        framesIn: Int, eventsDispatched: Int, touchesBegan: Int, touchesCancelled: Int, actionsEmitted: Int, anomalies: Int,
-        queueHighWaterMark: Int, queueCoalesced: Int, clients: Int, messagesSent: Int, messagesDropped: Int, clientsDisconnectedSlow: Int,
-        activeTouches: Int, wakeups: Int
-    ) {
-        self.framesIn = framesIn
-        self.eventsDispatched = eventsDispatched
-        self.touchesBegan = touchesBegan
-        self.touchesCancelled = touchesCancelled
-        self.actionsEmitted = actionsEmitted
-        self.anomalies = anomalies
-        self.queueHighWaterMark = queueHighWaterMark
-        self.queueCoalesced = queueCoalesced
-        self.clients = clients
-        self.messagesSent = messagesSent
-        self.messagesDropped = messagesDropped
-        self.clientsDisconnectedSlow = clientsDisconnectedSlow
-        self.activeTouches = activeTouches
-        self.wakeups = wakeups
+    public init() {}
+
+    /// Every counter with its name in the reply, in the reply's order.
+    public var named: [(name: String, value: Int)] {
+        [
+            ("frames_in", framesIn), ("events_dispatched", eventsDispatched), ("touches_began", touchesBegan),
+            ("touches_cancelled", touchesCancelled), ("actions_emitted", actionsEmitted), ("anomalies", anomalies),
+            ("queue_high_water_mark", queueHighWaterMark), ("queue_coalesced", queueCoalesced), ("clients", clients),
+            ("clients_accepted", clientsAccepted), ("clients_refused", clientsRefused), ("clients_refused_full", clientsRefusedFull),
+            ("accept_backoffs", acceptBackoffs), ("requests_served", requestsServed), ("messages_sent", messagesSent),
+            ("messages_dropped", messagesDropped), ("clients_disconnected_slow", clientsDisconnectedSlow),
+            ("clients_closed_stalled", clientsClosedStalled), ("active_touches", activeTouches), ("wakeups", wakeups),
+        ]
     }
 }

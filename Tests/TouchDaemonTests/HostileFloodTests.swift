@@ -144,9 +144,17 @@ import Glibc
         for c in late { c.poll() }
         #expect(late.allSatisfy { !$0.of(type: "hello").isEmpty })
         greeted[2].send(#"{"id":1,"cmd":"ping"}"#)
+        greeted[2].send(#"{"id":2,"cmd":"stats"}"#)
         try h.drain(greeted[2])
         #expect(greeted[2].code(id: 1) == "ok")
         #expect(h.daemon.server.clientCount == 8)
+        // The stats reply tells an operator what happened.
+        let stats = greeted[2].reply(id: 2)?["result"] as? [String: Any]
+        #expect(stats?["clients"] as? Int == 8)
+        #expect(stats?["clients_accepted"] as? Int == 10)
+        #expect(stats?["clients_refused_full"] as? Int == 4)
+        #expect(stats?["clients_refused"] as? Int == 0)
+        #expect(stats?["requests_served"] as? Int == 1, "the ping; the stats request is served after its counters are read")
     }
 
     /// The CPU ticks (user and system) `pid` has used: `/proc/PID/stat`'s fields 14 and 15.
@@ -159,16 +167,19 @@ import Glibc
         return user + system
     }
 
-    /// The `wakeups` counter of a running daemon, asked through `client`.
-    func wakeups(_ client: TestClient, id: Int) throws -> Int {
+    /// A counter of a running daemon's `stats` reply, asked through `client`.
+    func counter(_ name: String, _ client: TestClient, id: Int) throws -> Int {
         client.send(#"{"id":\#(id),"cmd":"stats"}"#)
         for _ in 0..<250 {
             usleep(20_000)
             client.poll()
-            if let result = client.reply(id: id)?["result"] as? [String: Any], let n = result["wakeups"] as? Int { return n }
+            if let result = client.reply(id: id)?["result"] as? [String: Any], let n = result[name] as? Int { return n }
         }
         throw DaemonProcessTests.SystemErrorForTests("no stats reply")
     }
+
+    /// The `wakeups` counter of a running daemon, asked through `client`.
+    func wakeups(_ client: TestClient, id: Int) throws -> Int { try counter("wakeups", client, id: id) }
 
     @Test(.timeLimit(.minutes(1))) func acceptingBacksOffWhenDescriptorsRunOut() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit") else { return }
@@ -201,6 +212,7 @@ import Glibc
         let after = try wakeups(first, id: 2)
         print("accept backoff: \(after - before) wakeups and \(cpuTicks(process.processIdentifier) - ticks) CPU ticks in 1.5 s at the limit")
         #expect(after - before < 100, "\(after - before) wakeups")
+        #expect(try counter("accept_backoffs", first, id: 10) > 0)
         // Descriptors come back: the waiting connections are let in.
         for c in others where !waiting.contains(where: { $0 === c }) { c.hangUp() }
         for _ in 0..<100 where waiting.contains(where: { $0.of(type: "hello").isEmpty }) {

@@ -35,12 +35,15 @@ import TouchProtocol
         #expect(ReplyResult.reloaded(views: 12).jsonText == #"{"views":12}"#)
         #expect(ReplyResult.snapshot(window: "main", svg: "<svg/>").jsonText == #"{"window":"main","svg":"<svg/>"}"#)
         #expect(ReplyResult.firstResponder(window: "main", current: nil).jsonText == #"{"window":"main","first_responder":null}"#)
-        let counters = StatsCounters(
-            framesIn: 1, eventsDispatched: 2, touchesBegan: 3, touchesCancelled: 4, actionsEmitted: 5, anomalies: 6, queueHighWaterMark: 7,
-            queueCoalesced: 8, clients: 9, messagesSent: 10, messagesDropped: 11, clientsDisconnectedSlow: 12, activeTouches: 13, wakeups: 14)
+        var counters = StatsCounters()
+        counters.framesIn = 1
+        counters.eventsDispatched = 2
+        counters.clientsRefusedFull = 3
+        counters.requestsServed = 4
+        counters.wakeups = 5
         #expect(
             ReplyResult.stats(counters).jsonText
-                == #"{"frames_in":1,"events_dispatched":2,"touches_began":3,"touches_cancelled":4,"actions_emitted":5,"anomalies":6,"queue_high_water_mark":7,"queue_coalesced":8,"clients":9,"messages_sent":10,"messages_dropped":11,"clients_disconnected_slow":12,"active_touches":13,"wakeups":14}"#
+                == #"{"frames_in":1,"events_dispatched":2,"touches_began":0,"touches_cancelled":0,"actions_emitted":0,"anomalies":0,"queue_high_water_mark":0,"queue_coalesced":0,"clients":0,"clients_accepted":0,"clients_refused":0,"clients_refused_full":3,"accept_backoffs":0,"requests_served":4,"messages_sent":0,"messages_dropped":0,"clients_disconnected_slow":0,"clients_closed_stalled":0,"active_touches":0,"wakeups":5}"#
         )
     }
 }
