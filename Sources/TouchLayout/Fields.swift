@@ -213,6 +213,12 @@ struct NumberElement {
         NumberElement("x", Limits.coordinate), NumberElement("y", Limits.coordinate),
         NumberElement("width", Limits.length), NumberElement("height", Limits.length),
     ]
+    /// `[x, y, width, height]` of an area touches map onto (a device's `region`): its sides are
+    /// positive, since a side of 0 would put every touch on one line.
+    static let area = [
+        NumberElement("x", Limits.coordinate), NumberElement("y", Limits.coordinate),
+        NumberElement("width", Limits.windowLength), NumberElement("height", Limits.windowLength),
+    ]
     /// `[x, y]`: a position in points.
     static let point = [NumberElement("x", Limits.coordinate), NumberElement("y", Limits.coordinate)]
 }

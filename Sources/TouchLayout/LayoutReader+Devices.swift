@@ -27,7 +27,7 @@ extension LayoutReader {
             "window", required: match.kind.isTouch,
             expect: match.kind.isTouch ? "the id of the [[window]] the device feeds" : "the id of the [[window]] whose first responder gets the events")
         var spec = DeviceSpec(match: match, window: window ?? "")
-        spec.region = fields.numbers("region", NumberElement.rectangle, expect: "[x, y, width, height] in window points")
+        spec.region = fields.numbers("region", NumberElement.area, expect: "[x, y, width, height] in window points")
             .map { Rect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) }
         spec.rotation = readRotation(fields) ?? .none
         if let b = fields.bool("swap_axes") { spec.swapAxes = b }

@@ -55,7 +55,8 @@ import TouchCore
         NumberKey(
             snippet: "[[control]]\nview = \"a\"\nkind = \"slider\"\nvalue = VALUE\n", keyPath: "control[0].value", domain: Limits.plainNumber),
         NumberKey(snippet: deviceHead + "region = [0, VALUE, 1, 1]\n", keyPath: "device[0].region[1]", domain: Limits.coordinate),
-        NumberKey(snippet: deviceHead + "region = [0, 0, VALUE, 1]\n", keyPath: "device[0].region[2]", domain: Limits.length),
+        NumberKey(snippet: deviceHead + "region = [0, 0, VALUE, 1]\n", keyPath: "device[0].region[2]", domain: Limits.windowLength),
+        NumberKey(snippet: deviceHead + "region = [0, 0, 1, VALUE]\n", keyPath: "device[0].region[3]", domain: Limits.windowLength),
         NumberKey(snippet: deviceHead + "rotation = VALUE\n", keyPath: "device[0].rotation", domain: Limits.degrees),
         NumberKey(
             snippet: deviceHead + "calibration = [1, 0, VALUE, 0, 1, 0]\n", keyPath: "device[0].calibration[2]", domain: Limits.plainNumber),
