@@ -102,6 +102,7 @@ public final class LiveDeviceSource: InputSource {
         case .removed(let device): removed(device.devnode)
         case .openFailed(let info, let error, let attempt, let retryIn): openFailed(info, error: error, attempt: attempt, retryIn: retryIn)
         case .failed(let devnode, let error): logger.error("\(error)", metadata: ["devnode": "\(devnode)"])
+        case .enumerationFailed(let error): logger.error("cannot list the input devices present: \(error); hotplug still adds new ones")
         }
     }
 

@@ -54,6 +54,9 @@ public final class DeviceWatcher {
         /// A device could not be read or grabbed: `devnode` is left alone (a read failure also
         /// ends in ``removed(_:)``).
         case failed(devnode: String, error: SystemError)
+        /// The devices present could not be listed (sysfs unreadable): none was opened, and the
+        /// next ``rescan()`` or hotplug event tries again.
+        case enumerationFailed(SystemError)
     }
 
     /// Why ``run(idleTimeout:_:)`` returned.
@@ -156,7 +159,14 @@ public final class DeviceWatcher {
     /// Opens every device present that is not open or waiting for a retry: at start, and when the
     /// owner's wishes changed (a reloaded layout may want a device the old one did not).
     public func rescan() {
-        for info in udev.inputDevices() where open[info.devnode] == nil && pending[info.devnode] == nil { add(info) }
+        let present: [UdevInputDevice]
+        do {
+            present = try udev.inputDevices()
+        } catch {
+            handler?(.enumerationFailed(error))
+            return
+        }
+        for info in present where open[info.devnode] == nil && pending[info.devnode] == nil { add(info) }
     }
 
     /// Closes one device without reporting it removed (the owner no longer wants it); a later

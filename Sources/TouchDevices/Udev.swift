@@ -34,11 +34,13 @@ public final class Udev {
     /// Every input device with an evdev node (`/dev/input/eventN`), sorted by event number.
     ///
     /// Enumeration reads sysfs, so it works without udevd (then with no properties).
-    public func inputDevices() -> [UdevInputDevice] {
-        guard let enumerate = udev_enumerate_new(context) else { return [] }
+    /// - Throws: ``SystemError`` when sysfs cannot be read (no `/sys`, out of memory): a failure,
+    ///   never an empty list that would look like "no devices".
+    public func inputDevices() throws(SystemError) -> [UdevInputDevice] {
+        let enumerate = try SystemCall.pointer("udev_enumerate_new") { udev_enumerate_new(context) }
         defer { udev_enumerate_unref(enumerate) }
-        udev_enumerate_add_match_subsystem(enumerate, "input")
-        udev_enumerate_scan_devices(enumerate)
+        _ = try SystemCall.negativeErrno("udev_enumerate_add_match_subsystem", "input") { udev_enumerate_add_match_subsystem(enumerate, "input") }
+        _ = try SystemCall.negativeErrno("udev_enumerate_scan_devices", "/sys") { udev_enumerate_scan_devices(enumerate) }
         var result: [UdevInputDevice] = []
         var entry = udev_enumerate_get_list_entry(enumerate)
         while let current = entry {

@@ -88,6 +88,8 @@ struct DebugEventsCommand: ParsableCommand {
                 emit([("event", "error"), ("devnode", .string(info.devnode)), ("error", .string("\(error)"))])
             case .failed(let devnode, let error):
                 emit([("event", "error"), ("devnode", .string(devnode)), ("error", .string("\(error)"))])
+            case .enumerationFailed(let error):
+                emit([("event", "error"), ("devnode", .null), ("error", .string("cannot list the input devices present: \(error)"))])
             }
         }
         watcher.start(handler)

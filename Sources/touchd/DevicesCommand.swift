@@ -30,7 +30,12 @@ struct DevicesCommand: ParsableCommand {
     func run() throws {
         let layout = try config.map { try loadLayout($0).0 }
         let udev = try Udev()
-        let found = udev.inputDevices()
+        let found: [UdevInputDevice]
+        do {
+            found = try udev.inputDevices()
+        } catch {
+            throw ValidationError("cannot list the input devices: \(error)")
+        }
         var items: [JSONValue] = []
         var blocks: [[String]] = []
         for info in found {
