@@ -28,8 +28,8 @@ public enum EnqueueOutcome: Hashable, Sendable {
 /// sample as coalesced samples (UIKit's `coalescedTouches(for:)`). Frames with a touch that begins,
 /// ends or is cancelled are never merged, dropped or reordered. When ``capacity`` events wait and a
 /// frame cannot be merged, ``enqueue(_:)`` answers ``EnqueueOutcome/full`` and the caller dispatches
-/// first (the daemon then stops reading its devices until there is room: the kernel buffers, and a
-/// kernel overflow becomes a SYN_DROPPED that the input layer resynchronises).
+/// the oldest events to make room before offering it again (the daemon does so at once, so its
+/// reading never stops and nothing is dropped).
 public struct ApplicationEventQueue: Sendable {
     public let capacity: Int
     public let coalescingThreshold: Int

@@ -6,7 +6,6 @@ import TouchSystem
 extension Daemon {
     // MARK: - Time
 
-
     /// Now, on the input's timeline: the last event's time plus the time since it arrived, or the
     /// input sources' time before any event. Events touchd makes itself (cancellations on removal,
     /// reload, `remove_view` and shutdown) are stamped with it, so a replay's cancellation reads in
@@ -58,23 +57,13 @@ extension Daemon {
         }
     }
 
-    /// Queues an input frame and dispatches everything queued, publishing what it produced.
-    public func receive(_ frame: InputFrame) { receive(.touches(frame)) }
-
-    /// Queues any event (touches, presses, remote control, motion) behind those already queued and
-    /// dispatches everything queued, publishing what it produced.
-    public func receive(_ event: QueuedEvent) {
-        enqueue(event)
-        dispatchQueued()
-    }
-
     /// Queues an event (touches, presses, remote control, motion) behind those already waiting,
     /// without dispatching it yet: everything queued during one wakeup of the loop is dispatched once
     /// that wakeup's descriptors are read. Under backlog (many frames from one read, several
     /// devices at once) the application queue's policy then applies: move-only frames merge, every
     /// sample kept as coalesced touches; nothing else is merged, dropped or reordered. When the
     /// queue is full, the oldest events are dispatched first to make room.
-    public func enqueue(_ event: QueuedEvent) {
+    func enqueue(_ event: QueuedEvent) {
         noteInput(event)
         var reports: [DispatchReport] = []
         while app.enqueue(event) == .full {
@@ -97,7 +86,6 @@ extension Daemon {
         publish(app.dispatchAll())
         armGestureTimer()
     }
-
 
     /// Reads the application in place, for what runs on every frame: reading a property of the
     /// struct through the object that holds it would copy the whole application (a retain of each
