@@ -128,13 +128,22 @@ public struct DeviceMapping: Hashable, Sendable {
     }
 
     /// A device position in window points, within ``TouchCore/Limits/coordinate``.
+    ///
+    /// When the transform clamps (the default), the location lies in the region's half-open area,
+    /// `minX ..< maxX` by `minY ..< maxY`, as a view's bounds are: a contact at an axis's maximum
+    /// (which real panels report), or one that a rotation, an inversion or a calibration puts
+    /// there, lands just inside the far edge, where the window's hit-test finds it, never on the
+    /// edge itself, which belongs to nothing.
     public func location(x: Int32, y: Int32) -> Point {
         let storage = self.storage
         let normal = storage.transform.apply(to: Point(x: Self.normalise(x, storage.axes.x), y: Self.normalise(y, storage.axes.y)))
         let region = storage.region
-        return Point(
-            x: Self.coordinate(region.minX + normal.x * region.width),
-            y: Self.coordinate(region.minY + normal.y * region.height))
+        var point = Point(x: region.minX + normal.x * region.width, y: region.minY + normal.y * region.height)
+        if storage.transform.clampsToRegion {
+            point.x = min(point.x, region.maxX.nextDown)
+            point.y = min(point.y, region.maxY.nextDown)
+        }
+        return Point(x: Self.coordinate(point.x), y: Self.coordinate(point.y))
     }
 
     /// `(majorRadius, majorRadiusTolerance)` in points for a touch major in device units; a

@@ -65,8 +65,9 @@ public struct MappingTransform: Hashable, Sendable {
     public var invertsX: Bool
     /// `y → 1 − y`.
     public var invertsY: Bool
-    /// Keep locations inside the region (a contact beyond the axis range, or moved out by the
-    /// calibration, lands on the region's edge). On by default.
+    /// Keep locations inside the region, as a half-open area (a contact beyond the axis range, at
+    /// its maximum, or moved out by the calibration, lands on the near edge or just inside the far
+    /// one). On by default.
     public var clampsToRegion: Bool
 
     /// A transform; every correction defaults to none, clamping to on.

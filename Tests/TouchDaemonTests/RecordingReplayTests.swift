@@ -60,8 +60,11 @@ import TouchProtocol
 
     @Test(.enabled(if: RecordingReplayTests.available, "../shared/recordings is absent"), arguments: RecordingReplayTests.rows)
     func replaysThroughTheWholePipeline(row: Row) throws {
-        let (document, loaded) = try Self.plainLayout()
-        var app = loaded
+        // The whole window is one view: every touch, the panel's edges included, must land on it.
+        let document = try LayoutLoader.parse(
+            "[[window]]\nid = \"w\"\nsize = [1000, 1000]\n[[view]]\nid = \"all\"\nparent = \"w\"\nframe = [0, 0, 1000, 1000]\n",
+            file: "test.toml")
+        var app = try document.makeApplication()
         var replay = try RecordingReplay(path: Self.recordings + "/" + row.path, descriptionPath: nil, layout: document, tree: app.tree, window: "w")
         var hits: [HitRecord] = []
         var finals: [TouchID: Int] = [:]
@@ -78,9 +81,10 @@ import TouchProtocol
         #expect(!hits.isEmpty, "at least one touch")
         for hit in hits {
             #expect(finals[hit.touch] == 1, "touch \(hit.touch) finished \(finals[hit.touch] ?? 0) times")
-            #expect(hit.pointInWindow.x >= 0 && hit.pointInWindow.x <= 1000 && hit.pointInWindow.y >= 0 && hit.pointInWindow.y <= 1000,
+            #expect(hit.pointInWindow.x >= 0 && hit.pointInWindow.x < 1000 && hit.pointInWindow.y >= 0 && hit.pointInWindow.y < 1000,
                     "lands inside the window: \(hit.pointInWindow)")
             #expect(hit.window == "w")
+            #expect(hit.view == "all", "touch \(hit.touch) at \(hit.pointInWindow) hits the view under it")
         }
         #expect(app.activeTouches.isEmpty)
         #expect(messages > 0)
