@@ -15,7 +15,7 @@ import Glibc
         InputFrame(device: "d", window: "main", timestamp: t, contacts: [InputContact(id: id, phase: .began, location: Point(x: 150, y: 150))])
     }
 
-    @Test(.timeLimit(.minutes(1))) func inputThatArrivesWithARequestIsServedFirst() throws {
+    @Test func inputThatArrivesWithARequestIsServedFirst() throws {
         let h = try DaemonHarness(app: kioskApp())
         let input = try InputPipe(h)
         let c = try h.connect(topics: ["touches"])
@@ -29,7 +29,7 @@ import Glibc
         #expect((touch["seq"] as! Int) < (reply["seq"] as! Int), "the touch is published before the reply")
     }
 
-    @Test(.timeLimit(.minutes(1))) func aClientPipeliningPingsDelaysNeitherInputNorOthers() throws {
+    @Test func aClientPipeliningPingsDelaysNeitherInputNorOthers() throws {
         let h = try DaemonHarness(app: kioskApp())
         let input = try InputPipe(h)
         let observer = try h.connect(topics: ["touches"])
@@ -82,7 +82,7 @@ import Glibc
         return app
     }
 
-    @Test(.timeLimit(.minutes(1))) func expensiveRequestsAreOneATurnAndOneInFlightPerClient() throws {
+    @Test func expensiveRequestsAreOneATurnAndOneInFlightPerClient() throws {
         let h = try DaemonHarness(app: bigApp(views: 4000))
         let a = try h.connectBare()
         let b = try h.connectBare()
@@ -111,7 +111,7 @@ import Glibc
         #expect(a.brokenLines.isEmpty && b.brokenLines.isEmpty)
     }
 
-    @Test(.timeLimit(.minutes(1))) func aReplyOverItsBudgetIsRefused() throws {
+    @Test func aReplyOverItsBudgetIsRefused() throws {
         let h = try DaemonHarness(app: kioskApp(), limits: ClientLimits(maximumReplyBytes: 600))
         let c = try h.connectBare()
         c.send(#"{"id":1,"cmd":"views"}"#)
@@ -123,7 +123,7 @@ import Glibc
         #expect(c.code(id: 2) == "ok")
     }
 
-    @Test(.timeLimit(.minutes(1))) func connectionsPastTheLimitAreToldWhyAndTheOthersGoOn() throws {
+    @Test func connectionsPastTheLimitAreToldWhyAndTheOthersGoOn() throws {
         let h = try DaemonHarness(app: kioskApp(), limits: ClientLimits(maximumClients: 8))
         var clients: [TestClient] = []
         for _ in 0..<12 { clients.append(try TestClient(path: h.path)) }
@@ -181,7 +181,7 @@ import Glibc
     /// The `wakeups` counter of a running daemon, asked through `client`.
     func wakeups(_ client: TestClient, id: Int) throws -> Int { try counter("wakeups", client, id: id) }
 
-    @Test(.timeLimit(.minutes(1))) func acceptingBacksOffWhenDescriptorsRunOut() throws {
+    @Test func acceptingBacksOffWhenDescriptorsRunOut() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit") else { return }
         let socket = temporaryPath("emfile") + ".sock"
         let process = Process()

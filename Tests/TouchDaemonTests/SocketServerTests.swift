@@ -209,7 +209,7 @@ import TouchProtocol
         for id in 1...5 { #expect(c.reply(id: id)?["ok"] as? Bool == true, "request \(id)") }
     }
 
-    @Test(.timeLimit(.minutes(1))) func garbageInputNeverCrashesTheDaemon() throws {
+    @Test func garbageInputNeverCrashesTheDaemon() throws {
         let h = try DaemonHarness(app: kioskApp())
         let c = try h.connect()
         let seed = UInt64.random(in: 0...UInt64.max)
@@ -256,7 +256,7 @@ import TouchProtocol
 }
 
 extension SocketServerTests {
-    @Test(.timeLimit(.minutes(1))) func aClientThatStopsSendingStillGetsItsReplies() throws {
+    @Test func aClientThatStopsSendingStillGetsItsReplies() throws {
         let h = try DaemonHarness(app: kioskApp())
         let c = try h.connectBare()
         c.send(#"{"id":1,"cmd":"views"}"#)

@@ -76,7 +76,7 @@ import TouchCore
         return out
     }
 
-    @Test(.timeLimit(.minutes(5)), arguments: seeds)
+    @Test(arguments: seeds)
     func mutatedLayoutsLoadOrSayWhere(seed: UInt64) throws {
         var random = SplitMix(seed: seed)
         let originals = try Self.originals()

@@ -48,7 +48,7 @@ import TouchProtocol
         return outcome
     }
 
-    @Test(.timeLimit(.minutes(1))) func everyChunkingGivesTheSameLines() {
+    @Test func everyChunkingGivesTheSameLines() {
         let seed: UInt64 = 0x5EED_0004
         var random = SeededRandom(seed: seed)
         let maximum = 40

@@ -87,7 +87,7 @@ struct SeededRandom: RandomNumberGenerator {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: 0..<40)
+    @Test(arguments: 0..<40)
     func randomTreesWithExtremeGeometryDrawValidSVG(seed: UInt64) throws {
         var r = SeededRandom(seed: seed)
         let tree = try Self.tree(&r)
@@ -117,7 +117,7 @@ struct SeededRandom: RandomNumberGenerator {
         return Rect(x: x, y: y, width: w, height: h)
     }
 
-    @Test(.timeLimit(.minutes(1)), arguments: 0..<20)
+    @Test(arguments: 0..<20)
     func answersLikeTestingEveryBox(seed: UInt64) {
         var r = SeededRandom(seed: seed)
         var index = PlacedBoxes(cellWidth: 100, cellHeight: 24, testBudget: .max)
