@@ -151,19 +151,25 @@ extension ViewTree {
             }
             return result
         }
-        if case .refuse = props.hitTestPolicy { return finish(nil, .refused) }
+        switch props.hitTestPolicy {
+        case .refuse: return finish(nil, .refused)
+        case .redirectAnywhere(let target):
+            // Seed 000's `return self.subviews[0]`: no test of anything, for any point.
+            if let targetIndex = nodeIndex[target], isStrictDescendant(targetIndex, of: index) { return finish(targetIndex, .redirected) }
+        case .default, .passThrough, .capture, .redirect: break
+        }
         if let skip = ineligibility(props) { return finish(nil, skip) }
+        // Seed 000's `return self;`: itself for every point that reaches it, inside it or not.
+        if case .capture = props.hitTestPolicy { return finish(index, .captured) }
         guard props.hitArea.contains(point) else { return finish(nil, .outside) }
         switch props.hitTestPolicy {
-        case .capture:
-            return finish(index, .captured)
         case .redirect(let target):
             if let targetIndex = nodeIndex[target], isEligibleBranch(from: targetIndex, below: index) {
                 return finish(targetIndex, .redirected)
             }
             if let hit = hitSubviews(of: index, point: point, traced: traced, trace: &trace) { return finish(hit, .hitSubview) }
             return finish(index, .hitSelf)
-        case .default, .passThrough, .refuse:
+        case .default, .passThrough, .refuse, .capture, .redirectAnywhere:
             if let hit = hitSubviews(of: index, point: point, traced: traced, trace: &trace) {
                 return finish(hit, .hitSubview)
             }
@@ -192,6 +198,16 @@ extension ViewTree {
             if let hit = hitTest(node: child, point: point - frame + bounds, traced: traced, trace: &trace) { return hit }
         }
         return nil
+    }
+
+    /// Whether `target` lies below `ancestor` (not `ancestor` itself).
+    private func isStrictDescendant(_ target: Int32, of ancestor: Int32) -> Bool {
+        var i = nodes[Int(target)].parent
+        while i >= 0 {
+            if i == ancestor { return true }
+            i = nodes[Int(i)].parent
+        }
+        return false
     }
 
     /// Whether `target` and every view between it and `ancestor` (exclusive) are eligible.

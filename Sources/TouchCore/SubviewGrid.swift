@@ -22,6 +22,16 @@ struct SubviewGrid: Sendable {
         case everywhere
     }
 
+    /// Where a subview can answer points, as its superview's coordinates say.
+    enum Area: Equatable, Sendable {
+        /// Never hit.
+        case never
+        /// Inside this rectangle (its hit area).
+        case rect(Rect)
+        /// At any point (a view that answers points outside itself).
+        case everywhere
+    }
+
     /// Superviews with at least this many subviews are indexed; below it a scan is as fast.
     static let threshold = 32
 
@@ -45,12 +55,20 @@ struct SubviewGrid: Sendable {
 
     /// Builds the grid for `children` (node indices in z-order) with their hit areas in the
     /// superview's coordinates, `nil` for a subview that can never be hit.
-    init(children: [Int32], area: (Int32) -> Rect?) {
+    init(children: [Int32], area: (Int32) -> Area) {
         var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
         var areas: [(Int32, Rect)] = []
+        var anywhere: [Int32] = []
         areas.reserveCapacity(children.count)
         for child in children {
-            guard let rect = area(child) else { continue }
+            let rect: Rect
+            switch area(child) {
+            case .never: continue
+            case .everywhere:
+                anywhere.append(child)
+                continue
+            case .rect(let r): rect = r
+            }
             areas.append((child, rect))
             for x in [rect.minX, rect.maxX] where x.isFinite {
                 x0 = min(x0, x)
@@ -78,14 +96,23 @@ struct SubviewGrid: Sendable {
         cells = Array(repeating: [], count: columns * rows)
         builtFor = children.count
         for (child, rect) in areas { insert(child, at: placement(of: rect)) }
+        for child in anywhere { insert(child, at: .everywhere) }
+    }
+
+    /// Where a subview that answers in `area` is listed.
+    func placement(of area: Area) -> Placement {
+        switch area {
+        case .never: .none
+        case .everywhere: .everywhere
+        case .rect(let rect): placement(of: rect)
+        }
     }
 
     /// Where a subview with hit area `area` (superview coordinates; `nil`: never hit) is listed.
     ///
     /// The area is widened by a tiny margin so that a point the hit-test's own arithmetic puts on
     /// the area's edge is never left in a neighbouring cell by rounding.
-    func placement(of area: Rect?) -> Placement {
-        guard let area else { return .none }
+    func placement(of area: Rect) -> Placement {
         let (ax0, ax1, ay0, ay1) = (area.minX, area.maxX, area.minY, area.maxY)
         if ax0.isNaN || ax1.isNaN || ay0.isNaN || ay1.isNaN { return .everywhere }
         guard ax1 > ax0, ay1 > ay0 else { return .none }

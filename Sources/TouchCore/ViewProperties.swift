@@ -4,12 +4,21 @@ public enum HitTestPolicy: Hashable, Sendable {
     case `default`
     /// Never the result itself, though a subview can be (seed 000 §3.3.2: `return view == self ? nil : view`).
     case passThrough
-    /// Always the view itself when the point is inside its hit area; subviews are not asked.
+    /// Itself for every point that reaches it, inside it or not (seed 000's `return self;`): its
+    /// superview asks every subview, so a capturing view takes every point of its superview that no
+    /// sibling above it took; its subviews are not asked. Unlike the seed's bare override, a hidden,
+    /// non-interactive or transparent capturing view is skipped, as any view is, so an overlay can
+    /// be shown and hidden.
     case capture
-    /// The named descendant when the point is inside the view's hit area (seed 000's
-    /// `return self.subviews[0]`). When that descendant is hidden, transparent or not interactive
-    /// (itself or a view between), the view behaves as `.default`.
+    /// The named descendant when the point is inside the view's hit area. When that descendant is
+    /// hidden, transparent or not interactive (itself or a view between), the view behaves as
+    /// `.default`.
     case redirect(ResponderID)
+    /// The named descendant for every point that reaches the view, inside it or not, whatever the
+    /// view or the descendant is like (hidden, transparent, not interactive): seed 000's whiteView,
+    /// `return self.subviews[0];` ("不管点击哪里": wherever the touch lands, red gets it). When the
+    /// descendant has left the tree, the view behaves as `.default`.
+    case redirectAnywhere(ResponderID)
     /// Never anything: `nil` at once, without the eligibility and point tests and without asking
     /// subviews (seed 001's `override func hitTest(...) { return nil }`). The superview then
     /// tries its other subviews, or becomes the hit view itself.
@@ -81,6 +90,14 @@ public struct WindowProperties: Hashable, Sendable {
     public var display: String
     /// The root view controller (`rootViewController`), if any.
     public var rootController: ResponderID?
+    /// `isHidden`: a hidden window takes no touch; the window below it does.
+    public var isHidden: Bool
+    /// `isUserInteractionEnabled`: a window that is not interactive takes no touch either.
+    public var isUserInteractionEnabled: Bool
+    /// How the window answers hit-testing (its `hitTest(_:with:)`): `.refuse` sends every touch
+    /// to the window below, `.capture` keeps every touch for the window itself (seed 000's special
+    /// cases), `.passThrough` lets touches that land on no view fall through to the window below.
+    public var hitTestPolicy: HitTestPolicy
 
     /// 6.4 points per millimetre, about 163 points per inch (UIKit's reference density).
     public static let defaultPointsPerMillimetre = 6.4
@@ -88,7 +105,8 @@ public struct WindowProperties: Hashable, Sendable {
     public init(
         size: Size, level: Double = 0, isKey: Bool = false,
         pointsPerMillimetre: Double = WindowProperties.defaultPointsPerMillimetre,
-        display: String = "default", rootController: ResponderID? = nil
+        display: String = "default", rootController: ResponderID? = nil, isHidden: Bool = false,
+        isUserInteractionEnabled: Bool = true, hitTestPolicy: HitTestPolicy = .default
     ) {
         self.size = size
         self.level = level
@@ -96,6 +114,16 @@ public struct WindowProperties: Hashable, Sendable {
         self.pointsPerMillimetre = pointsPerMillimetre
         self.display = display
         self.rootController = rootController
+        self.isHidden = isHidden
+        self.isUserInteractionEnabled = isUserInteractionEnabled
+        self.hitTestPolicy = hitTestPolicy
+    }
+
+    /// The window as a view: its frame on the display and its hit-testing properties.
+    var viewProperties: ViewProperties {
+        ViewProperties(
+            frame: Rect(origin: .zero, size: size), isHidden: isHidden, isUserInteractionEnabled: isUserInteractionEnabled,
+            hitTestPolicy: hitTestPolicy)
     }
 }
 

@@ -55,10 +55,9 @@ public struct ViewTree: Sendable {
         try checkFresh(id)
         try checkCapacity(for: id)
         let index = Int32(nodes.count)
-        let frame = Rect(origin: .zero, size: properties.size)
         nodes.append(
             Node(
-                id: id, parent: -1, children: [], properties: ViewProperties(frame: frame),
+                id: id, parent: -1, children: [], properties: properties.viewProperties,
                 window: properties, windowIndex: index, rootOf: nil, isRemoved: false))
         nodeIndex[id] = index
         windowIDs.append(id)
@@ -238,12 +237,16 @@ public struct ViewTree: Sendable {
         }
     }
 
-    /// A view's hit area in its superview's coordinates (`frame` grown by `hitExpansion`), or `nil`
-    /// when hit-testing always skips it (hidden, not interactive, transparent).
-    func gridArea(of index: Int32) -> Rect? {
+    /// Where a subview can answer a point, in its superview's coordinates: its hit area (`frame`
+    /// grown by `hitExpansion`), nowhere when hit-testing always skips it (hidden, not interactive,
+    /// transparent), or everywhere when it answers points outside itself (capture, redirect
+    /// anywhere).
+    func gridArea(of index: Int32) -> SubviewGrid.Area {
         let props = nodes[Int(index)].properties
-        guard ineligibility(props) == nil else { return nil }
-        return props.frame.outset(by: props.hitExpansion)
+        if case .redirectAnywhere = props.hitTestPolicy { return .everywhere }
+        guard ineligibility(props) == nil else { return .never }
+        if case .capture = props.hitTestPolicy { return .everywhere }
+        return .rect(props.frame.outset(by: props.hitExpansion))
     }
 
     private func checkCapacity(for id: ResponderID) throws(ViewTreeError) {

@@ -4,7 +4,8 @@ import TouchCore
 extension LayoutReader {
     static let firstResponderKeys = ["can_become_first_responder", "can_resign_first_responder"]
     static let windowKeys =
-        ["id", "size", "level", "key", "points_per_mm", "display", "root_controller", "first_responder"] + firstResponderKeys
+        ["id", "size", "level", "key", "points_per_mm", "display", "root_controller", "first_responder", "hidden", "interactive", "hit_test"]
+        + firstResponderKeys
     static let controllerKeys = ["id", "view", "presented_by"] + firstResponderKeys
     static let viewKeys = [
         "id", "parent", "frame", "bounds_origin", "hidden", "alpha", "interactive", "clips_to_bounds",
@@ -19,6 +20,7 @@ extension LayoutReader {
         "rootViewController": "root_controller", "windowLevel": "level", "isKeyWindow": "key",
         "points_per_millimetre": "points_per_mm", "points_per_millimeter": "points_per_mm",
         "frame": "size", "firstResponder": "first_responder", "initial_first_responder": "first_responder",
+        "userInteractionEnabled": "interactive", "hitTestPolicy": "hit_test",
     ].merging(firstResponderAliases) { a, _ in a }
     static let controllerAliases = ["presentingViewController": "presented_by", "root_view": "view"]
         .merging(firstResponderAliases) { a, _ in a }
@@ -54,6 +56,13 @@ extension LayoutReader {
         if let n = fields.number("points_per_mm", in: Limits.pointsPerMillimetre) { properties.pointsPerMillimetre = n }
         if let display = fields.identifier("display", expect: "a non-empty display name") { properties.display = display }
         properties.rootController = reference(fields, "root_controller", expect: "the id of a [[controller]]")
+        if let hidden = fields.bool("hidden") { properties.isHidden = hidden }
+        if let interactive = fields.bool("interactive") { properties.isUserInteractionEnabled = interactive }
+        if let policy = fields.choice(
+            "hit_test", [("default", HitTestPolicy.default), ("pass-through", .passThrough), ("capture", .capture), ("none", .refuse)])
+        {
+            properties.hitTestPolicy = policy
+        }
         let firstResponder = reference(
             fields, "first_responder", expect: "the id of a responder of this window with can_become_first_responder = true")
         let traits = readFirstResponderTraits(fields, of: id)
@@ -120,27 +129,33 @@ extension LayoutReader {
         }
     }
 
-    private enum PolicyName { case `default`, passThrough, capture, redirect, refuse }
+    private enum PolicyName { case `default`, passThrough, capture, redirect, redirectAnywhere, refuse }
 
-    /// `hit_test`, with `redirect` (required by `"redirect"`, refused otherwise).
+    /// `hit_test`, with `redirect` (required by `"redirect"` and `"redirect-anywhere"`, refused
+    /// otherwise).
     private func readHitTest(_ fields: Fields) -> HitTestPolicy? {
         let name = fields.choice(
             "hit_test",
-            [("default", PolicyName.default), ("pass-through", .passThrough), ("capture", .capture), ("redirect", .redirect), ("none", .refuse)])
+            [
+                ("default", PolicyName.default), ("pass-through", .passThrough), ("capture", .capture), ("redirect", .redirect),
+                ("redirect-anywhere", .redirectAnywhere), ("none", .refuse),
+            ])
         let hitTestIsBad = fields.has("hit_test") && name == nil
+        let redirects = name == .redirect || name == .redirectAnywhere
         let target = reference(fields, "redirect", expect: "the id of a strict descendant of this view")
-        if name != .redirect && fields.has("redirect") && !hitTestIsBad {
+        if !redirects && fields.has("redirect") && !hitTestIsBad {
             let current = name == nil ? "no hit_test" : "hit_test = \(quote(fields.values["hit_test"]?.stringValue ?? ""))"
             log.add(
                 .conflict, fields.at("redirect"),
-                "redirect has no effect with \(current): expected hit_test = \"redirect\" alongside it, or no redirect")
+                "redirect has no effect with \(current): expected hit_test = \"redirect\" or \"redirect-anywhere\" alongside it, or no redirect")
+        }
+        if redirects && target == nil && !fields.has("redirect") {
+            let value = name == .redirect ? "redirect" : "redirect-anywhere"
+            fields.missing("redirect", "the id of a strict descendant of this view, required by hit_test = \"\(value)\"")
         }
         switch name {
-        case .redirect:
-            if target == nil && !fields.has("redirect") {
-                fields.missing("redirect", "the id of a strict descendant of this view, required by hit_test = \"redirect\"")
-            }
-            return target.map { .redirect($0) }
+        case .redirect: return target.map { .redirect($0) }
+        case .redirectAnywhere: return target.map { .redirectAnywhere($0) }
         case .default: return .default
         case .passThrough: return .passThrough
         case .capture: return .capture

@@ -78,7 +78,11 @@ extension LayoutValidator {
     private func checkRedirects(_ draft: LayoutDraft, parentOf: [ResponderID: ResponderID]) {
         let expect = "the id of a strict descendant of this view (a subview, or a subview of one)"
         for entry in draft.views {
-            guard case .redirect(let target) = entry.spec.hitTestPolicy else { continue }
+            let target: ResponderID
+            switch entry.spec.hitTestPolicy {
+            case .redirect(let named), .redirectAnywhere(let named): target = named
+            case .default, .passThrough, .capture, .refuse: continue
+            }
             let at = path("view", entry.index, "redirect")
             guard checkReference(target, at: at, role: "redirect target", allowed: [.view], expect: expect) else { continue }
             if target == entry.spec.id {

@@ -42,6 +42,7 @@ extension SVGRenderer {
             case .refuse: notes.append("hit-test none")
             case .redirect:
                 if case .redirect(let target) = f.hitTestPolicy { notes.append("redirect → \(target)") }
+                if case .redirectAnywhere(let target) = f.hitTestPolicy { notes.append("every touch → \(target)") }
             case .insideHidden, .insideTransparent, .insideNotInteractive, .insideCapture, .insideRefuse: break
             }
         }

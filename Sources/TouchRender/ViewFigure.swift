@@ -14,7 +14,7 @@ public enum ViewCondition: String, Hashable, Sendable, CaseIterable {
     case insideTransparent = "inside-transparent"
     /// An ancestor does not take touches.
     case insideNotInteractive = "inside-not-interactive"
-    /// An ancestor captures every touch in its hit area: its subviews are never asked.
+    /// An ancestor captures every touch that reaches it: its subviews are never asked.
     case insideCapture = "inside-capture"
     /// An ancestor's hit-test never returns anything (`hit_test = "none"`): its subviews are never asked.
     case insideRefuse = "inside-none"
@@ -26,9 +26,10 @@ public enum ViewCondition: String, Hashable, Sendable, CaseIterable {
     case clippedAway = "clipped-away"
     /// The pass-through policy: never the hit view itself, though its subviews can be.
     case passThrough = "pass-through"
-    /// The capture policy: the hit view for every point in its hit area.
+    /// The capture policy: the hit view for every point that reaches it, inside it or not.
     case capture
-    /// The redirect policy: touches in its hit area go to a descendant.
+    /// The redirect policy: touches in its hit area go to a descendant (or, redirecting anywhere,
+    /// every touch that reaches it).
     case redirect
     /// The none policy: hit-testing never gets past it (neither it nor its subviews).
     case refuse = "none"
@@ -148,7 +149,7 @@ public struct ViewFigure: Hashable, Sendable {
         case .default: break
         case .passThrough: conditions.append(.passThrough)
         case .capture: conditions.append(.capture)
-        case .redirect: conditions.append(.redirect)
+        case .redirect, .redirectAnywhere: conditions.append(.redirect)
         case .refuse: conditions.append(.refuse)
         }
         if reachable == nil {
@@ -170,7 +171,7 @@ public struct ViewFigure: Hashable, Sendable {
             switch policy {
             case .capture: return .insideCapture
             case .refuse: return .insideRefuse
-            case .default, .passThrough, .redirect: return nil
+            case .default, .passThrough, .redirect, .redirectAnywhere: return nil
             }
         }
     }

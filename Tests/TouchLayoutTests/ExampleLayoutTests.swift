@@ -15,16 +15,17 @@ func configPath(_ name: String) -> String {
 func hitView(_ document: LayoutDocument, window: ResponderID, x: Double, y: Double) -> ResponderID? {
     func hit(_ id: ResponderID, _ point: Point) -> ResponderID? {
         guard let view = document.view(id), view.hitTestPolicy != .refuse else { return nil }
+        if case .redirectAnywhere(let target) = view.hitTestPolicy { return target }
         guard !view.isHidden, view.alpha >= 0.01, view.isUserInteractionEnabled else { return nil }
+        if view.hitTestPolicy == .capture { return id }
         let e = view.hitExpansion
         let area = Rect(
             x: view.boundsOrigin.x - e.left, y: view.boundsOrigin.y - e.top,
             width: view.frame.width + e.left + e.right, height: view.frame.height + e.top + e.bottom)
         guard area.contains(point) else { return nil }
         switch view.hitTestPolicy {
-        case .capture: return id
         case .redirect(let target): return target
-        case .default, .passThrough, .refuse:
+        case .default, .passThrough, .refuse, .capture, .redirectAnywhere:
             for subview in document.subviews(of: id).reversed() {
                 let local = Point(x: point.x - subview.frame.minX, y: point.y - subview.frame.minY)
                 if let found = hit(subview.id, local) { return found }
