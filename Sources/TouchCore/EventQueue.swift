@@ -7,6 +7,16 @@ public enum QueuedEvent: Hashable, Sendable {
     case presses(PressInput)
     case remoteControl(RemoteControlInput)
     case motion(MotionInput)
+
+    /// When the event happened (seconds on the input's clock).
+    public var timestamp: Double {
+        switch self {
+        case .touches(let frame): frame.timestamp
+        case .presses(let input): input.timestamp
+        case .remoteControl(let input): input.timestamp
+        case .motion(let input): input.timestamp
+        }
+    }
 }
 
 /// What happened to an event offered to the queue.

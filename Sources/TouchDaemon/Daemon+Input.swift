@@ -94,14 +94,7 @@ extension Daemon {
 
     private func noteInput(_ event: QueuedEvent) {
         framesIn += 1
-        let timestamp: Double =
-            switch event {
-            case .touches(let frame): frame.timestamp
-            case .presses(let input): input.timestamp
-            case .remoteControl(let input): input.timestamp
-            case .motion(let input): input.timestamp
-            }
-        lastInputTime = timestamp
+        lastInputTime = event.timestamp
         lastInputArrival = loop.clock.microseconds
     }
 

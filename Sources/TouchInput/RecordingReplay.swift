@@ -2,29 +2,34 @@ import TouchCore
 import TouchEvdev
 import TouchLayout
 
-/// A recording set up for replay against a layout: the recording, and its device's pipeline.
+/// A recording set up for replay against a layout: the recording, and its device's pipeline,
+/// chosen by what the device is (touches, keys or motion) as for a live device.
 public struct RecordingReplay: Sendable {
     /// The recording, as parsed.
     public let recording: Recording
+    /// What the recording's device is, as the live device's classification would say.
+    public let kind: DeviceKind
     /// Its device's pipeline, which ``run(into:anomaly:each:)`` plays the recording through.
-    public private(set) var pipeline: TouchDevicePipeline
+    public let pipeline: DevicePipeline
     /// The layout entry that took the device, or `nil` when a window was given instead.
     public let match: DeviceMatch?
     /// The window the device is mapped onto regardless of the layout's entries, when one was given.
     public let window: String?
 
     /// Maps a loaded recording's device the way the layout maps a live one: through the first
-    /// matching `[[device]]` entry, or onto `window` when one is given.
+    /// matching `[[device]]` entry, or onto `window` when one is given. A keyboard's or an
+    /// accelerometer's entry may name no window (their events go to the key window).
     ///
-    /// - Throws: ``DevicePipelineError`` when no entry takes the device or it cannot be mapped.
+    /// - Throws: ``DevicePipelineError`` when no entry takes the device or it cannot be set up.
     public init(recording: Recording, layout: LayoutDocument, tree: ViewTree, window: String?) throws(DevicePipelineError) {
         self.recording = recording
         self.window = window
         let id = "replay:" + recording.description.name
+        kind = DeviceClassification(description: recording.description, udevProperties: recording.udevProperties).kind
         let (spec, match) = try Self.spec(for: recording, in: layout, window: window)
         self.match = match
-        pipeline = try TouchDevicePipeline(
-            deviceID: id, description: recording.description, udevProperties: recording.udevProperties, spec: spec, tree: tree)
+        pipeline = try DevicePipeline(
+            kind: kind, deviceID: id, description: recording.description, udevProperties: recording.udevProperties, spec: spec, tree: tree)
     }
 
     /// The `[[device]]` entry that takes the recording's device (or one for `window`).
@@ -42,38 +47,36 @@ public struct RecordingReplay: Sendable {
 
     /// `current` (this recording's pipeline, mid-play) set up for a reloaded layout: matched
     /// again (or onto the given window) and mapped into `tree`; see
-    /// ``TouchDevicePipeline/remapped(description:udevProperties:spec:tree:)``.
-    public func pipeline(afterReloadOf current: TouchDevicePipeline, layout: LayoutDocument, tree: ViewTree) throws(DevicePipelineError) -> TouchDevicePipeline {
+    /// ``DevicePipeline/remapped(kind:description:udevProperties:spec:tree:)``.
+    public func pipeline(afterReloadOf current: DevicePipeline, layout: LayoutDocument, tree: ViewTree) throws(DevicePipelineError) -> DevicePipeline {
         let (spec, _) = try Self.spec(for: recording, in: layout, window: window)
-        return try current.remapped(description: recording.description, udevProperties: recording.udevProperties, spec: spec, tree: tree)
+        return try current.remapped(kind: kind, description: recording.description, udevProperties: recording.udevProperties, spec: spec, tree: tree)
     }
 
+    /// A playback of the recording from its start, through a fresh copy of its pipeline.
+    public var playback: RecordingPlayback { RecordingPlayback(events: recording.events, pipeline: pipeline) }
+
     /// Runs the whole recording through `app`, with the recording's timestamps as the clock, and
-    /// hands every dispatch report, in order, to `each` with the tree as it was then (the last
-    /// report cancels the touches still down at the end).
+    /// hands every dispatch report, in order, to `each` (the last reports cancel the touches and
+    /// keys still down at the end).
     ///
     /// Everything odd on the way goes to `anomaly`, one line each, in order: the stream's own
     /// faults (see ``streamAnomalies(_:)``), the device anomalies the pipeline worked around, and
     /// those the application met while dispatching.
-    public mutating func run(
-        into app: inout Application, anomaly: (String) -> Void = { _ in }, each: (DispatchReport) -> Void
-    ) {
+    public func run(into app: inout Application, anomaly: (String) -> Void = { _ in }, each: (DispatchReport) -> Void) {
         for line in Self.streamAnomalies(recording.events) { anomaly(line) }
-        func dispatch(_ frame: InputFrame, _ app: inout Application) {
-            for report in app.send(frame) {
-                for line in report.anomalies { anomaly(line) }
-                each(report)
+        var playback = self.playback
+        func dispatch(_ events: [QueuedEvent], _ app: inout Application) {
+            for found in playback.takeAnomalies() { anomaly("\(found)") }
+            for event in events {
+                for report in app.send(event) {
+                    for line in report.anomalies { anomaly(line) }
+                    each(report)
+                }
             }
         }
-        for event in recording.events {
-            let frame = pipeline.feed(event)
-            for found in pipeline.takeAnomalies() { anomaly("\(found)") }
-            if let frame { dispatch(frame, &app) }
-        }
-        let end = recording.events.last?.time ?? EventTime(microseconds: 0)
-        let last = pipeline.finish(at: end)
-        for found in pipeline.takeAnomalies() { anomaly("\(found)") }
-        if let last { dispatch(last, &app) }
+        while let due = playback.nextDue { dispatch(playback.play(through: due), &app) }
+        dispatch(playback.finish(), &app)
         // Recognizer timers still pending fire at their own times (a last tap's multi-tap window).
         if let report = app.flushTimers() {
             for line in report.anomalies { anomaly(line) }

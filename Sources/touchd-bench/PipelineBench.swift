@@ -23,7 +23,10 @@ struct PipelineBench {
         let replay = try RecordingReplay(path: path, descriptionPath: nil, layout: document, tree: app.tree, window: window)
         name = String(path.split(separator: "/").last ?? "")
         events = replay.recording.events
-        pipeline = replay.pipeline
+        guard case .touch(let touch) = replay.pipeline else {
+            throw BenchError("\(path): the pipeline benchmark needs a touch device's recording")
+        }
+        pipeline = touch
         self.app = app
         let everything = Set(Topic.allCases)
         subscriptions = (0..<subscribers).map { Subscription(id: $0 + 1, topics: everything) }
@@ -109,4 +112,10 @@ struct PipelineBench {
         guard let first = events.first, let last = events.last else { return 0 }
         return Double(last.time.microseconds - first.time.microseconds) / 1e6
     }
+}
+
+/// Why a benchmark cannot run on what it was given.
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }

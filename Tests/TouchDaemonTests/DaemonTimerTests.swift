@@ -94,6 +94,42 @@ import TouchSystem
         #expect(abs(h.daemon.inputNow() - 10.41) < 1e-6, "input time is the recording's")
     }
 
+    /// A keyboard recording played by the daemon's recording source (as `run --replay` does)
+    /// reaches the first responder as presses, through a `keys` entry that names no window.
+    @Test func aKeyboardRecordingPlaysAsPresses() throws {
+        let path = temporaryPath("keys") + ".evemu"
+        try Self.enterKey.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { unlink(path) }
+        let layout = try LayoutLoader.parse("[[window]]\nid = \"main\"\nsize = [800, 480]\n[[device]]\nmatch.kind = \"keys\"\n", file: "test.toml")
+        let replay = try RecordingReplay(path: path, descriptionPath: nil, layout: layout, tree: kioskTree(), window: nil)
+        let clock = ManualClock(seconds: 200)
+        let source = RecordingSource(replay: replay, clock: clock)
+        let h = try DaemonHarness(app: kioskApp(), clock: clock, sources: [source])
+        let client = try h.connect(topics: ["presses"])
+        clock.advance(by: 0)
+        h.loop.runDueTimers()
+        try h.drain(client)
+        #expect(client.of(type: "press").map { $0["phase"] as? String } == ["began"])
+        clock.advance(by: 0.2)
+        h.loop.runDueTimers()
+        try h.drain(client)
+        #expect(client.of(type: "press").map { "\($0["key"] as? String ?? "") \($0["phase"] as? String ?? "")" } == ["KEY_ENTER began", "KEY_ENTER ended"])
+        #expect(h.observer.devicesRemoved.count == 1, "the replayed keyboard went when the recording ended")
+    }
+
+    static let enterKey = """
+        N: timer keys
+        I: 0003 0001 0002 0001
+        P: 00 00 00 00 00 00 00 00
+        B: 00 03 00 00 00 00 00 00 00
+        B: 01 00 00 00 10 00 00 00 00
+        E: 5.000000 0001 001c 0001
+        E: 5.000000 0000 0000 0000
+        E: 5.100000 0001 001c 0000
+        E: 5.100000 0000 0000 0000
+
+        """
+
     static let twoTaps = """
         N: timer test
         I: 0003 0001 0001 0001

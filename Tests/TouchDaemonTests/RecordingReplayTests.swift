@@ -90,6 +90,36 @@ import TouchProtocol
         #expect(messages > 0)
     }
 
+    /// The shared keyboard recording (libinput-record) replays as presses at the first responder,
+    /// through a `keys` entry that names no window.
+    @Test(.enabled(if: RecordingReplayTests.available, "../shared/recordings is absent"))
+    func theKeyboardRecordingReplaysAsPressesAtTheFirstResponder() throws {
+        let document = try LayoutLoader.parse(
+            """
+            [[window]]
+            id = "w"
+            size = [800, 480]
+            first_responder = "field"
+            [[view]]
+            id = "field"
+            parent = "w"
+            frame = [0, 0, 100, 40]
+            can_become_first_responder = true
+            [[device]]
+            match.kind = "keys"
+            """, file: "keys.toml")
+        var app = try document.makeApplication()
+        let replay = try RecordingReplay(path: Self.recordings + "/ibus/libinput-test.yml", descriptionPath: nil, layout: document, tree: app.tree, window: nil)
+        let downs = replay.recording.events.filter { $0.type == 1 && $0.value == 1 }.count
+        var presses: [Press] = []
+        replay.run(into: &app) { report in presses += report.presses }
+        #expect(downs > 10)
+        #expect(presses.filter { $0.phase == .began }.count == downs)
+        #expect(presses.filter { $0.phase == .ended }.count == downs, "every key that went down came up")
+        #expect(presses.allSatisfy { $0.responder == "field" })
+        #expect(presses.contains { $0.keyName == "KEY_A" })
+    }
+
     @Test(.enabled(if: RecordingReplayTests.available, "../shared/recordings is absent"))
     func theLGPinchKeepsTwoTouchesWhoseDistanceChanges() throws {
         let (document, loaded) = try Self.plainLayout()
