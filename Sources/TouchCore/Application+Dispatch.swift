@@ -163,7 +163,7 @@ extension Application {
             // Looked at in place; only the touches of this phase are copied into their groups.
             for i in report.changedTouches.indices where HandlerTrigger(phase: report.changedTouches[i].phase) == trigger {
                 let touch = report.changedTouches[i]
-                guard touch.delivery == .delivered, let view = touch.view, !gestures.claimed.contains(touch.id) else { continue }
+                guard touch.delivery == .delivered, let view = touch.view, !gestures.isClaimed(touch.id) else { continue }
                 if !gestures.isEmpty && !heldBack(touch) { continue }
                 if let i = groups.firstIndex(where: { $0.view == view }) {
                     groups[i].touches.append(touch)
@@ -173,7 +173,8 @@ extension Application {
             }
             for group in groups {
                 callChain(from: group.view, trigger: trigger, touches: group.touches, report: &report)
-                if trigger == .touchesBegan { for touch in group.touches { gestures.deliveredBegan.insert(touch.id) } }
+                // Without recognizers no arbitration needs to know (one attached later never gets the touch).
+                if trigger == .touchesBegan && !gestures.isEmpty { for touch in group.touches { gestures.beganDelivered(touch.id) } }
             }
         }
         // Finished touches leave, in the order they changed (the tap tracker hears of each).
@@ -207,7 +208,7 @@ extension Application {
     /// No report records them, no responder has a handler for them, no recognizer can hold them
     /// back or claim their touches, and no control tracks them.
     private func canSkipCalls(for trigger: HandlerTrigger) -> Bool {
-        !recordsResponderCalls && !handlers.hasHandlers(for: trigger) && gestures.isEmpty && gestures.claimed.isEmpty
+        !recordsResponderCalls && !handlers.hasHandlers(for: trigger) && gestures.isEmpty && !gestures.hasClaims
             && controls.isEmpty && trigger != .touchesBegan
     }
 
@@ -233,26 +234,23 @@ extension Application {
     /// Forgets a finished touch's delivery record unless a recognizer still tracks or holds it
     /// (then resetting the recognizers forgets it).
     private mutating func forgetIfUnwatched(_ id: TouchID) {
-        guard !gestures.deliveredBegan.isEmpty || !gestures.claimed.isEmpty else { return }
-        if gestures.touchRecognizers[id] == nil && gestures.heldBegan[id] == nil && gestures.heldEnded[id] == nil {
-            gestures.deliveredBegan.remove(id)
-            gestures.claimed.remove(id)
-        }
+        guard !gestures.touches.isEmpty else { return }
+        gestures.forgetUnwatched(id)
     }
 
     /// Whether `touch`'s view call goes ahead now (`true`) or is held back by a recognizer's delay.
     private mutating func heldBack(_ touch: Touch) -> Bool {
-        if gestures.heldBegan[touch.id] != nil {
+        if gestures.touches[touch.id]?.heldBegan != nil {
             // Its began is still held: so is everything after it; keep its last state for the end.
-            if touch.phase.isFinal { gestures.heldEnded[touch.id] = touch }
+            if touch.phase.isFinal { gestures.touches[touch.id]?.heldEnded = touch }
             return false
         }
         switch touch.phase {
         case .began where gestures.holds(touch.id, \.delaysTouchesBegan):
-            gestures.heldBegan[touch.id] = touch
+            gestures.touches[touch.id, default: TouchArbitration()].heldBegan = touch
             return false
         case .ended where gestures.holds(touch.id, \.delaysTouchesEnded):
-            gestures.heldEnded[touch.id] = touch
+            gestures.touches[touch.id, default: TouchArbitration()].heldEnded = touch
             return false
         default:
             return true

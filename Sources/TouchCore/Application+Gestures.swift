@@ -55,10 +55,10 @@ extension Application {
                 for id in gestures.byView[v] ?? [] where gestures.recognizers[id]?.acceptsTouches == true { ids.append(id) }
                 current = tree.superview(of: v)
             }
-            gestures.touchRecognizers[touch.id] = ids
+            gestures.touches[touch.id, default: TouchArbitration()].recognizers = ids
         }
         for id in gestures.order {
-            let mine = changed.filter { gestures.touchRecognizers[$0.id]?.contains(id) == true }
+            let mine = changed.filter { gestures.touches[$0.id]?.recognizers?.contains(id) == true }
             guard !mine.isEmpty, gestures.recognizers[id] != nil else { continue }
             if let next = gestures.recognizers[id]!.update(mine, time: time) {
                 transition(id, to: next, time: time, report: &report)
@@ -170,14 +170,17 @@ extension Application {
             return
         }
         var toCancel: [Touch] = []
-        for touchID in gestures.recognizers[id]!.touchIDs where !gestures.claimed.contains(touchID) {
-            gestures.claimed.insert(touchID)
-            gestures.heldBegan[touchID] = nil
-            if gestures.deliveredBegan.contains(touchID) {
-                var touch = gestures.heldEnded.removeValue(forKey: touchID) ?? live.entries.first { $0.touch.id == touchID }?.touch
+        for touchID in gestures.recognizers[id]!.touchIDs where !gestures.isClaimed(touchID) {
+            var record = gestures.touches[touchID] ?? TouchArbitration()
+            record.claimed = true
+            record.heldBegan = nil
+            if record.beganDelivered {
+                var touch = record.heldEnded ?? live.entries.first { $0.touch.id == touchID }?.touch
+                record.heldEnded = nil
                 touch?.phase = .cancelled
                 if let touch { toCancel.append(touch) }
             }
+            gestures.touches[touchID] = record
         }
         deliverToViews(.touchesCancelled, toCancel, report: &report)
         releaseHeldTouches(time: time, report: &report)
@@ -185,16 +188,18 @@ extension Application {
 
     /// Delivers held `touchesBegan`/`touchesEnded` calls that no recognizer holds any more.
     mutating func releaseHeldTouches(time: Double, report: inout DispatchReport) {
-        let began = gestures.heldBegan.values.filter { !gestures.holds($0.id, \.delaysTouchesBegan) }.sorted { $0.id < $1.id }
-        for touch in began { gestures.heldBegan[touch.id] = nil }
+        let began = gestures.touches.values.compactMap(\.heldBegan).filter { !gestures.holds($0.id, \.delaysTouchesBegan) }
+            .sorted { $0.id < $1.id }
+        for touch in began { gestures.touches[touch.id]?.heldBegan = nil }
         var beganTouches = began
         for i in beganTouches.indices { beganTouches[i].phase = .began }
         deliverToViews(.touchesBegan, beganTouches, report: &report)
-        for touch in beganTouches { gestures.deliveredBegan.insert(touch.id) }
-        let ended = gestures.heldEnded.values.filter { !gestures.holds($0.id, \.delaysTouchesEnded) && !gestures.heldBegan.keys.contains($0.id) }
-            .sorted { $0.id < $1.id }
-        for touch in ended { gestures.heldEnded[touch.id] = nil }
-        let delivered = ended.filter { gestures.deliveredBegan.contains($0.id) }
+        for touch in beganTouches { gestures.beganDelivered(touch.id) }
+        // A touch's end waits for its began.
+        let ended = gestures.touches.values.compactMap { $0.heldBegan == nil ? $0.heldEnded : nil }
+            .filter { !gestures.holds($0.id, \.delaysTouchesEnded) }.sorted { $0.id < $1.id }
+        for touch in ended { gestures.touches[touch.id]?.heldEnded = nil }
+        let delivered = ended.filter { gestures.touches[$0.id]?.beganDelivered == true }
         deliverToViews(.touchesEnded, delivered.filter { $0.phase == .ended }, report: &report)
         deliverToViews(.touchesCancelled, delivered.filter { $0.phase == .cancelled }, report: &report)
     }
@@ -202,19 +207,21 @@ extension Application {
     /// Cancels, for the views, the held-back touches that `shouldCancel` selects (their view is
     /// going away): views that saw them begin get `touchesCancelled`; the others get nothing.
     mutating func cancelHeldTouches(timestamp: Double, where shouldCancel: (Touch) -> Bool) -> DispatchReport? {
-        let held = (Array(gestures.heldEnded.values) + Array(gestures.heldBegan.values)).filter(shouldCancel)
+        let held = gestures.touches.compactMap { id, record in (record.heldEnded ?? record.heldBegan).map { shouldCancel($0) ? id : nil } ?? nil }
         guard !held.isEmpty else { return nil }
         var report = DispatchReport(event: Event(type: .touches, timestamp: timestamp, allTouches: recordsResponderCalls ? activeTouches : []))
         var toCancel: [Touch] = []
-        for var touch in held.sorted(by: { $0.id < $1.id }) {
-            let sawBegin = gestures.deliveredBegan.contains(touch.id) && gestures.heldBegan[touch.id] == nil
-            gestures.heldEnded[touch.id] = nil
-            gestures.heldBegan[touch.id] = nil
-            gestures.claimed.insert(touch.id)
-            if sawBegin && !toCancel.contains(where: { $0.id == touch.id }) {
+        for id in held.sorted() {
+            guard var record = gestures.touches[id] else { continue }
+            // A view that saw the touch begin gets its cancellation; one whose began is held gets nothing.
+            if record.beganDelivered && record.heldBegan == nil, var touch = record.heldEnded {
                 touch.phase = .cancelled
                 toCancel.append(touch)
             }
+            record.heldEnded = nil
+            record.heldBegan = nil
+            record.claimed = true
+            gestures.touches[id] = record
         }
         deliverToViews(.touchesCancelled, toCancel, report: &report)
         return report
@@ -265,10 +272,8 @@ extension Application {
                 transitionFailedQuietly(id, time: time, report: &report)
             }
         }
-        for touchID in gestures.touchRecognizers.keys where !liveIDs.contains(touchID) && gestures.heldEnded[touchID] == nil && gestures.heldBegan[touchID] == nil {
-            gestures.touchRecognizers[touchID] = nil
-            gestures.claimed.remove(touchID)
-            gestures.deliveredBegan.remove(touchID)
+        for (touchID, record) in gestures.touches where record.recognizers != nil && !record.isHolding && !liveIDs.contains(touchID) {
+            gestures.touches[touchID] = nil
         }
     }
 

@@ -16,16 +16,10 @@ struct GestureArena: Sendable {
     var order: [ResponderID] = []
     /// Recognizers by the view they are attached to.
     var byView: [ResponderID: [ResponderID]] = [:]
-    /// The recognizers each touch was given at touch-down.
-    var touchRecognizers: [TouchID: [ResponderID]] = [:]
-    /// Touches a recognizer took from the views: no more view calls for them.
-    var claimed: Set<TouchID> = []
-    /// Touches whose `touchesBegan` the views got.
-    var deliveredBegan: Set<TouchID> = []
-    /// Touches whose `touchesBegan` is held back (delaysTouchesBegan).
-    var heldBegan: [TouchID: Touch] = [:]
-    /// Touches whose `touchesEnded` is held back (delaysTouchesEnded), with their last state.
-    var heldEnded: [TouchID: Touch] = [:]
+    /// What arbitration knows of each touch it still has to answer for: a touch has a record from
+    /// its touch-down (when it reaches recognizers or its view's `touchesBegan`) until it has
+    /// finished and no recognizer tracks or holds it.
+    var touches: [TouchID: TouchArbitration] = [:]
 
     mutating func add(_ recognizer: GestureRecognizer) {
         let id = recognizer.spec.id
@@ -54,9 +48,54 @@ struct GestureArena: Sendable {
 
     /// Whether a recognizer tracking `touch` still holds its view calls back with `flag`.
     func holds(_ touch: TouchID, _ flag: KeyPath<GestureRecognizerSpec, Bool>) -> Bool {
-        (touchRecognizers[touch] ?? []).contains { id in
+        (touches[touch]?.recognizers ?? []).contains { id in
             guard let r = recognizers[id] else { return false }
             return r.spec[keyPath: flag] && r.state == .possible && r.isEngaged
         }
     }
+
+    /// Whether a recognizer took `touch` from the views.
+    func isClaimed(_ touch: TouchID) -> Bool { touches[touch]?.claimed == true }
+
+    /// Whether a recognizer took any touch from the views (one that may outlive its recognizer).
+    var hasClaims: Bool { !touches.isEmpty && touches.values.contains { $0.claimed } }
+
+    /// The touches a recognizer took from the views.
+    var claimed: Set<TouchID> { Set(touches.lazy.filter(\.value.claimed).map(\.key)) }
+
+    /// The touches whose `touchesBegan` the views got.
+    var deliveredBegan: Set<TouchID> { Set(touches.lazy.filter(\.value.beganDelivered).map(\.key)) }
+
+    /// Notes that the views got `touchesBegan` for `touch`.
+    mutating func beganDelivered(_ touch: TouchID) { touches[touch, default: TouchArbitration()].beganDelivered = true }
+
+    /// Forgets the record of a touch that has finished, unless a recognizer was given it (then
+    /// resetting the recognizers forgets it) or holds one of its view calls back.
+    mutating func forgetUnwatched(_ touch: TouchID) {
+        guard let record = touches[touch], record.recognizers == nil, !record.isHolding else { return }
+        touches[touch] = nil
+    }
+}
+
+/// What gesture arbitration knows of one touch.
+///
+/// The views' calls for a touch go through three stages: a recognizer may hold its `touchesBegan`
+/// back (`heldBegan`), then its `touchesEnded` (`heldEnded`, which also keeps the end of a touch whose
+/// began is still held); the views get a held call once no recognizer holds it (`beganDelivered`
+/// notes a delivered began), and none once a recognizer takes the touch (`claimed`).
+struct TouchArbitration: Sendable {
+    /// The recognizers the touch was given at touch-down, in attachment order; `nil` when it never
+    /// reached the recognizers.
+    var recognizers: [ResponderID]?
+    /// Whether a recognizer took it from the views: no more view calls for it.
+    var claimed = false
+    /// Whether its views got `touchesBegan`.
+    var beganDelivered = false
+    /// Its `touchesBegan`, held back (delaysTouchesBegan).
+    var heldBegan: Touch?
+    /// Its `touchesEnded` (or cancellation), held back (delaysTouchesEnded), with its last state.
+    var heldEnded: Touch?
+
+    /// Whether one of its view calls is held back.
+    var isHolding: Bool { heldBegan != nil || heldEnded != nil }
 }
