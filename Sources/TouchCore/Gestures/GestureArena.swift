@@ -92,10 +92,40 @@ struct TouchArbitration: Sendable {
     /// Whether its views got `touchesBegan`.
     var beganDelivered = false
     /// Its `touchesBegan`, held back (delaysTouchesBegan).
-    var heldBegan: Touch?
+    var heldBegan: Touch? {
+        get { held?.began }
+        set { held = HeldCalls(began: newValue, ended: heldEnded) }
+    }
     /// Its `touchesEnded` (or cancellation), held back (delaysTouchesEnded), with its last state.
-    var heldEnded: Touch?
+    var heldEnded: Touch? {
+        get { held?.ended }
+        set { held = HeldCalls(began: heldBegan, ended: newValue) }
+    }
+    /// The held calls, out of line: a record is copied whenever it is read, and a touch is large.
+    private var held: HeldCalls?
 
     /// Whether one of its view calls is held back.
-    var isHolding: Bool { heldBegan != nil || heldEnded != nil }
+    var isHolding: Bool { held != nil }
+}
+
+/// A touch's held view calls: at least one of them.
+private indirect enum HeldCalls: Sendable {
+    case calls(began: Touch?, ended: Touch?)
+
+    init?(began: Touch?, ended: Touch?) {
+        guard began != nil || ended != nil else { return nil }
+        self = .calls(began: began, ended: ended)
+    }
+
+    var began: Touch? {
+        switch self {
+        case .calls(let began, _): began
+        }
+    }
+
+    var ended: Touch? {
+        switch self {
+        case .calls(_, let ended): ended
+        }
+    }
 }
