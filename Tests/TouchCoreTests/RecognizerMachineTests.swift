@@ -1,0 +1,65 @@
+import Testing
+
+@testable import TouchCore
+
+/// Each kind's own machine in isolation, over its transition table (the doc comment beside its
+/// `State`). One point per millimetre, so that distances read as
+/// points.
+@Suite(.timeLimit(.minutes(1))) struct RecognizerMachineTests {
+    static let t = TapSettings()  // 0.35 s between taps, 7 mm apart, 0.75 s long, 7 mm of slop
+
+    // MARK: - Tap
+
+    func doubleTap() -> TapRecognizer { TapRecognizer(taps: 2, fingers: 1, settings: Self.t, pointsPerMillimetre: 1) }
+
+    @Test func tapTransitions() {
+        let down: MachineInput = .touches(1, [touch(1, .began, 10, 10)])
+        let lift: MachineInput = .touches(1.1, [touch(1, .ended, 10, 10)])
+        let second: MachineInput = .touches(1.3, [touch(2, .began, 12, 10)])
+        let first = Point(x: 10, y: 10)
+        let rows: [MachineRow<TapRecognizer>] = [
+            MachineRow(name: "a finger lands", prelude: [], input: down, outcome: RecognizerOutcome.none,
+                       to: .tapping(completed: 0, first: nil, start: 1, fingers: 1)),
+            MachineRow(name: "too many fingers", prelude: [], input: .touches(1, [touch(1, .began, 10, 10), touch(2, .began, 20, 10)]),
+                       outcome: .failed, to: .failed(taps: 0)),
+            MachineRow(name: "moves within the slop", prelude: [down], input: .touches(1.05, [touch(1, .moved, 16, 10)]),
+                       outcome: RecognizerOutcome.none, to: .tapping(completed: 0, first: nil, start: 1, fingers: 1)),
+            MachineRow(name: "moves beyond the slop", prelude: [down], input: .touches(1.05, [touch(1, .moved, 18, 10)]),
+                       outcome: .failed, to: .failed(taps: 0)),
+            MachineRow(name: "a tap of two to go", prelude: [down], input: lift, outcome: .tapped(isLast: false),
+                       to: .between(completed: 1, first: first, lift: 1.1)),
+            MachineRow(name: "held too long", prelude: [down], input: .touches(1.8, [touch(1, .ended, 10, 10)]),
+                       outcome: .failed, to: .failed(taps: 0)),
+            MachineRow(name: "the next tap lands near", prelude: [down, lift], input: second, outcome: RecognizerOutcome.none,
+                       to: .tapping(completed: 1, first: first, start: 1.3, fingers: 1)),
+            MachineRow(name: "the next tap lands far", prelude: [down, lift], input: .touches(1.3, [touch(2, .began, 18, 10)]),
+                       outcome: .failed, to: .failed(taps: 1)),
+            MachineRow(name: "the last tap", prelude: [down, lift, second], input: .touches(1.4, [touch(2, .ended, 12, 10)]),
+                       outcome: .tapped(isLast: true), to: .done(taps: 2, first: first)),
+            MachineRow(name: "held past its timer", prelude: [down], input: .timer, outcome: .failed, to: .failed(taps: 0)),
+            MachineRow(name: "the next tap late", prelude: [down, lift], input: .timer, outcome: .failed, to: .failed(taps: 1)),
+            MachineRow(name: "no timer before a tap", prelude: [], input: .timer, outcome: RecognizerOutcome.none, to: .idle),
+            MachineRow(name: "reset", prelude: [down, lift, second], input: .reset, outcome: RecognizerOutcome.none, to: .idle),
+        ]
+        checkTransitions(doubleTap, rows)
+    }
+
+    @Test func aTapsTimerRunsFromItsLandingThenFromItsLift() {
+        var bench = MachineBench(machine: doubleTap())
+        #expect(bench.machine.deadline == nil)
+        _ = bench.apply(.touches(1, [touch(1, .began, 10, 10)]))
+        #expect(bench.machine.deadline == 1 + Self.t.maximumDuration)
+        _ = bench.apply(.touches(1.25, [touch(1, .ended, 10, 10)]))
+        #expect(bench.machine.deadline == 1.25 + Self.t.interval)
+        #expect(bench.tracks.isEmpty, "the first tap's lifted finger is forgotten")
+        #expect(bench.machine.values(centroid: .zero).first?.1 == .int(1))
+    }
+
+    @Test func aTwoFingerTapCountsTheMostFingersDown() {
+        var bench = MachineBench(machine: TapRecognizer(taps: 1, fingers: 2, settings: Self.t, pointsPerMillimetre: 1))
+        _ = bench.apply(.touches(1, [touch(1, .began, 10, 10)]))
+        _ = bench.apply(.touches(1.02, [touch(2, .began, 30, 10)]))
+        #expect(bench.apply(.touches(1.1, [touch(1, .ended, 10, 10)])) == RecognizerOutcome.none)
+        #expect(bench.apply(.touches(1.12, [touch(2, .ended, 30, 10)])) == .tapped(isLast: true))
+    }
+}
