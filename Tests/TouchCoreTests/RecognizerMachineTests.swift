@@ -62,4 +62,44 @@ import Testing
         #expect(bench.apply(.touches(1.1, [touch(1, .ended, 10, 10)])) == RecognizerOutcome.none)
         #expect(bench.apply(.touches(1.12, [touch(2, .ended, 30, 10)])) == .tapped(isLast: true))
     }
+
+    // MARK: - Long press
+
+    func press(fingers: Int = 1) -> LongPressRecognizer {
+        LongPressRecognizer(duration: 0.5, movementMillimetres: 1.6, fingers: fingers, pointsPerMillimetre: 1)
+    }
+
+    @Test func longPressTransitions() {
+        let down: MachineInput = .touches(1, [touch(1, .began, 10, 10)])
+        let rows: [MachineRow<LongPressRecognizer>] = [
+            MachineRow(name: "a finger lands", prelude: [], input: down, outcome: RecognizerOutcome.none, to: .timing(since: 1)),
+            MachineRow(name: "a little movement", prelude: [down], input: .touches(1.2, [touch(1, .moved, 11, 10)]),
+                       outcome: RecognizerOutcome.none, to: .timing(since: 1)),
+            MachineRow(name: "too much movement", prelude: [down], input: .touches(1.2, [touch(1, .moved, 12, 10)]),
+                       outcome: .failed, to: .timing(since: 1)),
+            MachineRow(name: "lifted early", prelude: [down], input: .touches(1.2, [touch(1, .ended, 10, 10)]),
+                       outcome: .failed, to: .timing(since: 1)),
+            MachineRow(name: "one finger too many", prelude: [down], input: .touches(1.2, [touch(2, .began, 40, 10)]),
+                       outcome: .failed, to: .timing(since: 1)),
+            MachineRow(name: "held long enough", prelude: [down], input: .timer, outcome: .began, to: .held),
+            MachineRow(name: "let begin", prelude: [down, .timer], input: .began, outcome: RecognizerOutcome.none, to: .active),
+            MachineRow(name: "moves once begun", prelude: [down, .timer, .began], input: .touches(1.6, [touch(1, .moved, 30, 10)]),
+                       outcome: .changed, to: .active),
+            MachineRow(name: "stands still once begun", prelude: [down, .timer, .began],
+                       input: .touches(1.6, [touch(1, .stationary, 10, 10)]), outcome: RecognizerOutcome.none, to: .active),
+            MachineRow(name: "lifts once begun", prelude: [down, .timer, .began], input: .touches(1.7, [touch(1, .ended, 10, 10)]),
+                       outcome: .ended, to: .active),
+            MachineRow(name: "no timer while waiting", prelude: [], input: .timer, outcome: RecognizerOutcome.none, to: .waiting),
+            MachineRow(name: "reset", prelude: [down, .timer, .began], input: .reset, outcome: RecognizerOutcome.none, to: .waiting),
+        ]
+        checkTransitions({ press() }, rows)
+        // Two fingers: the timer starts with the second.
+        let first: MachineInput = .touches(1, [touch(1, .began, 10, 10)])
+        let twoFingerRows: [MachineRow<LongPressRecognizer>] = [
+            MachineRow(name: "one of two", prelude: [], input: first, outcome: RecognizerOutcome.none, to: .waiting),
+            MachineRow(name: "two of two", prelude: [first], input: .touches(1.1, [touch(2, .began, 40, 10)]),
+                       outcome: RecognizerOutcome.none, to: .timing(since: 1.1)),
+        ]
+        checkTransitions({ press(fingers: 2) }, twoFingerRows)
+    }
 }
