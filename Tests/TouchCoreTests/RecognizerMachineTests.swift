@@ -102,4 +102,52 @@ import Testing
         ]
         checkTransitions({ press(fingers: 2) }, twoFingerRows)
     }
+
+    // MARK: - Pan
+
+    func pan() -> PanRecognizer { PanRecognizer(minimum: 1, maximum: 2, thresholdMillimetres: 1.6, pointsPerMillimetre: 1) }
+
+    @Test func panTransitions() {
+        let down: MachineInput = .touches(1, [touch(1, .began, 10, 10)])
+        let far: MachineInput = .touches(1.5, [touch(1, .moved, 15, 10)])
+        let atStart = PanRecognizer.Motion(reference: Point(x: 10, y: 10), lastCentroid: Point(x: 10, y: 10), lastTime: 1)
+        let moved = PanRecognizer.Motion(
+            reference: Point(x: 10, y: 10), lastCentroid: Point(x: 15, y: 10), lastTime: 1.5, velocity: Point(x: 10, y: 0))
+        let rows: [MachineRow<PanRecognizer>] = [
+            MachineRow(name: "a finger lands", prelude: [], input: down, outcome: RecognizerOutcome.none, to: .possible(atStart)),
+            MachineRow(name: "moves within the threshold", prelude: [down], input: .touches(1.5, [touch(1, .moved, 11, 10)]),
+                       outcome: RecognizerOutcome.none,
+                       to: .possible(PanRecognizer.Motion(reference: Point(x: 10, y: 10), lastCentroid: Point(x: 11, y: 10), lastTime: 1.5))),
+            MachineRow(name: "moves beyond the threshold", prelude: [down], input: far, outcome: .began, to: .possible(moved)),
+            MachineRow(name: "lifts without moving", prelude: [down], input: .touches(1.5, [touch(1, .ended, 10, 10)]),
+                       outcome: .failed, to: .possible(PanRecognizer.Motion(
+                           reference: Point(x: 10, y: 10), lastCentroid: Point(x: 10, y: 10), lastTime: 1.5))),
+            MachineRow(name: "let begin", prelude: [down, far], input: .began, outcome: RecognizerOutcome.none, to: .active(moved)),
+            MachineRow(name: "moves once begun", prelude: [down, far, .began], input: .touches(2, [touch(1, .moved, 25, 10)]),
+                       outcome: .changed, to: .active(PanRecognizer.Motion(
+                           reference: Point(x: 10, y: 10), lastCentroid: Point(x: 25, y: 10), lastTime: 2, velocity: Point(x: 20, y: 0)))),
+            MachineRow(name: "a finger lands once begun: the reference follows", prelude: [down, far, .began],
+                       input: .touches(2, [touch(2, .began, 25, 10)]), outcome: RecognizerOutcome.none,
+                       to: .active(PanRecognizer.Motion(
+                           reference: Point(x: 15, y: 10), lastCentroid: Point(x: 20, y: 10), lastTime: 2, velocity: Point(x: 10, y: 0)))),
+            MachineRow(name: "the last finger lifts", prelude: [down, far, .began], input: .touches(2, [touch(1, .ended, 15, 10)]),
+                       outcome: .ended, to: .active(PanRecognizer.Motion(
+                           reference: Point(x: 10, y: 10), lastCentroid: Point(x: 15, y: 10), lastTime: 2, velocity: Point(x: 10, y: 0)))),
+            MachineRow(name: "reset", prelude: [down, far, .began], input: .reset, outcome: RecognizerOutcome.none, to: .idle),
+        ]
+        checkTransitions(pan, rows)
+    }
+
+    @Test func panValuesAreItsTranslationAndVelocity() {
+        var bench = MachineBench(machine: pan())
+        _ = bench.apply(.touches(1, [touch(1, .began, 10, 10)]))
+        _ = bench.apply(.touches(1.5, [touch(1, .moved, 15, 14)]))
+        let values = JSONValue.object(bench.machine.values(centroid: bench.tracks.centroid))
+        #expect(values == .object([
+            ("translation", .object([("x", .double(5)), ("y", .double(4))])),
+            ("velocity", .object([("x", .double(10)), ("y", .double(8))])),
+        ]))
+        #expect(bench.machine.isHorizontal(centroid: bench.tracks.centroid))
+        #expect(bench.machine.maximumFollowed == 2)
+    }
 }
