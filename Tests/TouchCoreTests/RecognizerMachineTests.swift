@@ -150,4 +150,44 @@ import Testing
         #expect(bench.machine.isHorizontal(centroid: bench.tracks.centroid))
         #expect(bench.machine.maximumFollowed == 2)
     }
+
+    // MARK: - Swipe
+
+    func swipe() -> SwipeRecognizer {
+        SwipeRecognizer(directions: [.left, .right], fingers: 1, distanceMillimetres: 10, maximumDuration: 0.5, pointsPerMillimetre: 1)
+    }
+
+    @Test func swipeTransitions() {
+        let down: MachineInput = .touches(1, [touch(1, .began, 50, 50)])
+        let rows: [MachineRow<SwipeRecognizer>] = [
+            MachineRow(name: "a finger lands", prelude: [], input: down, outcome: RecognizerOutcome.none, to: .tracking(start: 1)),
+            MachineRow(name: "not far yet", prelude: [down], input: .touches(1.2, [touch(1, .moved, 58, 50)]),
+                       outcome: RecognizerOutcome.none, to: .tracking(start: 1)),
+            MachineRow(name: "far enough to the right", prelude: [down], input: .touches(1.2, [touch(1, .moved, 62, 50)]),
+                       outcome: .recognized, to: .swiped(start: 1, direction: .right)),
+            MachineRow(name: "far enough to the left", prelude: [down], input: .touches(1.2, [touch(1, .moved, 38, 52)]),
+                       outcome: .recognized, to: .swiped(start: 1, direction: .left)),
+            MachineRow(name: "up is not allowed", prelude: [down], input: .touches(1.2, [touch(1, .moved, 50, 38)]),
+                       outcome: .failed, to: .tracking(start: 1)),
+            MachineRow(name: "diagonal", prelude: [down], input: .touches(1.2, [touch(1, .moved, 62, 58)]),
+                       outcome: .failed, to: .tracking(start: 1)),
+            MachineRow(name: "too late", prelude: [down], input: .touches(1.6, [touch(1, .moved, 62, 50)]),
+                       outcome: .failed, to: .tracking(start: 1)),
+            MachineRow(name: "lifts short", prelude: [down], input: .touches(1.2, [touch(1, .ended, 55, 50)]),
+                       outcome: .failed, to: .tracking(start: 1)),
+            MachineRow(name: "one finger too many", prelude: [down], input: .touches(1.2, [touch(2, .began, 80, 50)]),
+                       outcome: .failed, to: .tracking(start: 1)),
+            MachineRow(name: "reset", prelude: [down], input: .reset, outcome: RecognizerOutcome.none, to: .idle),
+        ]
+        checkTransitions(swipe, rows)
+    }
+
+    @Test func aSwipesDirectionIsItsValue() {
+        var bench = MachineBench(machine: swipe())
+        #expect(JSONValue.object(bench.machine.values(centroid: .zero)) == .object([("direction", .string("right"))]))
+        _ = bench.apply(.touches(1, [touch(1, .began, 50, 50)]))
+        _ = bench.apply(.touches(1.2, [touch(1, .moved, 38, 50)]))
+        #expect(JSONValue.object(bench.machine.values(centroid: .zero)) == .object([("direction", .string("left"))]))
+        #expect(bench.machine.isHorizontal(centroid: .zero))
+    }
 }
