@@ -190,4 +190,66 @@ import Testing
         #expect(JSONValue.object(bench.machine.values(centroid: .zero)) == .object([("direction", .string("left"))]))
         #expect(bench.machine.isHorizontal(centroid: .zero))
     }
+
+    // MARK: - Pinch and rotation
+
+    func pinch() -> PinchRecognizer { PinchRecognizer(measure: PinchMeasure(threshold: 1.1)) }
+
+    @Test func pinchTransitions() {
+        let one: MachineInput = .touches(1, [touch(1, .began, 0, 0)])
+        let two: MachineInput = .touches(1, [touch(1, .began, 0, 0), touch(2, .began, 100, 0)])
+        let spread: MachineInput = .touches(1.5, [touch(2, .moved, 150, 0)])
+        let rows: [MachineRow<PinchRecognizer>] = [
+            MachineRow(name: "one finger: nothing to measure", prelude: [], input: one, outcome: RecognizerOutcome.none,
+                       to: .possible(reference: nil, last: 1, time: 0)),
+            MachineRow(name: "two fingers: the reference", prelude: [], input: two, outcome: RecognizerOutcome.none,
+                       to: .possible(reference: 100, last: 1, time: 1)),
+            MachineRow(name: "a little wider", prelude: [two], input: .touches(1.5, [touch(2, .moved, 105, 0)]),
+                       outcome: RecognizerOutcome.none, to: .possible(reference: 100, last: 1.05, time: 1.5)),
+            MachineRow(name: "wide enough", prelude: [two], input: spread, outcome: .began,
+                       to: .possible(reference: 100, last: 1.5, time: 1.5)),
+            MachineRow(name: "narrow enough", prelude: [two], input: .touches(1.5, [touch(2, .moved, 50, 0)]),
+                       outcome: .began, to: .possible(reference: 100, last: 0.5, time: 1.5)),
+            MachineRow(name: "both lift", prelude: [two], input: .touches(1.5, [touch(1, .ended, 0, 0), touch(2, .ended, 100, 0)]),
+                       outcome: .failed, to: .possible(reference: 100, last: 1, time: 1)),
+            MachineRow(name: "let begin", prelude: [two, spread], input: .began, outcome: RecognizerOutcome.none,
+                       to: .active(reference: 100, last: 1.5, time: 1.5, velocity: 0)),
+            MachineRow(name: "wider once begun", prelude: [two, spread, .began], input: .touches(2, [touch(2, .moved, 200, 0)]),
+                       outcome: .changed, to: .active(reference: 100, last: 2, time: 2, velocity: 1)),
+            MachineRow(name: "a finger lifts once begun", prelude: [two, spread, .began], input: .touches(2, [touch(2, .ended, 150, 0)]),
+                       outcome: .ended, to: .active(reference: 100, last: 1.5, time: 1.5, velocity: 0)),
+            MachineRow(name: "reset", prelude: [two, spread, .began], input: .reset, outcome: RecognizerOutcome.none,
+                       to: .possible(reference: nil, last: 1, time: 0)),
+        ]
+        checkTransitions(pinch, rows)
+    }
+
+    func rotation() -> RotationRecognizer { RotationRecognizer(measure: RotationMeasure(threshold: 6 * Double.pi / 180)) }
+
+    @Test func rotationTransitions() {
+        let two: MachineInput = .touches(1, [touch(1, .began, 0, 0), touch(2, .began, 100, 0)])
+        let quarter: MachineInput = .touches(1.5, [touch(2, .moved, 0, 100)])
+        let rows: [MachineRow<RotationRecognizer>] = [
+            MachineRow(name: "two fingers: the reference", prelude: [], input: two, outcome: RecognizerOutcome.none,
+                       to: .possible(reference: 0, last: 0, time: 1)),
+            MachineRow(name: "a quarter turn", prelude: [two], input: quarter, outcome: .began,
+                       to: .possible(reference: 0, last: Double.pi / 2, time: 1.5)),
+            MachineRow(name: "let begin", prelude: [two, quarter], input: .began, outcome: RecognizerOutcome.none,
+                       to: .active(reference: 0, last: Double.pi / 2, time: 1.5, velocity: 0)),
+            MachineRow(name: "a half turn once begun", prelude: [two, quarter, .began], input: .touches(2, [touch(2, .moved, -100, 0)]),
+                       outcome: .changed, to: .active(reference: 0, last: Double.pi, time: 2, velocity: Double.pi)),
+            MachineRow(name: "a finger lifts once begun", prelude: [two, quarter, .began], input: .touches(2, [touch(1, .ended, 0, 0)]),
+                       outcome: .ended, to: .active(reference: 0, last: Double.pi / 2, time: 1.5, velocity: 0)),
+        ]
+        checkTransitions(rotation, rows)
+        // Turning past half a turn reads as the shorter way round.
+        var bench = MachineBench(machine: rotation())
+        _ = bench.apply(.touches(1, [touch(1, .began, 0, 0), touch(2, .began, -100, 1)]))
+        _ = bench.apply(.touches(1.5, [touch(2, .moved, -100, -1)]))
+        guard case .possible(_, let last, _) = bench.machine.state else {
+            Issue.record("a rotation that has not begun is possible: \(bench.machine.state)")
+            return
+        }
+        #expect(abs(last - 0.02) < 0.0001, "\(last)")
+    }
 }

@@ -340,28 +340,3 @@ struct GestureRecognizer: Sendable {
         }
     }
 }
-
-/// atan2 without Foundation: the standard library has no trigonometry, so a careful series.
-func atan2Approx(_ y: Double, _ x: Double) -> Double {
-    if x == 0 && y == 0 { return 0 }
-    func atan(_ z: Double) -> Double {
-        // Reduce to |z| <= 1, then to |z| <= tan(pi/12) with atan(z) = pi/6 + atan((z*sqrt3 - 1)/(sqrt3 + z)).
-        if z < 0 { return -atan(-z) }
-        if z > 1 { return Double.pi / 2 - atan(1 / z) }
-        let sqrt3 = 1.7320508075688772
-        if z > 0.2679491924311227 { return Double.pi / 6 + atan((z * sqrt3 - 1) / (sqrt3 + z)) }
-        var term = z
-        var sum = 0.0
-        var n = 1.0
-        let z2 = z * z
-        for i in 0..<12 {
-            sum += (i % 2 == 0 ? 1 : -1) * term / n
-            term *= z2
-            n += 2
-        }
-        return sum
-    }
-    if x > 0 { return atan(y / x) }
-    if x < 0 { return y >= 0 ? atan(y / x) + Double.pi : atan(y / x) - Double.pi }
-    return y > 0 ? Double.pi / 2 : -Double.pi / 2
-}
