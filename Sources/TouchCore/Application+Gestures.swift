@@ -31,11 +31,10 @@ extension Application {
             // Recognizers a timer finished are ready for the next touch at once.
             if fired { resetFinishedRecognizers(time: time, report: &report) }
         }
-        while let (id, due) = gestures.recognizers.compactMap({ key, r in r.deadline.map { (key, $0) } })
-            .min(by: { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }), due <= time
-        {
+        // A timer that fires is over: each recognizer's machine leaves its timed state.
+        while let (id, due) = gestures.nextTimer, due <= time {
             fired = true
-            if let next = gestures.recognizers[id]!.timerFired(at: due) {
+            if let next = gestures.timerFired(id, at: due) {
                 transition(id, to: next, time: due, report: &report)
             }
         }
@@ -59,43 +58,39 @@ extension Application {
         }
         for id in gestures.order {
             let mine = changed.filter { gestures.touches[$0.id]?.recognizers?.contains(id) == true }
-            guard !mine.isEmpty, gestures.recognizers[id] != nil else { continue }
-            if let next = gestures.recognizers[id]!.update(mine, time: time) {
-                transition(id, to: next, time: time, report: &report)
-            }
+            guard !mine.isEmpty, let next = gestures.touchesChanged(id, mine, time: time) else { continue }
+            transition(id, to: next, time: time, report: &report)
         }
     }
 
     /// Moves a recognizer to `state`, with UIKit's arbitration.
     mutating func transition(_ id: ResponderID, to state: GestureState, time: Double, report: inout DispatchReport) {
-        guard let recognizer = gestures.recognizers[id] else { return }
         switch state {
         case .began, .recognized:
-            guard recognizer.state == .possible else { return }
+            guard let requires = gestures.recognizers[id]?.spec.requiresFailureOf, gestures.recognizers[id]?.state == .possible
+            else { return }
             if controlYieldedTo(id) != nil {
                 transition(id, to: .failed, time: time, report: &report)
                 return
             }
-            let waiting = recognizer.spec.requiresFailureOf.contains { other in
+            let recognition: GestureLifecycle.Recognition = state == .began ? .began : .recognized
+            let waiting = requires.contains { other in
                 guard let o = gestures.recognizers[other] else { return false }
                 return o.state == .possible && o.isEngaged
             }
             if waiting {
-                gestures.recognizers[id]!.pending = state
+                _ = gestures.apply(.hold(recognition), to: id, time: time)
                 return
             }
-            commit(id, state, time: time, report: &report)
+            commit(id, recognition, time: time, report: &report)
         case .failed:
-            guard recognizer.state == .possible else { return }
-            gestures.recognizers[id]!.state = .failed
-            gestures.recognizers[id]!.pending = nil
-            gestures.recognizers[id]!.deadline = nil
+            guard gestures.apply(.fail, to: id, time: time) else { return }
             record(id, time: time, report: &report)
             releaseWaiters(of: id, time: time, report: &report)
             releaseHeldTouches(time: time, report: &report)
         case .changed, .ended, .cancelled:
-            guard recognizer.state == .began || recognizer.state == .changed else { return }
-            gestures.recognizers[id]!.state = state
+            let input: GestureLifecycle.Input = state == .changed ? .change : state == .ended ? .end : .cancel
+            guard gestures.apply(input, to: id, time: time) else { return }
             record(id, time: time, report: &report)
             if state == .ended { emitAction(id, time: time, report: &report) }
         case .possible:
@@ -107,9 +102,9 @@ extension Application {
     /// once no other recognizer they wait for is still deciding.
     private mutating func releaseWaiters(of id: ResponderID, time: Double, report: inout DispatchReport) {
         for other in gestures.order where gestures.recognizers[other]?.spec.requiresFailureOf.contains(id) == true {
-            if let pending = gestures.recognizers[other]?.pending {
-                gestures.recognizers[other]!.pending = nil
-                transition(other, to: pending, time: time, report: &report)
+            // Deciding again holds it once more, commits it or fails it.
+            if let held = gestures.recognizers[other]?.held {
+                transition(other, to: held.state, time: time, report: &report)
             }
         }
     }
@@ -131,15 +126,7 @@ extension Application {
             current = tree.superview(of: v)
         }
         guard let control, current != nil else { return nil }
-        let horizontal: Bool = {
-            switch r.spec.kind {
-            case .pan:
-                let t = r.centroid - r.referenceCentroid
-                return abs(t.x) >= abs(t.y)
-            case .swipe: return r.swipeDirection == .left || r.swipeDirection == .right
-            default: return false
-            }
-        }()
+        let horizontal = r.isHorizontal
         let yields: Bool
         switch (control.spec.kind, r.spec.kind) {
         case (.button, .tap(1, 1)), (.toggle, .tap(1, 1)): yields = true
@@ -150,13 +137,13 @@ extension Application {
         return yields ? control.spec.view : nil
     }
 
-    private mutating func commit(_ id: ResponderID, _ state: GestureState, time: Double, report: inout DispatchReport) {
-        gestures.recognizers[id]!.state = state
-        gestures.recognizers[id]!.pending = nil
-        gestures.recognizers[id]!.deadline = nil
+    private mutating func commit(
+        _ id: ResponderID, _ recognition: GestureLifecycle.Recognition, time: Double, report: inout DispatchReport
+    ) {
+        guard gestures.apply(.commit(recognition), to: id, time: time), let touchIDs = gestures.recognizers[id]?.touchIDs else { return }
         record(id, time: time, report: &report)
         emitAction(id, time: time, report: &report)
-        let touches = Set(gestures.recognizers[id]!.touchIDs)
+        let touches = Set(touchIDs)
         // Every other recognizer of these touches fails, unless it may recognize simultaneously.
         for other in gestures.order where other != id {
             guard let o = gestures.recognizers[other], o.state == .possible, o.isEngaged,
@@ -165,12 +152,12 @@ extension Application {
             else { continue }
             transition(other, to: .failed, time: time, report: &report)
         }
-        guard gestures.recognizers[id]!.spec.cancelsTouchesInView else {
+        guard gestures.recognizers[id]?.spec.cancelsTouchesInView == true else {
             releaseHeldTouches(time: time, report: &report)
             return
         }
         var toCancel: [Touch] = []
-        for touchID in gestures.recognizers[id]!.touchIDs where !gestures.isClaimed(touchID) {
+        for touchID in touchIDs where !gestures.isClaimed(touchID) {
             var record = gestures.touches[touchID] ?? TouchArbitration()
             record.claimed = true
             record.heldBegan = nil
@@ -240,7 +227,7 @@ extension Application {
     }
 
     private mutating func record(_ id: ResponderID, time: Double, report: inout DispatchReport) {
-        let r = gestures.recognizers[id]!
+        guard let r = gestures.recognizers[id] else { return }
         let entry = GestureRecord(
             recognizer: id, kind: r.spec.kind.name, view: r.spec.view, state: r.state, timestamp: time, location: r.centroid,
             touches: r.touchIDs, values: r.values)
@@ -249,8 +236,7 @@ extension Application {
     }
 
     private mutating func emitAction(_ id: ResponderID, time: Double, report: inout DispatchReport) {
-        let r = gestures.recognizers[id]!
-        guard let name = r.spec.action else { return }
+        guard let r = gestures.recognizers[id], let name = r.spec.action else { return }
         let action = ActionRecord(
             name: name, responder: id, trigger: nil, payload: r.spec.payload, touches: r.touchIDs, view: r.spec.view,
             timestamp: time, gestureState: r.state)
@@ -263,11 +249,12 @@ extension Application {
     mutating func resetFinishedRecognizers(time: Double, report: inout DispatchReport) {
         let liveIDs = Set(live.entries.map(\.touch.id))
         for id in gestures.order {
-            guard let r = gestures.recognizers[id] else { continue }
-            let anyLive = r.touchIDs.contains { liveIDs.contains($0) }
-            if r.state.isTerminal && !anyLive {
-                gestures.recognizers[id]!.reset()
-            } else if r.state == .possible && !anyLive && r.deadline == nil && r.pending == nil && !r.tracks.isEmpty {
+            guard let (finished, undecided) = gestures.recognizers[id].map({ r in
+                r.touchIDs.contains { liveIDs.contains($0) } ? (false, false) : (r.state.isTerminal, r.isUndecided)
+            }) else { continue }
+            if finished {
+                gestures.reset(id, time: time)
+            } else if undecided {
                 // A recognizer whose touches all ended without deciding (a pan never moved far enough).
                 transitionFailedQuietly(id, time: time, report: &report)
             }
@@ -280,7 +267,7 @@ extension Application {
     /// A recognizer whose touches ended without it deciding fails without a record; those waiting
     /// for it to fail go ahead.
     private mutating func transitionFailedQuietly(_ id: ResponderID, time: Double, report: inout DispatchReport) {
-        gestures.recognizers[id]!.reset()
+        gestures.reset(id, time: time)
         releaseWaiters(of: id, time: time, report: &report)
     }
 }

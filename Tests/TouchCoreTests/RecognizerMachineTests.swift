@@ -3,7 +3,7 @@ import Testing
 @testable import TouchCore
 
 /// Each kind's own machine in isolation, over its transition table (the doc comment beside its
-/// `State`). One point per millimetre, so that distances read as
+/// `State`), then on seeded random touches. One point per millimetre, so that distances read as
 /// points.
 @Suite(.timeLimit(.minutes(1))) struct RecognizerMachineTests {
     static let t = TapSettings()  // 0.35 s between taps, 7 mm apart, 0.75 s long, 7 mm of slop
@@ -251,5 +251,81 @@ import Testing
             return
         }
         #expect(abs(last - 0.02) < 0.0001, "\(last)")
+    }
+
+    // MARK: - Random touches
+
+    /// What a recognizer's lifecycle lets the machine be given, as far as the machine can tell.
+    enum Stage { case possible, active, finished }
+
+    /// Random touches, timers and resets through a machine as its recognizer would give them: it
+    /// asks only what its kind may (`allowed`), begins only while possible, changes and ends only
+    /// once begun, runs a timer only while possible, and is what it was at first after a reset.
+    func randomRuns<Machine: RecognizerMachine>(
+        _ make: () -> Machine, fingers: Int, allowed: (RecognizerOutcome) -> Bool
+    ) where Machine.State: Equatable {
+        let initial = make().state
+        for seed in machineSeeds {
+            var rng = SeededGenerator(state: seed)
+            var bench = MachineBench(machine: make())
+            var stage = Stage.possible
+            var down: [TouchID: Point] = [:]
+            var next: TouchID = 1
+            var time = 1.0
+            for _ in 0..<400 {
+                time += Double.random(in: 0.01...0.3, using: &rng)
+                var outcome: RecognizerOutcome?
+                if stage == .finished || (down.isEmpty && Int.random(in: 0..<8, using: &rng) == 0) {
+                    outcome = bench.apply(.reset)
+                    #expect(bench.machine.state == initial, "seed \(seed): a reset starts anew")
+                    stage = .possible
+                    down = [:]
+                } else if stage == .possible, bench.machine.deadline != nil, Int.random(in: 0..<4, using: &rng) == 0 {
+                    outcome = bench.apply(.timer)
+                } else {
+                    let touches = randomEvent(down: &down, next: &next, fingers: fingers + 1, step: 8, using: &rng)
+                    guard !touches.isEmpty else { continue }
+                    outcome = bench.apply(.touches(time, touches))
+                }
+                #expect(bench.machine.deadline == nil || stage == .possible, "seed \(seed): a timer only while possible")
+                guard let outcome else { continue }
+                #expect(allowed(outcome), "seed \(seed): \(outcome)")
+                switch outcome {
+                case .none, .tapped(isLast: false): break
+                case .began:
+                    #expect(stage == .possible, "seed \(seed): began once begun")
+                    _ = bench.apply(.began)
+                    stage = .active
+                case .changed: #expect(stage == .active, "seed \(seed): changed before it began")
+                case .ended:
+                    #expect(stage == .active, "seed \(seed): ended before it began")
+                    stage = .finished
+                case .recognized, .failed, .tapped(isLast: true): stage = .finished
+                }
+            }
+        }
+    }
+
+    func isDiscrete(_ outcome: RecognizerOutcome) -> Bool {
+        switch outcome {
+        case .none, .tapped, .recognized, .failed: true
+        case .began, .changed, .ended: false
+        }
+    }
+
+    func isContinuous(_ outcome: RecognizerOutcome) -> Bool {
+        switch outcome {
+        case .none, .began, .changed, .ended, .failed: true
+        case .tapped, .recognized: false
+        }
+    }
+
+    @Test func randomTouchesKeepEveryMachineWithinItsTable() {
+        randomRuns(doubleTap, fingers: 1, allowed: { isDiscrete($0) && $0 != .recognized })
+        randomRuns({ press() }, fingers: 1, allowed: isContinuous)
+        randomRuns(pan, fingers: 2, allowed: isContinuous)
+        randomRuns(swipe, fingers: 1, allowed: { isDiscrete($0) && !($0 == .tapped(isLast: false) || $0 == .tapped(isLast: true)) })
+        randomRuns(pinch, fingers: 2, allowed: isContinuous)
+        randomRuns(rotation, fingers: 2, allowed: isContinuous)
     }
 }

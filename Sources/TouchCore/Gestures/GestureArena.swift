@@ -41,6 +41,42 @@ struct GestureArena: Sendable {
     /// The earliest timer of any recognizer.
     var nextDeadline: Double? { recognizers.values.compactMap(\.deadline).min() }
 
+    /// The recognizer whose timer is due first (the first by id among equals), and when.
+    var nextTimer: (id: ResponderID, due: Double)? {
+        recognizers.compactMap { id, r in r.deadline.map { (id: id, due: $0) } }
+            .min { $0.due < $1.due || ($0.due == $1.due && $0.id < $1.id) }
+    }
+
+    // MARK: - Inputs to recognizers
+
+    /// Gives recognizer `id` one event's changes to its touches; returns the state it proposes.
+    mutating func touchesChanged(_ id: ResponderID, _ touches: [Touch], time: Double) -> GestureState? {
+        step(id) { $0.touchesChanged(touches, time: time) } ?? nil
+    }
+
+    /// Fires recognizer `id`'s timer; returns the state it proposes.
+    mutating func timerFired(_ id: ResponderID, at time: Double) -> GestureState? {
+        step(id) { $0.timerFired() } ?? nil
+    }
+
+    /// Applies the arena's decision to recognizer `id`'s lifecycle; returns whether it was taken.
+    mutating func apply(_ input: GestureLifecycle.Input, to id: ResponderID, time: Double) -> Bool {
+        step(id) { $0.apply(input) } ?? false
+    }
+
+    /// Resets recognizer `id`: its touches have all finished.
+    mutating func reset(_ id: ResponderID, time: Double) {
+        step(id) { $0.reset() }
+    }
+
+    /// Gives recognizer `id` an input, in place.
+    private mutating func step<Result>(_ id: ResponderID, _ body: (inout GestureRecognizer) -> Result) -> Result? {
+        guard let i = recognizers.index(forKey: id) else { return nil }
+        return body(&recognizers.values[i])
+    }
+
+    // MARK: - Touches
+
     func simultaneous(_ a: ResponderID, _ b: ResponderID) -> Bool {
         guard let ra = recognizers[a], let rb = recognizers[b] else { return false }
         return ra.spec.recognizesSimultaneouslyWith.contains(b) || rb.spec.recognizesSimultaneouslyWith.contains(a)
