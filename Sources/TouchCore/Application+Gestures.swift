@@ -16,6 +16,20 @@ extension Application {
     /// When the next recognizer timer is due (kernel-clock seconds), for the daemon's timer.
     public var nextDeadline: Double? { gestures.nextDeadline }
 
+    /// Whether the recognizers' state changes are recorded, as ``GestureTransition``s to take with
+    /// ``takeGestureTransitions()``. Off by default: then nothing is recorded or described.
+    public var tracesGestureTransitions: Bool {
+        get { gestures.trace != nil }
+        set { gestures.trace = newValue ? (gestures.trace ?? []) : nil }
+    }
+
+    /// The recognizers' state changes recorded since the last call, oldest first.
+    public mutating func takeGestureTransitions() -> [GestureTransition] {
+        guard let trace = gestures.trace else { return [] }
+        gestures.trace = []
+        return trace
+    }
+
     /// Fires the recognizer timers due at or before `time` (a long press beginning, a multi-tap
     /// window closing). Time is only ever what the caller says: replays pass recording times.
     public mutating func advanceTime(to time: Double) -> DispatchReport? {

@@ -20,6 +20,9 @@ struct GestureArena: Sendable {
     /// its touch-down (when it reaches recognizers or its view's `touchesBegan`) until it has
     /// finished and no recognizer tracks or holds it.
     var touches: [TouchID: TouchArbitration] = [:]
+    /// The recognizers' state changes, oldest first, while they are traced; `nil` (nothing
+    /// recorded, nothing described) otherwise.
+    var trace: [GestureTransition]?
 
     mutating func add(_ recognizer: GestureRecognizer) {
         let id = recognizer.spec.id
@@ -51,28 +54,36 @@ struct GestureArena: Sendable {
 
     /// Gives recognizer `id` one event's changes to its touches; returns the state it proposes.
     mutating func touchesChanged(_ id: ResponderID, _ touches: [Touch], time: Double) -> GestureState? {
-        step(id) { $0.touchesChanged(touches, time: time) } ?? nil
+        let described = { "touches " + touches.map { "\($0.id) \($0.phase.rawValue)" }.joined(separator: ", ") }
+        return step(id, time: time, input: described) { $0.touchesChanged(touches, time: time) } ?? nil
     }
 
     /// Fires recognizer `id`'s timer; returns the state it proposes.
     mutating func timerFired(_ id: ResponderID, at time: Double) -> GestureState? {
-        step(id) { $0.timerFired() } ?? nil
+        step(id, time: time, input: { "timer" }) { $0.timerFired() } ?? nil
     }
 
     /// Applies the arena's decision to recognizer `id`'s lifecycle; returns whether it was taken.
     mutating func apply(_ input: GestureLifecycle.Input, to id: ResponderID, time: Double) -> Bool {
-        step(id) { $0.apply(input) } ?? false
+        step(id, time: time, input: { input.description }) { $0.apply(input) } ?? false
     }
 
     /// Resets recognizer `id`: its touches have all finished.
     mutating func reset(_ id: ResponderID, time: Double) {
-        step(id) { $0.reset() }
+        step(id, time: time, input: { "reset" }) { $0.reset() }
     }
 
-    /// Gives recognizer `id` an input, in place.
-    private mutating func step<Result>(_ id: ResponderID, _ body: (inout GestureRecognizer) -> Result) -> Result? {
+    /// Gives recognizer `id` an input, in place; when tracing, records its state change.
+    private mutating func step<Result>(
+        _ id: ResponderID, time: Double, input: () -> String, _ body: (inout GestureRecognizer) -> Result
+    ) -> Result? {
         guard let i = recognizers.index(forKey: id) else { return nil }
-        return body(&recognizers.values[i])
+        guard trace != nil else { return body(&recognizers.values[i]) }
+        let from = recognizers.values[i].traceDescription
+        let result = body(&recognizers.values[i])
+        let to = recognizers.values[i].traceDescription
+        if to != from { trace?.append(GestureTransition(recognizer: id, timestamp: time, from: from, input: input(), to: to)) }
+        return result
     }
 
     // MARK: - Touches

@@ -97,4 +97,7 @@ struct GestureRecognizer: Sendable {
         _ = lifecycle.apply(.reset)
         machine.reset()
     }
+
+    /// Its lifecycle's state and its kind's, for a trace.
+    var traceDescription: String { "\(lifecycle.state) \(machine.stateDescription)" }
 }
