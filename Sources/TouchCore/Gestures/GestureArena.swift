@@ -10,6 +10,10 @@
 /// view or a subview, even one its view does not get for lack of multiple touch; one attached above a
 /// control fails rather than take over the control's own action (`UIControl`'s
 /// `gestureRecognizerShouldBegin`).
+///
+/// Recognizers get their inputs through it, in place (``touchesChanged(_:_:time:)``,
+/// ``timerFired(_:at:)``, ``apply(_:to:time:)``, ``reset(_:time:)``); what each touch's view calls
+/// await is one ``TouchArbitration`` per touch.
 struct GestureArena: Sendable {
     var recognizers: [ResponderID: GestureRecognizer] = [:]
     /// Attachment order: recognizers are asked in this order.

@@ -15,7 +15,9 @@
 ///     tracking|swiped  the last finger lifts short     → (failed)
 ///     any              reset                           → idle
 ///
-/// While the arena holds its recognition back (`swiped`), each event decides again.
+/// "(failed)": it proposes failing and its state stays as it is; its recognizer's lifecycle has
+/// failed, and only a reset brings it back. While the arena holds its recognition back (`swiped`),
+/// each event decides again.
 struct SwipeRecognizer: RecognizerMachine {
     enum State: Sendable, Equatable {
         /// No touch yet.
