@@ -142,13 +142,7 @@ extension Application {
         if recordsResponderCalls { report.event.allTouches = activeTouches }
         report.changedTouches.reserveCapacity(changed.count)
         for i in changed {
-            // Where each touch is in its view, as the view sees it now (the view may move later).
-            if let view = live.entries[i].touch.view {
-                let touch = live.entries[i].touch
-                let inView = tree.convert(touch.locationInWindow, touch.previousLocationInWindow, fromWindowTo: view)
-                live.entries[i].touch.locationInView = inView?.0
-                live.entries[i].touch.previousLocationInView = inView?.1
-            }
+            noteLocationInView(of: i)
             report.changedTouches.append(live.entries[i].touch)
         }
         let event = report.event
@@ -177,7 +171,22 @@ extension Application {
                 if trigger == .touchesBegan && !gestures.isEmpty { for touch in group.touches { gestures.beganDelivered(touch.id) } }
             }
         }
-        // Finished touches leave, in the order they changed (the tap tracker hears of each).
+        retireFinished(changed)
+        if !gestures.isEmpty { resetFinishedRecognizers(time: event.timestamp, report: &report) }
+    }
+
+    /// Records where a live touch is in its view, as the view is now (the view may move later):
+    /// what the touch's messages say, without a tree.
+    private mutating func noteLocationInView(of i: Int) {
+        guard let view = live.entries[i].touch.view else { return }
+        let touch = live.entries[i].touch
+        let inView = tree.convert(touch.locationInWindow, touch.previousLocationInWindow, fromWindowTo: view)
+        live.entries[i].touch.locationInView = inView?.0
+        live.entries[i].touch.previousLocationInView = inView?.1
+    }
+
+    /// Finished touches leave, in the order they changed (the tap tracker hears of each).
+    private mutating func retireFinished(_ changed: [Int]) {
         var finished = false
         for i in changed {
             switch live.entries[i].touch.phase {
@@ -201,7 +210,6 @@ extension Application {
                 forgetIfUnwatched(id)
             }
         }
-        if !gestures.isEmpty { resetFinishedRecognizers(time: event.timestamp, report: &report) }
     }
 
     /// Whether the calls of `trigger` can be counted rather than made: nothing would observe them.

@@ -85,11 +85,9 @@ struct DebugEventsCommand: ParsableCommand {
                 ])
             case .openFailed(let info, let error, let attempt, let retryIn):
                 guard info.mayBeTouchDevice, watcher.isWorthReporting(error, attempt: attempt, retryIn: retryIn) else { return }
-                emit([("event", "error"), ("devnode", .string(info.devnode)), ("error", .string("\(error)"))])
-            case .failed(let devnode, let error):
-                emit([("event", "error"), ("devnode", .string(devnode)), ("error", .string("\(error)"))])
-            case .enumerationFailed(let error):
-                emit([("event", "error"), ("devnode", .null), ("error", .string("cannot list the input devices present: \(error)"))])
+                emitError(devnode: info.devnode, "\(error)")
+            case .failed(let devnode, let error): emitError(devnode: devnode, "\(error)")
+            case .enumerationFailed(let error): emitError(devnode: nil, "cannot list the input devices present: \(error)")
             }
         }
         watcher.start(handler)
@@ -98,6 +96,11 @@ struct DebugEventsCommand: ParsableCommand {
             ("hotplug", watcher.monitorSource.map { .string($0.rawValue) } ?? .null),
         ])
         _ = try watcher.run(idleTimeout: timeout, handler)
+    }
+
+    /// An `error` line, about a device node when one is to blame.
+    func emitError(devnode: String?, _ error: String) {
+        emit([("event", "error"), ("devnode", devnode.map { .string($0) } ?? .null), ("error", .string(error))])
     }
 
     static func contactJSON(_ contact: DeviceContact) -> JSONValue {
