@@ -90,7 +90,17 @@ public struct DispatchReport: Hashable, Sendable {
     /// Where a press, remote-control or motion event started: the first responder or the root.
     public var startResponder: ResponderID? = nil
     /// First-responder changes that handlers made during this event, in order.
-    public var firstResponderChanges: [FirstResponderChange] = []
+    public private(set) var firstResponderChanges: [FirstResponderChange] = []
+    /// For each of ``firstResponderChanges``, how many of ``actions`` came before it. A handler's
+    /// change happens inside its action, as `becomeFirstResponder()` inside an action method does:
+    /// it follows that action and precedes the next, and messages keep that order.
+    public private(set) var actionsBeforeFirstResponderChanges: [Int] = []
 
     public init(event: Event) { self.event = event }
+
+    /// Records a first-responder change a handler made, after the actions emitted so far.
+    public mutating func appendFirstResponderChange(_ change: FirstResponderChange) {
+        firstResponderChanges.append(change)
+        actionsBeforeFirstResponderChanges.append(actions.count)
+    }
 }

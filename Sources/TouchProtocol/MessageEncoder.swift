@@ -6,7 +6,9 @@ import TouchCore
 /// sent for every frame); their text is exactly what building them from ``JSONValue``s would give.
 public enum MessageEncoder {
     /// The messages for one dispatched event, in order: hits, then touches, presses, the
-    /// remote-control command or the motion, then gestures, actions and first-responder changes.
+    /// remote-control command or the motion, then gestures, then actions with each first-responder
+    /// change right after the action that made it (UIKit changes the first responder inside the
+    /// action method, before the next action is sent).
     public static func messages(for report: DispatchReport) -> [OutboundMessage] {
         // All the event's messages in one buffer: one allocation for their bodies.
         var batch = MessageBatch(
@@ -18,8 +20,16 @@ public enum MessageEncoder {
         if let command = report.remoteControl { add(command, responder: report.startResponder, to: &batch) }
         if let motion = report.motion { add(motion, responder: report.startResponder, to: &batch) }
         for gesture in report.gestures { add(gesture, to: &batch) }
-        for action in report.actions { add(action, to: &batch) }
-        for change in report.firstResponderChanges { add(change, to: &batch) }
+        var change = 0
+        let changes = report.firstResponderChanges
+        for (i, action) in report.actions.enumerated() {
+            while change < changes.count && report.actionsBeforeFirstResponderChanges[change] <= i {
+                add(changes[change], to: &batch)
+                change += 1
+            }
+            add(action, to: &batch)
+        }
+        for remaining in changes[change...] { add(remaining, to: &batch) }
         return batch.finish()
     }
 

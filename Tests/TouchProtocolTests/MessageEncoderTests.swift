@@ -61,6 +61,34 @@ import TouchProtocol
         #expect(none?.body.contains(#""location_in_view":null,"previous_location_in_view":null"#) == true, "\(none?.body ?? "")")
     }
 
+    /// A handler that makes a responder first responder does so inside its action, as
+    /// `becomeFirstResponder()` inside an action method: the change follows that action and comes
+    /// before the next one up the chain (seed 003 logs the change first).
+    @Test func aFirstResponderChangeComesRightAfterTheActionThatMadeIt() throws {
+        var tree = ViewTree()
+        try tree.addWindow("w", WindowProperties(size: Size(width: 100, height: 100)))
+        try tree.addView("container", parent: "w", ViewProperties(frame: Rect(x: 0, y: 0, width: 100, height: 100)))
+        try tree.addView("button", parent: "container", ViewProperties(frame: Rect(x: 0, y: 0, width: 50, height: 50)))
+        try tree.addView("field", parent: "container", ViewProperties(frame: Rect(x: 50, y: 50, width: 50, height: 50)))
+        var app = Application(
+            tree: tree,
+            handlers: HandlerTable([
+                Handler(responder: "button", trigger: .touchesBegan, action: "focus", firstResponderEffect: .become("field")),
+                Handler(responder: "container", trigger: .touchesBegan, action: "after"),
+                Handler(responder: "w", trigger: .touchesBegan, action: "last"),
+            ]),
+            firstResponderTraits: [FirstResponderTraits(responder: "field", canBecome: true, canResign: true)])
+        let report = app.send(InputFrame(device: "d", window: "w", timestamp: 1, contacts: [InputContact(id: 1, phase: .began, location: Point(x: 10, y: 10))]))[0]
+        let kinds = MessageEncoder.messages(for: report).map { message -> String in
+            switch message.topic {
+            case .actions: "action " + (message.action ?? "")
+            case .firstResponder: "first_responder"
+            default: message.topic.map(\.rawValue) ?? "none"
+            }
+        }
+        #expect(kinds == ["hits", "touches", "action focus", "first_responder", "action after", "action last"])
+    }
+
     /// The whole touch message, byte for byte, in every phase a touch message is sent in.
     @Test func touchMessagesInEveryPhase() {
         var tree = ViewTree()

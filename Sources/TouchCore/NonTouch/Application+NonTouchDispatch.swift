@@ -106,12 +106,12 @@ extension Application {
             switch effect {
             case .become(let responder):
                 if let change = try becomeFirstResponder(responder, cause: .handler(handler.action), timestamp: time) {
-                    report.firstResponderChanges.append(change)
+                    report.appendFirstResponderChange(change)
                 }
             case .resign(let responder):
                 // Resigning a responder that already is not first responder changes nothing.
                 guard isFirstResponder(responder) else { return }
-                report.firstResponderChanges.append(try resignFirstResponder(responder, cause: .handler(handler.action), timestamp: time))
+                report.appendFirstResponderChange(try resignFirstResponder(responder, cause: .handler(handler.action), timestamp: time))
             }
         } catch {
             report.anomalies.append("handler \(handler.action) of \(handler.responder): \(error.description)")
