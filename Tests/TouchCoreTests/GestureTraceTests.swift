@@ -2,7 +2,7 @@ import Testing
 import TouchCore
 
 /// Recognizers' state changes, traced on request as `from → input → to`.
-@Suite(.timeLimit(.minutes(1))) struct GestureTraceTests {
+@Suite(.timeLimit(.minutes(10))) struct GestureTraceTests {
     @Test func aSingleTapWaitingForADoubleTapIsTracedStepByStep() {
         let double = GestureRecognizerSpec(id: "double", view: "orange", kind: .tap(taps: 2, touches: 1), action: "double")
         let single = GestureRecognizerSpec(

@@ -5,7 +5,7 @@ import Testing
 /// Each kind's own machine in isolation, over its transition table (the doc comment beside its
 /// `State`), then on seeded random touches. One point per millimetre, so that distances read as
 /// points.
-@Suite(.timeLimit(.minutes(1))) struct RecognizerMachineTests {
+@Suite(.timeLimit(.minutes(10))) struct RecognizerMachineTests {
     static let t = TapSettings()  // 0.35 s between taps, 7 mm apart, 0.75 s long, 7 mm of slop
 
     // MARK: - Tap

@@ -4,7 +4,7 @@ import TouchEvdev
 
 /// The budgets of docs/limits.md, checked while a recording is parsed and before anything is kept:
 /// each refusal names the line where the budget ran out.
-@Suite(.timeLimit(.minutes(2))) struct RecordingBudgetTests {
+@Suite(.timeLimit(.minutes(10))) struct RecordingBudgetTests {
     static let header = """
         version: 1
         ndevices: 1

@@ -5,7 +5,7 @@ import TouchEvdev
 /// Seeded mutations of small recordings in every format: each mutant parses, and then decodes and
 /// maps without trapping, or is refused with the line at fault. A failure prints its seed and
 /// iteration, which reproduce it.
-@Suite(.timeLimit(.minutes(2))) struct RecordingMutationTests {
+@Suite(.timeLimit(.minutes(10))) struct RecordingMutationTests {
     static let evemu = """
         # EVEMU 1.3
         N: mutant screen

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// Files are written whole or not at all, and failures name the file and the call.
-@Suite(.timeLimit(.minutes(1))) struct FileWriterTests {
+@Suite(.timeLimit(.minutes(10))) struct FileWriterTests {
     let directory: String
 
     init() {
