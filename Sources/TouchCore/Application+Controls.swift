@@ -12,11 +12,20 @@ extension Application {
     /// A control's current value (a toggle's on, a slider's value; null for a button).
     public func controlValue(of view: ResponderID) -> JSONValue? { controls[view]?.value }
 
+    /// Whether a control is tracking a touch now (between its touch-down and the touch's end).
+    public func controlIsTracking(_ view: ResponderID) -> Bool { controls[view]?.trackingTouch != nil }
+
     /// Whether `view` is an enabled control, which then tracks its own touches.
     func isControl(_ view: ResponderID) -> Bool { controls[view]?.spec.isEnabled == true }
 
     /// A control's touches: it sends its control events (and their actions) and does not forward the
     /// touches up the responder chain, as `UIControl` does.
+    ///
+    /// The control's own handlers run first: they are overrides of its touch methods. One that does
+    /// not pass the call on is an override that does not call `super`, where `UIControl` tracks:
+    /// the control then does nothing for that call (a `UIButton` subclass overriding
+    /// `touchesBegan` without `super` never sends `touchDown` nor its action), and forgets a touch
+    /// whose end it was not told of.
     mutating func controlTracks(_ view: ResponderID, trigger: HandlerTrigger, touches: [Touch], report: inout DispatchReport) {
         guard var control = controls[view], let props = tree.properties(of: view) else { return }
         let call = ResponderCall(responder: view, trigger: trigger, touches: touches.map(\.id))
@@ -24,12 +33,21 @@ extension Application {
             report.calls.append(call)
             report.log.append(.call(call))
         }
-        // Its own handlers still run (an override of the control's touches methods), but the chain stops here.
+        var callsSuper = true
         for handler in handlers.handlers(for: view) where handler.matches(trigger, touches: touches) {
             emit(handler.action, payload: handler.payload, responder: view, trigger: trigger, touches: touches.map(\.id), view: view, report: &report)
             applyFirstResponderEffect(of: handler, report: &report)
+            callsSuper = callsSuper && handler.passesOn
         }
-        guard let touch = touches.first(where: { control.trackingTouch == nil || $0.id == control.trackingTouch }) else { return }
+        guard callsSuper else {
+            if let tracked = control.trackingTouch, touches.contains(where: { $0.id == tracked && $0.phase.isFinal }) {
+                controls[view]?.trackingTouch = nil
+            }
+            return
+        }
+        // A touch-down starts tracking when nothing is tracked; anything else concerns the tracked touch.
+        guard let touch = touches.first(where: { $0.phase == .began ? control.trackingTouch == nil : $0.id == control.trackingTouch })
+        else { return }
         let local = tree.convert(touch.locationInWindow, fromWindowTo: view) ?? .zero
         let strictlyInside = props.hitArea.contains(local)
         let looselyInside = props.hitArea.outset(by: EdgeInsets(all: ControlSpec.trackingMargin)).contains(local)

@@ -73,6 +73,7 @@ enum LayoutSummary {
             lines.append("device[\(i)]: \(device.match.kind.rawValue) → window \(device.window.isEmpty ? "(the key window)" : device.window)")
         }
         lines += warnings(document: document, tree: tree)
+        lines += controlOverrideWarnings(document: document)
         return lines.joined(separator: "\n")
     }
 
@@ -106,6 +107,27 @@ enum LayoutSummary {
         case nil: break
         }
         return line
+    }
+
+    /// Controls with a touch handler that does not pass the call on: like a `UIButton` subclass
+    /// overriding a touch method without calling `super`, the control then stops tracking there.
+    static func controlOverrideWarnings(document: LayoutDocument) -> [String] {
+        let controls = Set(document.controls.filter(\.isEnabled).map(\.view))
+        return document.handlers.compactMap { handler in
+            guard controls.contains(handler.responder), !handler.passesOn else { return nil }
+            let effect: String
+            switch handler.trigger {
+            case .touchesBegan: effect = "never begins tracking: no touch_down and no action"
+            case .touchesMoved: effect = "does not follow the finger: no drag events, and a slider stays put"
+            case .touchesEnded: effect = "never sees the touch end: no touch_up_inside and no action"
+            case .touchesCancelled: effect = "sends no touch_cancel"
+            case .action, .pressesBegan, .pressesEnded, .pressesCancelled, .remoteControl, .motionBegan, .motionEnded, .motionCancelled:
+                return nil
+            }
+            return "warning: control \(handler.responder): its \(handler.trigger.rawValue) handler (\(handler.action)) does not pass the call "
+                + "on, like a \(handler.trigger.methodName) override that does not call super: the control \(effect) "
+                + "(pass_on = true keeps it working)"
+        }
     }
 
     /// Views with handlers whose hit area is smaller than a finger's comfortable target.

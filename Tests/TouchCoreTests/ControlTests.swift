@@ -33,6 +33,36 @@ import TouchCore
         #expect(reports.flatMap(\.calls).map(\.responder) == ["btn", "btn"], "controls do not forward touches")
     }
 
+    /// Seed 001 (按钮的点击事件无效了): a button subclass overriding `touchesBegan` or
+    /// `touchesEnded` without calling `super` stops working, since `UIControl` tracks in those
+    /// methods. A handler on the control that does not pass the call on is that override.
+    @Test(arguments: [HandlerTrigger.touchesBegan, .touchesEnded])
+    func aControlWhoseTouchOverrideDoesNotCallSuperSendsNoAction(trigger: HandlerTrigger) {
+        let all = ControlEvent.allCases.map { ControlTarget(event: $0, action: "tap") }
+        let override = Handler(responder: "btn", trigger: trigger, action: "btn.\(trigger.methodName)", passesOn: false)
+        var a = app(all, handlers: [override])
+        var reports = a.send(frame(1, contact(1, .began, onButton.x, onButton.y)))
+        reports += a.send(frame(1.05, contact(1, .ended, onButton.x, onButton.y)))
+        let names = reports.flatMap(\.actions).map(\.name)
+        #expect(names.contains("btn.\(trigger.methodName)"), "the override itself runs")
+        #expect(!events(reports).contains("touch_up_inside") && !events(reports).contains("primary_action_triggered"), "no action")
+        #expect(events(reports).contains("touch_down") == (trigger != .touchesBegan), "touchesBegan's override keeps even the touch down away")
+        #expect(reports.flatMap(\.calls).map(\.responder) == ["btn", "btn"], "the touches still go nowhere up the chain")
+        // The control is not left tracking a touch it was never told ended: a later tap with the
+        // override passing on works again.
+        var b = app(all, handlers: [override])
+        _ = b.send(frame(1, contact(1, .began, onButton.x, onButton.y)))
+        _ = b.send(frame(1.05, contact(1, .ended, onButton.x, onButton.y)))
+        #expect(b.controlIsTracking("btn") == false)
+    }
+
+    @Test func anOverrideThatCallsSuperKeepsTheControlWorking() {
+        let override = Handler(responder: "btn", trigger: .touchesBegan, action: "btn.touchesBegan", passesOn: true)
+        var a = app([ControlTarget(event: .touchUpInside, action: "tap")], handlers: [override])
+        let reports = a.send(frame(1, contact(1, .began, onButton.x, onButton.y))) + a.send(frame(1.05, contact(1, .ended, onButton.x, onButton.y)))
+        #expect(reports.flatMap(\.actions).map(\.name) == ["btn.touchesBegan", "button - tap"])
+    }
+
     @Test func everyTrackingEventInOrder() {
         let all = ControlEvent.allCases.map { ControlTarget(event: $0, action: "tap") }
         var a = app(all)

@@ -68,6 +68,48 @@ import Testing
         #expect(run.stdout.contains("control ok: button, touch_up_inside → confirm (to v)"))
     }
 
+    /// A control's touch handler that consumes the call is an override without `super`: `check`
+    /// says the control will stop working, and the layout is still valid.
+    @Test func checkWarnsOfAControlWhoseTouchHandlerDoesNotPassOn() throws {
+        let path = try Self.temporaryLayout(
+            """
+            [[window]]
+            id = "w"
+            size = [400, 300]
+
+            [[view]]
+            id = "ok"
+            parent = "w"
+            frame = [10, 10, 100, 60]
+
+            [[control]]
+            view = "ok"
+            kind = "button"
+            [[control.target]]
+            event = "touch_up_inside"
+            action = "confirm"
+
+            [[handler]]
+            responder = "ok"
+            on = "touches_began"
+            action = "ok-pressed"
+            pass_on = false
+
+            [[handler]]
+            responder = "ok"
+            on = "touches_ended"
+            action = "ok-released"
+
+            """)
+        defer { unlink(path) }
+        let run = try Self.touchd(["check", "--config", path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let warnings = run.stdout.split(separator: "\n").filter { $0.hasPrefix("warning: control") }
+        #expect(warnings == [
+            "warning: control ok: its touches_began handler (ok-pressed) does not pass the call on, like a touchesBegan override that does not call super: the control never begins tracking: no touch_down and no action (pass_on = true keeps it working)"
+        ])
+    }
+
     @Test func checkReportsEveryProblemWithItsLineAndExitsOne() throws {
         let path = try Self.temporaryLayout(
             """
