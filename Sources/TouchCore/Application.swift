@@ -4,11 +4,17 @@ public struct ApplicationSettings: Hashable, Sendable {
     public var queueCapacity: Int
     /// How many events must wait before move-only frames are merged.
     public var coalescingThreshold: Int
+    /// Whether the application receives remote-control events from the start, as if it had called
+    /// `beginReceivingRemoteControlEvents()`. UIKit's default is no.
+    public var receivesRemoteControlEvents: Bool
 
-    public init(tap: TapSettings = TapSettings(), queueCapacity: Int = 1024, coalescingThreshold: Int = 8) {
+    public init(
+        tap: TapSettings = TapSettings(), queueCapacity: Int = 1024, coalescingThreshold: Int = 8, receivesRemoteControlEvents: Bool = false
+    ) {
         self.tap = tap
         self.queueCapacity = queueCapacity
         self.coalescingThreshold = coalescingThreshold
+        self.receivesRemoteControlEvents = receivesRemoteControlEvents
     }
 }
 
@@ -20,6 +26,8 @@ public struct ApplicationStatistics: Hashable, Sendable {
     public var actionsEmitted = 0
     public var unhandledCalls = 0
     public var anomalies = 0
+    /// Remote-control events that arrived while the application was not receiving them.
+    public var remoteControlEventsIgnored = 0
 }
 
 /// The application object (the counterpart of `UIApplication`): it owns the view tree, the handlers,
@@ -76,6 +84,9 @@ public struct Application: Sendable {
     var firstResponders: [ResponderID: ResponderID] = [:]
     var responderTraits: [ResponderID: FirstResponderTraits] = [:]
     var pendingFirstResponderChanges: [FirstResponderChange] = []
+    /// Whether remote-control events are dispatched (between `beginReceivingRemoteControlEvents()`
+    /// and `endReceivingRemoteControlEvents()`).
+    public internal(set) var isReceivingRemoteControlEvents: Bool
     /// Keys held down, by device and key code.
     var livePresses: [PressKey: Press] = [:]
     var nextPressID: PressID = 1
@@ -102,6 +113,7 @@ public struct Application: Sendable {
         self.queue = ApplicationEventQueue(
             capacity: settings.queueCapacity, coalescingThreshold: settings.coalescingThreshold)
         self.taps = TapTracker(settings: settings.tap)
+        self.isReceivingRemoteControlEvents = settings.receivesRemoteControlEvents
         for spec in gestureRecognizers {
             do { try addGestureRecognizer(spec) } catch { preconditionFailure("gesture recognizer \(spec.id): \(error)") }
         }

@@ -49,6 +49,7 @@ extension Daemon {
         c.messagesDropped = server.droppedMessages
         c.clientsDisconnectedSlow = server.disconnectedSlow
         c.clientsClosedStalled = server.closedStalled
+        c.remoteControlIgnored = s.remoteControlEventsIgnored
         c.activeTouches = app.activeTouches.count
         c.wakeups = loop.wakeups
         return c

@@ -25,6 +25,8 @@ enum RequestFamily {
         case .reload: self = .daemon(.reload)
         case .devices: self = .daemon(.devices)
         case .stats: self = .daemon(.stats)
+        case .beginReceivingRemoteControl: self = .responders(.receiveRemoteControl(true))
+        case .endReceivingRemoteControl: self = .responders(.receiveRemoteControl(false))
         }
     }
 

@@ -1,10 +1,12 @@
 import TouchCore
 import TouchProtocol
 
-/// The requests that move a window's first responder.
+/// The requests about who receives events without touches: moving a window's first responder,
+/// and whether the application receives remote-control events.
 enum ResponderRequest {
     case become(ResponderID)
     case resign(ResponderID)
+    case receiveRemoteControl(Bool)
 }
 
 extension Daemon {
@@ -24,6 +26,9 @@ extension Daemon {
             } catch {
                 return .failure(RequestError(error.code, error.description))
             }
+        case .receiveRemoteControl(let receives):
+            if receives { app.beginReceivingRemoteControlEvents() } else { app.endReceivingRemoteControlEvents() }
+            return .success(.object([("receiving", .bool(app.isReceivingRemoteControlEvents))]))
         }
     }
 

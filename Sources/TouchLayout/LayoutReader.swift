@@ -43,7 +43,10 @@ struct LayoutReader {
         "version", "application", "tap", "queue", "window", "controller", "view", "handler", "gesture", "control", "device",
         "daemon",
     ]
-    static let applicationKeys = ["id", "delegate"]
+    static let applicationKeys = ["id", "delegate", "receives_remote_control"]
+    static let applicationAliases = [
+        "beginReceivingRemoteControlEvents": "receives_remote_control", "remote_control": "receives_remote_control",
+    ]
     static let tapKeys = ["interval", "distance_mm", "max_duration", "slop_mm"]
     static let tapAliases = ["max_distance_mm": "distance_mm", "duration": "max_duration"]
     static let queueKeys = ["capacity"]
@@ -55,6 +58,7 @@ struct LayoutReader {
         readVersion(top, into: &draft)
         if let fields = top.table("application", expect: "an [application] table") {
             draft.application = readApplication(fields)
+            if let receives = fields.bool("receives_remote_control") { draft.settings.receivesRemoteControlEvents = receives }
         }
         if let fields = top.table("tap", expect: "a [tap] table") {
             draft.settings.tap = readTap(fields)
@@ -149,7 +153,7 @@ struct LayoutReader {
         if let id = reference(fields, "delegate", expect: "a non-empty string, the app delegate's responder id") {
             spec.delegate = id
         }
-        fields.rejectUnknownKeys(Self.applicationKeys, what: "[application]")
+        fields.rejectUnknownKeys(Self.applicationKeys, what: "[application]", aliases: Self.applicationAliases)
         return spec
     }
 

@@ -5,8 +5,8 @@ public enum ClientRole: String, Hashable, Sendable, CaseIterable {
     /// Watch the daemon: `ping`, `subscribe`, `unsubscribe`, `hit_test`, `views`, `devices`,
     /// `stats` and `snapshot`.
     case readOnly = "read_only"
-    /// Also change it: `set`, `add_view`, `remove_view`, `reload`, `become_first_responder` and
-    /// `resign_first_responder`.
+    /// Also change it: `set`, `add_view`, `remove_view`, `reload`, `become_first_responder`,
+    /// `resign_first_responder`, `begin_receiving_remote_control` and `end_receiving_remote_control`.
     case control
 
     /// Whether a client with this role may make a request that needs `required`.
@@ -24,7 +24,9 @@ extension Request {
     public var requiredRole: ClientRole {
         switch self {
         case .ping, .subscribe, .unsubscribe, .hitTest, .views, .devices, .stats, .snapshot: .readOnly
-        case .set, .addView, .removeView, .reload, .becomeFirstResponder, .resignFirstResponder: .control
+        case .set, .addView, .removeView, .reload, .becomeFirstResponder, .resignFirstResponder, .beginReceivingRemoteControl,
+            .endReceivingRemoteControl:
+            .control
         }
     }
 
@@ -45,6 +47,8 @@ extension Request {
         case .snapshot: "snapshot"
         case .becomeFirstResponder: "become_first_responder"
         case .resignFirstResponder: "resign_first_responder"
+        case .beginReceivingRemoteControl: "begin_receiving_remote_control"
+        case .endReceivingRemoteControl: "end_receiving_remote_control"
         }
     }
 }

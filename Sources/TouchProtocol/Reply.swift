@@ -82,6 +82,8 @@ public struct StatsCounters: Hashable, Sendable {
     public var clientsDisconnectedSlow = 0
     /// Connections closed with last words the client had not read.
     public var clientsClosedStalled = 0
+    /// Remote-control events that came while the application was not receiving them.
+    public var remoteControlIgnored = 0
     /// Touches down now.
     public var activeTouches = 0
     /// Times the event loop woke up.
@@ -98,7 +100,8 @@ public struct StatsCounters: Hashable, Sendable {
             ("clients_accepted", clientsAccepted), ("clients_refused", clientsRefused), ("clients_refused_full", clientsRefusedFull),
             ("accept_backoffs", acceptBackoffs), ("requests_served", requestsServed), ("messages_sent", messagesSent),
             ("messages_dropped", messagesDropped), ("clients_disconnected_slow", clientsDisconnectedSlow),
-            ("clients_closed_stalled", clientsClosedStalled), ("active_touches", activeTouches), ("wakeups", wakeups),
+            ("clients_closed_stalled", clientsClosedStalled), ("remote_control_ignored", remoteControlIgnored),
+            ("active_touches", activeTouches), ("wakeups", wakeups),
         ]
     }
 }

@@ -47,6 +47,7 @@ extension Request {
         "hit_test": ["x", "y", "window"], "set": ["view", "properties"], "add_view": ["view", "parent", "properties"],
         "remove_view": ["view"], "reload": [], "devices": [], "views": [], "stats": [], "snapshot": ["window", "heatmap"],
         "become_first_responder": ["responder"], "resign_first_responder": ["responder"],
+        "begin_receiving_remote_control": [], "end_receiving_remote_control": [],
     ]
 
     static func command(_ d: [String: JSONValue]) throws(RequestError) -> Request {
@@ -83,6 +84,8 @@ extension Request {
             return .snapshot(window: try RequestField.optionalIdentifier(d["window"], "window"), heatmap: heatmap)
         case "become_first_responder": return .becomeFirstResponder(responder: try RequestField.identifier(d["responder"], "responder"))
         case "resign_first_responder": return .resignFirstResponder(responder: try RequestField.identifier(d["responder"], "responder"))
+        case "begin_receiving_remote_control": return .beginReceivingRemoteControl
+        case "end_receiving_remote_control": return .endReceivingRemoteControl
         default: throw unknownCommand(cmd)
         }
     }
@@ -90,7 +93,7 @@ extension Request {
     static func unknownCommand(_ cmd: String) -> RequestError {
         RequestError(
             "unknown_command",
-            "unknown command \"\(excerpt(cmd))\": expected ping, subscribe, unsubscribe, hit_test, set, add_view, remove_view, reload, devices, views, stats, snapshot, become_first_responder or resign_first_responder"
+            "unknown command \"\(excerpt(cmd))\": expected ping, subscribe, unsubscribe, hit_test, set, add_view, remove_view, reload, devices, views, stats, snapshot, become_first_responder, resign_first_responder, begin_receiving_remote_control or end_receiving_remote_control"
         )
     }
 

@@ -46,6 +46,10 @@ public enum Request: Hashable, Sendable {
     case becomeFirstResponder(responder: ResponderID)
     /// `resignFirstResponder()` on a window, view or controller.
     case resignFirstResponder(responder: ResponderID)
+    /// `UIApplication.beginReceivingRemoteControlEvents()`.
+    case beginReceivingRemoteControl
+    /// `UIApplication.endReceivingRemoteControlEvents()`.
+    case endReceivingRemoteControl
 }
 
 /// Why a request was refused: a machine-readable code and a sentence.

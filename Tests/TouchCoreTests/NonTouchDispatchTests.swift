@@ -95,7 +95,13 @@ import TouchCore
             Handler(responder: "ViewController", trigger: .remoteControl, action: "any-command"),
         ], first: "field")
         let input = RemoteControlInput(device: "remote", window: nil, timestamp: 4, subtype: .togglePlayPause, keyName: "KEY_PLAYPAUSE")
+        // As in UIKit, nothing arrives before the application begins receiving remote-control events.
+        #expect(a.isReceivingRemoteControlEvents == false)
         var report = a.send(.remoteControl(input))[0]
+        #expect(report.remoteControl == nil && report.calls.isEmpty && report.actions.isEmpty)
+        #expect(a.statistics.remoteControlEventsIgnored == 1)
+        a.beginReceivingRemoteControlEvents()
+        report = a.send(.remoteControl(input))[0]
         #expect(report.event.type == .remoteControl)
         #expect(report.remoteControl == input)
         #expect(report.calls.first?.responder == "field")
@@ -106,6 +112,13 @@ import TouchCore
         report = a.send(.remoteControl(next))[0]
         #expect(report.actions.map(\.name) == ["any-command"])
         #expect(report.actions.first?.detail == ["next_track"])
+        // After endReceivingRemoteControlEvents(), nothing again.
+        a.endReceivingRemoteControlEvents()
+        #expect(a.send(.remoteControl(next))[0].actions.isEmpty)
+        #expect(a.statistics.remoteControlEventsIgnored == 2)
+        // A layout (or settings) may receive them from the start.
+        let receiving = Application(tree: a.tree, settings: ApplicationSettings(receivesRemoteControlEvents: true))
+        #expect(receiving.isReceivingRemoteControlEvents)
     }
 
     @Test func motionPhasesGoToTheFirstResponder() {

@@ -54,6 +54,14 @@ import TouchLayout
     @Test func remoteControlAndMotionMessages() throws {
         let h = try DaemonHarness(app: app())
         let c = try h.connect(topics: ["remote_control", "motion"])
+        // Not receiving yet: the command goes nowhere, and stats counts it.
+        h.daemon.receive(.remoteControl(RemoteControlInput(device: "r", window: nil, timestamp: 0.5, subtype: .play, keyName: "KEY_PLAY")))
+        c.send(#"{"id":1,"cmd":"begin_receiving_remote_control"}"#)
+        c.send(#"{"id":2,"cmd":"stats"}"#)
+        try h.drain(c)
+        #expect(c.of(type: "remote_control").isEmpty)
+        #expect((c.reply(id: 1)?["result"] as? [String: Any])?["receiving"] as? Bool == true)
+        #expect((c.reply(id: 2)?["result"] as? [String: Any])?["remote_control_ignored"] as? Int == 1)
         h.daemon.receive(.remoteControl(RemoteControlInput(device: "r", window: nil, timestamp: 1, subtype: .nextTrack, keyName: "KEY_NEXTSONG")))
         h.daemon.receive(.motion(MotionInput(device: "a", window: "main", timestamp: 2, phase: .began)))
         try h.drain(c)
@@ -61,6 +69,11 @@ import TouchLayout
         #expect(remote["subtype"] as? String == "next_track" && remote["key"] as? String == "KEY_NEXTSONG" && remote["responder"] as? String == "main")
         let motion = try #require(c.of(type: "motion").first)
         #expect(motion["subtype"] as? String == "shake" && motion["phase"] as? String == "began" && motion["time"] as? Double == 2)
+        c.send(#"{"id":3,"cmd":"end_receiving_remote_control"}"#)
+        try h.drain(c)
+        h.daemon.receive(.remoteControl(RemoteControlInput(device: "r", window: nil, timestamp: 3, subtype: .pause, keyName: "KEY_PAUSE")))
+        try h.drain(c)
+        #expect(c.of(type: "remote_control").count == 1, "after end_receiving_remote_control, nothing more")
     }
 
     @Test func aRefusedFirstResponderChangeIsReportedForTheLogs() throws {

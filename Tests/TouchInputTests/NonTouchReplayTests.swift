@@ -10,6 +10,9 @@ import TouchLayout
     /// A window whose first responder is `field`, and device entries with no window (the docs
     /// allow it: their events go to the key window).
     static let layout = """
+        [application]
+        receives_remote_control = true
+
         [[window]]
         id = "main"
         size = [800, 480]

@@ -13,6 +13,16 @@ import TouchCore
             + more
     }
 
+    @Test func theApplicationReceivesRemoteControlOnlyWhenTheLayoutSaysSo() throws {
+        let window = "[[window]]\nid = \"w\"\nsize = [100, 100]\n"
+        #expect(try load(window).settings.receivesRemoteControlEvents == false, "UIKit's default")
+        let receiving = try load("[application]\nreceives_remote_control = true\n" + window)
+        #expect(receiving.settings.receivesRemoteControlEvents)
+        #expect(try receiving.makeApplication().isReceivingRemoteControlEvents)
+        let uikit = issues("[application]\nbeginReceivingRemoteControlEvents = true\n" + window)
+        #expect(uikit.first?.description.contains("did you mean \"receives_remote_control\"") == true, "\(uikit)")
+    }
+
     @Test func firstResponderKeysAreReadAndMadeIntoTheApplication() throws {
         let text = layout(window: "first_responder = \"a\"", """
             [[handler]]

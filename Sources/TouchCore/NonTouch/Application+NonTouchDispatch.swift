@@ -53,9 +53,16 @@ extension Application {
         return report
     }
 
-    /// Dispatches a remote-control event (`remoteControlReceived(with:)`) from the first responder up.
+    /// Dispatches a remote-control event (`remoteControlReceived(with:)`) from the first responder
+    /// up, while the application receives them; otherwise it is only counted, as UIKit delivers
+    /// none before `beginReceivingRemoteControlEvents()`.
     mutating func dispatchRemoteControl(_ input: RemoteControlInput) -> DispatchReport {
         var report = beginNonTouchEvent(.remoteControl, timestamp: input.timestamp, window: input.window)
+        guard isReceivingRemoteControlEvents else {
+            statistics.remoteControlEventsIgnored += 1
+            report.startResponder = nil
+            return report
+        }
         report.remoteControl = input
         if let start = report.startResponder {
             callNonTouchChain(from: start, trigger: .remoteControl, detail: [input.subtype.rawValue], remoteControl: input.subtype, report: &report)
@@ -73,6 +80,12 @@ extension Application {
         }
         return report
     }
+
+    /// `beginReceivingRemoteControlEvents()`: remote-control events reach the first responder from now on.
+    public mutating func beginReceivingRemoteControlEvents() { isReceivingRemoteControlEvents = true }
+
+    /// `endReceivingRemoteControlEvents()`: remote-control events are ignored from now on.
+    public mutating func endReceivingRemoteControlEvents() { isReceivingRemoteControlEvents = false }
 
     /// What every event without touches starts with: it is counted, the recognizer timers due
     /// before it fire, and its report names where its calls start (the window's first responder,
