@@ -10,6 +10,7 @@ struct Touchctl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "touchctl",
         abstract: "Watch and control a running touchd.",
+        version: ReleaseVersion.of("touchctl"),
         subcommands: [Monitor.self, HitTest.self, SetView.self, Reload.self, Devices.self, Views.self, Stats.self, Ping.self, Snapshot.self, FirstResponder.self])
 }
 

@@ -6,12 +6,10 @@ import TouchCore
 import TouchDaemon
 import TouchInput
 import TouchLayout
+import TouchProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// The version touchd reports in its hello message.
-let touchdVersion = "touchd 0.1.0"
 
 /// `touchd --config FILE`: runs the daemon.
 struct RunCommand: ParsableCommand {
@@ -76,7 +74,7 @@ struct RunCommand: ParsableCommand {
         let socket = self.socket ?? daemonSpec.socket
         let options = DaemonRunner.Options(
             socketPath: socket, socketMode: mode_t(daemonSpec.socketMode), socketGroup: try socketGroupID(daemonSpec),
-            peerPolicy: try peerPolicy(daemonSpec), version: touchdVersion, exitWhenInputEnds: exitAfterReplay)
+            peerPolicy: try peerPolicy(daemonSpec), version: ReleaseVersion.of("touchd"), exitWhenInputEnds: exitAfterReplay)
         let activated = try activatedSocket(path: socket, logger: logger)
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment, clock: clock)
         let runner: DaemonRunner

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TouchProtocol
 
 /// The `touchd` command: the daemon and its tools.
 @main
@@ -6,6 +7,7 @@ struct Touchd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "touchd",
         abstract: "Bridges Linux touchscreens and touchpads to a UIKit-style view tree and its socket clients.",
+        version: ReleaseVersion.of("touchd"),
         subcommands: [RunCommand.self, CheckCommand.self, HitTestCommand.self, ReplayCommand.self, DevicesCommand.self, DebugEventsCommand.self, RenderCommand.self],
         defaultSubcommand: RunCommand.self
     )

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TouchDaemon
 import TouchLayout
+import TouchProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -159,6 +160,7 @@ import Glibc
             hello = c.of(type: "hello").first
         }
         #expect(hello?["protocol"] as? Int == 1)
+        #expect(hello?["daemon"] as? String == ReleaseVersion.of("touchd"))
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
