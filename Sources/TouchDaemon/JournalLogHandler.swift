@@ -7,7 +7,9 @@ import Glibc
 /// A swift-log handler writing one line per message to standard error.
 ///
 /// Under systemd (`JOURNAL_STREAM` set) each line starts with the syslog priority in angle brackets
-/// (`<3>` for errors), which journald turns into the entry's priority; elsewhere lines read
+/// (`<3>` for errors), which journald turns into the entry's priority; a message of several lines
+/// (a refused reload lists every problem of the layout) carries it on each line, since journald
+/// makes every line an entry of its own. Elsewhere lines read
 /// `2026-11-22T10:00:00Z warning touchd: message key=value`.
 public struct JournalLogHandler: LogHandler {
     public var logLevel: Logger.Level = .info
@@ -37,6 +39,12 @@ public struct JournalLogHandler: LogHandler {
         }
     }
 
+    /// `text` as journald reads it from a stream: every line prefixed with the priority of `level`.
+    public static func journalLines(_ text: String, level: Logger.Level) -> String {
+        let prefix = "<\(priority(level))>"
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { prefix + $0 + "\n" }.joined()
+    }
+
     public func log(event: LogEvent) {
         var all = metadata
         if let extra = event.metadata { all.merge(extra) { $1 } }
@@ -44,7 +52,7 @@ public struct JournalLogHandler: LogHandler {
         let text = event.message.description + (fields.isEmpty ? "" : " " + fields)
         let line: String
         if forJournal {
-            line = "<\(Self.priority(event.level))>\(text)\n"
+            line = Self.journalLines(text, level: event.level)
         } else {
             var now = time(nil)
             var tm = tm()

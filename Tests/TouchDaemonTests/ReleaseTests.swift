@@ -18,4 +18,46 @@ import Glibc
         #expect(touchctl.status == 0, "\(touchctl.stderr)")
         #expect(touchctl.stdout == "touchctl \(ReleaseVersion.number)\n")
     }
+
+    @Test func everyLineOfAMessageCarriesItsPriorityForTheJournal() {
+        #expect(JournalLogHandler.journalLines("one", level: .warning) == "<4>one\n")
+        #expect(JournalLogHandler.journalLines("refused: a\nb\nc", level: .error) == "<3>refused: a\n<3>b\n<3>c\n")
+    }
+
+    @Test func aRefusedReloadLogsEveryProblemAtErrorPriorityForTheJournal() throws {
+        let layout = temporaryPath("journal") + ".toml"
+        let socket = temporaryPath("journal") + ".sock"
+        try String(contentsOfFile: DaemonProcessTests.kiosk, encoding: .utf8).write(toFile: layout, atomically: true, encoding: .utf8)
+        defer { unlink(layout) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binaries.touchd)
+        process.arguments = ["--config", layout, "--no-devices", "--socket", socket]
+        process.environment = ProcessInfo.processInfo.environment.merging(["JOURNAL_STREAM": "8:1234"]) { $1 }
+        let stderr = Pipe()
+        process.standardError = stderr
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        var client: TestClient?
+        for _ in 0..<100 where client == nil {
+            usleep(50_000)
+            client = try? TestClient(path: socket)
+        }
+        let c = try #require(client)
+        // Three problems: two windows' ids and a size.
+        try "[[window]]\nid = 1\nsize = \"wide\"\n\n[[window]]\nid = 2\nsize = [10, 10]\n".write(toFile: layout, atomically: true, encoding: .utf8)
+        c.send(#"{"id":1,"cmd":"reload"}"#)
+        for _ in 0..<500 where c.reply(id: 1) == nil {
+            usleep(10_000)
+            c.poll()
+        }
+        let reply = try #require(c.reply(id: 1))
+        #expect(reply["ok"] as? Bool == false)
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let problems = log.split(separator: "\n").filter { $0.contains(layout + ":") }
+        #expect(problems.count >= 3, "\(log)")
+        #expect(problems.allSatisfy { $0.hasPrefix("<3>") }, "\(log)")
+        #expect(log.split(separator: "\n").allSatisfy { $0.hasPrefix("<") }, "every line has a priority: \(log)")
+    }
 }
