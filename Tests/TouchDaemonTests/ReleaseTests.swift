@@ -19,6 +19,30 @@ import Glibc
         #expect(touchctl.stdout == "touchctl \(ReleaseVersion.number)\n")
     }
 
+    /// `Key=value` settings of a unit or sysusers file, in order, comments left out.
+    static func settings(_ file: String) throws -> [(key: String, value: String)] {
+        try String(contentsOfFile: Binaries.repository + "/systemd/" + file, encoding: .utf8)
+            .split(separator: "\n").filter { !$0.hasPrefix("#") }
+            .compactMap { line in
+                let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+                return parts.count == 2 ? (parts[0], parts[1]) : nil
+            }
+    }
+
+    @Test func clientsJoinTheTouchdGroupWithOrWithoutSocketActivation() throws {
+        let service = try Self.settings("touchd.service")
+        let socket = try Self.settings("touchd.socket")
+        // Socket-activated, the socket file is systemd's, with SocketGroup=; otherwise touchd binds
+        // it with its own group (Group=). Both must be the group the clients join.
+        #expect(socket.filter { $0.key == "SocketGroup" }.map(\.value) == ["touchd"])
+        #expect(service.filter { $0.key == "Group" }.map(\.value) == ["touchd"])
+        #expect(socket.filter { $0.key == "SocketMode" }.map(\.value) == ["0660"])
+        // The input group, which reads every keyboard, is the service's own, for the devices only.
+        #expect(service.filter { $0.key == "SupplementaryGroups" }.map(\.value) == ["input"])
+        let tmpfiles = try String(contentsOfFile: Binaries.repository + "/systemd/touchd.tmpfiles", encoding: .utf8)
+        #expect(tmpfiles.contains("d /run/touchd 0755 touchd touchd -"))
+    }
+
     @Test func everyLineOfAMessageCarriesItsPriorityForTheJournal() {
         #expect(JournalLogHandler.journalLines("one", level: .warning) == "<4>one\n")
         #expect(JournalLogHandler.journalLines("refused: a\nb\nc", level: .error) == "<3>refused: a\n<3>b\n<3>c\n")
