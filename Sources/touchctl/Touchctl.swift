@@ -15,7 +15,7 @@ struct Touchctl: ParsableCommand {
 }
 
 struct SocketOption: ParsableArguments {
-    @Option(name: .long, help: "touchd's socket (default: $TOUCHD_SOCKET, else /run/touchd/touchd.sock).")
+    @Option(name: .long, help: "touchd's socket (default: $TOUCHD_SOCKET, else /run/touchd/touchd.sock).", completion: .file())
     var socket: String?
 
     func connect() throws -> Connection {
@@ -40,7 +40,9 @@ func run(_ body: () throws -> Void) throws {
 struct Monitor: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Print what touchd sends: hits, actions, touches, gestures, devices.")
     @OptionGroup var connection: SocketOption
-    @Option(name: .long, help: "Topics, comma-separated (default: hits,actions,devices).")
+    @Option(
+        name: .long, help: "Topics, comma-separated (default: hits,actions,devices).",
+        completion: .custom { _, _, prefix in Topic.listCompletions(prefix) })
     var topics: String = "hits,actions,devices"
     @Option(name: .long, help: "Only messages about these views (comma-separated; a trailing * is a prefix).")
     var views: String?
@@ -233,7 +235,7 @@ struct Snapshot: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Draw the running tree with its last touches (SVG, or PNG through rsvg-convert from librsvg2-bin).")
     @OptionGroup var connection: SocketOption
-    @Option(name: .long, help: "The picture's file: .svg, or .png.") var out: String
+    @Option(name: .long, help: "The picture's file: .svg, or .png.", completion: .file(extensions: ["svg", "png"])) var out: String
     @Option(name: .long, help: "The window (default: the key window).") var window: String?
     @Flag(name: .long, help: "Draw touch-down density too.") var heatmap = false
 

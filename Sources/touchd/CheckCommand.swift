@@ -13,7 +13,7 @@ struct CheckCommand: ParsableCommand {
         abstract: "Validate a layout file and print a summary of it.",
         discussion: "Exits with status 0 when the layout is valid, 1 when it is not (every problem is listed).")
 
-    @Option(name: .long, help: "The layout file (TOML).")
+    @Option(name: .long, help: "The layout file (TOML).", completion: Completions.layout)
     var config: String
 
     func run() throws {

@@ -18,7 +18,7 @@ struct DevicesCommand: ParsableCommand {
             the kind comes from the device's capabilities alone.
             """)
 
-    @Option(name: .long, help: "A layout: show which [[device]] entry takes each device, or why none does.")
+    @Option(name: .long, help: "A layout: show which [[device]] entry takes each device, or why none does.", completion: Completions.layout)
     var config: String?
 
     @Flag(name: .long, help: "Print JSON (an array with one object per device).")

@@ -11,7 +11,7 @@ struct HitTestCommand: ParsableCommand {
         commandName: "hit-test",
         abstract: "Hit-test a point of a layout and print the trace, the hit view and its responder chain.")
 
-    @Option(name: .long, help: "The layout file (TOML).")
+    @Option(name: .long, help: "The layout file (TOML).", completion: Completions.layout)
     var config: String
 
     @Option(name: .long, help: "The window whose coordinates X and Y are in (default: the key window).")
@@ -20,7 +20,7 @@ struct HitTestCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the answer as JSON.")
     var json = false
 
-    @Option(name: .long, help: "Also draw the hit-test as a picture: FILE.svg, or FILE.png (through rsvg-convert).")
+    @Option(name: .long, help: "Also draw the hit-test as a picture: FILE.svg, or FILE.png (through rsvg-convert).", completion: Completions.picture)
     var svg: String?
 
     @Argument(help: "X in window points.")

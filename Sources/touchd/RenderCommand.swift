@@ -19,19 +19,21 @@ struct RenderCommand: ParsableCommand {
             is converted with rsvg-convert (Debian package librsvg2-bin).
             """)
 
-    @Option(name: .long, help: "The layout file (TOML).")
+    @Option(name: .long, help: "The layout file (TOML).", completion: Completions.layout)
     var config: String
 
     @Option(name: .long, help: "The window to draw (default: the key window).")
     var window: String?
 
-    @Option(name: .long, help: "The picture to write: FILE.svg, or FILE.png (through rsvg-convert).")
+    @Option(name: .long, help: "The picture to write: FILE.svg, or FILE.png (through rsvg-convert).", completion: Completions.picture)
     var out: String
 
-    @Option(name: .long, help: "Draw the touches of this recording (evemu, libinput-record or getevent), replayed through the layout.")
+    @Option(
+        name: .long, help: "Draw the touches of this recording (evemu, libinput-record or getevent), replayed through the layout.",
+        completion: Completions.recording)
     var replay: String?
 
-    @Option(name: .long, help: "The recording's device description, for a recording that has only events.")
+    @Option(name: .long, help: "The recording's device description, for a recording that has only events.", completion: Completions.recording)
     var desc: String?
 
     @Flag(name: .long, help: "Map the recording's device onto the drawn window instead of through the layout's [[device]] entries.")

@@ -17,13 +17,15 @@ struct ReplayCommand: ParsableCommand {
             to the chosen topics would get, with their sequence numbers.
             """)
 
-    @Argument(help: "The recording.")
+    @Argument(help: "The recording.", completion: Completions.recording)
     var recording: String
 
-    @Option(name: .long, help: "The device description, for a recording that has only events (default: its companion file).")
+    @Option(
+        name: .long, help: "The device description, for a recording that has only events (default: its companion file).",
+        completion: Completions.recording)
     var desc: String?
 
-    @Option(name: .long, help: "The layout file (TOML).")
+    @Option(name: .long, help: "The layout file (TOML).", completion: Completions.layout)
     var config: String
 
     @Option(name: .long, help: "Map the device onto this window instead of through the layout's [[device]] entries.")
@@ -31,7 +33,8 @@ struct ReplayCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Topics to print, comma-separated: \(Topic.allCases.map(\.rawValue).joined(separator: ", "))."))
+        help: ArgumentHelp("Topics to print, comma-separated: \(Topic.allCases.map(\.rawValue).joined(separator: ", "))."),
+        completion: Completions.topics)
     var topics: String = "hits,actions"
 
     func run() throws {

@@ -17,10 +17,12 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run the daemon (the default: `touchd --config FILE` is `touchd run --config FILE`).")
 
-    @Option(name: .long, help: "The layout file (TOML).")
+    @Option(name: .long, help: "The layout file (TOML).", completion: Completions.layout)
     var config: String
 
-    @Option(name: .long, help: "The socket path (default: the layout's [daemon] socket, else /run/touchd/touchd.sock).")
+    @Option(
+        name: .long, help: "The socket path (default: the layout's [daemon] socket, else /run/touchd/touchd.sock).",
+        completion: Completions.socket)
     var socket: String?
 
     @Option(name: .long, help: "The socket file's group (name or number); default: the layout's, else the daemon's own group.")
@@ -42,13 +44,15 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Groups whose members have the control role, names or ids, comma-separated. Default: the layout's.")
     var controlGroups: String?
 
-    @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.", completion: Completions.logLevel)
     var logLevel: String = "info"
 
     @Flag(name: .long, help: "Do not open input devices (with --replay: only the recording).")
     var noDevices = false
 
-    @Option(name: .long, help: "Play this recording as an input device (for demos and tests without hardware).")
+    @Option(
+        name: .long, help: "Play this recording as an input device (for demos and tests without hardware).",
+        completion: Completions.recording)
     var replay: String?
 
     @Option(name: .long, help: "Replay speed factor (greater than 0: 2 plays twice as fast).")
