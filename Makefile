@@ -1,12 +1,30 @@
 # touchd: common tasks. The README's two commands are scripts/demo.sh and scripts/test.sh.
+#   make deps       the Debian packages touchd builds against (apt, as root)
+#   make release    self-contained binaries: the Swift runtime linked statically
+#   make install    binaries, units, sysusers/tmpfiles, layout, docs, man pages, completions
+#   make deb        the Debian package, in out/ (needs debhelper; see docs/operations.md)
 PREFIX ?= /usr/local
 SYSCONFDIR ?= /etc
-UNITDIR ?= /lib/systemd/system
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
+DOCDIR ?= $(PREFIX)/share/doc/touchd
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+# Installed binaries are stripped; the Debian build leaves that to dh_strip (INSTALL_STRIP=).
+INSTALL_STRIP ?= -s
 DESTDIR ?=
 BINDIR := $(PREFIX)/bin
-RELEASE := .build/release
+# The release build's scratch directory, shared with scripts/vm/e2e.sh and scripts/bench/daemon-vm.sh.
+SCRATCH ?= .build-release
+RELEASE := $(SCRATCH)/release
+SWIFT_RELEASE := swift build -c release --static-swift-stdlib --scratch-path $(SCRATCH)
+# The one version: Sources/TouchProtocol/ReleaseVersion.swift (debian/changelog must agree).
+VERSION := $(shell sed -n 's/^ *public static let number = "\(.*\)"$$/\1/p' Sources/TouchProtocol/ReleaseVersion.swift)
 
-.PHONY: deps build demo test bench release install uninstall clean
+.PHONY: deps build demo test bench release man install uninstall deb version clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -24,47 +42,67 @@ test:
 bench:
 	bash scripts/bench.sh
 
-release: deps
-	swift build -c release --product touchd
-	swift build -c release --product touchctl
+version:
+	@echo $(VERSION)
 
-# Binaries, systemd units (with this PREFIX in ExecStart), sysusers/tmpfiles, an example layout in
-# $(SYSCONFDIR)/touchd (never overwriting one that is there), man pages and shell completions.
-install: release
-	install -Dm755 $(RELEASE)/touchd $(DESTDIR)$(BINDIR)/touchd
-	install -Dm755 $(RELEASE)/touchctl $(DESTDIR)$(BINDIR)/touchctl
+release:
+	$(SWIFT_RELEASE) --product touchd
+	$(SWIFT_RELEASE) --product touchctl
+
+# touchd(8), touchctl(1), touchd-layout(5): man/*.in with the options and the layout's keys filled in.
+man: release
+	python3 scripts/man/generate.py --touchd $(RELEASE)/touchd --touchctl $(RELEASE)/touchctl --out $(SCRATCH)/man
+
+# Binaries, systemd units (with this PREFIX in ExecStart) under this PREFIX, sysusers/tmpfiles, an
+# example layout in $(SYSCONFDIR)/touchd (never overwriting one that is there), docs, man pages and
+# shell completions. Nothing is installed from the network: `make deps` does that, separately.
+install: release man
+	install -Dm755 $(INSTALL_STRIP) $(RELEASE)/touchd $(DESTDIR)$(BINDIR)/touchd
+	install -Dm755 $(INSTALL_STRIP) $(RELEASE)/touchctl $(DESTDIR)$(BINDIR)/touchctl
 	install -d $(DESTDIR)$(UNITDIR)
 	sed -e 's#/usr/local/bin/touchd#$(BINDIR)/touchd#' -e 's#/etc/touchd/#$(SYSCONFDIR)/touchd/#' \
+		-e 's#file:///usr/share/doc/touchd/#file://$(DOCDIR)/#' \
 		systemd/touchd.service > $(DESTDIR)$(UNITDIR)/touchd.service
-	install -m644 systemd/touchd.socket $(DESTDIR)$(UNITDIR)/touchd.socket
-	install -Dm644 systemd/touchd.sysusers $(DESTDIR)$(PREFIX)/lib/sysusers.d/touchd.conf
-	install -Dm644 systemd/touchd.tmpfiles $(DESTDIR)$(PREFIX)/lib/tmpfiles.d/touchd.conf
+	sed -e 's#file:///usr/share/doc/touchd/#file://$(DOCDIR)/#' systemd/touchd.socket > $(DESTDIR)$(UNITDIR)/touchd.socket
+	chmod 644 $(DESTDIR)$(UNITDIR)/touchd.service $(DESTDIR)$(UNITDIR)/touchd.socket
+	install -Dm644 systemd/touchd.sysusers $(DESTDIR)$(SYSUSERSDIR)/touchd.conf
+	install -Dm644 systemd/touchd.tmpfiles $(DESTDIR)$(TMPFILESDIR)/touchd.conf
 	install -d $(DESTDIR)$(SYSCONFDIR)/touchd
 	[ -e $(DESTDIR)$(SYSCONFDIR)/touchd/layout.toml ] || install -m644 config/kiosk.toml $(DESTDIR)$(SYSCONFDIR)/touchd/layout.toml
-	install -Dm644 docs/layout.md $(DESTDIR)$(PREFIX)/share/doc/touchd/layout.md
-	install -Dm644 docs/protocol.md $(DESTDIR)$(PREFIX)/share/doc/touchd/protocol.md
-	install -Dm644 docs/operations.md $(DESTDIR)$(PREFIX)/share/doc/touchd/operations.md
-	rm -rf .build/man && mkdir -p .build/man
-	swift package --allow-writing-to-directory .build/man generate-manual --output-directory .build/man
-	install -Dm644 .build/man/touchd.1 $(DESTDIR)$(PREFIX)/share/man/man1/touchd.1
-	install -Dm644 .build/man/touchctl.1 $(DESTDIR)$(PREFIX)/share/man/man1/touchctl.1
+	install -d $(DESTDIR)$(DOCDIR)/examples
+	install -m644 README.md docs/layout.md docs/protocol.md docs/operations.md docs/limits.md $(DESTDIR)$(DOCDIR)/
+	install -m644 config/kiosk.toml config/media-kiosk.toml config/seed-experiment.toml examples/kiosk_client.py \
+		$(DESTDIR)$(DOCDIR)/examples/
+	install -Dm644 $(SCRATCH)/man/touchd.8 $(DESTDIR)$(MANDIR)/man8/touchd.8
+	install -Dm644 $(SCRATCH)/man/touchctl.1 $(DESTDIR)$(MANDIR)/man1/touchctl.1
+	install -Dm644 $(SCRATCH)/man/touchd-layout.5 $(DESTDIR)$(MANDIR)/man5/touchd-layout.5
+	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	for tool in touchd touchctl; do \
-		install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d; \
-		$(RELEASE)/$$tool --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$tool; \
-		$(RELEASE)/$$tool --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$$tool; \
-		$(RELEASE)/$$tool --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$tool.fish; \
+		$(RELEASE)/$$tool --generate-completion-script bash | sed '1{/^#!/d}' > $(DESTDIR)$(BASHCOMPDIR)/$$tool && \
+		$(RELEASE)/$$tool --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_$$tool && \
+		$(RELEASE)/$$tool --generate-completion-script fish > $(DESTDIR)$(FISHCOMPDIR)/$$tool.fish || exit 1; \
 	done
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/touchd $(DESTDIR)$(BINDIR)/touchctl
 	rm -f $(DESTDIR)$(UNITDIR)/touchd.service $(DESTDIR)$(UNITDIR)/touchd.socket
-	rm -f $(DESTDIR)$(PREFIX)/lib/sysusers.d/touchd.conf $(DESTDIR)$(PREFIX)/lib/tmpfiles.d/touchd.conf
-	rm -rf $(DESTDIR)$(PREFIX)/share/doc/touchd
-	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/touchd.1 $(DESTDIR)$(PREFIX)/share/man/man1/touchctl.1
+	rm -f $(DESTDIR)$(SYSUSERSDIR)/touchd.conf $(DESTDIR)$(TMPFILESDIR)/touchd.conf
+	rm -rf $(DESTDIR)$(DOCDIR)
+	rm -f $(DESTDIR)$(MANDIR)/man8/touchd.8 $(DESTDIR)$(MANDIR)/man1/touchctl.1 $(DESTDIR)$(MANDIR)/man5/touchd-layout.5
 	for tool in touchd touchctl; do \
-		rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$tool $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$$tool \
-			$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$tool.fish; \
+		rm -f $(DESTDIR)$(BASHCOMPDIR)/$$tool $(DESTDIR)$(ZSHCOMPDIR)/_$$tool $(DESTDIR)$(FISHCOMPDIR)/$$tool.fish; \
 	done
 
+# The Debian package (debian/, debhelper), written to out/. The version is checked first: the
+# package's must be the one the binaries print.
+deb:
+	@changelog=$$(dpkg-parsechangelog -S Version) && [ "$${changelog%%-*}" = "$(VERSION)" ] || \
+		{ echo "debian/changelog names $$changelog, the release is $(VERSION) (Sources/TouchProtocol/ReleaseVersion.swift)" >&2; exit 1; }
+	rm -rf debian/touchd debian/.debhelper debian/debhelper-build-stamp debian/files debian/touchd.substvars
+	mkdir -p out
+	debian/rules binary
+	@ls -l out/touchd_$(VERSION)_*.deb
+
 clean:
-	rm -rf .build .build-*
+	rm -rf .build .build-* out
+	rm -rf debian/touchd debian/.debhelper debian/debhelper-build-stamp debian/files debian/touchd.substvars

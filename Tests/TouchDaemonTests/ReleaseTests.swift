@@ -19,6 +19,16 @@ import Glibc
         #expect(touchctl.stdout == "touchctl \(ReleaseVersion.number)\n")
     }
 
+    @Test func theDebianChangelogNamesTheReleaseVersion() throws {
+        let changelog = try String(contentsOfFile: Binaries.repository + "/debian/changelog", encoding: .utf8)
+        let first = try #require(changelog.split(separator: "\n").first)
+        // `touchd (0.1.0) unstable; urgency=medium`; a Debian revision (`0.1.0-2`) may follow.
+        let version = first.split(separator: "(").dropFirst().first?.split(separator: ")").first
+        let upstream = version?.split(separator: "-").first.map(String.init)
+        #expect(first.hasPrefix("touchd ("), "\(first)")
+        #expect(upstream == ReleaseVersion.number, "\(first)")
+    }
+
     /// `Key=value` settings of a unit or sysusers file, in order, comments left out.
     static func settings(_ file: String) throws -> [(key: String, value: String)] {
         try String(contentsOfFile: Binaries.repository + "/systemd/" + file, encoding: .utf8)

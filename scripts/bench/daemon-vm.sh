@@ -22,7 +22,7 @@ fail() { echo "daemon-vm: $1" >&2; exit 1; }
 bash scripts/install-deps.sh libinput-tools >&2 || fail "cannot install the build dependencies and libinput-tools"
 bash scripts/vm/setup.sh >&2 || fail "cannot set up the VM lab"
 buildlog=$(mktemp)
-swift build -c release --static-swift-stdlib --scratch-path .build-vm --product touchd > "$buildlog" 2>&1 \
+swift build -c release --static-swift-stdlib --scratch-path .build-release --product touchd > "$buildlog" 2>&1 \
   || { tail -40 "$buildlog" >&2; rm -f "$buildlog"; fail "cannot build touchd"; }
 rm -f "$buildlog"
 
@@ -39,12 +39,12 @@ mkdir -p "$w/job/share"; cp -r /usr/share/libinput "$w/job/share/"
 
 # The layout: one 1280x800 window of 20 rows of 16 cells (340 views), the rows with handlers.
 bash scripts/bench/stream-layout.sh > "$w/job/layout.toml"
-.build-vm/release/touchd check --config "$w/job/layout.toml" > "$w/check.txt" 2>&1 || { cat "$w/check.txt" >&2; fail "the benchmark's layout does not load"; }
+.build-release/release/touchd check --config "$w/job/layout.toml" > "$w/check.txt" 2>&1 || { cat "$w/check.txt" >&2; fail "the benchmark's layout does not load"; }
 
 log=$w/guest.log
 echo "daemon-vm: booting the guest (QEMU -icount $ICOUNT, REPS=$REPS)..." >&2
 bash scripts/vm/run.sh --udev --timeout "$TIMEOUT" --icount "$ICOUNT" "$w/job" \
-  .build-vm/release/touchd "$w"/bin/* "$debug_events" > "$log" 2> "$w/guest.err"
+  .build-release/release/touchd "$w"/bin/* "$debug_events" > "$log" 2> "$w/guest.err"
 rc=$?
 [ -n "${KEEP:-}" ] && { mkdir -p "$KEEP"; cp "$log" "$w/guest.err" "$w/job/layout.toml" "$KEEP/"; }
 grep -v '^result ' "$w/guest.err" | tail -20 >&2

@@ -19,7 +19,7 @@ bash scripts/vm/setup.sh || give_up "cannot set up the VM lab"
 ready=$(date +%s)
 buildlog=$(mktemp)
 for product in touchd touchctl; do
-  if ! swift build -c release --static-swift-stdlib --scratch-path .build-vm --product "$product" > "$buildlog" 2>&1; then
+  if ! swift build -c release --static-swift-stdlib --scratch-path .build-release --product "$product" > "$buildlog" 2>&1; then
     tail -40 "$buildlog" >&2
     give_up "cannot build $product"
   fi
@@ -28,7 +28,7 @@ done
 rm -f "$buildlog"
 built=$(date +%s)
 
-bin=.build-vm/release
+bin=.build-release/release
 log=$(mktemp); trap 'rm -f "$log"' EXIT
 # Two jobs, each in its own guest: touch devices, then keys and motion. Their counts are summed.
 passed=0 failed=0 rc=0
