@@ -7,13 +7,17 @@
 # its status (124: timeout, 125: the guest failed). --icount passes `-icount SPEC` to QEMU, e.g.
 # `shift=0,sleep=off`: the guest clock then advances 1 ns per guest instruction, so CPU times in
 # the guest are instruction counts, the same on every run (scripts/bench/daemon-vm.sh uses it).
+# --systemd ROOT boots ROOT (a cpio from scripts/vm/systemd-root.sh: Debian 12) with systemd as PID 1
+# instead of the busybox guest: the job is then a service of its own, started once the system is up,
+# and the guest powers off cleanly when it ends.
 # Example: run.sh --udev /tmp/empty .build/release/touchd -- touchd devices --all
 set -uo pipefail
 VM=${TOUCHD_VMLAB:-${TOUCHD_VM:-/tmp/touchd-vm}}
-udev=0 timeout=240 icount=()
+udev=0 timeout=240 icount=() systemd_root=""
 while [ $# -gt 0 ]; do
   case $1 in
     --udev) udev=1;; --timeout) timeout=$2; shift;; --icount) icount=(-icount "$2"); shift;;
+    --systemd) systemd_root=$2; shift;;
     *) break;;
   esac; shift
 done
@@ -23,10 +27,38 @@ while [ $# -gt 0 ]; do
   if [ "$1" = "--" ]; then shift; command=("$@"); break; fi
   bins+=("$1"); shift
 done
-[ -f "$VM/base.cpio" ] || { echo "run.sh: no lab in $VM (run scripts/vm/setup.sh)" >&2; exit 125; }
+base=$VM/base.cpio append="console=ttyS0 quiet panic=-1 touchd.udev=$udev" memory=1024
+if [ -n "$systemd_root" ]; then
+  # Debian's root lives in the guest's memory, beside the system it runs.
+  base=$systemd_root append="console=ttyS0 quiet panic=-1 rdinit=/usr/lib/systemd/systemd systemd.show_status=false" memory=1536
+fi
+[ -f "$base" ] || { echo "run.sh: no guest root $base (run scripts/vm/setup.sh, or scripts/vm/systemd-root.sh)" >&2; exit 125; }
 w=$(mktemp -d); trap 'rm -rf "$w"' EXIT
 mkdir -p "$w/root/job/bin"
 cp -a "$job/." "$w/root/job/"
+if [ -n "$systemd_root" ]; then
+  # The job as a service, after the system is up; ttyS1-3 are the job's stdout, stderr and status.
+  # Type=exec, not oneshot: the boot is complete while the job runs (systemd-analyze needs that).
+  mkdir -p "$w/root/etc/systemd/system/multi-user.target.wants"
+  cat > "$w/root/etc/systemd/system/lab-job.service" <<'UNIT'
+[Unit]
+Description=The lab's job (/job/run)
+After=multi-user.target
+SuccessAction=poweroff
+FailureAction=poweroff
+[Service]
+Type=exec
+Environment=PATH=/job/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin HOME=/root
+ExecStart=/bin/sh /job/.lab-job
+UNIT
+  ln -s ../lab-job.service "$w/root/etc/systemd/system/multi-user.target.wants/lab-job.service"
+  cat > "$w/root/job/.lab-job" <<'JOB'
+for p in /dev/ttyS1 /dev/ttyS2 /dev/ttyS3; do stty -F $p raw -echo -onlcr; done
+cd /job && /bin/sh /job/run </dev/null >/dev/ttyS1 2>/dev/ttyS2
+echo $? > /dev/ttyS3
+sync
+JOB
+fi
 if [ ${#command[@]} -gt 0 ]; then
   { echo '#!/bin/sh'; printf 'exec'; printf " '%s'" "${command[@]//\'/\'\\\'\'}"; echo; } > "$w/root/job/run"
   chmod +x "$w/root/job/run"
@@ -39,11 +71,11 @@ for bin in "${bins[@]}"; do
   done
 done
 (cd "$w/root" && find . -mindepth 1 | cpio -o -H newc -R 0:0 --quiet) > "$w/job.cpio"
-cat "$VM/base.cpio" "$w/job.cpio" > "$w/initrd"
+cat "$base" "$w/job.cpio" > "$w/initrd"
 : > "$w/out"; : > "$w/err"; : > "$w/status"
 timeout --foreground -k 5 "$timeout" qemu-system-x86_64 -nodefaults -no-user-config -machine pc -accel tcg -cpu max \
-  -m 1024 -smp 1 "${icount[@]}" -kernel "$VM/vmlinux" -initrd "$w/initrd" -display none -no-reboot \
-  -append "console=ttyS0 quiet panic=-1 touchd.udev=$udev" \
+  -m "$memory" -smp 1 "${icount[@]}" -kernel "$VM/vmlinux" -initrd "$w/initrd" -display none -no-reboot \
+  -append "$append" \
   -serial "file:$w/console" -serial "file:$w/out" -serial "file:$w/err" -serial "file:$w/status" \
   </dev/null >"$w/qemu.log" 2>&1
 qrc=$?
