@@ -28,18 +28,7 @@ extension Application {
     /// whose end it was not told of.
     mutating func controlTracks(_ view: ResponderID, trigger: HandlerTrigger, touches: [Touch], report: inout DispatchReport) {
         guard var control = controls[view], let props = tree.properties(of: view) else { return }
-        let call = ResponderCall(responder: view, trigger: trigger, touches: touches.map(\.id))
-        if recordsResponderCalls {
-            report.calls.append(call)
-            report.log.append(.call(call))
-        }
-        var callsSuper = true
-        for handler in handlers.handlers(for: view) where handler.matches(trigger, touches: touches) {
-            emit(handler.action, payload: handler.payload, responder: view, trigger: trigger, touches: touches.map(\.id), view: view, report: &report)
-            applyFirstResponderEffect(of: handler, report: &report)
-            callsSuper = callsSuper && handler.passesOn
-        }
-        guard callsSuper else {
+        guard runOverrides(of: view, trigger: trigger, touches: touches, report: &report) else {
             if let tracked = control.trackingTouch, touches.contains(where: { $0.id == tracked && $0.phase.isFinal }) {
                 controls[view]?.trackingTouch = nil
             }
@@ -86,6 +75,23 @@ extension Application {
         }
         controls[view] = control
         for event in events { send(event, from: control, touch: touch, report: &report) }
+    }
+
+    /// Calls a control's touch method: its own handlers (the overrides) run, each emitting its
+    /// action. Returns whether every one passed the call on, as calling `super` does.
+    private mutating func runOverrides(of view: ResponderID, trigger: HandlerTrigger, touches: [Touch], report: inout DispatchReport) -> Bool {
+        if recordsResponderCalls {
+            let call = ResponderCall(responder: view, trigger: trigger, touches: touches.map(\.id))
+            report.calls.append(call)
+            report.log.append(.call(call))
+        }
+        var callsSuper = true
+        for handler in handlers.handlers(for: view) where handler.matches(trigger, touches: touches) {
+            emit(handler.action, payload: handler.payload, responder: view, trigger: trigger, touches: touches.map(\.id), view: view, report: &report)
+            applyFirstResponderEffect(of: handler, report: &report)
+            callsSuper = callsSuper && handler.passesOn
+        }
+        return callsSuper
     }
 
     private func updateSlider(_ control: inout ControlState, _ x: Double, _ bounds: Rect) -> Bool {
