@@ -81,7 +81,7 @@ extension Application {
     /// action. Returns whether every one passed the call on, as calling `super` does.
     private mutating func runOverrides(of view: ResponderID, trigger: HandlerTrigger, touches: [Touch], report: inout DispatchReport) -> Bool {
         if recordsResponderCalls {
-            let call = ResponderCall(responder: view, trigger: trigger, touches: touches.map(\.id))
+            let call = ResponderCall(responder: view, trigger: trigger, touches: touches.map(\.id), passedOn: false)
             report.calls.append(call)
             report.log.append(.call(call))
         }

@@ -76,7 +76,7 @@ extension Application {
     }
 
     private mutating func begin(_ contact: InputContact, frame: InputFrame, report: inout DispatchReport) {
-        let hit = tree.hitTest(contact.location, onDisplayOf: frame.window)
+        let hit = tree.hitTest(contact.location, onDisplayOf: frame.window, traced: tracesHitTests)
         let window = hit?.window ?? frame.window
         let view = hit?.view
         let ppm = tree.windowProperties(of: window)?.pointsPerMillimetre ?? WindowProperties.defaultPointsPerMillimetre
@@ -96,7 +96,7 @@ extension Application {
             HitRecord(
                 touch: touch.id, device: frame.device, timestamp: frame.timestamp, window: window, view: view,
                 viewPath: view.map { tree.path(to: $0) } ?? [], pointInWindow: contact.location,
-                pointInView: hit?.pointInView, delivery: delivery, tapCount: tapCount))
+                pointInView: hit?.pointInView, delivery: delivery, tapCount: tapCount, trace: hit?.trace ?? []))
     }
 
     private static func update(_ entry: inout LiveTouch, with contact: InputContact, timestamp: Double) {
@@ -295,6 +295,7 @@ extension Application {
         }
         let touches = touches()
         for responder in tree.responderChain(from: first) {
+            let recorded = report.calls.count
             if recordsResponderCalls {
                 let call = ResponderCall(responder: responder, trigger: trigger, touches: touches, detail: detail)
                 report.calls.append(call)
@@ -312,7 +313,10 @@ extension Application {
                 applyFirstResponderEffect(of: handler, report: &report)
                 passesOn = passesOn && handler.passesOn
             }
-            if !passesOn { return }
+            if !passesOn {
+                if recordsResponderCalls { report.markCall(recorded, passedOn: false) }
+                return
+            }
         }
         if recordsResponderCalls {
             report.unhandled.append(ResponderCall(responder: first, trigger: trigger, touches: touches, detail: detail))

@@ -75,6 +75,10 @@ public struct Application: Sendable {
     /// message carries them and recording them is most of a frame's dispatch cost. Hits, changed
     /// touches, actions, gestures and everything else that becomes a message are reported either way.
     public var recordsResponderCalls = true
+    /// Whether each touch-down's hit-test is traced into its ``HitRecord/trace`` (every view
+    /// visited and why it answered as it did). Off by default: tracing asks every subview, without
+    /// the subview index, and allocates the trace.
+    public var tracesHitTests = false
     var live = LiveTouches()
     var nextTouchID: TouchID = 1
     var taps: TapTracker

@@ -13,6 +13,9 @@ public struct HitRecord: Hashable, Sendable {
     public var pointInView: Point?
     public var delivery: TouchDelivery
     public var tapCount: Int
+    /// Every view the hit-test visited and how it answered, in the order seed 001 logs them:
+    /// recorded only when the application traces hit-tests (``Application/tracesHitTests``).
+    public var trace: [HitTestStep] = []
 }
 
 /// One call of a responder method: `touchesBegan(_:with:)` on `responder` with `touches`.
@@ -22,12 +25,16 @@ public struct ResponderCall: Hashable, Sendable, CustomStringConvertible {
     public var touches: [TouchID]
     /// For presses, remote control and motion: the keys' names, or the command or motion subtype.
     public var detail: [String]
+    /// Whether the call went on to the next responder, as an override calling `super` (or no
+    /// override at all) sends it on. A control never passes its touches on.
+    public var passedOn: Bool
 
-    public init(responder: ResponderID, trigger: HandlerTrigger, touches: [TouchID], detail: [String] = []) {
+    public init(responder: ResponderID, trigger: HandlerTrigger, touches: [TouchID], detail: [String] = [], passedOn: Bool = true) {
         self.responder = responder
         self.trigger = trigger
         self.touches = touches
         self.detail = detail
+        self.passedOn = passedOn
     }
 
     public var description: String {
@@ -97,6 +104,14 @@ public struct DispatchReport: Hashable, Sendable {
     public private(set) var actionsBeforeFirstResponderChanges: [Int] = []
 
     public init(event: Event) { self.event = event }
+
+    /// Marks the recorded call at `index` (in ``calls``, and its entry in ``log``) as passed on or not.
+    mutating func markCall(_ index: Int, passedOn: Bool) {
+        guard calls.indices.contains(index) else { return }
+        let before = calls[index]
+        calls[index].passedOn = passedOn
+        if let entry = log.lastIndex(of: .call(before)) { log[entry] = .call(calls[index]) }
+    }
 
     /// Records a first-responder change a handler made, after the actions emitted so far.
     public mutating func appendFirstResponderChange(_ change: FirstResponderChange) {

@@ -16,7 +16,7 @@ extension Daemon {
         cancelAllTouches()  // dispatches what is queued first
         let previous = app
         app = newApp
-        app.recordsResponderCalls = false
+        updateDiagnostics()
         app.continueNumbering(after: previous)
         viewOwnership.removeAll()  // the views clients added went with the old tree
         armGestureTimer()

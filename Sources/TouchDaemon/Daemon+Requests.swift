@@ -119,9 +119,17 @@ extension Daemon {
                 "reply_too_large", "the reply would be \(reply.message.bodyCount) bytes; replies are limited to \(limit) bytes (docs/limits.md)"))
     }
 
+    /// Records responder calls and traces hit-tests only while some client subscribes to `calls`
+    /// or `hit_tests`: otherwise neither costs anything (no message carries them).
+    func updateDiagnostics() {
+        app.recordsResponderCalls = server.hasSubscriber(to: .calls)
+        app.tracesHitTests = server.hasSubscriber(to: .hitTests)
+    }
+
     /// A client's connection ended: the views it added and that are still in the tree are removed
     /// (their touches cancelled first, as for `remove_view`), unless a reload replaced the tree since.
     func clientLeft(_ client: SocketServer.ClientHandle) {
+        updateDiagnostics()
         let views = viewOwnership.takeViews(of: client.serial)
         guard !views.isEmpty else { return }
         dispatchQueued()

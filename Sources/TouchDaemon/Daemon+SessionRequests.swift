@@ -31,6 +31,7 @@ extension Daemon {
                 RequestError("too_many_subscriptions", "a connection may hold at most \(limit) subscriptions: unsubscribe one first"))
         }
         loop.deferWork { [weak self] in self?.input.subscriberArrived() }
+        updateDiagnostics()
         return .success(ReplyResult.subscribed(added))
     }
 
@@ -42,6 +43,7 @@ extension Daemon {
                 return subs.count < before
             } ?? false
         guard removed else { return .failure(RequestError("unknown_subscription", "no subscription \(subscription) on this connection")) }
+        updateDiagnostics()
         return .success(ReplyResult.done)
     }
 }

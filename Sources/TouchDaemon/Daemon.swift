@@ -62,7 +62,8 @@ public final class Daemon {
 
     public init(app: Application, server: SocketServer, loop: EventLoop, version: String, services: DaemonServices = DaemonServices()) {
         self.app = app
-        // No message carries the responder calls: recording them would be most of dispatch's work.
+        // Responder calls are recorded only while a client subscribes to them (``updateDiagnostics()``):
+        // recording them is most of dispatch's work.
         self.app.recordsResponderCalls = false
         self.server = server
         self.loop = loop

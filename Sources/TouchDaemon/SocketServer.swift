@@ -187,6 +187,11 @@ public final class SocketServer {
         return body(&client.subscriptions, &client.nextSubscriptionID)
     }
 
+    /// Whether some connected client has a subscription to `topic`.
+    public func hasSubscriber(to topic: Topic) -> Bool {
+        clients.values.contains { client in client.subscriptions.contains { $0.topics.contains(topic) } }
+    }
+
     /// Disconnects a client after sending it `reason` (`goodbye`), as ``shutdown(reason:)`` does
     /// for all.
     public func disconnect(_ handle: ClientHandle, reason: String) {

@@ -5,8 +5,9 @@ import TouchCore
 /// Messages for dispatched events are written straight into bytes with a ``JSONWriter`` (they are
 /// sent for every frame); their text is exactly what building them from ``JSONValue``s would give.
 public enum MessageEncoder {
-    /// The messages for one dispatched event, in order: hits, then touches, presses, the
-    /// remote-control command or the motion, then gestures, then actions with each first-responder
+    /// The messages for one dispatched event, in order: hits (each with its hit-test trace when
+    /// traced), then touches, presses, the remote-control command or the motion, then the event and
+    /// its responder calls (when recorded), then gestures, then actions with each first-responder
     /// change right after the action that made it (UIKit changes the first responder inside the
     /// action method, before the next action is sent).
     public static func messages(for report: DispatchReport) -> [OutboundMessage] {
@@ -14,11 +15,15 @@ public enum MessageEncoder {
         var batch = MessageBatch(
             messages: report.hits.count + report.changedTouches.count + report.presses.count + report.gestures.count
                 + report.actions.count + report.firstResponderChanges.count + 2)
-        for hit in report.hits { add(hit, to: &batch) }
+        for hit in report.hits {
+            add(hit, to: &batch)
+            addTrace(of: hit, to: &batch)
+        }
         for i in report.changedTouches.indices { add(touchAt: i, of: report.changedTouches, to: &batch) }
         for press in report.presses { add(press, to: &batch) }
         if let command = report.remoteControl { add(command, responder: report.startResponder, to: &batch) }
         if let motion = report.motion { add(motion, responder: report.startResponder, to: &batch) }
+        addCalls(of: report, to: &batch)
         for gesture in report.gestures { add(gesture, to: &batch) }
         var change = 0
         let changes = report.firstResponderChanges

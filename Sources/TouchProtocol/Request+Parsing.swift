@@ -99,7 +99,7 @@ extension Request {
 
     static func subscribe(_ d: [String: JSONValue]) throws(RequestError) -> Request {
         var topics: Set<Topic> = []
-        for name in try RequestField.optionalStrings(d["topics"], "topics") ?? Topic.allCases.map(\.rawValue) {
+        for name in try RequestField.optionalStrings(d["topics"], "topics") ?? Topic.defaultTopics.map(\.rawValue) {
             guard let topic = Topic(rawValue: name) else {
                 throw RequestError(
                     "bad_argument", "unknown topic \"\(excerpt(name))\": expected one of \(Topic.allCases.map(\.rawValue).joined(separator: ", "))")

@@ -18,6 +18,24 @@ public enum Topic: String, CaseIterable, Hashable, Sendable {
     case motion
     /// Changes of a window's first responder (`first_responder` messages).
     case firstResponder = "first_responder"
+    /// Every responder call as the seeds log them: an `event` message per dispatched event, then a
+    /// `call` per responder method called. Only when named: recording calls costs dispatch time.
+    case calls
+    /// The hit-test trace of every touch-down (`hit_test` messages): each view's `hitTest` and
+    /// `pointInside`, entered and answered. Only when named: tracing costs hit-test time.
+    case hitTests = "hit_tests"
+
+    /// The topics a subscription without `topics` gets: all but ``calls`` and ``hitTests``, which
+    /// a client names when it wants them (they make dispatch cost more while anyone has them).
+    public static let defaultTopics: Set<Topic> = Set(allCases.filter { !$0.isOnRequestOnly })
+
+    /// Whether the topic is given only to a subscription that names it.
+    public var isOnRequestOnly: Bool {
+        switch self {
+        case .calls, .hitTests: true
+        case .hits, .actions, .touches, .gestures, .devices, .presses, .remoteControl, .motion, .firstResponder: false
+        }
+    }
 
     /// The topic's bit in a set of topics kept as a mask.
     var bit: UInt32 {
@@ -31,6 +49,8 @@ public enum Topic: String, CaseIterable, Hashable, Sendable {
         case .remoteControl: 64
         case .motion: 128
         case .firstResponder: 256
+        case .calls: 512
+        case .hitTests: 1024
         }
     }
 }

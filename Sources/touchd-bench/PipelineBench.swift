@@ -28,7 +28,7 @@ struct PipelineBench {
         }
         pipeline = touch
         self.app = app
-        let everything = Set(Topic.allCases)
+        let everything = Topic.defaultTopics
         subscriptions = (0..<subscribers).map { Subscription(id: $0 + 1, topics: everything) }
     }
 

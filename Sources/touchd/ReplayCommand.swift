@@ -37,6 +37,9 @@ struct ReplayCommand: ParsableCommand {
         completion: Completions.topics)
     var topics: String = "hits,actions"
 
+    @Flag(name: .long, help: "Print every responder call, recognizer change and action as the seed articles log them, instead of messages.")
+    var calls = false
+
     func run() throws {
         var wanted: Set<Topic> = []
         for name in topics.split(separator: ",") {
@@ -48,7 +51,9 @@ struct ReplayCommand: ParsableCommand {
         }
         let (document, loaded) = try loadLayout(config)
         var app = loaded
-        app.recordsResponderCalls = false  // as the daemon runs it: no message carries them
+        // As the daemon runs it: calls recorded and hit-tests traced only when something shows them.
+        app.recordsResponderCalls = calls || wanted.contains(.calls)
+        app.tracesHitTests = wanted.contains(.hitTests)
         var replay: RecordingReplay
         var stderr = StandardError()
         do {
@@ -64,7 +69,11 @@ struct ReplayCommand: ParsableCommand {
         var out = ""
         var anomalies = AnomalyPrinter(prefix: "touchd replay: warning: ")
         replay.run(into: &app, anomaly: { anomalies.print($0) }) { report in
-            for line in subscriber.lines(for: report) { out += line }
+            if calls {
+                for line in CallLog.lines(for: report) { out += line + "\n" }
+            } else {
+                for line in subscriber.lines(for: report) { out += line }
+            }
             if out.utf8.count > 1 << 16 {
                 print(out, terminator: "")
                 out = ""

@@ -11,6 +11,7 @@ import TouchProtocol
         var app = Application(
             tree: tree,
             handlers: HandlerTable([Handler(responder: "home.ok", trigger: .touchesBegan, action: "ok", payload: .object([("n", 1)]))]))
+        app.recordsResponderCalls = false  // as the daemon runs it with no `calls` subscriber
         let report = app.send(
             InputFrame(device: "d", window: "w", timestamp: 1.5, contacts: [InputContact(id: 1, phase: .began, location: Point(x: 15, y: 15.25))]))[0]
         return (report, app.tree)
@@ -78,6 +79,7 @@ import TouchProtocol
                 Handler(responder: "w", trigger: .touchesBegan, action: "last"),
             ]),
             firstResponderTraits: [FirstResponderTraits(responder: "field", canBecome: true, canResign: true)])
+        app.recordsResponderCalls = false
         let report = app.send(InputFrame(device: "d", window: "w", timestamp: 1, contacts: [InputContact(id: 1, phase: .began, location: Point(x: 10, y: 10))]))[0]
         let kinds = MessageEncoder.messages(for: report).map { message -> String in
             switch message.topic {

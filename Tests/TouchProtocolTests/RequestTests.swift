@@ -10,7 +10,7 @@ import TouchProtocol
             try Request.parse(#"{"id":2,"cmd":"subscribe","topics":["hits","actions"],"views":["home.*"],"actions":["open"]}"#).result.get()
                 == .subscribe(topics: [.hits, .actions], views: ["home.*"], actions: ["open"]))
         #expect(
-            try Request.parse(#"{"cmd":"subscribe"}"#).result.get() == .subscribe(topics: Set(Topic.allCases), views: nil, actions: nil))
+            try Request.parse(#"{"cmd":"subscribe"}"#).result.get() == .subscribe(topics: Topic.defaultTopics, views: nil, actions: nil))
         #expect(try Request.parse(#"{"cmd":"hit_test","x":10,"y":20.5}"#).result.get() == .hitTest(point: Point(x: 10, y: 20.5), window: nil))
         var changes = ViewChanges()
         changes.isHidden = true
