@@ -30,10 +30,14 @@ public enum DeviceKind: String, Hashable, Sendable, CaseIterable {
 /// Which kinds of device a layout's `[[device]]` entry takes (`match.kind`): a filter over
 /// ``DeviceKind``, with `any` for every touch surface.
 public enum DeviceKindFilter: String, Hashable, Sendable, CaseIterable {
-    /// Direct-touch screens (and pen displays, read the same way): positions map onto the window.
+    /// Direct-touch screens (and pen tablets and displays, whose pen is read as one contact):
+    /// positions map onto the window. An entry that should not take pens comes after a `tablet`
+    /// entry that takes them (to ignore them, or map them elsewhere).
     case touchscreen
     /// Indirect touchpads: the surface maps onto the window (or the region).
     case touchpad
+    /// Pen tablets and pen displays only (``DeviceKind/tablet``).
+    case tablet
     /// Every touch surface (``DeviceKind/isTouch``). The default.
     case any
     /// Key devices: presses and remote-control commands.
@@ -44,7 +48,7 @@ public enum DeviceKindFilter: String, Hashable, Sendable, CaseIterable {
     /// Whether the entry takes touch surfaces (it then needs a window to map them onto).
     public var isTouch: Bool {
         switch self {
-        case .touchscreen, .touchpad, .any: true
+        case .touchscreen, .touchpad, .tablet, .any: true
         case .keys, .accelerometer: false
         }
     }
@@ -55,6 +59,7 @@ public enum DeviceKindFilter: String, Hashable, Sendable, CaseIterable {
         case .any: kind.isTouch
         case .touchscreen: kind == .touchscreen || kind == .tablet
         case .touchpad: kind == .touchpad
+        case .tablet: kind == .tablet
         case .keys: kind == .keys
         case .accelerometer: kind == .accelerometer
         }
@@ -65,7 +70,7 @@ public enum DeviceKindFilter: String, Hashable, Sendable, CaseIterable {
         guard !accepts(kind) else { return nil }
         switch self {
         case .any: return "not a touchscreen or touchpad"
-        case .touchscreen, .touchpad, .keys, .accelerometer: return "kind is \(kind.rawValue), not \(rawValue)"
+        case .touchscreen, .touchpad, .tablet, .keys, .accelerometer: return "kind is \(kind.rawValue), not \(rawValue)"
         }
     }
 }

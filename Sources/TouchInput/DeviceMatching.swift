@@ -7,6 +7,8 @@ public enum DeviceMatch: Hashable, Sendable {
     case matched(index: Int, spec: DeviceSpec)
     /// No entry took the device, with the reason each one gave.
     case unmatched(reasons: [String])
+    /// The first entry that takes the device says to leave it alone (`ignore = true`).
+    case ignored(index: Int)
 
     /// A sentence for `touchd devices` and the logs.
     public var explanation: String {
@@ -14,6 +16,7 @@ public enum DeviceMatch: Hashable, Sendable {
         case .matched(let index, let spec): "device[\(index)] → window \(spec.window.isEmpty ? "(the key window)" : spec.window)"
         case .unmatched(let reasons):
             reasons.isEmpty ? "no [[device]] entry in the layout" : "no entry matched: " + reasons.joined(separator: "; ")
+        case .ignored(let index): "device[\(index)] takes it and ignores it (ignore = true)"
         }
     }
 }
@@ -27,7 +30,7 @@ public enum DeviceMatcher {
             if let reason = mismatch(device, spec.match) {
                 reasons.append("device[\(index)]: \(reason)")
             } else {
-                return .matched(index: index, spec: spec)
+                return spec.ignore ? .ignored(index: index) : .matched(index: index, spec: spec)
             }
         }
         return .unmatched(reasons: reasons)

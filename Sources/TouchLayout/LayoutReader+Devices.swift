@@ -6,7 +6,7 @@ extension LayoutReader {
     static let shakeKeys = ["shake_threshold_g", "shake_duration", "shake_settle"]
     static let deviceKeys = [
         "match", "window", "region", "rotation", "swap_axes", "invert_x", "invert_y", "calibration",
-        "udev_calibration", "pointercal", "grab", "palm_pressure", "palm_touch_major",
+        "udev_calibration", "pointercal", "grab", "palm_pressure", "palm_touch_major", "ignore",
     ] + shakeKeys
     static let matchKeys = ["kind", "name", "usb", "id_path", "id_serial", "devnode"]
     static let deviceAliases = [
@@ -22,9 +22,11 @@ extension LayoutReader {
         if let matchFields = fields.table("match", expect: "a table of match criteria, e.g. match.kind = \"touchscreen\"") {
             match = readMatch(matchFields)
         }
-        // Key devices and accelerometers may leave the window out: their events go to the key window.
+        // Key devices and accelerometers may leave the window out: their events go to the key
+        // window. An entry that ignores its devices needs none either.
+        let ignore = fields.bool("ignore") ?? false
         let window = fields.identifier(
-            "window", required: match.kind.isTouch,
+            "window", required: match.kind.isTouch && !ignore,
             expect: match.kind.isTouch ? "the id of the [[window]] the device feeds" : "the id of the [[window]] whose first responder gets the events")
         var spec = DeviceSpec(match: match, window: window ?? "")
         spec.region = fields.numbers("region", NumberElement.area, expect: "[x, y, width, height] in window points")
@@ -41,6 +43,7 @@ extension LayoutReader {
             log.add(.conflict, fields.at("pointercal"), "pointercal and calibration are both set: expected at most one of them")
         }
         if let b = fields.bool("grab") { spec.grab = b }
+        spec.ignore = ignore
         spec.palmPressure = fields.integer("palm_pressure", in: Limits.deviceUnits)
         spec.palmTouchMajor = fields.integer("palm_touch_major", in: Limits.deviceUnits)
         spec.shake = readShake(fields, kind: match.kind)

@@ -101,6 +101,9 @@ public struct DeviceSpec: Hashable, Sendable {
     public var pointercalContents: Pointercal?
     /// `grab`: grab the device exclusively. Default true.
     public var grab: Bool
+    /// `ignore`: the devices this entry takes are left alone (not read, not grabbed), and later
+    /// entries do not get them: how a layout keeps a pen node out of a touchscreen entry.
+    public var ignore = false
     /// `palm_pressure`: contacts at or above this pressure (device units) are palms.
     public var palmPressure: Int?
     /// `palm_touch_major`: contacts at or above this touch-major (device units) are palms.

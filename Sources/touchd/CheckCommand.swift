@@ -70,7 +70,8 @@ enum LayoutSummary {
             lines.append("control \(control.view): \(control.kind.name)" + (actions.isEmpty ? "" : ", " + actions.joined(separator: ", ")))
         }
         for (i, device) in document.devices.enumerated() {
-            lines.append("device[\(i)]: \(device.match.kind.rawValue) → window \(device.window.isEmpty ? "(the key window)" : device.window)")
+            let target = device.ignore ? "ignored" : "window " + (device.window.isEmpty ? "(the key window)" : device.window)
+            lines.append("device[\(i)]: \(device.match.kind.rawValue) → \(target)")
         }
         lines += warnings(document: document, tree: tree)
         lines += controlOverrideWarnings(document: document)

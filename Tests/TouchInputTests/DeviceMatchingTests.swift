@@ -1,4 +1,5 @@
 import Testing
+import TouchEvdev
 import TouchInput
 import TouchLayout
 
@@ -19,6 +20,30 @@ import TouchLayout
         }
         #expect(index == 1)
         #expect(spec.window == "main")
+    }
+
+    /// A pen node is read like a touchscreen unless the layout chooses: a `tablet` entry before the
+    /// touchscreen one takes pens, and `ignore = true` leaves them alone.
+    @Test func aLayoutChoosesWhatBecomesOfPenNodes() throws {
+        let pen = DeviceFacts(name: "Wacom Pen", vendor: 0x056a, product: 0x5146, kind: .tablet, idPath: nil, idSerial: nil, devnode: "/dev/input/event7")
+        let touchscreenOnly = [DeviceSpec(match: DeviceMatchSpec(kind: .touchscreen), window: "main")]
+        guard case .matched = DeviceMatcher.match(pen, in: touchscreenOnly) else {
+            Issue.record("a touchscreen entry takes pen displays")
+            return
+        }
+        var ignorePens = DeviceSpec(match: DeviceMatchSpec(kind: .tablet), window: "")
+        ignorePens.ignore = true
+        let specs = [ignorePens, DeviceSpec(match: DeviceMatchSpec(kind: .touchscreen), window: "main")]
+        let penMatch = DeviceMatcher.match(pen, in: specs)
+        #expect(penMatch == .ignored(index: 0))
+        #expect(penMatch.explanation == "device[0] takes it and ignores it (ignore = true)")
+        guard case .matched(let index, _) = DeviceMatcher.match(atmel, in: specs) else {
+            Issue.record("the finger touchscreen is still taken")
+            return
+        }
+        #expect(index == 1)
+        #expect(DeviceKindFilter.tablet.accepts(.tablet) && !DeviceKindFilter.tablet.accepts(.touchscreen))
+        #expect(DeviceKindFilter.tablet.rejection(of: .touchscreen) == "kind is touchscreen, not tablet")
     }
 
     @Test func everyCriterionCanExcludeAndSaysWhy() {

@@ -13,6 +13,24 @@ import TouchCore
             + more
     }
 
+    @Test func anEntryThatIgnoresItsDevicesNeedsNoWindow() throws {
+        let document = try load("""
+            [[window]]
+            id = "w"
+            size = [100, 100]
+            [[device]]
+            match.kind = "tablet"
+            ignore = true
+            [[device]]
+            match.kind = "touchscreen"
+            window = "w"
+            """)
+        #expect(document.devices.map(\.ignore) == [true, false])
+        #expect(document.devices[0].match.kind == .tablet)
+        let missing = issues("[[window]]\nid = \"w\"\nsize = [100, 100]\n[[device]]\nmatch.kind = \"tablet\"\n")
+        #expect(missing.first?.keyPath == "device[0].window", "a tablet entry that reads its pens needs a window")
+    }
+
     @Test func theApplicationReceivesRemoteControlOnlyWhenTheLayoutSaysSo() throws {
         let window = "[[window]]\nid = \"w\"\nsize = [100, 100]\n"
         #expect(try load(window).settings.receivesRemoteControlEvents == false, "UIKit's default")
