@@ -1,16 +1,3 @@
-/// Why a picture could not be written: the file and the reason.
-public struct PictureFileError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var path: String
-    public var reason: String
-
-    public init(path: String, reason: String) {
-        self.path = path
-        self.reason = reason
-    }
-
-    public var description: String { "\(path): \(reason)" }
-}
-
 /// A picture file, SVG or PNG by its name: how `touchd render`, `touchd hit-test --svg` and
 /// `touchctl snapshot` write what they draw. PNG pictures are SVG converted by `rsvg-convert`
 /// (Debian's librsvg2-bin).
@@ -22,32 +9,28 @@ public enum PictureFile {
     }
 
     /// The format a file name asks for (`.svg` or `.png`, in any case).
-    /// - Throws: ``PictureFileError`` for any other name.
-    public static func format(of path: String) throws(PictureFileError) -> Format {
+    /// - Throws: ``FileWriteError`` for any other name.
+    public static func format(of path: String) throws(FileWriteError) -> Format {
         let lower = path.lowercased()
         if lower.hasSuffix(".svg") { return .svg }
         if lower.hasSuffix(".png") { return .png }
-        throw PictureFileError(path: path, reason: "the name must end in .svg or .png")
+        throw FileWriteError(path: path, reason: "the name must end in .svg or .png")
     }
 
     /// Writes the SVG text to `path`, as SVG or converted to PNG, as its name says.
-    /// - Throws: ``PictureFileError`` naming the file and what failed.
-    public static func write(svg: String, to path: String) throws(PictureFileError) {
+    /// - Throws: ``FileWriteError`` naming the file and what failed.
+    public static func write(svg: String, to path: String) throws(FileWriteError) {
         switch try format(of: path) {
         case .svg:
-            do {
-                try FileWriter.write(text: svg, to: path)
-            } catch {
-                throw PictureFileError(path: path, reason: "cannot write: \(error.reason)")
-            }
+            try FileWriter.write(text: svg, to: path)
         case .png:
             try convertToPNG(svg, path: path)
         }
     }
 
-    private static func convertToPNG(_ svg: String, path: String) throws(PictureFileError) {
+    private static func convertToPNG(_ svg: String, path: String) throws(FileWriteError) {
         guard let tool = ChildProcess.find("rsvg-convert") else {
-            throw PictureFileError(
+            throw FileWriteError(
                 path: path,
                 reason: "PNG output needs rsvg-convert, which is not installed (Debian/Ubuntu: apt-get install librsvg2-bin); or write a .svg")
         }
@@ -55,11 +38,11 @@ public enum PictureFile {
         do {
             outcome = try ChildProcess.run(tool, ["--format", "png", "--output", path], input: Array(svg.utf8))
         } catch {
-            throw PictureFileError(path: path, reason: "cannot run \(tool): \(error.errnoText)")
+            throw FileWriteError(path: path, reason: "cannot run \(tool): \(error.errnoText)")
         }
         guard outcome.status == 0 else {
             let message = outcome.standardError.split(whereSeparator: \.isNewline).joined(separator: " ")
-            throw PictureFileError(path: path, reason: "rsvg-convert failed (status \(outcome.status)): \(message)")
+            throw FileWriteError(path: path, reason: "rsvg-convert failed (status \(outcome.status)): \(message)")
         }
     }
 }

@@ -57,7 +57,7 @@ import Glibc
     @Test func picturesAreSVGOrPNGByTheirName() throws {
         #expect(try PictureFile.format(of: "a.SVG") == .svg)
         #expect(try PictureFile.format(of: "/x/b.png") == .png)
-        #expect(throws: PictureFileError(path: "c.jpg", reason: "the name must end in .svg or .png")) { try PictureFile.format(of: "c.jpg") }
+        #expect(throws: FileWriteError(path: "c.jpg", reason: "the name must end in .svg or .png")) { try PictureFile.format(of: "c.jpg") }
         let path = directory + "/p.svg"
         try PictureFile.write(svg: "<svg/>", to: path)
         #expect(try contents(path) == "<svg/>")
