@@ -178,9 +178,9 @@ extension Application {
     /// Records where a live touch is in its view, as the view is now (the view may move later):
     /// what the touch's messages say, without a tree.
     private mutating func noteLocationInView(of i: Int) {
+        // Read in place: copying the whole touch would retain each of its parts.
         guard let view = live.entries[i].touch.view else { return }
-        let touch = live.entries[i].touch
-        let inView = tree.convert(touch.locationInWindow, touch.previousLocationInWindow, fromWindowTo: view)
+        let inView = tree.convert(live.entries[i].touch.locationInWindow, live.entries[i].touch.previousLocationInWindow, fromWindowTo: view)
         live.entries[i].touch.locationInView = inView?.0
         live.entries[i].touch.previousLocationInView = inView?.1
     }

@@ -65,6 +65,9 @@ public struct DeviceMapping: Hashable, Sendable {
         let pointsPerUnit: Double
         let tolerance: Double
         let pressureAxis: AbsInfo?
+        /// The largest coordinates inside the region's half-open area (just before its far edges).
+        let farX: Double
+        let farY: Double
 
         init(axes: MappingAxes, transform: MappingTransform, target: MappingTarget) {
             self.axes = axes
@@ -75,6 +78,8 @@ public struct DeviceMapping: Hashable, Sendable {
             let fuzz = axes.touchMajor?.fuzz ?? 0
             tolerance = DeviceMapping.length((fuzz > 0 ? Double(fuzz) / 2 : 0.5) * pointsPerUnit)
             pressureAxis = axes.pressure.flatMap { $0.maximum > $0.minimum ? $0 : nil }
+            farX = region.maxX.nextDown
+            farY = region.maxY.nextDown
         }
 
         static func pointsPerUnit(axes: MappingAxes, target: MappingTarget, region: Rect) -> Double {
@@ -140,8 +145,8 @@ public struct DeviceMapping: Hashable, Sendable {
         let region = storage.region
         var point = Point(x: region.minX + normal.x * region.width, y: region.minY + normal.y * region.height)
         if storage.transform.clampsToRegion {
-            point.x = min(point.x, region.maxX.nextDown)
-            point.y = min(point.y, region.maxY.nextDown)
+            point.x = min(point.x, storage.farX)
+            point.y = min(point.y, storage.farY)
         }
         return Point(x: Self.coordinate(point.x), y: Self.coordinate(point.y))
     }

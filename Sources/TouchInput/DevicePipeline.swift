@@ -94,8 +94,23 @@ public enum DevicePipeline: Sendable {
         }
     }
 
+    /// Whether the device's state can change without input (an accelerometer's shake ends when it
+    /// goes quiet): then ``deadline`` says when, and events must be fed one at a time around it.
+    public var hasDeadlines: Bool {
+        switch self {
+        case .motion: true
+        case .touch, .keys: false
+        }
+    }
+
     /// Feeds kernel events in order; appends the events they complete to `completed`.
     public mutating func feed(_ events: [InputEvent], into completed: inout [QueuedEvent]) {
+        feed(events[...], into: &completed)
+    }
+
+    /// Feeds kernel events in order; appends the events they complete to `completed`. The decoder
+    /// is taken out of the enum once for them all, not once per event.
+    public mutating func feed(_ events: ArraySlice<InputEvent>, into completed: inout [QueuedEvent]) {
         switch consume self {
         case .touch(var pipeline):
             for event in events {

@@ -45,10 +45,19 @@ public struct RecordingPlayback: Sendable {
             while next < events.count, events[next].time <= time { next += 1 }
             return completed
         }
-        while next < events.count, events[next].time <= time {
-            if let deadline = decoder.deadline, deadline < events[next].time { completed += decoder.advance(to: deadline) }
-            completed += decoder.feed(events[next])
-            next += 1
+        if decoder.hasDeadlines {
+            // Event by event: a shake's deadline may fall between any two.
+            while next < events.count, events[next].time <= time {
+                if let deadline = decoder.deadline, deadline < events[next].time { completed += decoder.advance(to: deadline) }
+                completed += decoder.feed(events[next])
+                next += 1
+            }
+        } else {
+            // One batch, fed with one access to the decoder's state (as a live device's read is).
+            var end = next
+            while end < events.count, events[end].time <= time { end += 1 }
+            decoder.feed(events[next..<end], into: &completed)
+            next = end
         }
         if let deadline = decoder.deadline, deadline <= time { completed += decoder.advance(to: deadline) }
         pipeline = decoder

@@ -50,8 +50,13 @@ struct GestureArena: Sendable {
 
     /// The recognizer whose timer is due first (the first by id among equals), and when.
     var nextTimer: (id: ResponderID, due: Double)? {
-        recognizers.compactMap { id, r in r.deadline.map { (id: id, due: $0) } }
-            .min { $0.due < $1.due || ($0.due == $1.due && $0.id < $1.id) }
+        var next: (id: ResponderID, due: Double)?
+        for (id, r) in recognizers {
+            guard let due = r.deadline else { continue }
+            if let current = next, current.due < due || (current.due == due && current.id < id) { continue }
+            next = (id, due)
+        }
+        return next
     }
 
     // MARK: - Inputs to recognizers
