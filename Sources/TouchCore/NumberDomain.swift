@@ -168,6 +168,8 @@ extension Limits {
     public static let payloadNumber = NumberDomain(-1e300...1e300)
     /// How far an accelerometer's reading must stray from gravity alone to count as a shake.
     public static let shakeThreshold = NumberDomain(0...1_000, unit: "g", excludingLowerBound: true)
+    /// A slider's step: the values it takes are its minimum plus a whole number of steps.
+    public static let sliderStep = NumberDomain(0...1e12, excludingLowerBound: true)
     /// A user or group id (the socket's allowed peers).
     public static let unixID = NumberDomain(0...4_294_967_295, wholeNumbers: true)
 

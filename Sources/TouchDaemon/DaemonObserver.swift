@@ -12,8 +12,8 @@ public protocol DaemonObserver: AnyObject {
     /// A reload ended: the new layout's view count, or why it was refused (the old one runs on);
     /// `status` is the status line after it.
     func reloadFinished(_ outcome: Result<Int, any Error>, status: String)
-    /// An anomaly met while dispatching or decoding (a contact twice in a frame, a control whose
-    /// action no responder takes, a refused first-responder change, an odd recording).
+    /// An anomaly met while dispatching or decoding (a contact twice in a frame, a refused
+    /// first-responder change, an odd recording).
     func anomaly(_ text: String)
     /// A problem an input source met that stops some of its input.
     func inputProblem(_ text: String)

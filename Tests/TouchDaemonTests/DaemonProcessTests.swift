@@ -158,7 +158,7 @@ import Glibc
             c.poll()
             hello = c.of(type: "hello").first
         }
-        #expect(hello?["protocol"] as? Int == 1)
+        #expect(hello?["protocol"] as? Int == 2)
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
