@@ -65,7 +65,95 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("1 gesture recognizer, 1 control,"))
         #expect(run.stdout.contains("gesture double: tap on v → zoom"))
-        #expect(run.stdout.contains("control ok: button, touch_up_inside → confirm (to v)"))
+        #expect(run.stdout.contains("control ok: button, touch_up_inside → confirm (to v; no responder takes it: clients get it as it is)"))
+    }
+
+    @Test func checkTakesTheFileAsAnArgumentAndSaysWhereEachControlsActionGoes() throws {
+        let path = try Self.temporaryLayout(
+            """
+            [[window]]
+            id = "w"
+            size = [1920, 1080]
+
+            [[controller]]
+            id = "home"
+            view = "v"
+
+            [[view]]
+            id = "v"
+            parent = "w"
+            frame = [0, 0, 1920, 1080]
+
+            [[view]]
+            id = "checkin"
+            parent = "v"
+            frame = [100, 100, 400, 200]
+
+            [[view]]
+            id = "ok"
+            parent = "v"
+            frame = [600, 100, 400, 200]
+
+            [[view]]
+            id = "idle"
+            parent = "v"
+            frame = [1100, 100, 400, 200]
+
+            [[control]]
+            view = "checkin"
+            kind = "button"
+            [[control.target]]
+            event = "touch_up_inside"
+            action = "check-in"
+
+            [[control]]
+            view = "ok"
+            kind = "button"
+            [[control.target]]
+            event = "touch_up_inside"
+            action = "save"
+
+            [[control]]
+            view = "idle"
+            kind = "toggle"
+
+            [[handler]]
+            responder = "home"
+            on = "action"
+            selector = "save"
+            action = "saved"
+
+            [[handler]]
+            responder = "home"
+            on = "action"
+            selector = "sav"
+            action = "never"
+
+            [[device]]
+            window = "w"
+            region = [0, 0, 2000, 1080]
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try Self.touchd(["check", path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("control checkin: button, touch_up_inside → check-in (no responder takes it: clients get it as it is)"))
+        #expect(lines.contains("control ok: button, touch_up_inside → save (taken by home)"))
+        #expect(lines.contains("handler home on action \"save\" → saved"), "the selector is in the line: \(lines)")
+        #expect(lines.contains { $0.hasPrefix("warning: control \"idle\" sends no action: it has no [[control.target]]") }, "\(lines)")
+        #expect(lines.contains("warning: handler of \"home\" on action \"sav\" never runs: no [[control.target]] sends \"sav\""), "\(lines)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix("warning: device[0].region [0, 0, 2000, 1080] reaches outside window \"w\" (1920×1080 points)")
+            }, "\(lines)")
+        #expect(!lines.contains { $0.contains("\"save\" never runs") })
+
+        let both = try Self.touchd(["check", path, "--config", path])
+        #expect(both.status == 64)
+        #expect(both.stderr.contains("not both") && both.stderr.contains("Usage: touchd check"), "\(both.stderr)")
+        let neither = try Self.touchd(["check"])
+        #expect(neither.status == 64)
+        #expect(neither.stderr.contains("missing the layout file"), "\(neither.stderr)")
     }
 
     @Test func checkReportsEveryProblemWithItsLineAndExitsOne() throws {
