@@ -9,6 +9,9 @@ extension Application {
     /// The controls' configurations (with their current values), ordered by view id.
     public var controlSpecs: [ControlSpec] { controls.keys.sorted().map { controls[$0]!.spec } }
 
+    /// A control's configuration with its current value, or nil when `view` is no control.
+    public func controlSpec(of view: ResponderID) -> ControlSpec? { controls[view]?.spec }
+
     /// A control's current value (a toggle's on, a slider's value; null for a button).
     public func controlValue(of view: ResponderID) -> JSONValue? { controls[view]?.value }
 

@@ -6,6 +6,7 @@ import TouchRender
 enum TreeRequest {
     case hitTest(point: Point, window: ResponderID?)
     case set(view: ResponderID, changes: ViewChanges)
+    case setControl(view: ResponderID, value: JSONValue?, enabled: Bool?)
     case addView(view: ResponderID, parent: ResponderID, changes: ViewChanges)
     case removeView(ResponderID)
     case views
@@ -17,9 +18,10 @@ extension Daemon {
         switch request {
         case .hitTest(let point, let window): hitTest(point, window: window)
         case .set(let view, let changes): set(view, changes)
+        case .setControl(let view, let value, let enabled): setControl(view, value: value, enabled: enabled)
         case .addView(let view, let parent, let changes): addView(view, parent: parent, changes, for: client)
         case .removeView(let view): removeView(view)
-        case .views: .success(TreeDescription.views(app.tree, firstResponders: app.firstRespondersByWindow))
+        case .views: .success(TreeDescription.views(app.tree, firstResponders: app.firstRespondersByWindow, controls: app.controlSpecs))
         case .snapshot(let window, let heatmap): snapshot(window: window, heatmap: heatmap)
         }
     }
@@ -40,6 +42,19 @@ extension Daemon {
         }
         publishFirstResponderChanges()
         return .success(ReplyResult.done)
+    }
+
+    /// Sets a control's value or state, as a program does (no control event is sent).
+    private func setControl(_ view: ResponderID, value: JSONValue?, enabled: Bool?) -> RequestResult {
+        do {
+            try app.setControl(view, value: value, enabled: enabled)
+        } catch {
+            switch error {
+            case .notAControl: return .failure(RequestError("unknown_control", error.description))
+            case .unsuitableValue: return .failure(RequestError("bad_argument", error.description))
+            }
+        }
+        return .success(app.controlSpec(of: view).map(ReplyResult.control) ?? ReplyResult.done)
     }
 
     /// Adds a view, within the tree's bound (``Limits/maximumViews``) and the client's

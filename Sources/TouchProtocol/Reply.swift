@@ -27,6 +27,9 @@ public enum ReplyResult {
     /// `subscribe`: the new subscription's number.
     public static func subscribed(_ subscription: Int) -> JSONValue { .object([("subscription", .int(Int64(subscription)))]) }
 
+    /// `set_control`: the control as it is now.
+    public static func control(_ spec: ControlSpec) -> JSONValue { TreeDescription.control(spec) }
+
     /// `reload`: how many views the new layout has.
     public static func reloaded(views: Int) -> JSONValue { .object([("views", .int(Int64(views)))]) }
 

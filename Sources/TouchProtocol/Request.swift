@@ -35,6 +35,9 @@ public enum Request: Hashable, Sendable {
     case unsubscribe(subscription: Int)
     case hitTest(point: Point, window: ResponderID?)
     case set(view: ResponderID, changes: ViewChanges)
+    /// A control's value (a toggle's `true`/`false`, a slider's number) and whether it is enabled;
+    /// nil leaves either as it is.
+    case setControl(view: ResponderID, value: JSONValue?, enabled: Bool?)
     case addView(view: ResponderID, parent: ResponderID, changes: ViewChanges)
     case removeView(view: ResponderID)
     case reload
