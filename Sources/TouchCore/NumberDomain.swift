@@ -117,6 +117,9 @@ public enum Limits {
     public static let maximumSubscriptionsPerClient = 16
     /// The most views one connection may have added with `add_view` and not yet removed.
     public static let maximumViewsPerClient = 1_000
+    /// The most ids each list of a `reload` message holds (what the new layout added, removed and
+    /// changed, and the run-time changes it dropped); the message counts those left out.
+    public static let maximumReloadListEntries = 100
 }
 
 /// Whole-number conversions that cannot trap: `nil` (or a clamped value) where the standard

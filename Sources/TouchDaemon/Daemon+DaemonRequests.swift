@@ -9,18 +9,18 @@ enum DaemonRequest {
 }
 
 extension Daemon {
-    func perform(_ request: DaemonRequest) -> RequestResult {
+    func perform(_ request: DaemonRequest, for client: SocketServer.ClientHandle) -> RequestResult {
         switch request {
-        case .reload: reloadRequested()
+        case .reload: reloadRequested(by: server.credentials(of: client))
         case .devices: .success(describeDevices())
         case .stats: .success(ReplyResult.stats(statsCounters()))
         }
     }
 
-    private func reloadRequested() -> RequestResult {
+    private func reloadRequested(by credentials: PeerCredentials?) -> RequestResult {
         guard services.layoutFile != nil else { return .failure(RequestError("unsupported", "this daemon has no layout file to reload")) }
         do {
-            return .success(ReplyResult.reloaded(views: try reload()))
+            return .success(ReplyResult.reloaded(views: try reload(by: .request(credentials))))
         } catch {
             // The observer has logged the refusal (see reload()).
             return .failure(RequestError("reload_failed", "\(error)"))

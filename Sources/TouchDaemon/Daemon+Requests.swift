@@ -96,7 +96,7 @@ extension Daemon {
         case .session(let request): perform(request, for: client)
         case .tree(let request): perform(request, for: client)
         case .responders(let request): perform(request)
-        case .daemon(let request): perform(request)
+        case .daemon(let request): perform(request, for: client)
         }
     }
 

@@ -44,6 +44,9 @@ public final class Daemon {
     var recentTouches = TouchPathRecorder(limit: 200, pointLimit: 2_000)
     /// The views each client added and has not removed (`Daemon+Requests.swift`).
     var viewOwnership = ViewOwnership()
+    /// The layout's state as loaded (at start or by the last reload): what the `reload` message
+    /// compares the running tree with to tell the run-time changes a reload drops.
+    var layoutBaseline: TreeState
     /// The input's time of the last event, and when (microseconds on the loop's clock) it arrived:
     /// recognizer deadlines are in input time, which for a recording is not the loop's clock.
     var lastInputTime = 0.0
@@ -62,6 +65,7 @@ public final class Daemon {
 
     public init(app: Application, server: SocketServer, loop: EventLoop, version: String, services: DaemonServices = DaemonServices()) {
         self.app = app
+        layoutBaseline = TreeState(app)
         // No message carries the responder calls: recording them would be most of dispatch's work.
         self.app.recordsResponderCalls = false
         self.server = server

@@ -7,11 +7,11 @@ public protocol DaemonObserver: AnyObject {
     var wantsStatus: Bool { get }
     /// The status line changed (`2 devices, 1 client, 16 views`); at most once a second.
     func statusChanged(_ status: String)
-    /// A reload (by signal or request) begins: the layout file is read next.
-    func reloadStarted()
+    /// A reload (by signal or request: `cause`) begins: the layout file is read next.
+    func reloadStarted(by cause: ReloadCause)
     /// A reload ended: the new layout's view count, or why it was refused (the old one runs on);
     /// `status` is the status line after it.
-    func reloadFinished(_ outcome: Result<Int, any Error>, status: String)
+    func reloadFinished(_ outcome: Result<Int, any Error>, by cause: ReloadCause, status: String)
     /// An anomaly met while dispatching or decoding (a contact twice in a frame, a refused
     /// first-responder change, an odd recording).
     func anomaly(_ text: String)
@@ -30,8 +30,8 @@ extension DaemonObserver {
     public func ready(status: String) {}
     public var wantsStatus: Bool { false }
     public func statusChanged(_ status: String) {}
-    public func reloadStarted() {}
-    public func reloadFinished(_ outcome: Result<Int, any Error>, status: String) {}
+    public func reloadStarted(by cause: ReloadCause) {}
+    public func reloadFinished(_ outcome: Result<Int, any Error>, by cause: ReloadCause, status: String) {}
     public func anomaly(_ text: String) {}
     public func inputProblem(_ text: String) {}
     public func deviceAdded(id: String) {}

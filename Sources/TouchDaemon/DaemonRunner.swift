@@ -117,7 +117,7 @@ public final class DaemonRunner {
             stop(reason: "shutting down")
         case SIGHUP:
             // The outcome is logged and told to systemd by the daemon's observer.
-            _ = try? daemon.reload()
+            _ = try? daemon.reload(by: .signal)
         default:
             break
         }

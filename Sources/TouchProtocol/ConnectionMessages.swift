@@ -43,6 +43,37 @@ extension MessageEncoder {
         }
     }
 
+    /// The layout was reloaded: what changed, and the run-time changes the reload dropped (see
+    /// ``ReloadSummary``).
+    public static func reloaded(_ summary: ReloadSummary) -> OutboundMessage {
+        func ids(_ list: [ResponderID], _ w: inout JSONWriter) {
+            w.array { w in
+                for id in list {
+                    w.element()
+                    w.string(id.rawValue)
+                }
+            }
+        }
+        return OutboundMessage(topic: nil, droppable: false) { w in
+            w.member("type"); w.literal(#""reload""#)
+            w.member("views"); w.int(Int64(summary.views))
+            w.member("added"); ids(summary.added, &w)
+            w.member("removed"); ids(summary.removed, &w)
+            w.member("changed"); ids(summary.changed, &w)
+            w.member("dropped")
+            w.object { w in
+                w.member("set"); ids(summary.droppedSet, &w)
+                w.member("added"); ids(summary.droppedAdded, &w)
+                w.member("removed"); ids(summary.droppedRemoved, &w)
+                w.member("first_responders"); ids(summary.droppedFirstResponders, &w)
+                w.member("controls"); ids(summary.droppedControls, &w)
+            }
+            if summary.omitted > 0 {
+                w.member("omitted"); w.int(Int64(summary.omitted))
+            }
+        }
+    }
+
     /// An input device went away.
     public static func deviceRemoved(id: String) -> OutboundMessage {
         OutboundMessage(topic: .devices, droppable: false) { w in

@@ -119,8 +119,11 @@ import Glibc
         text += "\n[[view]]\nid = \"extra\"\nparent = \"home.root\"\nframe = [0, 0, 10, 10]\n"
         try text.write(toFile: layout, atomically: true, encoding: .utf8)
         kill(process.processIdentifier, SIGHUP)
-        _ = notify.wait(for: "READY=1")
+        let goodReload = notify.wait(for: "READY=1")
         #expect(try viewCount(socket: socket) == 17)
+        // The status after a reload still counts devices, clients and views.
+        let status = goodReload.last ?? ""
+        #expect(status.contains(" devices, ") && status.contains(" client") && status.contains(", 17 views"), "\(goodReload)")
 
         let started = Date()
         kill(process.processIdentifier, SIGTERM)
@@ -132,6 +135,7 @@ import Glibc
         let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.contains("<6>listening"), "journald priorities: \(log)")
         #expect(log.contains("<3>reload refused"), "\(log)")
+        #expect(log.contains("<6>layout reloaded") && log.contains("by=SIGHUP"), "\(log)")
     }
 
     @Test func adoptsASocketFromSystemdAndLeavesItInPlace() throws {

@@ -111,6 +111,8 @@ import Glibc
         process.waitUntilExit()
         let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.contains("reload refused; the previous layout keeps running"), "\(log)")
+        // A reload by request is logged as one by SIGHUP is, with who asked.
+        #expect(log.contains("layout reloaded") && log.contains("by=request (uid \(getuid())"), "\(log)")
         #expect(!log.contains("without a touch-down"), "the held finger is not passed on as a stray contact: \(log)")
     }
 
