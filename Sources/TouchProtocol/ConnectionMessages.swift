@@ -33,13 +33,17 @@ extension MessageEncoder {
         }
     }
 
-    /// An input device appeared; `description` is what the `devices` request lists for it.
-    public static func deviceAdded(id: String, description: JSONValue) -> OutboundMessage {
+    /// An input device appeared; `description` is what the `devices` request lists for it. With
+    /// `alreadyPresent`, it was there before the client subscribed (`"already_present":true`).
+    public static func deviceAdded(id: String, description: JSONValue, alreadyPresent: Bool = false) -> OutboundMessage {
         OutboundMessage(topic: .devices, droppable: false) { w in
             w.member("type"); w.literal(#""device""#)
             w.member("event"); w.literal(#""added""#)
             w.member("device"); w.string(id)
             w.member("description"); w.value(description)
+            if alreadyPresent {
+                w.member("already_present"); w.bool(true)
+            }
         }
     }
 

@@ -244,3 +244,30 @@ import Testing
         #expect(run.stderr.contains(".svg") && run.stderr.contains(".png"), "\(run.stderr)")
     }
 }
+
+/// What the daemon says about its devices when it starts.
+@Suite(.timeLimit(.minutes(10))) struct DeviceDiagnosticsProcessTests {
+    @Test func aDaemonThatMatchesNoDeviceSaysSoAndWhatItDoesNext() throws {
+        let layout = try CommandLineTests.temporaryLayout(
+            """
+            [[window]]
+            id = "w"
+            size = [400, 300]
+
+            [[device]]
+            match.name = "no device is called this *"
+            window = "w"
+            """)
+        defer { try? FileManager.default.removeItem(atPath: layout) }
+        let socket = temporaryPath("nodevice") + ".sock"
+        let run = try runToEnd(Binaries.touchd, ["--config", layout, "--socket", socket], timeout: 2)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning touchd: no input device matches the layout's [[device]] entries: "), "\(run.stderr)")
+        #expect(run.stderr.contains("touchd waits for one to be plugged in"), "\(run.stderr)")
+
+        let bare = try CommandLineTests.temporaryLayout("[[window]]\nid = \"w\"\nsize = [400, 300]\n")
+        defer { try? FileManager.default.removeItem(atPath: bare) }
+        let none = try runToEnd(Binaries.touchd, ["--config", bare, "--socket", socket], timeout: 2)
+        #expect(none.stderr.contains("the layout has no [[device]] entry: no input device is used"), "\(none.stderr)")
+    }
+}
