@@ -47,7 +47,7 @@ struct HitTestCommand: ParsableCommand {
             let renderer = try SVGRenderer(
                 tree: tree, window: result.window, markers: viewMarkers(document, app),
                 options: RenderOptions(title: "\(config), window \(result.window): hit-test at \(result.pointInWindow)"))
-            try writePicture(renderer.svg(hitTest: result), to: svg, option: "--svg")
+            try writePicture(renderer.svg(hitTest: result), to: svg, option: "--svg", command: "hit-test")
         }
         if json {
             print(TreeDescription.hitTest(result, tree: tree).jsonText)

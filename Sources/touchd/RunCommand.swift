@@ -85,7 +85,8 @@ struct RunCommand: ParsableCommand {
                 app: app, options: options, clock: clock, sources: sources, activatedFD: activated, logger: logger, notifier: notifier,
                 layoutFile: path)
         } catch let error as SystemError {
-            logger.critical("cannot start: \(error)")
+            let hint = StartupHints.socket(error, path: socket).map { "; \($0)" } ?? ""
+            logger.critical("cannot start: \(error)\(hint)")
             throw ExitCode.failure
         }
         try runner.run()
@@ -127,7 +128,8 @@ struct RunCommand: ParsableCommand {
         guard let socketGroup = self.socketGroup ?? daemonSpec.socketGroup else { return nil }
         if let n = gid_t(socketGroup) { return n }
         if let g = getgrnam(socketGroup) { return g.pointee.gr_gid }
-        throw ValidationError("--socket-group \(socketGroup): no such group")
+        let source = self.socketGroup != nil ? "--socket-group \(socketGroup)" : "[daemon] socket_group \"\(socketGroup)\" in \(config)"
+        throw ValidationError("\(source): no such group")
     }
 
     /// The peer policy: each `[daemon]` list of the layout, or its flag when given, names looked up.

@@ -184,6 +184,47 @@ import Testing
         #expect(lines.last == "\(path): 2 problems; nothing was loaded")
     }
 
+    @Test func aSubcommandsUsageErrorShowsTheSubcommandsUsage() throws {
+        let run = try Self.touchd(["hit-test", "--config", "config/kiosk.toml", "--window", "nope", "1", "1"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("Usage: touchd hit-test ") && run.stderr.contains("See 'touchd hit-test --help'"), "\(run.stderr)")
+        #expect(!run.stderr.contains("touchd <subcommand>"), "\(run.stderr)")
+    }
+
+    @Test func aLayoutsSocketGroupIsBlamedOnTheLayoutNotTheFlag() throws {
+        let path = try Self.temporaryLayout("[[window]]\nid = \"w\"\nsize = [10, 10]\n[daemon]\nsocket_group = \"no-such-group-here\"\n")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try Self.touchd(["--config", path, "--socket", temporaryPath("group") + ".sock", "--no-devices"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("[daemon] socket_group \"no-such-group-here\" in \(path): no such group"), "\(run.stderr)")
+        #expect(!run.stderr.contains("--socket-group"), "\(run.stderr)")
+        let flag = try Self.touchd(["--config", path, "--socket-group", "no-such-group-either", "--socket", temporaryPath("group") + ".sock", "--no-devices"])
+        #expect(flag.stderr.contains("--socket-group no-such-group-either: no such group"), "\(flag.stderr)")
+    }
+
+    @Test func aWindowFromTheCommandLineIsBlamedOnTheCommandLine() throws {
+        let run = try Self.touchd(["replay", "config/demo-taps.evemu", "--config", "config/kiosk.toml", "--window", "nope"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("(--window nope) is not a window of the layout; its windows: main"), "\(run.stderr)")
+        #expect(!run.stderr.contains("layout entry"), "\(run.stderr)")
+    }
+
+    @Test func missingInputAndOutputFilesAreNamedWithTheReason() throws {
+        let recording = try Self.touchd(["replay", "/nonexistent/taps.evemu", "--config", "config/kiosk.toml"])
+        #expect(recording.status == 1)
+        #expect(recording.stderr.contains("/nonexistent/taps.evemu: cannot read the recording: No such file or directory"), "\(recording.stderr)")
+        let picture = try Self.touchd(["render", "--config", "config/kiosk.toml", "--out", "/nonexistent/dir/kiosk.svg"])
+        #expect(picture.status == 1)
+        #expect(picture.stderr.contains("--out /nonexistent/dir/kiosk.svg: cannot write: No such file or directory"), "\(picture.stderr)")
+        #expect(!picture.stderr.contains("Usage:"), "the command line was right: \(picture.stderr)")
+    }
+
+    @Test func aSocketDirectoryThatIsMissingSuggestsTmpfilesAndSocket() throws {
+        let run = try Self.touchd(["--config", "config/kiosk.toml", "--no-devices", "--socket", "/nonexistent/touchd-dir/touchd.sock"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("systemd-tmpfiles --create") && run.stderr.contains("--socket"), "\(run.stderr)")
+    }
+
     @Test func checkOnAMissingFileSaysSo() throws {
         let run = try Self.touchd(["check", "--config", "/nonexistent/layout.toml"])
         #expect(run.status == 1)
