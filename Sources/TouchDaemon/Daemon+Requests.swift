@@ -17,7 +17,7 @@ enum RequestFamily {
         case .hitTest(let point, let window): self = .tree(.hitTest(point: point, window: window))
         case .set(let view, let changes): self = .tree(.set(view: view, changes: changes))
         case .setControl(let view, let value, let enabled): self = .tree(.setControl(view: view, value: value, enabled: enabled))
-        case .addView(let view, let parent, let changes): self = .tree(.addView(view: view, parent: parent, changes: changes))
+        case .addView(let view, let parent, let changes, let keep): self = .tree(.addView(view: view, parent: parent, changes: changes, keep: keep))
         case .removeView(let view): self = .tree(.removeView(view))
         case .views: self = .tree(.views)
         case .snapshot(let window, let heatmap): self = .tree(.snapshot(window: window, heatmap: heatmap))

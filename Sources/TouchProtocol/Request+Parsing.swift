@@ -44,7 +44,7 @@ extension Request {
     /// refused (it is usually a typo, and ignoring it would do something other than what was asked).
     static let arguments: [String: Set<String>] = [
         "ping": [], "subscribe": ["topics", "views", "actions"], "unsubscribe": ["subscription"],
-        "hit_test": ["x", "y", "window"], "set": ["view", "properties"], "set_control": ["view", "value", "enabled"], "add_view": ["view", "parent", "properties"],
+        "hit_test": ["x", "y", "window"], "set": ["view", "properties"], "set_control": ["view", "value", "enabled"], "add_view": ["view", "parent", "properties", "keep"],
         "remove_view": ["view"], "reload": [], "devices": [], "views": [], "stats": [], "snapshot": ["window", "heatmap"],
         "become_first_responder": ["responder"], "resign_first_responder": ["responder"],
     ]
@@ -72,7 +72,8 @@ extension Request {
             let parent = try RequestField.identifier(d["parent"], "parent")
             let changes = try ViewChanges(d["properties"], field: "properties")
             guard changes.frame != nil else { throw RequestError("bad_argument", "\"properties.frame\" is required for a new view") }
-            return .addView(view: view, parent: parent, changes: changes)
+            let keep = try d["keep"].map { v throws(RequestError) in try RequestField.bool(v, "keep") } ?? false
+            return .addView(view: view, parent: parent, changes: changes, keep: keep)
         case "remove_view": return .removeView(view: try RequestField.identifier(d["view"], "view"))
         case "reload": return .reload
         case "devices": return .devices

@@ -38,7 +38,9 @@ public enum Request: Hashable, Sendable {
     /// A control's value (a toggle's `true`/`false`, a slider's number) and whether it is enabled;
     /// nil leaves either as it is.
     case setControl(view: ResponderID, value: JSONValue?, enabled: Bool?)
-    case addView(view: ResponderID, parent: ResponderID, changes: ViewChanges)
+    /// A view added on top of `parent`'s subviews. It belongs to the connection (and leaves with
+    /// it) unless `keep`: then it stays until removed or reloaded, like a layout's view.
+    case addView(view: ResponderID, parent: ResponderID, changes: ViewChanges, keep: Bool = false)
     case removeView(view: ResponderID)
     case reload
     case devices

@@ -53,10 +53,10 @@ final class Connection {
         }
     }
 
-    /// Sends a request (an object's members, without `id`) and waits for its reply, skipping
-    /// other messages; returns the reply's result.
+    /// Sends a request (an object's members, without `id`) and waits for its reply, handing the
+    /// messages that come before it to `other`; returns the reply's result.
     /// - Throws: ``ConnectionError`` with the error touchd replied, or when it went away.
-    func request(_ members: [(String, JSONValue)]) throws -> JSONValue {
+    func request(_ members: [(String, JSONValue)], other: (JSONValue) -> Void = { _ in }) throws -> JSONValue {
         let id = JSONValue.int(nextID)
         nextID += 1
         var line = Array(JSONValue.object(members + [("id", id)]).jsonText.utf8)
@@ -75,7 +75,10 @@ final class Connection {
             sent += n
         }
         while let (message, _) = try receive() {
-            guard message["type"] == "reply", message["id"] == id else { continue }
+            guard message["type"] == "reply", message["id"] == id else {
+                other(message)
+                continue
+            }
             if message["ok"] == true { return message["result"] ?? .null }
             let error = message["error"]
             throw ConnectionError("\(error?["code"]?.plainText ?? "error"): \(error?["message"]?.plainText ?? "")")

@@ -46,6 +46,60 @@ import Testing
         #expect(seqs == seqs.sorted() && Set(seqs).count == seqs.count)
     }
 
+    /// `touchd` on the kiosk layout with no input, on a fresh socket; `body` runs with the socket.
+    static func withIdleDaemon(layout: String = "config/kiosk.toml", _ body: (String) throws -> Void) throws {
+        let socket = temporaryPath("ctl") + ".sock"
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: Binaries.touchd)
+        daemon.arguments = ["--config", layout, "--socket", socket, "--no-devices", "--log-level", "warning"]
+        daemon.currentDirectoryURL = URL(fileURLWithPath: Binaries.repository)
+        try daemon.run()
+        defer { daemon.terminate(); daemon.waitUntilExit() }
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { usleep(50_000) }
+        try body(socket)
+    }
+
+    @Test func touchctlTakesItsSocketBeforeOrAfterTheCommandAndPrintsReadableAnswers() throws {
+        try Self.withIdleDaemon { socket in
+            #expect(try runToEnd(Binaries.touchctl, ["--socket", socket, "ping"]).stdout == "pong\n")
+            #expect(try runToEnd(Binaries.touchctl, ["ping", "--socket", socket]).stdout == "pong\n")
+
+            let views = try runToEnd(Binaries.touchctl, ["--socket", socket, "views"])
+            #expect(views.status == 0, "\(views.stderr)")
+            #expect(views.lines.first == "window main 1280×800, key, root controller home", "\(views.lines)")
+            #expect(views.lines.contains("      header.title [40, 24, 600, 48] no interaction"), "\(views.lines)")
+            #expect(views.lines.contains("  dialog.root [0, 0, 1280, 800] hidden, root of dialog"), "\(views.lines)")
+            #expect(views.lines.contains("controller dialog → dialog.root, presented by home"))
+            let json = try runToEnd(Binaries.touchctl, ["--socket", socket, "views", "--json"])
+            #expect(json.lines.allSatisfy { $0.hasPrefix("{\"id\":") }, "one JSON object a line")
+
+            let devices = try runToEnd(Binaries.touchctl, ["--socket", socket, "devices"])
+            #expect(devices.stdout == "no input device\n", "\(devices.stdout)")
+            #expect(try runToEnd(Binaries.touchctl, ["--socket", socket, "devices", "--json"]).stdout == "[]\n")
+
+            // A view touchctl adds stays after it has gone; a set is dropped by a reload, and said so.
+            let added = try runToEnd(Binaries.touchctl, ["--socket", socket, "add-view", "badge", "--parent", "header", "frame=10,10,30,30", "alpha=0.5"])
+            #expect(added.status == 0 && added.stdout == "added badge to header\n", "\(added.stderr)")
+            #expect(try runToEnd(Binaries.touchctl, ["--socket", socket, "views"]).lines.contains("      badge [10, 10, 30, 30] alpha 0.5"))
+            _ = try runToEnd(Binaries.touchctl, ["--socket", socket, "set", "dialog.root", "hidden=false"])
+            let reload = try runToEnd(Binaries.touchctl, ["--socket", socket, "reload"])
+            #expect(reload.lines == [
+                "reloaded: 16 views", "run-time change dropped: views set dialog.root", "run-time change dropped: views added badge",
+            ], "\(reload.stdout) \(reload.stderr)")
+            _ = try runToEnd(Binaries.touchctl, ["--socket", socket, "add-view", "badge", "--parent", "header", "frame=10,10,30,30"])
+            #expect(try runToEnd(Binaries.touchctl, ["--socket", socket, "remove-view", "badge"]).stdout == "removed badge\n")
+            let gone = try runToEnd(Binaries.touchctl, ["--socket", socket, "remove-view", "badge"])
+            #expect(gone.status == 1 && gone.stderr.contains("unknown_view"), "\(gone.stderr)")
+            let control = try runToEnd(Binaries.touchctl, ["--socket", socket, "set-control", "header", "--enabled", "false"])
+            #expect(control.status == 1 && control.stderr.contains("\"header\" is not a control"), "\(control.stderr)")
+        }
+    }
+
+    @Test func monitorsHelpGivesItsDefaultOnce() throws {
+        let help = try runToEnd(Binaries.touchctl, ["monitor", "--help"])
+        #expect(help.stdout.components(separatedBy: "hits,actions,devices").count == 2, "\(help.stdout)")
+    }
+
     @Test func monitorRefusesAMalformedFilter() throws {
         let run = try runToEnd(Binaries.touchctl, ["monitor", "--socket", "/nonexistent.sock", "--filter", "colour=red"])
         #expect(run.status == 64)

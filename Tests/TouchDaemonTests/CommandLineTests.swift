@@ -242,6 +242,23 @@ import Testing
         #expect(lines.contains("responder chain: blue → orange → root → ViewController → window → application → app_delegate"))
     }
 
+    @Test func hitTestTakesManyPointsAsArgumentsOrOneALineOnStandardInput() throws {
+        let run = try Self.touchd(["hit-test", "--config", "config/seed-experiment.toml", "100", "200", "1000", "1000"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let answers = run.lines.filter { $0.hasPrefix("point ") || $0.hasPrefix("hit: ") }
+        #expect(answers == ["point (100, 200):", "hit: blue in window window at (60, 60) (view coordinates)", "point (1000, 1000):", "hit: nothing takes the point (1000, 1000)"])
+
+        let input = temporaryPath("points")
+        try "# x y\n100 200\n\n1000,1000\n".write(toFile: input, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: input) }
+        let piped = try runToEnd("/bin/sh", ["-c", "\"$0\" hit-test --config config/seed-experiment.toml --json < \"$1\"", Binaries.touchd, input])
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.lines.count == 2 && piped.lines[0].contains(#""view":"blue""#) && piped.lines[1].contains(#""view":null"#), "\(piped.stdout)")
+
+        let odd = try Self.touchd(["hit-test", "--config", "config/seed-experiment.toml", "1", "2", "3"])
+        #expect(odd.status == 64 && odd.stderr.contains("pairs X Y"), "\(odd.stderr)")
+    }
+
     @Test func hitTestOutsideEveryViewSaysNothingTakesThePoint() throws {
         let run = try Self.touchd(["hit-test", "--config", "config/seed-experiment.toml", "--window", "window", "1000", "1000"])
         #expect(run.status == 0, "\(run.stderr)")
