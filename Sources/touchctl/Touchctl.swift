@@ -103,15 +103,22 @@ struct Monitor: ParsableCommand {
     func run() throws {
         try touchctl.run {
             let c = try connection.connect(root)
-            _ = try c.request(try request())
             var seen = 0
-            while let (message, line) = try c.receive() {
+            /// Prints a message; false once `--count` messages have been printed.
+            func show(_ message: JSONValue, _ line: [UInt8]) -> Bool {
                 let type = message["type"]?.stringValue ?? ""
-                if type == "hello" || type == "reply" { continue }
+                guard type != "hello" && type != "reply" else { return true }
                 print(json ? String(decoding: line, as: UTF8.self) : MonitorFormat.line(message))
                 fflush(nil)
                 seen += 1
-                if let count, seen >= count { return }
+                return count.map { seen < $0 } ?? true
+            }
+            // The devices present come before the reply to the subscription.
+            var more = true
+            _ = try c.request(try request()) { message, line in if more { more = show(message, line) } }
+            guard more else { return }
+            while let (message, line) = try c.receive() {
+                guard show(message, line) else { return }
             }
         }
     }
@@ -200,7 +207,7 @@ struct Reload: ParsableCommand {
     func run() throws {
         try touchctl.run {
             var message: JSONValue?
-            let result = try connection.connect(root).request([("cmd", "reload")]) { if $0["type"] == "reload" { message = $0 } }
+            let result = try connection.connect(root).request([("cmd", "reload")]) { other, _ in if other["type"] == "reload" { message = other } }
             if json {
                 if let message { print(message.jsonText) }
                 print(result.jsonText)
