@@ -34,10 +34,12 @@ import Testing
         let messages = run.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let hits = messages.filter { $0["type"] as? String == "hit" }
         // The demo's touches on the tiles (touch 2 is on the header, touch 5 on the grid between tiles).
-        #expect(hits.map { $0["touch"] as? Int } == [1, 3, 4, 6, 7, 8])
+        #expect(hits.map { $0["touch"] as? Int } == [1, 3, 4, 6, 7, 8, 9, 10])
         #expect(hits.allSatisfy { ($0["view"] as? String)?.hasPrefix("tile.") == true })
         let actions = messages.filter { $0["type"] as? String == "action" }
-        #expect(actions.map { $0["responder"] as? String } == ["tile.doors", "tile.lights", "tile.music", "tile.cameras"])
+        // The tiles' tap recognizers: the drag on the music tile and the two fingers on the cameras
+        // tile are no taps.
+        #expect(actions.map { $0["responder"] as? String } == ["tile.doors.tap", "tile.music.tap", "tile.doors.tap"])
         #expect(actions.allSatisfy { $0["name"] as? String == "open-tile" })
         // lights-all-off (tile.lights' double tap) is filtered out by name, show-info by view.
         #expect(messages.last?["type"] as? String == "goodbye")
@@ -106,6 +108,19 @@ import Testing
         #expect(run.stdout.isEmpty)
     }
 
+    @Test func monitorPrintsGesturesAndControlActionsAsLines() throws {
+        let socket = temporaryPath("client") + ".sock"
+        let daemon = try Self.startDemoDaemon(socket: socket, speed: 8)
+        defer { daemon.terminate(); daemon.waitUntilExit() }
+        let run = try runToEnd(Binaries.touchctl, ["--socket", socket, "monitor", "--topics", "gestures,actions"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.lines.contains { $0.hasSuffix("gesture tile.lights.double (tap on tile.lights) recognized at (603.90, 251.97) touches [3,4] taps 2") }, "\(run.lines)")
+        #expect(run.lines.contains {
+            $0.contains("action  show-info from no responder on action of control header.info (touch_up_inside → show-info) touches [2] payload {}")
+        }, "\(run.lines)")
+        #expect(!run.lines.contains { $0.hasPrefix("{") }, "no message falls back to JSON: \(run.lines)")
+    }
+
     @Test(.enabled(if: python3 != nil, "python3 is not installed: the example client cannot run"))
     func thePythonExampleClientShowsTheDialogWhenAsked() throws {
         let socket = temporaryPath("client") + ".sock"
@@ -117,10 +132,15 @@ import Testing
         #expect(lines.first?.hasPrefix("connected to touchd ") == true)
         // The info button's action makes the client show the dialog over the socket; the daemon
         // applies it between events, so the very next touch lands on the dialog.
-        let showInfo = try #require(lines.firstIndex(of: "action show-info from header.info payload {}"))
+        let showInfo = try #require(lines.firstIndex(of: "action show-info from control header.info payload {}"), "\(lines)")
         let next = try #require(lines[(showInfo + 1)...].first { $0.hasPrefix("touch ") })
         #expect(next.hasPrefix("touch 3 landed on dialog.panel"), "\(lines)")
-        #expect(lines.contains("action dialog.outside-tap from dialog.backdrop payload {}"))
+        // A tap around the panel: the client closes the dialog it opened, and the next tap reaches
+        // the home screen again.
+        let outside = try #require(lines.firstIndex(of: "action dialog.outside-tap from dialog.backdrop.tap payload {}"), "\(lines)")
+        let after = try #require(lines[(outside + 1)...].first { $0.hasPrefix("touch ") })
+        #expect(after.hasPrefix("touch 10 landed on tile.doors"), "\(lines)")
+        #expect(lines.contains("action open-tile from tile.doors.tap payload {'tile': 'doors'}"), "\(lines)")
         #expect(lines.last == "touchd closed the connection: input ended")
     }
 }

@@ -18,11 +18,14 @@ import Testing
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(
             lines.first
-                == "config/kiosk.toml: valid: 1 window, 16 views, 2 controllers, 12 handlers, 0 gesture recognizers, 0 controls, 1 device entry"
+                == "config/kiosk.toml: valid: 1 window, 16 views, 2 controllers, 1 handler, 8 gesture recognizers, 3 controls, 1 device entry"
         )
         #expect(lines.contains("window main: 1280×800 pt, level 0, key, 5 pt/mm, display default, 16 views, root controller home"))
         #expect(lines.contains("controller dialog: root view dialog.root, presented by home"))
-        #expect(lines.contains("handler tile.lights on touches_ended → lights-all-off (tap count 2), consumes"))
+        #expect(lines.contains("handler dialog on action \"confirm\" → dialog.confirm"))
+        #expect(lines.contains("gesture tile.lights.double: tap on tile.lights → lights-all-off"))
+        #expect(lines.contains("control header.info: button, touch_up_inside → show-info (no responder takes it: clients get it as it is)"))
+        #expect(lines.contains("control dialog.ok: button, touch_up_inside → confirm (taken by dialog)"))
         #expect(lines.contains("device[0]: touchscreen → window main"))
         // The 8 mm info button is flagged as too small for a finger.
         #expect(lines.contains { $0.hasPrefix("warning: view header.info: its hit area is 8×8 mm") })
