@@ -117,6 +117,10 @@ public enum Limits {
     public static let maximumSubscriptionsPerClient = 16
     /// The most views one connection may have added with `add_view` and not yet removed.
     public static let maximumViewsPerClient = 1_000
+    /// Seconds between two writes of the daemon's metrics file.
+    public static let metricsInterval = NumberDomain(1...3_600, unit: "seconds")
+    /// The metrics file's interval unless one is given.
+    public static let defaultMetricsInterval = 15.0
     /// The most ids each list of a `reload` message holds (what the new layout added, removed and
     /// changed, and the run-time changes it dropped); the message counts those left out.
     public static let maximumReloadListEntries = 100

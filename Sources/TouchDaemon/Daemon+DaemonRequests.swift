@@ -27,7 +27,8 @@ extension Daemon {
         }
     }
 
-    private func statsCounters() -> StatsCounters {
+    /// The daemon's figures now: the `stats` reply's and the metrics file's.
+    func statsCounters() -> StatsCounters {
         let s = app.statistics
         let server = server.statistics
         var c = StatsCounters()
@@ -51,6 +52,9 @@ extension Daemon {
         c.clientsClosedStalled = server.closedStalled
         c.activeTouches = app.activeTouches.count
         c.wakeups = loop.wakeups
+        c.devices = input.presentDevices.count
+        c.reloads = reloadsAccepted
+        c.reloadsRefused = reloadsRefused
         return c
     }
 }

@@ -41,8 +41,10 @@ extension Daemon {
             let summary = ReloadSummary(old: layoutBaseline, running: running, new: new)
             layoutBaseline = new
             server.broadcast(MessageEncoder.reloaded(summary))
+            reloadsAccepted += 1
             outcome = .success(app.tree.viewCount)
         } catch {
+            reloadsRefused += 1
             outcome = .failure(error)
         }
         lastStatus = statusText
@@ -56,9 +58,9 @@ extension Daemon {
 
     // MARK: - Status
 
-    /// The `STATUS=` line: devices, clients, views.
+    /// The `STATUS=` line: devices in use, clients, views.
     public var statusText: String {
-        let devices = input.deviceDescriptions.count
+        let devices = input.presentDevices.count
         let clients = server.clientCount
         return "\(devices) device\(devices == 1 ? "" : "s"), \(clients) client\(clients == 1 ? "" : "s"), \(app.tree.viewCount) views"
     }

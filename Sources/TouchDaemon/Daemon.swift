@@ -62,6 +62,11 @@ public final class Daemon {
     /// Status lines follow client and device changes at most once a second, and only while
     /// something changes: an idle daemon has no timer scheduled.
     var statusTimer: TimerHandle!
+    /// Reloads that replaced the layout, and reloads refused.
+    var reloadsAccepted = 0
+    var reloadsRefused = 0
+    /// The metrics file written for node_exporter, when there is one (`Daemon+Metrics.swift`).
+    var metrics: MetricsFile?
 
     public init(app: Application, server: SocketServer, loop: EventLoop, version: String, services: DaemonServices = DaemonServices()) {
         self.app = app
@@ -82,6 +87,7 @@ public final class Daemon {
     deinit {
         gestureTimer.cancel()
         statusTimer.cancel()
+        metrics?.timer.cancel()
     }
 
     /// The input sources.
@@ -100,6 +106,7 @@ public final class Daemon {
     /// closes the socket and makes the loop's ``EventLoop/run()`` return.
     public func shutdown(reason: String) {
         observer.stopping()
+        stopMetricsFile()
         cancelAllTouches()
         input.stop()
         gestureTimer.cancel()

@@ -17,6 +17,8 @@ public protocol DaemonObserver: AnyObject {
     func anomaly(_ text: String)
     /// A problem an input source met that stops some of its input.
     func inputProblem(_ text: String)
+    /// The metrics file could not be written (`text` says why), or (`nil`) it can be again.
+    func metricsFileProblem(_ text: String?)
     /// A device appeared or went away.
     func deviceAdded(id: String)
     func deviceRemoved(id: String)
@@ -34,6 +36,7 @@ extension DaemonObserver {
     public func reloadFinished(_ outcome: Result<Int, any Error>, by cause: ReloadCause, status: String) {}
     public func anomaly(_ text: String) {}
     public func inputProblem(_ text: String) {}
+    public func metricsFileProblem(_ text: String?) {}
     public func deviceAdded(id: String) {}
     public func deviceRemoved(id: String) {}
     public func inputEnded() {}

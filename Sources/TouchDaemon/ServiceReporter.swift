@@ -42,6 +42,10 @@ public final class ServiceReporter: DaemonObserver {
 
     public func inputProblem(_ text: String) { logger.error("\(text)") }
 
+    public func metricsFileProblem(_ text: String?) {
+        if let text { logger.error("\(text)") } else { logger.notice("the metrics file is written again") }
+    }
+
     public func deviceAdded(id: String) { logger.info("device added", metadata: ["device": "\(id)"]) }
 
     public func deviceRemoved(id: String) { logger.info("device removed", metadata: ["device": "\(id)"]) }

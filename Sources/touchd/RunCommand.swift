@@ -44,6 +44,14 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Groups whose members have the control role, names or ids, comma-separated. Default: the layout's.")
     var controlGroups: String?
 
+    @Option(
+        name: .long,
+        help: "Write the daemon's figures to this file for node_exporter's textfile collector (default: the layout's [daemon] metrics_file, else none).")
+    var metricsFile: String?
+
+    @Option(name: .long, help: "Seconds between two writes of the metrics file, 1 to 3600 (default: the layout's, else 15).")
+    var metricsInterval: Double?
+
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
@@ -67,6 +75,9 @@ struct RunCommand: ParsableCommand {
         guard replaySpeed > 0, replaySpeed.isFinite else {
             throw ValidationError("--replay-speed \(replaySpeed): expected a number greater than 0 (1 is real time, 2 twice as fast)")
         }
+        if let metricsInterval, !Limits.metricsInterval.contains(metricsInterval) {
+            throw ValidationError("--metrics-interval \(metricsInterval): expected \(Limits.metricsInterval)")
+        }
         let path = config
         let (document, app) = try loadLayout(path)
         // The one clock: the loop's, the input's, the notifier's.
@@ -76,7 +87,8 @@ struct RunCommand: ParsableCommand {
         let socket = self.socket ?? daemonSpec.socket
         let options = DaemonRunner.Options(
             socketPath: socket, socketMode: mode_t(daemonSpec.socketMode), socketGroup: try socketGroupID(daemonSpec),
-            peerPolicy: try peerPolicy(daemonSpec), version: touchdVersion, exitWhenInputEnds: exitAfterReplay)
+            peerPolicy: try peerPolicy(daemonSpec), version: touchdVersion, exitWhenInputEnds: exitAfterReplay,
+            metricsFile: metricsFile ?? daemonSpec.metricsFile, metricsInterval: metricsInterval ?? daemonSpec.metricsInterval)
         let activated = try activatedSocket(path: socket, logger: logger)
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment, clock: clock)
         let runner: DaemonRunner

@@ -140,6 +140,7 @@ final class RecordingObserver: DaemonObserver {
     private(set) var reloads: [Result<Int, any Error>] = []
     private(set) var reloadsStarted = 0
     private(set) var reloadCauses: [ReloadCause] = []
+    private(set) var metricsProblems: [String?] = []
     private(set) var devicesAdded: [String] = []
     private(set) var devicesRemoved: [String] = []
 
@@ -151,6 +152,7 @@ final class RecordingObserver: DaemonObserver {
         reloadCauses.append(cause)
     }
     func deviceAdded(id: String) { devicesAdded.append(id) }
+    func metricsFileProblem(_ text: String?) { metricsProblems.append(text) }
     func deviceRemoved(id: String) { devicesRemoved.append(id) }
 }
 
