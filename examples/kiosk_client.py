@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """A touchd client using only Python's standard library.
 
-Subscribes to actions and hits, prints them, and reacts to one action by changing the tree:
-when the kiosk layout's "show-info" action arrives, it shows the dialog; "dialog.dismiss" or
-"dialog.confirm" hides it again.
+Subscribes to actions and hits, prints them, and reacts to actions by changing the tree: when
+the kiosk layout's info button sends "show-info", it shows the dialog; the dialog's buttons
+("dialog.confirm", "dialog.dismiss") and a tap around its panel ("dialog.outside-tap") hide it
+again. A reload of the layout brings the dialog back as the layout has it (hidden): the client
+shows it again if it had it open.
 
     python3 examples/kiosk_client.py [--socket /run/touchd/touchd.sock]
 """
@@ -46,6 +48,13 @@ def main():
 
     touchd = Touchd(args.socket)
     touchd.send("subscribe", topics=["hits", "actions", "devices"])
+    dialog_open = False
+
+    def show_dialog(shown):
+        nonlocal dialog_open
+        dialog_open = shown
+        touchd.send("set", view="dialog.root", properties={"hidden": not shown})
+
     for message in touchd.messages():
         kind = message["type"]
         if kind == "hello":
@@ -53,18 +62,24 @@ def main():
         elif kind == "hit":
             print(f"touch {message['touch']} landed on {message['view']} at {message['point']}")
         elif kind == "action":
-            print(f"action {message['name']} from {message['responder']} payload {message['payload']}")
+            # A control's action that no responder took has no responder: it names its control.
+            source = message["responder"] or f"control {message['control']}"
+            print(f"action {message['name']} from {source} payload {message['payload']}")
             if message["name"] == "show-info":
-                touchd.send("set", view="dialog.root", properties={"hidden": False})
-            elif message["name"] in ("dialog.dismiss", "dialog.confirm"):
-                touchd.send("set", view="dialog.root", properties={"hidden": True})
+                show_dialog(True)
+            elif message["name"] in ("dialog.confirm", "dialog.dismiss", "dialog.outside-tap"):
+                show_dialog(False)
+        elif kind == "reload":
+            # The new layout starts as its file says: what this client changed is gone.
+            print(f"the layout was reloaded ({message['views']} views)")
+            if dialog_open:
+                show_dialog(True)
         elif kind == "reply" and not message["ok"]:
             print(f"request {message['id']} refused: {message['error']['message']}")
         elif kind == "dropped":
             print(f"touchd dropped {message['count']} messages for this client")
         elif kind == "goodbye":
             print(f"touchd closed the connection: {message['reason']}")
-
 
 if __name__ == "__main__":
     main()

@@ -30,9 +30,11 @@ script += tap(2.00, 1218, 40, tid=2)            # the 20x20 info button, just ou
 script += tap(3.00, 600, 250, tid=3)            # the lights tile, once...
 script += tap(3.20, 603, 252, tid=4)            # ...and again: a double tap
 script += tap(4.50, 640, 452, tid=5)            # the gap between tiles: the grid takes it, nobody handles it
-script += drag(5.50, (230, 600), (330, 600), tid=6)   # a drag on the music tile (no tap: it moves too far)
-# Two fingers on the cameras tile at once (it takes only its first touch).
+script += drag(5.50, (230, 600), (330, 600), tid=6)   # a drag on the music tile: no tap, it opens nothing
+# Two fingers on the cameras tile at once (the view takes only its first touch; two fingers are no one-finger tap).
 script += [(7.00, [(0, 7, 600, 600), (1, 8, 700, 620)]), (7.05, [(0, -1, 600, 600), (1, -1, 700, 620)])]
+script += tap(8.00, 200, 650, tid=9)            # the music tile (around the dialog, when an app has shown it)
+script += tap(9.00, 200, 250, tid=10)           # the doors tile again
 
 def units(x, y):
     return round(x / WINDOW[0] * RANGE[0]), round(y / WINDOW[1] * RANGE[1])

@@ -45,8 +45,9 @@ public struct ResponderCall: Hashable, Sendable, CustomStringConvertible {
 /// An action a handler emitted.
 public struct ActionRecord: Hashable, Sendable {
     public var name: String
-    /// The responder whose handler emitted it, or the gesture recognizer that did.
-    public var responder: ResponderID
+    /// The responder whose handler emitted it, or the gesture recognizer that did; `nil` for a
+    /// control's action that no responder took (see ``control``).
+    public var responder: ResponderID?
     /// The responder method it ran for (`nil` for a recognizer's action).
     public var trigger: HandlerTrigger?
     public var payload: JSONValue
@@ -59,6 +60,8 @@ public struct ActionRecord: Hashable, Sendable {
     public var gestureState: GestureState? = nil
     /// For presses: the keys' names; for remote control and motion: the subtype.
     public var detail: [String] = []
+    /// For a control's target-action: the control, its event, the action it sent and its value.
+    public var control: ControlActionRecord? = nil
 }
 
 /// One step of a dispatch, in the order it happened: what seed 001's logs print.

@@ -117,6 +117,13 @@ public enum Limits {
     public static let maximumSubscriptionsPerClient = 16
     /// The most views one connection may have added with `add_view` and not yet removed.
     public static let maximumViewsPerClient = 1_000
+    /// Seconds between two writes of the daemon's metrics file.
+    public static let metricsInterval = NumberDomain(1...3_600, unit: "seconds")
+    /// The metrics file's interval unless one is given.
+    public static let defaultMetricsInterval = 15.0
+    /// The most ids each list of a `reload` message holds (what the new layout added, removed and
+    /// changed, and the run-time changes it dropped); the message counts those left out.
+    public static let maximumReloadListEntries = 100
 }
 
 /// Whole-number conversions that cannot trap: `nil` (or a clamped value) where the standard
@@ -168,6 +175,8 @@ extension Limits {
     public static let payloadNumber = NumberDomain(-1e300...1e300)
     /// How far an accelerometer's reading must stray from gravity alone to count as a shake.
     public static let shakeThreshold = NumberDomain(0...1_000, unit: "g", excludingLowerBound: true)
+    /// A slider's step: the values it takes are its minimum plus a whole number of steps.
+    public static let sliderStep = NumberDomain(0...1e12, excludingLowerBound: true)
     /// A user or group id (the socket's allowed peers).
     public static let unixID = NumberDomain(0...4_294_967_295, wholeNumbers: true)
 

@@ -9,25 +9,26 @@ enum DaemonRequest {
 }
 
 extension Daemon {
-    func perform(_ request: DaemonRequest) -> RequestResult {
+    func perform(_ request: DaemonRequest, for client: SocketServer.ClientHandle) -> RequestResult {
         switch request {
-        case .reload: reloadRequested()
+        case .reload: reloadRequested(by: server.credentials(of: client))
         case .devices: .success(describeDevices())
         case .stats: .success(ReplyResult.stats(statsCounters()))
         }
     }
 
-    private func reloadRequested() -> RequestResult {
+    private func reloadRequested(by credentials: PeerCredentials?) -> RequestResult {
         guard services.layoutFile != nil else { return .failure(RequestError("unsupported", "this daemon has no layout file to reload")) }
         do {
-            return .success(ReplyResult.reloaded(views: try reload()))
+            return .success(ReplyResult.reloaded(views: try reload(by: .request(credentials))))
         } catch {
             // The observer has logged the refusal (see reload()).
             return .failure(RequestError("reload_failed", "\(error)"))
         }
     }
 
-    private func statsCounters() -> StatsCounters {
+    /// The daemon's figures now: the `stats` reply's and the metrics file's.
+    func statsCounters() -> StatsCounters {
         let s = app.statistics
         let server = server.statistics
         var c = StatsCounters()
@@ -52,6 +53,9 @@ extension Daemon {
         c.remoteControlIgnored = s.remoteControlEventsIgnored
         c.activeTouches = app.activeTouches.count
         c.wakeups = loop.wakeups
+        c.devices = input.presentDevices.count
+        c.reloads = reloadsAccepted
+        c.reloadsRefused = reloadsRefused
         return c
     }
 }

@@ -23,24 +23,32 @@ extension Daemon {
     }
 
     /// Reloads the layout file (``DaemonServices/layoutFile``): on success the application is
-    /// replaced and the input sources follow the new layout; on failure nothing changes and the
-    /// error is thrown. The observer hears of it before and after, either way.
+    /// replaced, the input sources follow the new layout and every client gets a `reload` message
+    /// (``ReloadSummary``); on failure nothing changes and the error is thrown. The observer hears
+    /// of it before and after, either way, with its `cause`.
     /// - Returns: the new layout's view count.
     @discardableResult
-    public func reload() throws -> Int {
+    public func reload(by cause: ReloadCause = .signal) throws -> Int {
         guard let layoutFile = services.layoutFile else { throw ReloadUnsupported() }
-        observer.reloadStarted()
+        observer.reloadStarted(by: cause)
         let outcome: Result<Int, any Error>
         do {
             let fresh = try LoadedLayout.load(path: layoutFile)
+            let running = TreeState(app)
             replaceApplication(fresh.app)
             input.layoutChanged(to: fresh.document, tree: app.tree)
+            let new = TreeState(app)
+            let summary = ReloadSummary(old: layoutBaseline, running: running, new: new)
+            layoutBaseline = new
+            server.broadcast(MessageEncoder.reloaded(summary))
+            reloadsAccepted += 1
             outcome = .success(app.tree.viewCount)
         } catch {
+            reloadsRefused += 1
             outcome = .failure(error)
         }
         lastStatus = statusText
-        observer.reloadFinished(outcome, status: lastStatus)
+        observer.reloadFinished(outcome, by: cause, status: lastStatus)
         return try outcome.get()
     }
 
@@ -50,9 +58,9 @@ extension Daemon {
 
     // MARK: - Status
 
-    /// The `STATUS=` line: devices, clients, views.
+    /// The `STATUS=` line: devices in use, clients, views.
     public var statusText: String {
-        let devices = input.deviceDescriptions.count
+        let devices = input.presentDevices.count
         let clients = server.clientCount
         return "\(devices) device\(devices == 1 ? "" : "s"), \(clients) client\(clients == 1 ? "" : "s"), \(app.tree.viewCount) views"
     }
@@ -74,5 +82,21 @@ extension Daemon {
         guard text != lastStatus else { return }
         lastStatus = text
         observer.statusChanged(text)
+    }
+}
+
+/// What asked for a reload, for the log.
+public enum ReloadCause: Sendable, CustomStringConvertible {
+    /// `SIGHUP` (`systemctl reload`).
+    case signal
+    /// A client's `reload` request (`touchctl reload`), with its credentials when known.
+    case request(PeerCredentials?)
+
+    public var description: String {
+        switch self {
+        case .signal: "SIGHUP"
+        case .request(let credentials?): "request (\(credentials))"
+        case .request(nil): "request"
+        }
     }
 }

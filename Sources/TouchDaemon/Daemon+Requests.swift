@@ -16,7 +16,8 @@ enum RequestFamily {
         case .unsubscribe(let subscription): self = .session(.unsubscribe(subscription))
         case .hitTest(let point, let window): self = .tree(.hitTest(point: point, window: window))
         case .set(let view, let changes): self = .tree(.set(view: view, changes: changes))
-        case .addView(let view, let parent, let changes): self = .tree(.addView(view: view, parent: parent, changes: changes))
+        case .setControl(let view, let value, let enabled): self = .tree(.setControl(view: view, value: value, enabled: enabled))
+        case .addView(let view, let parent, let changes, let keep): self = .tree(.addView(view: view, parent: parent, changes: changes, keep: keep))
         case .removeView(let view): self = .tree(.removeView(view))
         case .views: self = .tree(.views)
         case .snapshot(let window, let heatmap): self = .tree(.snapshot(window: window, heatmap: heatmap))
@@ -97,7 +98,7 @@ extension Daemon {
         case .session(let request): perform(request, for: client)
         case .tree(let request): perform(request, for: client)
         case .responders(let request): perform(request)
-        case .daemon(let request): perform(request)
+        case .daemon(let request): perform(request, for: client)
         }
     }
 

@@ -17,19 +17,25 @@ extension Daemon {
         }
     }
 
-    /// Adds a subscription, within ``ClientLimits/maximumSubscriptionsPerClient``.
+    /// Adds a subscription, within ``ClientLimits/maximumSubscriptionsPerClient``. A subscription
+    /// that brings the `devices` topic to the client first tells it of the devices already present
+    /// (before the reply).
     private func subscribe(_ client: SocketServer.ClientHandle, topics: Set<Topic>, views: [String]?, actions: Set<String>?) -> RequestResult {
         let limit = server.limits.maximumSubscriptionsPerClient
-        let id = server.withSubscriptions(of: client) { subs, next -> Int? in
+        let present = input.presentDevices.map { MessageEncoder.deviceAdded(id: $0.id, description: $0.description, alreadyPresent: true) }
+        let outcome = server.withSubscriptions(of: client) { subs, next -> (id: Int, news: [OutboundMessage])? in
             guard subs.count < limit else { return nil }
             defer { next += 1 }
-            subs.append(Subscription(id: next, topics: topics, views: views, actions: actions))
-            return next
+            let before = SubscriptionSet(subs)
+            let subscription = Subscription(id: next, topics: topics, views: views, actions: actions)
+            subs.append(subscription)
+            return (next, present.filter { !before.wants($0) && subscription.matches($0) })
         }
-        guard let added = id ?? nil else {
+        guard let (added, news) = outcome ?? nil else {
             return .failure(
                 RequestError("too_many_subscriptions", "a connection may hold at most \(limit) subscriptions: unsubscribe one first"))
         }
+        for message in news { server.send(message, to: client) }
         loop.deferWork { [weak self] in self?.input.subscriberArrived() }
         updateDiagnostics()
         return .success(ReplyResult.subscribed(added))

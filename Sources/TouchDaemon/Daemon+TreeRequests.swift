@@ -6,7 +6,8 @@ import TouchRender
 enum TreeRequest {
     case hitTest(point: Point, window: ResponderID?)
     case set(view: ResponderID, changes: ViewChanges)
-    case addView(view: ResponderID, parent: ResponderID, changes: ViewChanges)
+    case setControl(view: ResponderID, value: JSONValue?, enabled: Bool?)
+    case addView(view: ResponderID, parent: ResponderID, changes: ViewChanges, keep: Bool)
     case removeView(ResponderID)
     case views
     case snapshot(window: ResponderID?, heatmap: Bool)
@@ -17,9 +18,10 @@ extension Daemon {
         switch request {
         case .hitTest(let point, let window): hitTest(point, window: window)
         case .set(let view, let changes): set(view, changes)
-        case .addView(let view, let parent, let changes): addView(view, parent: parent, changes, for: client)
+        case .setControl(let view, let value, let enabled): setControl(view, value: value, enabled: enabled)
+        case .addView(let view, let parent, let changes, let keep): addView(view, parent: parent, changes, keep: keep, for: client)
         case .removeView(let view): removeView(view)
-        case .views: .success(TreeDescription.views(app.tree, firstResponders: app.firstRespondersByWindow))
+        case .views: .success(TreeDescription.views(app.tree, firstResponders: app.firstRespondersByWindow, controls: app.controlSpecs))
         case .snapshot(let window, let heatmap): snapshot(window: window, heatmap: heatmap)
         }
     }
@@ -42,16 +44,30 @@ extension Daemon {
         return .success(ReplyResult.done)
     }
 
-    /// Adds a view, within the tree's bound (``Limits/maximumViews``) and the client's
-    /// (``ClientLimits/maximumViewsPerClient``); the view belongs to the client (``ViewOwnership``).
-    private func addView(_ view: ResponderID, parent: ResponderID, _ changes: ViewChanges, for client: SocketServer.ClientHandle)
+    /// Sets a control's value or state, as a program does (no control event is sent).
+    private func setControl(_ view: ResponderID, value: JSONValue?, enabled: Bool?) -> RequestResult {
+        do {
+            try app.setControl(view, value: value, enabled: enabled)
+        } catch {
+            switch error {
+            case .notAControl: return .failure(RequestError("unknown_control", error.description))
+            case .unsuitableValue: return .failure(RequestError("bad_argument", error.description))
+            }
+        }
+        return .success(app.controlSpec(of: view).map(ReplyResult.control) ?? ReplyResult.done)
+    }
+
+    /// Adds a view, within the tree's bound (``Limits/maximumViews``) and, unless it is kept, the
+    /// client's (``ClientLimits/maximumViewsPerClient``): then the view belongs to the client
+    /// (``ViewOwnership``) and leaves with it; a kept view stays until removed or reloaded.
+    private func addView(_ view: ResponderID, parent: ResponderID, _ changes: ViewChanges, keep: Bool, for client: SocketServer.ClientHandle)
         -> RequestResult
     {
         guard app.tree.viewCount < Limits.maximumViews else {
             return .failure(RequestError("too_many_views", "the tree holds \(app.tree.viewCount) views, the most it may hold (\(Limits.maximumViews))"))
         }
         let budget = server.limits.maximumViewsPerClient
-        guard viewOwnership.count(of: client.serial) < budget else {
+        guard keep || viewOwnership.count(of: client.serial) < budget else {
             return .failure(RequestError("too_many_views", "a connection may have added at most \(budget) views: remove some first"))
         }
         var props = ViewProperties(frame: .zero)
@@ -61,7 +77,7 @@ extension Daemon {
         } catch {
             return .failure(RequestError("bad_argument", error.description))
         }
-        viewOwnership.add(view, owner: client.serial)
+        if !keep { viewOwnership.add(view, owner: client.serial) }
         return .success(ReplyResult.done)
     }
 

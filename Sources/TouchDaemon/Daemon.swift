@@ -44,6 +44,9 @@ public final class Daemon {
     var recentTouches = TouchPathRecorder(limit: 200, pointLimit: 2_000)
     /// The views each client added and has not removed (`Daemon+Requests.swift`).
     var viewOwnership = ViewOwnership()
+    /// The layout's state as loaded (at start or by the last reload): what the `reload` message
+    /// compares the running tree with to tell the run-time changes a reload drops.
+    var layoutBaseline: TreeState
     /// The input's time of the last event, and when (microseconds on the loop's clock) it arrived:
     /// recognizer deadlines are in input time, which for a recording is not the loop's clock.
     var lastInputTime = 0.0
@@ -59,9 +62,15 @@ public final class Daemon {
     /// Status lines follow client and device changes at most once a second, and only while
     /// something changes: an idle daemon has no timer scheduled.
     var statusTimer: TimerHandle!
+    /// Reloads that replaced the layout, and reloads refused.
+    var reloadsAccepted = 0
+    var reloadsRefused = 0
+    /// The metrics file written for node_exporter, when there is one (`Daemon+Metrics.swift`).
+    var metrics: MetricsFile?
 
     public init(app: Application, server: SocketServer, loop: EventLoop, version: String, services: DaemonServices = DaemonServices()) {
         self.app = app
+        layoutBaseline = TreeState(app)
         // Responder calls are recorded only while a client subscribes to them (``updateDiagnostics()``):
         // recording them is most of dispatch's work.
         self.app.recordsResponderCalls = false
@@ -79,6 +88,7 @@ public final class Daemon {
     deinit {
         gestureTimer.cancel()
         statusTimer.cancel()
+        metrics?.timer.cancel()
     }
 
     /// The input sources.
@@ -97,6 +107,7 @@ public final class Daemon {
     /// closes the socket and makes the loop's ``EventLoop/run()`` return.
     public func shutdown(reason: String) {
         observer.stopping()
+        stopMetricsFile()
         cancelAllTouches()
         input.stop()
         gestureTimer.cancel()

@@ -7,16 +7,18 @@ public protocol DaemonObserver: AnyObject {
     var wantsStatus: Bool { get }
     /// The status line changed (`2 devices, 1 client, 16 views`); at most once a second.
     func statusChanged(_ status: String)
-    /// A reload (by signal or request) begins: the layout file is read next.
-    func reloadStarted()
+    /// A reload (by signal or request: `cause`) begins: the layout file is read next.
+    func reloadStarted(by cause: ReloadCause)
     /// A reload ended: the new layout's view count, or why it was refused (the old one runs on);
     /// `status` is the status line after it.
-    func reloadFinished(_ outcome: Result<Int, any Error>, status: String)
-    /// An anomaly met while dispatching or decoding (a contact twice in a frame, a control whose
-    /// action no responder takes, a refused first-responder change, an odd recording).
+    func reloadFinished(_ outcome: Result<Int, any Error>, by cause: ReloadCause, status: String)
+    /// An anomaly met while dispatching or decoding (a contact twice in a frame, a refused
+    /// first-responder change, an odd recording).
     func anomaly(_ text: String)
     /// A problem an input source met that stops some of its input.
     func inputProblem(_ text: String)
+    /// The metrics file could not be written (`text` says why), or (`nil`) it can be again.
+    func metricsFileProblem(_ text: String?)
     /// A device appeared or went away.
     func deviceAdded(id: String)
     func deviceRemoved(id: String)
@@ -30,10 +32,11 @@ extension DaemonObserver {
     public func ready(status: String) {}
     public var wantsStatus: Bool { false }
     public func statusChanged(_ status: String) {}
-    public func reloadStarted() {}
-    public func reloadFinished(_ outcome: Result<Int, any Error>, status: String) {}
+    public func reloadStarted(by cause: ReloadCause) {}
+    public func reloadFinished(_ outcome: Result<Int, any Error>, by cause: ReloadCause, status: String) {}
     public func anomaly(_ text: String) {}
     public func inputProblem(_ text: String) {}
+    public func metricsFileProblem(_ text: String?) {}
     public func deviceAdded(id: String) {}
     public func deviceRemoved(id: String) {}
     public func inputEnded() {}

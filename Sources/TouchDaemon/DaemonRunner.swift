@@ -24,11 +24,17 @@ public final class DaemonRunner {
         public var version: String
         /// Exit once an input source has finished (a replay) and clients are flushed.
         public var exitWhenInputEnds: Bool
+        /// Where to write the daemon's metrics, and how often (``Daemon/startMetricsFile(path:interval:)``).
+        public var metricsFile: String?
+        public var metricsInterval: Double
 
         public init(
             socketPath: String, socketMode: mode_t = 0o660, socketGroup: gid_t? = nil, peerPolicy: PeerPolicy = PeerPolicy(),
-            limits: ClientLimits = ClientLimits(), version: String, exitWhenInputEnds: Bool = false
+            limits: ClientLimits = ClientLimits(), version: String, exitWhenInputEnds: Bool = false, metricsFile: String? = nil,
+            metricsInterval: Double = Limits.defaultMetricsInterval
         ) {
+            self.metricsFile = metricsFile
+            self.metricsInterval = metricsInterval
             self.socketPath = socketPath
             self.socketMode = socketMode
             self.socketGroup = socketGroup
@@ -45,6 +51,8 @@ public final class DaemonRunner {
     private let logger: Logger
     private let notifier: SystemdNotifier
     private var watchdogTimer: TimerHandle?
+    /// Where and how often the metrics file is written, if it is.
+    private let metrics: (path: String, interval: Double)?
 
     /// Sets the daemon up: nothing runs until ``run()``.
     /// - Parameters:
@@ -60,6 +68,7 @@ public final class DaemonRunner {
         loop.onError = { error in logger.error("\(error)") }
         self.notifier = notifier
         self.logger = logger
+        metrics = options.metricsFile.map { ($0, options.metricsInterval) }
         signals = try SignalSource([SIGTERM, SIGINT, SIGHUP, SIGPIPE])
         let server = try SocketServer(
             path: options.socketPath, loop: loop, mode: options.socketMode, group: options.socketGroup, activatedFD: activatedFD,
@@ -92,6 +101,10 @@ public final class DaemonRunner {
         let socket = daemon.server.isActivated ? "descriptor \(daemon.server.listenFD) from systemd" : daemon.server.path
         logger.info("listening", metadata: ["socket": "\(socket)", "views": "\(daemon.app.tree.viewCount)"])
         daemon.announceReady()
+        if let metrics {
+            logger.info("writing metrics", metadata: ["file": "\(metrics.path)", "every": "\(metrics.interval) s"])
+            daemon.startMetricsFile(path: metrics.path, interval: metrics.interval)
+        }
         try loop.run()
         watchdogTimer?.cancel()
     }
@@ -117,7 +130,7 @@ public final class DaemonRunner {
             stop(reason: "shutting down")
         case SIGHUP:
             // The outcome is logged and told to systemd by the daemon's observer.
-            _ = try? daemon.reload()
+            _ = try? daemon.reload(by: .signal)
         default:
             break
         }

@@ -17,6 +17,10 @@ public protocol InputSource: AnyObject {
     func layoutChanged(to layout: LayoutDocument, tree: ViewTree)
     /// The devices the source has, for the `devices` request.
     var deviceDescriptions: [JSONValue] { get }
+    /// The devices present now that were announced with ``InputSourceEvent/deviceAdded(id:description:)``
+    /// and not yet removed, as they were announced: what a client subscribing to `devices` is told
+    /// of first.
+    var presentDevices: [(id: String, description: JSONValue)] { get }
     /// The source's time now, in seconds on the timeline of its events' timestamps: the kernel's
     /// `CLOCK_MONOTONIC` for live devices, the recording's own timeline for a replay. Events touchd
     /// makes itself before any input arrived (cancellations) are stamped with it.
@@ -77,6 +81,9 @@ public final class InputSources {
 
     /// Every source's devices, for the `devices` request.
     public var deviceDescriptions: [JSONValue] { sources.flatMap(\.deviceDescriptions) }
+
+    /// Every source's devices present now (``InputSource/presentDevices``).
+    public var presentDevices: [(id: String, description: JSONValue)] { sources.flatMap(\.presentDevices) }
 
     /// The input's time before any event arrived: the last source's (a replay's timeline when one
     /// plays); nil without sources.

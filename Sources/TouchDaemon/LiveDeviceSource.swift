@@ -65,6 +65,20 @@ public final class LiveDeviceSource: InputSource {
         }
         watcher.start { [unowned self] event in self.handle(event) }
         if let error = watcher.monitorError { logger.warning("no hotplug: \(error)") }
+        if open.isEmpty { logger.warning("\(noDeviceMatches)") }
+    }
+
+    /// Why no device is in use at start: none present, or each present one ignored (with its
+    /// reason), and what touchd does next.
+    var noDeviceMatches: String {
+        let wait = "touchd waits for one to be plugged in (`touchd devices --config FILE` lists what it sees, and why each is ignored)"
+        guard !layout.devices.isEmpty else { return "the layout has no [[device]] entry: no input device is used" }
+        guard !ignored.isEmpty else { return "no input device matches the layout's [[device]] entries: no touch, key or accelerometer device is present; " + wait }
+        let seen = ignored.sorted { $0.key < $1.key }
+        let shown = seen.prefix(5).map { "\($0.key) \"\($0.value.facts.name)\" (\($0.value.reason))" }
+        let more = seen.count > shown.count ? "; and \(seen.count - shown.count) more" : ""
+        return "no input device matches the layout's [[device]] entries: \(seen.count) present, ignored: "
+            + shown.joined(separator: "; ") + more + "; " + wait
     }
 
     public func stop() {
@@ -89,6 +103,18 @@ public final class LiveDeviceSource: InputSource {
             items.append(.object([("devnode", .string(node)), ("name", .string(info.facts.name)), ("kind", .string(info.facts.kind.rawValue)), ("ignored", .string(info.reason))]))
         }
         return items
+    }
+
+    public var presentDevices: [(id: String, description: JSONValue)] {
+        open.values.sorted { $0.device.devnode < $1.device.devnode }.map { ($0.pipeline.deviceID, Self.announcement(of: $0)) }
+    }
+
+    /// What the `devices` topic is told of an open device.
+    static func announcement(of entry: OpenDevice) -> JSONValue {
+        .object([
+            ("devnode", .string(entry.device.devnode)), ("name", .string(entry.facts.name)), ("kind", .string(entry.facts.kind.rawValue)),
+            ("matched", .string(entry.match.explanation)),
+        ])
     }
 
     static func facts(of device: DeviceWatcher.Device) -> DeviceFacts {
@@ -139,12 +165,10 @@ public final class LiveDeviceSource: InputSource {
         if spec.grab {
             do { try watcher?.setGrab(true, devnode: node) } catch { logger.warning("\(error)", metadata: ["devnode": "\(node)"]) }
         }
-        open[node] = OpenDevice(device: device, pipeline: pipeline, facts: facts, match: match)
+        let entry = OpenDevice(device: device, pipeline: pipeline, facts: facts, match: match)
+        open[node] = entry
         ignored[node] = nil
-        sink?(.deviceAdded(id: id, description: .object([
-            ("devnode", .string(node)), ("name", .string(facts.name)), ("kind", .string(facts.kind.rawValue)),
-            ("matched", .string(match.explanation)),
-        ])))
+        sink?(.deviceAdded(id: id, description: Self.announcement(of: entry)))
     }
 
     /// Logs a node that could not be opened (the watcher retries it). Nodes that udev does not say

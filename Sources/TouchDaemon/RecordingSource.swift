@@ -29,6 +29,9 @@ public final class RecordingSource: InputSource {
     /// When playing started, in microseconds on `clock`.
     private var startedAt: Int64 = 0
     private var started = false
+    /// Whether the recording's device is present: from ``start(on:sink:)`` until the recording
+    /// ends or a reloaded layout no longer takes it.
+    private var isPresent = false
     /// What was odd in the recording (its stream, and what the pipeline worked around), found while
     /// decoding it once up front: reported as the source starts.
     public let anomalies: [String]
@@ -73,9 +76,16 @@ public final class RecordingSource: InputSource {
     /// The recording's time played so far, in seconds (scaled by the speed).
     private var elapsedSeconds: Double { Double(TimeSpan.until(clock.microseconds, from: startedAt)) / 1_000_000 * speed }
 
+    /// The recording's device while it is present; nothing once it has ended.
     public var deviceDescriptions: [JSONValue] {
-        [.object([("device", .string(deviceID)), ("name", .string(name)), ("source", "recording")])]
+        guard isPresent else { return [] }
+        return [.object([("device", .string(deviceID)), ("name", .string(name)), ("source", "recording")])]
     }
+
+    public var presentDevices: [(id: String, description: JSONValue)] { isPresent ? [(deviceID, announcement)] : [] }
+
+    /// What the `devices` topic is told of the device.
+    private var announcement: JSONValue { .object([("name", .string(name)), ("source", "recording")]) }
 
     /// Reports the recording's anomalies and its device, then starts playing unless it waits for
     /// a subscriber.
@@ -84,7 +94,8 @@ public final class RecordingSource: InputSource {
         self.loop = loop
         timer = loop.timer { [unowned self] in self.playDue() }
         for anomaly in anomalies { sink(.anomaly(anomaly)) }
-        sink(.deviceAdded(id: deviceID, description: .object([("name", .string(name)), ("source", "recording")])))
+        isPresent = true
+        sink(.deviceAdded(id: deviceID, description: announcement))
         if !waitsForSubscriber { begin() }
     }
 
@@ -114,6 +125,7 @@ public final class RecordingSource: InputSource {
             playback.pipeline = try replay.pipeline(afterReloadOf: current, layout: layout, tree: tree)
         } catch {
             playback.pipeline = nil
+            isPresent = false
             sink?(.problem("the replayed device \(deviceID) cannot be used with the reloaded layout; its input is ignored: \(error)"))
             sink?(.deviceRemoved(id: deviceID))
         }
@@ -130,8 +142,9 @@ public final class RecordingSource: InputSource {
         guard let due = playback.nextDue else {
             let used = playback.pipeline != nil
             for event in playback.finish() { sink?(.event(event)) }
-            if used { sink?(.deviceRemoved(id: deviceID)) }
             playback.pipeline = nil
+            isPresent = false
+            if used { sink?(.deviceRemoved(id: deviceID)) }
             sink?(.finished)
             return
         }

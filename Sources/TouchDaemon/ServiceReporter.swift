@@ -24,12 +24,14 @@ public final class ServiceReporter: DaemonObserver {
 
     public func statusChanged(_ status: String) { notifier.status(status) }
 
-    public func reloadStarted() { notifier.reloading() }
+    public func reloadStarted(by cause: ReloadCause) { notifier.reloading() }
 
-    public func reloadFinished(_ outcome: Result<Int, any Error>, status: String) {
+    /// Logs a reload the same way whatever asked for it (a signal or a client's request), saying
+    /// which.
+    public func reloadFinished(_ outcome: Result<Int, any Error>, by cause: ReloadCause, status: String) {
         switch outcome {
-        case .success(let views): logger.info("layout reloaded", metadata: ["views": "\(views)"])
-        case .failure(let error): logger.error("reload refused; the previous layout keeps running: \(error)")
+        case .success(let views): logger.info("layout reloaded", metadata: ["views": "\(views)", "by": "\(cause)"])
+        case .failure(let error): logger.error("reload refused; the previous layout keeps running: \(error)", metadata: ["by": "\(cause)"])
         }
         notifier.ready(status: status)
     }
@@ -39,6 +41,10 @@ public final class ServiceReporter: DaemonObserver {
     }
 
     public func inputProblem(_ text: String) { logger.error("\(text)") }
+
+    public func metricsFileProblem(_ text: String?) {
+        if let text { logger.error("\(text)") } else { logger.notice("the metrics file is written again") }
+    }
 
     public func deviceAdded(id: String) { logger.info("device added", metadata: ["device": "\(id)"]) }
 

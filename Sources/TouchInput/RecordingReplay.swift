@@ -26,15 +26,26 @@ public struct RecordingReplay: Sendable {
         self.window = window
         let id = "replay:" + recording.description.name
         kind = DeviceClassification(description: recording.description, udevProperties: recording.udevProperties).kind
-        let (spec, match) = try Self.spec(for: recording, in: layout, window: window)
+        let (spec, match) = try Self.spec(for: recording, in: layout, window: window, tree: tree)
         self.match = match
         pipeline = try DevicePipeline(
             kind: kind, deviceID: id, description: recording.description, udevProperties: recording.udevProperties, spec: spec, tree: tree)
     }
 
-    /// The `[[device]]` entry that takes the recording's device (or one for `window`).
-    static func spec(for recording: Recording, in layout: LayoutDocument, window: String?) throws(DevicePipelineError) -> (DeviceSpec, DeviceMatch?) {
-        if let window { return (DeviceSpec(window: window), nil) }
+    /// The `[[device]]` entry that takes the recording's device (or one for `window`, which must be
+    /// a window of `tree`: a window given on the command line is blamed as such, not on the layout).
+    static func spec(for recording: Recording, in layout: LayoutDocument, window: String?, tree: ViewTree) throws(DevicePipelineError)
+        -> (DeviceSpec, DeviceMatch?)
+    {
+        if let window {
+            guard tree.kind(of: ResponderID(window)) == .window else {
+                throw DevicePipelineError(
+                    device: recording.description.name,
+                    problem: "the window to map it onto (--window \(window)) is not a window of the layout; its windows: "
+                        + tree.windowIDs.map(\.rawValue).joined(separator: ", "))
+            }
+            return (DeviceSpec(window: window), nil)
+        }
         let facts = DeviceFacts(description: recording.description, udevProperties: recording.udevProperties, devnode: nil)
         let result = DeviceMatcher.match(facts, in: layout.devices)
         guard case .matched(_, let matched) = result else {
@@ -49,7 +60,7 @@ public struct RecordingReplay: Sendable {
     /// again (or onto the given window) and mapped into `tree`; see
     /// ``DevicePipeline/remapped(kind:description:udevProperties:spec:tree:)``.
     public func pipeline(afterReloadOf current: DevicePipeline, layout: LayoutDocument, tree: ViewTree) throws(DevicePipelineError) -> DevicePipeline {
-        let (spec, _) = try Self.spec(for: recording, in: layout, window: window)
+        let (spec, _) = try Self.spec(for: recording, in: layout, window: window, tree: tree)
         return try current.remapped(kind: kind, description: recording.description, udevProperties: recording.udevProperties, spec: spec, tree: tree)
     }
 

@@ -11,6 +11,8 @@ import TouchCore
 /// | `allow_groups` | array of group names or ids | `[]` | members of these groups may connect |
 /// | `control_users` | array of user names or ids | `[]` | who has the control role besides root and the daemon's own user |
 /// | `control_groups` | array of group names or ids | `[]` | members of these groups have the control role |
+/// | `metrics_file` | string | none | an absolute path the daemon writes its figures to, for node_exporter's textfile collector |
+/// | `metrics_interval` | number | `15` | seconds between two writes of the metrics file (1 to 3600) |
 public struct DaemonSpec: Hashable, Sendable {
     public static let defaultSocket = "/run/touchd/touchd.sock"
     public var socket: String = DaemonSpec.defaultSocket
@@ -20,10 +22,17 @@ public struct DaemonSpec: Hashable, Sendable {
     public var allowGroups: [AccountRef] = []
     public var controlUsers: [AccountRef] = []
     public var controlGroups: [AccountRef] = []
+    /// Where the daemon writes its metrics (``Limits/metricsInterval``), when anywhere.
+    public var metricsFile: String?
+    /// Seconds between two writes of the metrics file.
+    public var metricsInterval: Double = Limits.defaultMetricsInterval
 
     public init() {}
 
-    static let keys = ["socket", "socket_group", "socket_mode", "allow_users", "allow_groups", "control_users", "control_groups"]
+    static let keys = [
+        "socket", "socket_group", "socket_mode", "allow_users", "allow_groups", "control_users", "control_groups", "metrics_file",
+        "metrics_interval",
+    ]
 }
 
 /// A user or a group as the layout or a command-line flag names it: by number or by name. Names

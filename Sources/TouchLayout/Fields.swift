@@ -23,14 +23,16 @@ struct Fields {
         log.add(.wrongType, path, "expected \(expectation), found \(node.foundText)")
     }
 
-    /// Reports every key not in `known`, suggesting the closest known key.
+    /// Reports every key not in `known`, suggesting the closest known key. An alias whose target
+    /// is not a key is a whole setting, suggested as written (`hit_test = "pass-through"` for
+    /// `pass_through`).
     func rejectUnknownKeys(_ known: [String], what: String, aliases: [String: String] = [:]) {
         for key in values.keys.sorted() where !known.contains(key) {
             var message = "unknown key \(quote(key)) in \(what)"
             if log.isFull {
                 // Not listed: the suggestion is not worth finding.
             } else if let suggestion = Suggestions.closest(to: key, among: known, aliases: aliases) {
-                message += ": did you mean \(quote(suggestion))?"
+                message += ": did you mean \(known.contains(suggestion) ? quote(suggestion) : suggestion)?"
             } else {
                 message += ": expected one of " + known.map(quote).joined(separator: ", ")
             }

@@ -72,9 +72,24 @@ public enum LayoutLoader {
             return try TOMLNode.parse(text)
         } catch {
             throw LayoutErrors([
-                LayoutIssue(kind: .syntax, file: file, line: error.line, column: error.column, message: "TOML syntax error: \(error.description)")
+                LayoutIssue(
+                    kind: .syntax, file: file, line: error.line, column: error.column, message: "TOML syntax error: \(clarified(error, in: text))")
             ])
         }
+    }
+
+    /// toml++'s description of a syntax error, or a plainer one where toml++ names a symptom: a
+    /// basic or literal string that is not closed on its line reaches the line's end, which toml++
+    /// reports as an unescaped control character (the newline).
+    static func clarified(_ error: TOMLSyntaxError, in text: String) -> String {
+        guard error.description.contains("control characters other than TAB"), error.line >= 1, error.column >= 1 else { return error.description }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard error.line <= lines.count else { return error.description }
+        let line = lines[error.line - 1]
+        let atEnd = error.column > line.unicodeScalars.count || line.unicodeScalars.dropFirst(error.column - 1).first == "\r"
+        guard atEnd else { return error.description }
+        return "the string on this line is not closed: expected its closing quote before the end of the line "
+            + "(a \"...\" or '...' string ends on the line it begins; \"\"\"...\"\"\" spans lines)"
     }
 
     // MARK: reading the file

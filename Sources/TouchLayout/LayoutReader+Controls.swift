@@ -4,7 +4,12 @@ import TouchCore
 /// kind starts as the core's ``TouchCore/ControlKind/defaults`` have it and the entry's own keys
 /// change it.
 extension LayoutReader {
-    static let controlKeys = ["view", "kind", "enabled", "on", "min", "max", "value", "target"]
+    static let controlKeys = ["view", "kind", "enabled", "on", "min", "max", "value", "step", "continuous", "target"]
+    /// UIKit's names of the controls' properties, for "did you mean".
+    static let controlAliases = [
+        "isEnabled": "enabled", "isOn": "on", "minimumValue": "min", "maximumValue": "max", "isContinuous": "continuous",
+        "minimum": "min", "maximum": "max",
+    ]
     static let controlTargetKeys = ["event", "action", "target"]
 
     /// The keys that configure one kind only; a key of another kind is an error.
@@ -12,7 +17,7 @@ extension LayoutReader {
         switch kind {
         case .button: []
         case .toggle: ["on"]
-        case .slider: ["min", "max", "value"]
+        case .slider: ["min", "max", "value", "step", "continuous"]
         }
     }
 
@@ -25,13 +30,13 @@ extension LayoutReader {
         if let enabled = fields.bool("enabled") { spec.isEnabled = enabled }
         if let kind {
             let own = Self.controlKindKeys(kind)
-            for key in ["on", "min", "max", "value"] where fields.has(key) && !own.contains(key) {
+            for key in ["on", "min", "max", "value", "step", "continuous"] where fields.has(key) && !own.contains(key) {
                 let accepts = own.isEmpty ? "no key of its own" : "only " + own.map(quote).joined(separator: ", ")
                 log.add(.conflict, fields.at(key), "\(quote(key)) does not apply to a \(kind.name): a \(kind.name) takes \(accepts) besides view, kind, enabled and target")
             }
         }
         spec.targets = readTargets(fields)
-        fields.rejectUnknownKeys(Self.controlKeys, what: "a [[control]]")
+        fields.rejectUnknownKeys(Self.controlKeys, what: "a [[control]]", aliases: Self.controlAliases)
         return spec
     }
 
@@ -42,7 +47,7 @@ extension LayoutReader {
             return .button
         case .toggle(let isOn):
             return .toggle(isOn: fields.bool("on") ?? isOn)
-        case .slider(let minimum, let maximum, let value):
+        case .slider(let minimum, let maximum, let value, let step, let isContinuous):
             let low = fields.number("min", in: Limits.plainNumber) ?? minimum
             let high = fields.number("max", in: Limits.plainNumber) ?? maximum
             let start = fields.number("value", in: Limits.plainNumber) ?? value
@@ -51,7 +56,9 @@ extension LayoutReader {
             } else if fields.has("value") && !(low...high).contains(start) {
                 log.add(.invalidValue, fields.at("value"), "value \(start) is outside the slider's range: expected a number from \(low) to \(high)")
             }
-            return .slider(minimum: low, maximum: high, value: start)
+            return .slider(
+                minimum: low, maximum: high, value: start, step: fields.number("step", in: Limits.sliderStep) ?? step,
+                isContinuous: fields.bool("continuous") ?? isContinuous)
         }
     }
 

@@ -2,7 +2,10 @@ import TouchCore
 
 /// `[daemon]`: where the socket is and who may use it.
 extension LayoutReader {
-    static let daemonAliases = ["path": "socket", "group": "socket_group", "mode": "socket_mode"]
+    static let daemonAliases = [
+        "path": "socket", "group": "socket_group", "mode": "socket_mode", "metrics": "metrics_file", "prometheus": "metrics_file",
+        "textfile": "metrics_file",
+    ]
 
     func readDaemon(_ fields: Fields) -> DaemonSpec {
         var spec = DaemonSpec()
@@ -21,6 +24,14 @@ extension LayoutReader {
                 log.add(.invalidValue, fields.at("socket_mode"), "\(quote(mode)) is not a mode: expected an octal mode such as \"0660\"")
             }
         }
+        if let path = fields.string("metrics_file", expect: "an absolute path for the metrics file") {
+            if path.hasPrefix("/") {
+                spec.metricsFile = path
+            } else {
+                log.add(.invalidValue, fields.at("metrics_file"), "\(quote(path)) is relative: expected an absolute path")
+            }
+        }
+        if let interval = fields.number("metrics_interval", in: Limits.metricsInterval) { spec.metricsInterval = interval }
         if let accounts = readAccounts(fields, "allow_users") { spec.allowUsers = accounts }
         if let accounts = readAccounts(fields, "allow_groups") { spec.allowGroups = accounts }
         if let accounts = readAccounts(fields, "control_users") { spec.controlUsers = accounts }

@@ -16,18 +16,26 @@ extension LayoutReader {
     static let firstResponderAliases = [
         "canBecomeFirstResponder": "can_become_first_responder", "canResignFirstResponder": "can_resign_first_responder",
     ]
+    /// Settings spelt as keys of their own, for "did you mean": each names the `hit_test` value.
+    static let hitTestAliases = [
+        "pass_through": #"hit_test = "pass-through""#, "capture": #"hit_test = "capture""#,
+        "captures_touches": #"hit_test = "capture""#, "refuse": #"hit_test = "none""#,
+    ]
     static let windowAliases = [
         "rootViewController": "root_controller", "windowLevel": "level", "isKeyWindow": "key",
         "points_per_millimetre": "points_per_mm", "points_per_millimeter": "points_per_mm",
         "frame": "size", "firstResponder": "first_responder", "initial_first_responder": "first_responder",
         "userInteractionEnabled": "interactive", "hitTestPolicy": "hit_test",
-    ].merging(firstResponderAliases) { a, _ in a }
+    ].merging(firstResponderAliases) { a, _ in a }.merging(hitTestAliases) { a, _ in a }
     static let controllerAliases = ["presentingViewController": "presented_by", "root_view": "view"]
         .merging(firstResponderAliases) { a, _ in a }
     static let viewAliases = [
         "userInteractionEnabled": "interactive", "multipleTouchEnabled": "multiple_touch",
         "bounds": "bounds_origin", "superview": "parent", "hitTestPolicy": "hit_test", "opacity": "alpha",
-    ].merging(firstResponderAliases) { a, _ in a }
+        "expand": "hit_expansion", "expansion": "hit_expansion", "hit_slop": "hit_expansion", "touch_expansion": "hit_expansion",
+        "hit_outset": "hit_expansion", "hitTestEdgeInsets": "hit_expansion", "touch_area": "hit_expansion", "hit_area": "hit_expansion",
+        "touch_margin": "hit_expansion", "hit_margin": "hit_expansion", "hit_padding": "hit_expansion", "touch_padding": "hit_expansion",
+    ].merging(firstResponderAliases) { a, _ in a }.merging(hitTestAliases) { a, _ in a }
 
     /// The windows, controllers and views, each array within its budget.
     func readResponders(_ top: Fields, into draft: inout LayoutDraft) {

@@ -22,7 +22,7 @@ public enum CallLog {
             case .gesture(let gesture):
                 lines.append("\(time) gesture \(gesture.recognizer) (\(gesture.kind) on \(gesture.view)) \(gesture.state.rawValue)")
             case .action(let action):
-                lines.append("\(time) action \(action.name) from \(action.responder)")
+                lines.append("\(time) action \(action.name) " + (action.responder.map { "from \($0)" } ?? "taken by no responder"))
             }
         }
         return lines

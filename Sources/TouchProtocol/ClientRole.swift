@@ -5,8 +5,9 @@ public enum ClientRole: String, Hashable, Sendable, CaseIterable {
     /// Watch the daemon: `ping`, `subscribe`, `unsubscribe`, `hit_test`, `views`, `devices`,
     /// `stats` and `snapshot`.
     case readOnly = "read_only"
-    /// Also change it: `set`, `add_view`, `remove_view`, `reload`, `become_first_responder`,
-    /// `resign_first_responder`, `begin_receiving_remote_control` and `end_receiving_remote_control`.
+    /// Also change it: `set`, `set_control`, `add_view`, `remove_view`, `reload`,
+    /// `become_first_responder`, `resign_first_responder`, `begin_receiving_remote_control` and
+    /// `end_receiving_remote_control`.
     case control
 
     /// Whether a client with this role may make a request that needs `required`.
@@ -24,8 +25,8 @@ extension Request {
     public var requiredRole: ClientRole {
         switch self {
         case .ping, .subscribe, .unsubscribe, .hitTest, .views, .devices, .stats, .snapshot: .readOnly
-        case .set, .addView, .removeView, .reload, .becomeFirstResponder, .resignFirstResponder, .beginReceivingRemoteControl,
-            .endReceivingRemoteControl:
+        case .set, .setControl, .addView, .removeView, .reload, .becomeFirstResponder, .resignFirstResponder,
+            .beginReceivingRemoteControl, .endReceivingRemoteControl:
             .control
         }
     }
@@ -38,6 +39,7 @@ extension Request {
         case .unsubscribe: "unsubscribe"
         case .hitTest: "hit_test"
         case .set: "set"
+        case .setControl: "set_control"
         case .addView: "add_view"
         case .removeView: "remove_view"
         case .reload: "reload"

@@ -33,13 +33,48 @@ extension MessageEncoder {
         }
     }
 
-    /// An input device appeared; `description` is what the `devices` request lists for it.
-    public static func deviceAdded(id: String, description: JSONValue) -> OutboundMessage {
+    /// An input device appeared; `description` is what the `devices` request lists for it. With
+    /// `alreadyPresent`, it was there before the client subscribed (`"already_present":true`).
+    public static func deviceAdded(id: String, description: JSONValue, alreadyPresent: Bool = false) -> OutboundMessage {
         OutboundMessage(topic: .devices, droppable: false) { w in
             w.member("type"); w.literal(#""device""#)
             w.member("event"); w.literal(#""added""#)
             w.member("device"); w.string(id)
             w.member("description"); w.value(description)
+            if alreadyPresent {
+                w.member("already_present"); w.bool(true)
+            }
+        }
+    }
+
+    /// The layout was reloaded: what changed, and the run-time changes the reload dropped (see
+    /// ``ReloadSummary``).
+    public static func reloaded(_ summary: ReloadSummary) -> OutboundMessage {
+        func ids(_ list: [ResponderID], _ w: inout JSONWriter) {
+            w.array { w in
+                for id in list {
+                    w.element()
+                    w.string(id.rawValue)
+                }
+            }
+        }
+        return OutboundMessage(topic: nil, droppable: false) { w in
+            w.member("type"); w.literal(#""reload""#)
+            w.member("views"); w.int(Int64(summary.views))
+            w.member("added"); ids(summary.added, &w)
+            w.member("removed"); ids(summary.removed, &w)
+            w.member("changed"); ids(summary.changed, &w)
+            w.member("dropped")
+            w.object { w in
+                w.member("set"); ids(summary.droppedSet, &w)
+                w.member("added"); ids(summary.droppedAdded, &w)
+                w.member("removed"); ids(summary.droppedRemoved, &w)
+                w.member("first_responders"); ids(summary.droppedFirstResponders, &w)
+                w.member("controls"); ids(summary.droppedControls, &w)
+            }
+            if summary.omitted > 0 {
+                w.member("omitted"); w.int(Int64(summary.omitted))
+            }
         }
     }
 

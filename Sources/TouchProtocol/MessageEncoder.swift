@@ -190,13 +190,12 @@ public enum MessageEncoder {
     public static func message(for action: ActionRecord) -> OutboundMessage { single { add(action, to: &$0) } }
 
     static func add(_ action: ActionRecord, to batch: inout MessageBatch) {
-        var views = [action.responder]
-        if let view = action.view { views.append(view) }
+        let views = [action.responder, action.view].compactMap { $0 }
         batch.add(topic: .actions, views: views, action: action.name, droppable: false) { w in
             w.member("type"); w.string("action")
             w.member("time"); w.double(action.timestamp)
             w.member("name"); w.string(action.name)
-            w.member("responder"); w.string(action.responder.rawValue)
+            w.member("responder"); id(action.responder, to: &w)
             w.member("event"); w.string(action.trigger?.rawValue ?? "gesture_\(action.gestureState?.rawValue ?? "")")
             w.member("view"); id(action.view, to: &w)
             w.member("touches"); ids(action.touches, to: &w)
@@ -215,6 +214,19 @@ public enum MessageEncoder {
                 if let subtype = action.detail.first { w.string(subtype) } else { w.null() }
             case .touchesBegan, .touchesMoved, .touchesEnded, .touchesCancelled, .action, nil: break
             }
+            if let control = action.control { add(control, to: &w) }
+        }
+    }
+
+    /// A control action's own members, kept apart from the layout's `payload`: the control, its
+    /// event, the action it sent, and its value (toggles and sliders).
+    static func add(_ control: ControlActionRecord, to w: inout JSONWriter) {
+        w.member("control"); w.string(control.control.rawValue)
+        w.member("control_event"); w.string(control.event.rawValue)
+        w.member("control_action"); w.string(control.action)
+        if let value = control.value {
+            w.member("value")
+            w.value(value)
         }
     }
 

@@ -27,6 +27,9 @@ public enum ReplyResult {
     /// `subscribe`: the new subscription's number.
     public static func subscribed(_ subscription: Int) -> JSONValue { .object([("subscription", .int(Int64(subscription)))]) }
 
+    /// `set_control`: the control as it is now.
+    public static func control(_ spec: ControlSpec) -> JSONValue { TreeDescription.control(spec) }
+
     /// `reload`: how many views the new layout has.
     public static func reloaded(views: Int) -> JSONValue { .object([("views", .int(Int64(views)))]) }
 
@@ -88,20 +91,51 @@ public struct StatsCounters: Hashable, Sendable {
     public var activeTouches = 0
     /// Times the event loop woke up.
     public var wakeups = 0
+    /// Input devices in use now.
+    public var devices = 0
+    /// Reloads that replaced the layout.
+    public var reloads = 0
+    /// Reloads refused (the file had problems; the old layout ran on).
+    public var reloadsRefused = 0
 
     public init() {}
 
-    /// Every counter with its name in the reply, in the reply's order.
-    public var named: [(name: String, value: Int)] {
+    /// Whether a figure counts up from the start (a counter) or is a figure of the moment (a gauge).
+    public enum Kind: String, Sendable {
+        case counter
+        case gauge
+    }
+
+    /// Every figure with its name in the reply, its kind and what it counts, in the reply's order.
+    public var described: [(name: String, value: Int, kind: Kind, help: String)] {
         [
-            ("frames_in", framesIn), ("events_dispatched", eventsDispatched), ("touches_began", touchesBegan),
-            ("touches_cancelled", touchesCancelled), ("actions_emitted", actionsEmitted), ("anomalies", anomalies),
-            ("queue_high_water_mark", queueHighWaterMark), ("queue_coalesced", queueCoalesced), ("clients", clients),
-            ("clients_accepted", clientsAccepted), ("clients_refused", clientsRefused), ("clients_refused_full", clientsRefusedFull),
-            ("accept_backoffs", acceptBackoffs), ("requests_served", requestsServed), ("messages_sent", messagesSent),
-            ("messages_dropped", messagesDropped), ("clients_disconnected_slow", clientsDisconnectedSlow),
-            ("clients_closed_stalled", clientsClosedStalled), ("remote_control_ignored", remoteControlIgnored),
-            ("active_touches", activeTouches), ("wakeups", wakeups),
+            ("frames_in", framesIn, .counter, "Input frames read from devices and recordings."),
+            ("events_dispatched", eventsDispatched, .counter, "Events dispatched into the view tree (touches, presses, remote control, motion)."),
+            ("touches_began", touchesBegan, .counter, "Touches that began."),
+            ("touches_cancelled", touchesCancelled, .counter, "Touches that were cancelled."),
+            ("actions_emitted", actionsEmitted, .counter, "Actions sent by handlers, gesture recognizers and controls."),
+            ("anomalies", anomalies, .counter, "Faults of the input (a contact that began twice, a lift without a touch-down, ...)."),
+            ("queue_high_water_mark", queueHighWaterMark, .gauge, "The most events the application's event queue held at once."),
+            ("queue_coalesced", queueCoalesced, .counter, "Moves merged into later ones while the event queue had a backlog."),
+            ("clients", clients, .gauge, "Clients connected now."),
+            ("clients_accepted", clientsAccepted, .counter, "Connections accepted."),
+            ("clients_refused", clientsRefused, .counter, "Connections refused by the socket's user and group lists."),
+            ("clients_refused_full", clientsRefusedFull, .counter, "Connections refused because the most clients were connected."),
+            ("accept_backoffs", acceptBackoffs, .counter, "Times accepting paused because the process ran out of file descriptors."),
+            ("requests_served", requestsServed, .counter, "Requests answered."),
+            ("messages_sent", messagesSent, .counter, "Messages written to clients."),
+            ("messages_dropped", messagesDropped, .counter, "Droppable messages a slow client did not get."),
+            ("clients_disconnected_slow", clientsDisconnectedSlow, .counter, "Clients let go because they did not read."),
+            ("clients_closed_stalled", clientsClosedStalled, .counter, "Connections closed with last words the client had not read."),
+            ("remote_control_ignored", remoteControlIgnored, .counter, "Remote-control events that came while the application was not receiving them."),
+            ("active_touches", activeTouches, .gauge, "Touches down now."),
+            ("wakeups", wakeups, .counter, "Times the event loop woke up."),
+            ("devices", devices, .gauge, "Input devices in use now."),
+            ("reloads", reloads, .counter, "Reloads that replaced the layout."),
+            ("reloads_refused", reloadsRefused, .counter, "Reloads refused; the previous layout kept running."),
         ]
     }
+
+    /// Every figure with its name in the reply, in the reply's order.
+    public var named: [(name: String, value: Int)] { described.map { ($0.name, $0.value) } }
 }

@@ -44,7 +44,7 @@ extension Request {
     /// refused (it is usually a typo, and ignoring it would do something other than what was asked).
     static let arguments: [String: Set<String>] = [
         "ping": [], "subscribe": ["topics", "views", "actions"], "unsubscribe": ["subscription"],
-        "hit_test": ["x", "y", "window"], "set": ["view", "properties"], "add_view": ["view", "parent", "properties"],
+        "hit_test": ["x", "y", "window"], "set": ["view", "properties"], "set_control": ["view", "value", "enabled"], "add_view": ["view", "parent", "properties", "keep"],
         "remove_view": ["view"], "reload": [], "devices": [], "views": [], "stats": [], "snapshot": ["window", "heatmap"],
         "become_first_responder": ["responder"], "resign_first_responder": ["responder"],
         "begin_receiving_remote_control": [], "end_receiving_remote_control": [],
@@ -67,12 +67,14 @@ extension Request {
             return .hitTest(point: point, window: try RequestField.optionalIdentifier(d["window"], "window"))
         case "set":
             return .set(view: try RequestField.identifier(d["view"], "view"), changes: try ViewChanges(d["properties"], field: "properties"))
+        case "set_control": return try setControl(d)
         case "add_view":
             let view = try RequestField.identifier(d["view"], "view")
             let parent = try RequestField.identifier(d["parent"], "parent")
             let changes = try ViewChanges(d["properties"], field: "properties")
             guard changes.frame != nil else { throw RequestError("bad_argument", "\"properties.frame\" is required for a new view") }
-            return .addView(view: view, parent: parent, changes: changes)
+            let keep = try d["keep"].map { v throws(RequestError) in try RequestField.bool(v, "keep") } ?? false
+            return .addView(view: view, parent: parent, changes: changes, keep: keep)
         case "remove_view": return .removeView(view: try RequestField.identifier(d["view"], "view"))
         case "reload": return .reload
         case "devices": return .devices
@@ -93,8 +95,25 @@ extension Request {
     static func unknownCommand(_ cmd: String) -> RequestError {
         RequestError(
             "unknown_command",
-            "unknown command \"\(excerpt(cmd))\": expected ping, subscribe, unsubscribe, hit_test, set, add_view, remove_view, reload, devices, views, stats, snapshot, become_first_responder, resign_first_responder, begin_receiving_remote_control or end_receiving_remote_control"
+            "unknown command \"\(excerpt(cmd))\": expected ping, subscribe, unsubscribe, hit_test, set, set_control, add_view, remove_view, reload, devices, views, stats, snapshot, become_first_responder, resign_first_responder, begin_receiving_remote_control or end_receiving_remote_control"
         )
+    }
+
+    /// `set_control`: `value` a boolean or a plain number (the control's kind and range are the
+    /// daemon's to check), `enabled` a boolean; at least one of them.
+    static func setControl(_ d: [String: JSONValue]) throws(RequestError) -> Request {
+        let view = try RequestField.identifier(d["view"], "view")
+        var value: JSONValue?
+        switch d["value"] {
+        case nil: value = nil
+        case .bool(let on)?: value = .bool(on)
+        case let number?: value = .double(try RequestField.number(number, "value", in: Limits.plainNumber))
+        }
+        let enabled = try d["enabled"].map { v throws(RequestError) in try RequestField.bool(v, "enabled") }
+        guard value != nil || enabled != nil else {
+            throw RequestError("bad_argument", "set_control needs \"value\" (true or false for a toggle, a number for a slider), \"enabled\", or both")
+        }
+        return .setControl(view: view, value: value, enabled: enabled)
     }
 
     static func subscribe(_ d: [String: JSONValue]) throws(RequestError) -> Request {

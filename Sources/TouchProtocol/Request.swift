@@ -35,7 +35,12 @@ public enum Request: Hashable, Sendable {
     case unsubscribe(subscription: Int)
     case hitTest(point: Point, window: ResponderID?)
     case set(view: ResponderID, changes: ViewChanges)
-    case addView(view: ResponderID, parent: ResponderID, changes: ViewChanges)
+    /// A control's value (a toggle's `true`/`false`, a slider's number) and whether it is enabled;
+    /// nil leaves either as it is.
+    case setControl(view: ResponderID, value: JSONValue?, enabled: Bool?)
+    /// A view added on top of `parent`'s subviews. It belongs to the connection (and leaves with
+    /// it) unless `keep`: then it stays until removed or reloaded, like a layout's view.
+    case addView(view: ResponderID, parent: ResponderID, changes: ViewChanges, keep: Bool = false)
     case removeView(view: ResponderID)
     case reload
     case devices

@@ -55,5 +55,6 @@ public enum Topic: String, CaseIterable, Hashable, Sendable {
     }
 }
 
-/// The protocol's version: incremented when a message or request changes incompatibly.
-public let protocolVersion = 1
+/// The protocol's version: incremented when a message or request changes incompatibly
+/// (`docs/protocol.md`, *Versions*).
+public let protocolVersion = 2

@@ -4,13 +4,16 @@ import TouchCore
 public enum TreeDescription {
     /// Every responder: windows (with their views depth first), controllers, application and delegate.
     /// Each window says which responder is its first responder, and that responder has
-    /// `is_first_responder: true`.
-    public static func views(_ tree: ViewTree, firstResponders: [ResponderID: ResponderID] = [:]) -> JSONValue {
+    /// `is_first_responder: true`; a view that is one of `controls` has `control` (``control(_:)``).
+    public static func views(_ tree: ViewTree, firstResponders: [ResponderID: ResponderID] = [:], controls: [ControlSpec] = []) -> JSONValue {
         var items: [JSONValue] = []
         let first = Set(firstResponders.values)
+        var controlByView: [ResponderID: ControlSpec] = [:]
+        for spec in controls { controlByView[spec.view] = spec }
         func mark(_ item: JSONValue, _ id: ResponderID) -> JSONValue {
             guard case .object(var members) = item else { return item }
             members.append(("is_first_responder", .bool(first.contains(id))))
+            if let spec = controlByView[id] { members.append(("control", control(spec))) }
             return .object(members)
         }
         for window in tree.windowIDs {
@@ -46,6 +49,20 @@ public enum TreeDescription {
         items.append(.object([("id", .string(tree.applicationID.rawValue)), ("kind", "application")]))
         items.append(.object([("id", .string(tree.appDelegateID.rawValue)), ("kind", "app_delegate")]))
         return .array(items)
+    }
+
+    /// A control as it is now: its kind, whether it is enabled, and a toggle's or slider's state
+    /// (`value`; a slider's `min`, `max`, `continuous` and `step` when it has one).
+    public static func control(_ spec: ControlSpec) -> JSONValue {
+        var members: [(String, JSONValue)] = [("view", .string(spec.view.rawValue)), ("kind", .string(spec.kind.name)), ("enabled", .bool(spec.isEnabled))]
+        switch spec.kind {
+        case .button: break
+        case .toggle(let isOn): members.append(("value", .bool(isOn)))
+        case .slider(let minimum, let maximum, let value, let step, let isContinuous):
+            members += [("value", .double(value)), ("min", .double(minimum)), ("max", .double(maximum)), ("continuous", .bool(isContinuous))]
+            if let step { members.append(("step", .double(step))) }
+        }
+        return .object(members)
     }
 
     /// A hit-test's answer with its trace and the hit view's responder chain.

@@ -152,7 +152,14 @@ extension SVGRenderer {
         if labels.unlabelled > 0 {
             legend.line(
                 "\(labels.unlabelled) of \(figures.count) views drawn without a label, past the picture's budget "
-                    + "(\(options.budget.labelledViews) labels, the outermost views first); each view's tooltip names it")
+                    + "(\(options.budget.labelledViews) labels, the outermost views first) or for want of room: labels never overlap; "
+                    + "each view's tooltip names it")
+        }
+        if labels.badgesLeftOut > 0 {
+            legend.line("\(labels.badgesLeftOut) views drawn without their badges, for want of room")
+        }
+        if labels.reasonsLeftOut > 0 {
+            legend.line("\(labels.reasonsLeftOut) hit-test answers not written on the picture, for want of room (each view's outline and tooltip give it)")
         }
     }
 

@@ -47,7 +47,8 @@ public struct RenderOptions: Hashable, Sendable {
 ///
 /// - views past ``labelledViews`` are drawn without a label (`data-unlabelled-views`): the
 ///   outermost views keep theirs (the smallest depth first, then the lowest in z-order); every
-///   view keeps its frame, its hit area, its markers and its tooltip;
+///   view keeps its frame, its hit area and its tooltip (labels, badges and hit-test answers
+///   never overlap: one with no free place is left out and counted too, see `LabelPlacement`);
 /// - placing labels makes at most ``labelOverlapTests`` overlap tests; labels still to be placed
 ///   when they are spent are left out too;
 /// - only the newest ``touches`` touch paths are drawn (`data-touches-left-out`);

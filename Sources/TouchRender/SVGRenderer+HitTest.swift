@@ -116,76 +116,63 @@ extension SVGRenderer {
         svg.end()
     }
 
-    /// Each visited view's step number and answer, written on the picture clear of the labels
-    /// (which `labels` holds, and takes the reasons placed).
-    func drawHitTestReasons(_ svg: inout SVGBuilder, _ result: HitTestResult, avoiding labels: inout LabelPlacement, in contentBounds: Rect) {
+    /// Places each visited view's step number and answer (but those of the views on the path,
+    /// which are outlined and listed in the legend) clear of everything placed, as labels are
+    /// (``LabelPlacement/place(_:candidates:near:)``): beside the view's label, past the point,
+    /// under the label or inside the view's bottom edge, else nearby; an answer with no free place
+    /// is left out and counted. The point itself is kept clear first.
+    func placeHitTestReasons(_ result: HitTestResult, _ labels: inout LabelPlacement) {
+        let fs = fontSize
+        let point = result.pointInWindow
+        _ = labels.place(Size(width: 32, height: 32), candidates: [Point(x: point.x - 16, y: point.y - 16)], near: point)
+        for (index, visit) in visits(result).enumerated() where Self.role(visit, hit: result.view) != "path" {
+            guard let r = rect(of: visit.view) else { continue }
+            let mark = Self.mark(ofRole: Self.role(visit, hit: result.view))
+            var placements: [(origin: Point, text: String)] = []
+            if let label = labels.boxes[visit.view] {
+                let short = "\(visit.order) \(mark) \(visit.outcome)"
+                let beside = label.minX + textWidth(visit.view.rawValue, fs) + fs * 0.6
+                placements += [(Point(x: beside, y: label.minY), short), (Point(x: max(beside, point.x + 18), y: label.minY), short)]
+            }
+            let long = "\(visit.order) \(mark) \(visit.view): \(visit.outcome)"
+            let x = labels.boxes[visit.view]?.minX ?? r.minX + 4
+            let y = labels.boxes[visit.view].map { $0.maxY + 1 } ?? r.maxY - 6 - fs
+            placements.append((Point(x: x, y: y), long))
+            // Each text needs a box of its own width: try the short ones first, then the long one
+            // there and around.
+            var placed = false
+            for (origin, text) in placements {
+                let size = Size(width: textWidth(text, fs), height: fs * 1.2)
+                if let (box, _) = labels.place(size, candidates: [origin], near: text == long ? origin : nil) {
+                    labels.reasons.append(LabelPlacement.Reason(visit: index, box: box, text: text))
+                    placed = true
+                    break
+                }
+                if labels.placed.isExhausted { break }
+            }
+            if !placed { labels.reasonsLeftOut += 1 }
+        }
+    }
+
+    /// Writes the answers placed by ``placeHitTestReasons(_:_:)``.
+    func drawHitTestReasons(_ svg: inout SVGBuilder, _ result: HitTestResult, _ labels: LabelPlacement) {
         let fs = fontSize
         svg.begin(
             "g",
             [("id", "hit-test-reasons"), ("font-size", svgNumber(fs)), ("stroke", "#ffffff"), ("stroke-width", "3.5"),
              ("paint-order", "stroke"), ("font-weight", "bold")])
-        labels.placed.insert(Rect(x: result.pointInWindow.x - 16, y: result.pointInWindow.y - 16, width: 32, height: 32))
-        // Views on the path are outlined; the legend lists their answers.
-        for visit in visits(result) where Self.role(visit, hit: result.view) != "path" {
+        let visits = visits(result)
+        for reason in labels.reasons where reason.visit < visits.count {
             if svg.isFull { break }
-            guard let r = rect(of: visit.view) else { continue }
+            let visit = visits[reason.visit]
             let role = Self.role(visit, hit: result.view)
-            let box =
-                reasonBesideLabel(visit, result, labels: &labels)
-                ?? reasonBelow(visit, r, result, labels: &labels, in: contentBounds)
-            labels.placed.insert(box.box)
             svg.text(
                 "text",
-                [("class", "reason"), ("data-view", visit.view.rawValue), ("x", svgNumber(box.box.minX)), ("y", svgNumber(box.box.minY + fs)),
+                [("class", "reason"), ("data-view", visit.view.rawValue), ("data-box", Self.boxText(reason.box)),
+                 ("x", svgNumber(reason.box.minX)), ("y", svgNumber(reason.box.minY + fs)),
                  ("fill", role == "rejected" ? Self.rejectedColour : Self.pathColour)],
-                box.text)
+                reason.text)
         }
         svg.end()
-    }
-
-    /// Whether a reason may go at `box`: inside the picture's right edge and clear of everything
-    /// placed (but `own`, the view's label, for a reason beside it).
-    func isFree(_ box: Rect, except own: Rect? = nil, _ labels: inout LabelPlacement) -> Bool {
-        box.maxX <= windowSize.width + margin - 2 && !labels.placed.overlaps(box, except: own)
-    }
-
-    /// The reason written beside the view's name, when it has a label and there is room.
-    func reasonBesideLabel(_ visit: Visit, _ result: HitTestResult, labels: inout LabelPlacement) -> (box: Rect, text: String)? {
-        guard let label = labels.boxes[visit.view] else { return nil }
-        let fs = fontSize
-        let text = "\(visit.order) \(Self.mark(ofRole: Self.role(visit, hit: result.view))) \(visit.outcome)"
-        let near = Rect(
-            x: label.minX + textWidth(visit.view.rawValue, fs) + fs * 0.6, y: label.minY, width: textWidth(text, fs), height: fs * 1.2)
-        if isFree(near, except: label, &labels) { return (near, text) }
-        var pastPoint = near
-        pastPoint.origin.x = max(near.minX, result.pointInWindow.x + 18)
-        if isFree(pastPoint, except: label, &labels) { return (pastPoint, text) }
-        return nil
-    }
-
-    /// The reason under the view's label (or inside its bottom edge), or the nearest free place
-    /// below or above; where it would start when there is none.
-    func reasonBelow(
-        _ visit: Visit, _ r: Rect, _ result: HitTestResult, labels: inout LabelPlacement, in contentBounds: Rect
-    ) -> (box: Rect, text: String) {
-        let fs = fontSize
-        let label = labels.boxes[visit.view]
-        let text = "\(visit.order) \(Self.mark(ofRole: Self.role(visit, hit: result.view))) \(visit.view): \(visit.outcome)"
-        let width = textWidth(text, fs)
-        let right = windowSize.width + margin - 2
-        let x = max(-margin + 2, min(label?.minX ?? r.minX + 4, right - width))
-        let y = label.map { $0.maxY + 1 } ?? r.maxY - 6 - fs
-        var box = Rect(x: x, y: y, width: width, height: fs * 1.2)
-        let top = contentBounds.minY - margin + 1
-        let bottom = contentBounds.maxY + margin - box.height
-        let start = box.minY
-        var step = 1
-        while step < 48, !isFree(box, &labels) {
-            let offset = Double((step + 1) / 2) * fs * 0.6 * (step % 2 == 1 ? 1 : -1)
-            box.origin.y = max(top, min(bottom, start + offset))
-            step += 1
-        }
-        if !isFree(box, &labels) { box.origin.y = start }
-        return (box, text)
     }
 }

@@ -1,25 +1,5 @@
 import TouchCore
 
-/// Where each view's label goes: placed before anything is drawn, so that the legend can say what
-/// the budget left out.
-struct LabelPlacement {
-    /// One placed label: the figure it names and its box.
-    struct Label {
-        var figure: Int
-        var box: Rect
-        var notes: String
-    }
-
-    /// The labels, in z-order of their views.
-    var labels: [Label] = []
-    /// Each labelled view's box (the first, should an id repeat).
-    var boxes: [ResponderID: Rect] = [:]
-    /// The boxes placed so far (labels, then hit-test reasons), indexed.
-    var placed: PlacedBoxes
-    /// Views drawn without a label: past the budget of labels or of overlap tests.
-    var unlabelled = 0
-}
-
 extension SVGRenderer {
     func textWidth(_ text: String, _ size: Double) -> Double { Double(text.count) * size * 0.6 }
 
@@ -59,41 +39,80 @@ extension SVGRenderer {
         return Set(outermost.prefix(allowed))
     }
 
-    /// Places every label in z-order: inside its view's top-left corner when it fits, else below
-    /// the view, then moved down a line at a time (up to 16) while it overlaps one placed before.
-    func placeLabels() -> LabelPlacement {
+    /// Places every label in z-order (within the budget of labels), then every view's badges, none
+    /// overlapping another (``LabelPlacement``). A label goes inside its view's top-left corner when
+    /// it fits, else below, above, inside the bottom-left corner, right or left of the view; badges
+    /// inside the view's top-right corner, else above or below it, or right of it; failing those,
+    /// the nearest free place around, with a leader line; failing that, it is left out and counted.
+    func placeLabels(in content: Rect) -> LabelPlacement {
         let fs = fontSize
-        let small = fs * 0.8
-        var placement = LabelPlacement(placed: PlacedBoxes(cellWidth: fs * 10, cellHeight: fs * 2.5, testBudget: options.budget.labelOverlapTests))
+        let area = Rect(x: content.minX - margin + 2, y: content.minY - margin + 1, width: content.width + 2 * margin - 4, height: content.height + 2 * margin - 2)
+        var placement = LabelPlacement(area: area, cellWidth: fs * 10, cellHeight: fs * 2.5, testBudget: options.budget.labelOverlapTests)
         let chosen = labelledFigures()
-        let right = windowSize.width + margin - 2
         for (index, f) in figures.enumerated() {
-            guard chosen.contains(index), !placement.placed.isExhausted else {
+            guard chosen.contains(index) else {
                 placement.unlabelled += 1
                 continue
             }
             let notes = notes(f).joined(separator: ", ")
-            let width = max(textWidth(f.id.rawValue, fs), textWidth(notes, small)) + 2
-            let height = fs * 1.2 + (notes.isEmpty ? 0 : small * 1.2)
-            // A label wider than its view goes below it rather than over its neighbours.
-            let fits = width + 8 <= f.frame.width && height + 6 <= f.frame.height
-            let below = max(f.frame.maxY, f.effectiveHitArea?.maxY ?? f.frame.maxY) + 2
-            var box = Rect(
-                x: max(-margin + 2, min(f.frame.minX + (fits ? 4 : 0), right - width)), y: fits ? f.frame.minY + 3 : below,
-                width: width, height: height)
-            var moves = 0
-            while moves < 16, placement.placed.overlaps(box) {
-                box.origin.y += fs * 1.2
-                moves += 1
+            let size = Size(width: max(textWidth(f.id.rawValue, fs), textWidth(notes, fs * 0.8)) + 2, height: fs * 1.2 + (notes.isEmpty ? 0 : fs * 0.96))
+            guard let (box, leader) = placement.place(size, candidates: labelCandidates(f, size), near: f.frame.origin) else {
+                placement.unlabelled += 1
+                continue
             }
-            placement.placed.insert(box)
-            placement.labels.append(LabelPlacement.Label(figure: index, box: box, notes: notes))
+            placement.labels.append(LabelPlacement.Label(figure: index, box: box, notes: notes, leader: leader))
             if placement.boxes[f.id] == nil { placement.boxes[f.id] = box }
+        }
+        for (index, f) in figures.enumerated() where !markers.markers(of: f.id).isEmpty {
+            let size = badgesSize(f)
+            let corner = Point(x: f.frame.maxX, y: f.frame.minY)
+            let right = f.frame.maxX - 2 - size.width
+            let candidates = [
+                Point(x: right, y: f.frame.minY + 2), Point(x: right, y: f.frame.minY - size.height - 2),
+                Point(x: right, y: f.frame.maxY + 2), Point(x: f.frame.maxX + 2, y: f.frame.minY),
+            ]
+            if let (box, leader) = placement.place(size, candidates: candidates, near: corner) {
+                placement.badges[index] = LabelPlacement.Badges(box: box, leader: leader)
+            } else {
+                placement.badgesLeftOut += 1
+            }
         }
         return placement
     }
 
-    /// Draws the labels placed, and every view's badges.
+    /// Where a label of `size` is tried for view `f`, in order (box origins): inside its top-left
+    /// corner, or a line or a few lower, under the labels of views that share the corner; below
+    /// the view (its hit area) and a line or two lower; above it; inside its bottom-left corner;
+    /// right and left of it.
+    func labelCandidates(_ f: ViewFigure, _ size: Size) -> [Point] {
+        let frame = f.frame
+        let line = fontSize * 1.2
+        let below = max(frame.maxY, f.effectiveHitArea?.maxY ?? frame.maxY) + 2
+        var candidates: [Point] = []
+        let fits = size.width + 8 <= frame.width
+        for k in 0..<Self.stackedLines where fits && 3 + Double(k) * line + size.height + 3 <= frame.height {
+            candidates.append(Point(x: frame.minX + 4, y: frame.minY + 3 + Double(k) * line))
+        }
+        for k in 0..<3 { candidates.append(Point(x: frame.minX, y: below + Double(k) * line)) }
+        candidates.append(Point(x: frame.minX, y: frame.minY - size.height - 2))
+        if fits && size.height + 6 <= frame.height { candidates.append(Point(x: frame.minX + 4, y: frame.maxY - size.height - 3)) }
+        candidates += [Point(x: frame.maxX + 4, y: frame.minY), Point(x: frame.minX - size.width - 4, y: frame.minY)]
+        return candidates
+    }
+
+    /// How many lines down from a view's top-left corner its label may go, under the labels of
+    /// the views that share the corner.
+    static let stackedLines = 5
+
+    /// The size of a view's row of badges.
+    func badgesSize(_ f: ViewFigure) -> Size {
+        let size = fontSize * 0.8
+        let widths = markers.markers(of: f.id).map { max(size * 1.3, textWidth($0.badge, size) + 6) }
+        return Size(width: widths.reduce(0, +) + 2 * Double(max(widths.count - 1, 0)), height: size * 1.35)
+    }
+
+    /// Draws the labels and badges placed, each label and row of badges with its box
+    /// (`data-box`, `x y width height`) and, away from its view, a leader line to it.
     func drawLabels(_ svg: inout SVGBuilder, _ placement: LabelPlacement) {
         let fs = fontSize
         let small = fs * 0.8
@@ -106,7 +125,8 @@ extension SVGRenderer {
                 next += 1
                 let colour = f.inactivity == nil ? colours[index] : "#6e6e6e"
                 let box = label.box
-                svg.begin("g", [("class", "label"), ("data-view", f.id.rawValue), ("fill", colour)])
+                if let end = label.leader { drawLeader(&svg, from: box, to: end, colour: colour) }
+                svg.begin("g", [("class", "label"), ("data-view", f.id.rawValue), ("data-box", Self.boxText(box)), ("fill", colour)])
                 svg.text("text", [("x", svgNumber(box.minX)), ("y", svgNumber(box.minY + fs)), ("font-weight", "bold")], f.id.rawValue)
                 if !label.notes.isEmpty {
                     svg.text(
@@ -117,9 +137,23 @@ extension SVGRenderer {
                 }
                 svg.end()
             }
-            drawMarkers(&svg, f)
+            if let badges = placement.badges[index] { drawMarkers(&svg, f, in: badges) }
         }
         svg.end()
+    }
+
+    /// `x y width height`, as `data-box` attributes give a box.
+    static func boxText(_ box: Rect) -> String {
+        [box.minX, box.minY, box.width, box.height].map(svgNumber).joined(separator: " ")
+    }
+
+    /// A thin line from the nearest point of `box` to `end` (a label's view, placed away from it).
+    func drawLeader(_ svg: inout SVGBuilder, from box: Rect, to end: Point, colour: String) {
+        let start = Point(x: min(max(end.x, box.minX), box.maxX), y: min(max(end.y, box.minY), box.maxY))
+        svg.empty(
+            "line",
+            [("class", "leader"), ("x1", svgNumber(start.x)), ("y1", svgNumber(start.y)), ("x2", svgNumber(end.x)), ("y2", svgNumber(end.y)),
+             ("stroke", colour), ("stroke-width", "1"), ("stroke-dasharray", "3 2")])
     }
 
     static func markerColour(_ kind: ViewMarker.Kind) -> String {
@@ -130,16 +164,20 @@ extension SVGRenderer {
         }
     }
 
-    func drawMarkers(_ svg: inout SVGBuilder, _ f: ViewFigure) {
+    /// Draws a view's badges in their placed box, from its right edge leftwards.
+    func drawMarkers(_ svg: inout SVGBuilder, _ f: ViewFigure, in placed: LabelPlacement.Badges) {
         let list = markers.markers(of: f.id)
-        guard !list.isEmpty else { return }
         let size = fontSize * 0.8
-        var x = f.frame.maxX - 2
+        if let end = placed.leader { drawLeader(&svg, from: placed.box, to: end, colour: "#555555") }
+        var x = placed.box.maxX
         for marker in list {
             let w = max(size * 1.3, textWidth(marker.badge, size) + 6)
             x -= w
-            let box = Rect(x: x, y: f.frame.minY + 2, width: w, height: size * 1.35)
-            svg.begin("g", [("class", "marker"), ("data-view", f.id.rawValue), ("data-kind", marker.kind.rawValue), ("stroke", "none")])
+            let box = Rect(x: x, y: placed.box.minY, width: w, height: size * 1.35)
+            svg.begin(
+                "g",
+                [("class", "marker"), ("data-view", f.id.rawValue), ("data-kind", marker.kind.rawValue), ("data-box", Self.boxText(box)),
+                 ("stroke", "none")])
             svg.text("title", [], marker.detail)
             svg.empty(
                 "rect",

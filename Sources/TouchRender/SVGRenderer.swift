@@ -84,10 +84,11 @@ public struct SVGRenderer: Sendable {
     /// - Throws: ``RenderError/tooLarge(limit:)`` when the SVG would take more than the budget's bytes.
     public func render(touches: [TouchPath] = [], heatmap: Heatmap? = nil, hitTest: HitTestResult? = nil) throws(RenderError) -> Picture {
         let touches = DrawnTouches(touches.filter { $0.window == nil || $0.window == window }, budget: options.budget)
-        var labels = placeLabels()
+        let content = contentBounds(touches: touches.paths)
+        var labels = placeLabels(in: content)
+        if let hitTest { placeHitTestReasons(hitTest, &labels) }
         let fs = fontSize
         let legend = legendItems(touches: touches, heatmap: heatmap, hitTest: hitTest, labels: labels)
-        let content = contentBounds(touches: touches.paths)
         let legendLayout = legend.layout(width: content.width, fontSize: fs)
         let legendHeight = options.showsLegend ? legendLayout.height + fs : 0
         let view = Rect(
@@ -110,7 +111,7 @@ public struct SVGRenderer: Sendable {
         if let hitTest { drawHitTest(&svg, hitTest) }
         drawLabels(&svg, labels)
         if let hitTest {
-            drawHitTestReasons(&svg, hitTest, avoiding: &labels, in: content)
+            drawHitTestReasons(&svg, hitTest, labels)
             drawHitPoint(&svg, hitTest)
         }
         if options.showsLegend {
@@ -138,6 +139,8 @@ public struct SVGRenderer: Sendable {
         ]
         // Only what was left out is said: a picture within its budget carries none of these.
         if labels.unlabelled > 0 { attributes.append(("data-unlabelled-views", String(labels.unlabelled))) }
+        if labels.badgesLeftOut > 0 { attributes.append(("data-views-without-badges", String(labels.badgesLeftOut))) }
+        if labels.reasonsLeftOut > 0 { attributes.append(("data-hit-test-answers-left-out", String(labels.reasonsLeftOut))) }
         if touches.leftOut > 0 { attributes.append(("data-touches-left-out", String(touches.leftOut))) }
         if touches.stride > 1 { attributes.append(("data-touch-sample-stride", String(touches.stride))) }
         svg.begin("svg", attributes)
@@ -146,7 +149,7 @@ public struct SVGRenderer: Sendable {
     func statistics(touches: DrawnTouches, labels: LabelPlacement, heatCells: Int, bytes: Int) -> RenderStatistics {
         var s = RenderStatistics()
         s.views = figures.count
-        s.labelledViews = labels.boxes.count
+        s.labelledViews = labels.labels.count
         s.unlabelledViews = labels.unlabelled
         s.labelOverlapTests = labels.placed.tests
         s.touches = touches.paths.count

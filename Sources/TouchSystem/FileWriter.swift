@@ -57,6 +57,19 @@ public enum FileWriter {
         }
     }
 
+    /// Removes a file this process wrote (a metrics file when the daemon stops); a file that is
+    /// not there is no error.
+    /// - Throws: ``FileWriteError`` naming the file and the failed call.
+    public static func remove(_ path: String) throws(FileWriteError) {
+        do throws(SystemError) {
+            try SystemCall.require("unlink", path) { unlink(path) }
+        } catch where error.isMissing {
+            return
+        } catch {
+            throw FileWriteError(path: path, reason: "\(error.errnoText) in \(error.call)")
+        }
+    }
+
     /// Writes UTF-8 text to `path`, as ``write(_:to:mode:)``.
     public static func write(text: String, to path: String, mode: mode_t = 0o644) throws(FileWriteError) {
         try write(Array(text.utf8), to: path, mode: mode)

@@ -53,10 +53,10 @@ final class Connection {
         }
     }
 
-    /// Sends a request (an object's members, without `id`) and waits for its reply, skipping
-    /// other messages; returns the reply's result.
+    /// Sends a request (an object's members, without `id`) and waits for its reply, handing the
+    /// messages that come before it to `other`; returns the reply's result.
     /// - Throws: ``ConnectionError`` with the error touchd replied, or when it went away.
-    func request(_ members: [(String, JSONValue)]) throws -> JSONValue {
+    func request(_ members: [(String, JSONValue)], other: (_ message: JSONValue, _ line: [UInt8]) -> Void = { _, _ in }) throws -> JSONValue {
         let id = JSONValue.int(nextID)
         nextID += 1
         var line = Array(JSONValue.object(members + [("id", id)]).jsonText.utf8)
@@ -74,8 +74,11 @@ final class Connection {
             guard case .done(let n) = outcome, n > 0 else { throw ConnectionError("cannot send to touchd: the connection is gone") }
             sent += n
         }
-        while let (message, _) = try receive() {
-            guard message["type"] == "reply", message["id"] == id else { continue }
+        while let (message, line) = try receive() {
+            guard message["type"] == "reply", message["id"] == id else {
+                other(message, line)
+                continue
+            }
             if message["ok"] == true { return message["result"] ?? .null }
             let error = message["error"]
             throw ConnectionError("\(error?["code"]?.plainText ?? "error"): \(error?["message"]?.plainText ?? "")")

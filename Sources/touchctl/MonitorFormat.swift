@@ -44,25 +44,59 @@ enum MonitorFormat {
     /// A member as text: a string as it is, another value as JSON, nothing when absent.
     static func text(_ value: JSONValue?) -> String { value?.plainText ?? "" }
 
+    /// One readable line for a message (its JSON for a type this version does not know).
     static func line(_ m: JSONValue) -> String {
         let time = m["time"]?.numberValue.map { String(format: "%10.3f", $0) } ?? String(repeating: " ", count: 10)
-        switch m["type"]?.stringValue ?? "" {
+        let type = m["type"]?.stringValue ?? ""
+        if let body = inputLine(type, m) ?? stateLine(type, m) { return "\(time) \(body)" }
+        return m.jsonText
+    }
+
+    /// Hits, touches, actions and gestures.
+    static func inputLine(_ type: String, _ m: JSONValue) -> String? {
+        switch type {
         case "hit":
             let path = (m["path"]?.arrayValue ?? []).map(\.plainText).joined(separator: " > ")
             let delivered = m["delivered"] == true ? "" : " (not delivered: \(text(m["reason"])))"
-            return "\(time) hit     touch \(text(m["touch"])) → \(m["view"]?.stringValue ?? "nothing") at \(point(m["point"])) tap \(text(m["tap_count"])) [\(path)]\(delivered)"
+            return "hit     touch \(text(m["touch"])) → \(m["view"]?.stringValue ?? "nothing") at \(point(m["point"])) tap \(text(m["tap_count"])) [\(path)]\(delivered)"
         case "action":
-            return "\(time) action  \(text(m["name"])) from \(text(m["responder"])) on \(text(m["event"])) touches \((m["touches"] ?? .array([])).jsonText) payload \((m["payload"] ?? .object([])).jsonText)"
+            var line = "action  \(text(m["name"])) from \(m["responder"]?.stringValue ?? "no responder") on \(text(m["event"]))"
+            if let control = m["control"]?.stringValue {
+                line += " of control \(control) (\(text(m["control_event"])) → \(text(m["control_action"]))"
+                line += (m["value"].map { ", value \($0.plainText)" } ?? "") + ")"
+            }
+            return line + " touches \((m["touches"] ?? .array([])).jsonText) payload \((m["payload"] ?? .object([])).jsonText)"
         case "touch":
-            return "\(time) touch   \(text(m["touch"])) \(text(m["phase"])) at \(point(m["location"])) in \(m["view"]?.stringValue ?? "-") \(point(m["location_in_view"])) force \(m["force"].map(\.plainText) ?? "0")"
-        case "device":
-            return "\(time) device  \(text(m["event"])) \(text(m["device"]))"
-        case "dropped":
-            return "           dropped \(text(m["count"])) messages (seq \(text(m["first_seq"]))...\(text(m["last_seq"])))"
-        case "goodbye":
-            return "           goodbye: \(text(m["reason"]))"
+            return "touch   \(text(m["touch"])) \(text(m["phase"])) at \(point(m["location"])) in \(m["view"]?.stringValue ?? "-") \(point(m["location_in_view"])) force \(m["force"].map(\.plainText) ?? "0")"
+        case "gesture":
+            var values: [String] = []
+            for key in ["taps", "direction", "scale", "rotation"] { if let v = m[key] { values.append("\(key) \(v.plainText)") } }
+            if let t = m["translation"] { values.append("translation \(point(t))") }
+            if let v = m["velocity"] { values.append("velocity \(v["x"] != nil ? point(v) : v.plainText)") }
+            return "gesture \(text(m["recognizer"])) (\(text(m["kind"])) on \(text(m["view"]))) \(text(m["state"])) at \(point(m["location"])) touches \((m["touches"] ?? .array([])).jsonText)"
+                + (values.isEmpty ? "" : " " + values.joined(separator: " "))
         default:
-            return m.jsonText
+            return nil
+        }
+    }
+
+    /// Presses, remote control, motion, first responders, devices, reloads and the connection's notices.
+    static func stateLine(_ type: String, _ m: JSONValue) -> String? {
+        switch type {
+        case "press": "press   \(text(m["press"])) \(text(m["key"])) \(text(m["phase"])) → \(m["responder"]?.stringValue ?? "-")"
+        case "remote_control": "remote  \(text(m["subtype"])) (\(text(m["key"]))) → \(m["responder"]?.stringValue ?? "-")"
+        case "motion": "motion  \(text(m["subtype"])) \(text(m["phase"])) → \(m["responder"]?.stringValue ?? "-")"
+        case "first_responder":
+            "first   \(text(m["window"])): \(m["previous"]?.stringValue ?? "none") → \(m["first_responder"]?.stringValue ?? "none") (\(text(m["cause"])))"
+        case "device":
+            "device  \(text(m["event"])) \(text(m["device"]))" + (m["already_present"] == true ? " (already present)" : "")
+        case "reload":
+            "reload  the layout was reloaded: \(text(m["views"])) views"
+                + ((m["dropped"].map { d in ["set", "added", "removed", "first_responders", "controls"].contains { (d[$0]?.arrayValue ?? []).isEmpty == false } } ?? false)
+                    ? "; run-time changes were dropped" : "")
+        case "dropped": "dropped \(text(m["count"])) messages (seq \(text(m["first_seq"]))...\(text(m["last_seq"])))"
+        case "goodbye": "goodbye: \(text(m["reason"]))"
+        default: nil
         }
     }
 }

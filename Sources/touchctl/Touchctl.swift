@@ -10,16 +10,26 @@ struct Touchctl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "touchctl",
         abstract: "Watch and control a running touchd.",
+        discussion: "--socket may come before the command (touchctl --socket PATH ping) or after it.",
         version: ReleaseVersion.of("touchctl"),
-        subcommands: [Monitor.self, HitTest.self, SetView.self, Reload.self, Devices.self, Views.self, Stats.self, Ping.self, Snapshot.self, FirstResponder.self])
+        subcommands: [
+            Monitor.self, HitTest.self, SetView.self, SetControl.self, AddView.self, RemoveView.self, Reload.self, Devices.self, Views.self,
+            Stats.self, Ping.self, Snapshot.self, FirstResponder.self,
+        ])
+
+    @Option(name: .long, help: "touchd's socket (default: $TOUCHD_SOCKET, else /run/touchd/touchd.sock).")
+    var socket: String?
 }
 
+/// The socket option of every command, which may also be given before the command.
 struct SocketOption: ParsableArguments {
     @Option(name: .long, help: "touchd's socket (default: $TOUCHD_SOCKET, else /run/touchd/touchd.sock).", completion: .file())
     var socket: String?
 
-    func connect() throws -> Connection {
-        try Connection(path: socket ?? ProcessInfo.processInfo.environment["TOUCHD_SOCKET"] ?? "/run/touchd/touchd.sock")
+    /// Connects to the socket given after the command, else before it (`root`), else
+    /// `$TOUCHD_SOCKET`, else the default.
+    func connect(_ root: Touchctl) throws -> Connection {
+        try Connection(path: socket ?? root.socket ?? ProcessInfo.processInfo.environment["TOUCHD_SOCKET"] ?? "/run/touchd/touchd.sock")
     }
 }
 
@@ -39,10 +49,9 @@ func run(_ body: () throws -> Void) throws {
 
 struct Monitor: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Print what touchd sends: hits, actions, touches, gestures, devices.")
+    @ParentCommand var root: Touchctl
     @OptionGroup var connection: SocketOption
-    @Option(
-        name: .long, help: "Topics, comma-separated (default: hits,actions,devices).",
-        completion: .custom { _, _, prefix in Topic.listCompletions(prefix) })
+    @Option(name: .long, help: "Topics, comma-separated.", completion: .custom { _, _, prefix in Topic.listCompletions(prefix) })
     var topics: String = "hits,actions,devices"
     @Option(name: .long, help: "Only messages about these views (comma-separated; a trailing * is a prefix).")
     var views: String?
@@ -94,16 +103,23 @@ struct Monitor: ParsableCommand {
 
     func run() throws {
         try touchctl.run {
-            let c = try connection.connect()
-            _ = try c.request(try request())
+            let c = try connection.connect(root)
             var seen = 0
-            while let (message, line) = try c.receive() {
+            /// Prints a message; false once `--count` messages have been printed.
+            func show(_ message: JSONValue, _ line: [UInt8]) -> Bool {
                 let type = message["type"]?.stringValue ?? ""
-                if type == "hello" || type == "reply" { continue }
+                guard type != "hello" && type != "reply" else { return true }
                 print(json ? String(decoding: line, as: UTF8.self) : MonitorFormat.line(message))
                 fflush(nil)
                 seen += 1
-                if let count, seen >= count { return }
+                return count.map { seen < $0 } ?? true
+            }
+            // The devices present come before the reply to the subscription.
+            var more = true
+            _ = try c.request(try request()) { message, line in if more { more = show(message, line) } }
+            guard more else { return }
+            while let (message, line) = try c.receive() {
+                guard show(message, line) else { return }
             }
         }
     }
@@ -111,6 +127,7 @@ struct Monitor: ParsableCommand {
 
 struct HitTest: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "hit-test", abstract: "Hit-test a point without touching.")
+    @ParentCommand var root: Touchctl
     @OptionGroup var connection: SocketOption
     @Option(name: .long, help: "The window (default: the key window).") var window: String?
     @Flag(name: .long, help: "Print the raw JSON.") var json = false
@@ -127,7 +144,7 @@ struct HitTest: ParsableCommand {
 
     func run() throws {
         try touchctl.run {
-            let result = try connection.connect().request(try request())
+            let result = try connection.connect(root).request(try request())
             if json { print(result.jsonText); return }
             for step in result["trace"]?.arrayValue ?? [] {
                 if step["step"] == "enter" {
@@ -145,6 +162,7 @@ struct HitTest: ParsableCommand {
 struct SetView: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set", abstract: "Change a view: hidden=true alpha=0.5 interactive=false frame=x,y,w,h hit_expansion=10 ...")
+    @ParentCommand var root: Touchctl
     @OptionGroup var connection: SocketOption
     @Argument(help: "The view's id.") var view: String
     @Argument(help: "key=value pairs.") var assignments: [String]
@@ -160,7 +178,8 @@ struct SetView: ParsableCommand {
         return parts.count == 1 ? .double(numbers[0]) : .array(numbers.map { .double($0) })
     }
 
-    func request() throws -> [(String, JSONValue)] {
+    /// `key=value` pairs as a request's `properties`.
+    static func properties(_ assignments: [String]) throws -> [(String, JSONValue)] {
         var properties: [(String, JSONValue)] = []
         for assignment in assignments {
             let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
@@ -168,42 +187,73 @@ struct SetView: ParsableCommand {
             guard !properties.contains(where: { $0.0 == parts[0] }) else { throw ValidationError("\"\(parts[0])\" is given twice") }
             properties.append((parts[0], try Self.value(parts[1], in: assignment)))
         }
-        return try checked([("cmd", "set"), ("view", .string(view)), ("properties", .object(properties))])
+        return properties
+    }
+
+    func request() throws -> [(String, JSONValue)] {
+        try checked([("cmd", "set"), ("view", .string(view)), ("properties", .object(try Self.properties(assignments)))])
     }
 
     func validate() throws { _ = try request() }
 
-    func run() throws { try touchctl.run { _ = try connection.connect().request(try request()) } }
+    func run() throws { try touchctl.run { _ = try connection.connect(root).request(try request()) } }
 }
 
 struct Reload: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Re-read the layout file (a bad file is refused; the old layout keeps running).")
+    static let configuration = CommandConfiguration(
+        abstract: "Re-read the layout file (a bad file is refused; the old layout keeps running) and say what changed.")
+    @ParentCommand var root: Touchctl
     @OptionGroup var connection: SocketOption
-    func run() throws { try touchctl.run { print(try connection.connect().request([("cmd", "reload")]).jsonText) } }
+    @Flag(name: .long, help: "Print the reply and the reload message as touchd sent them.") var json = false
+    func run() throws {
+        try touchctl.run {
+            var message: JSONValue?
+            let result = try connection.connect(root).request([("cmd", "reload")]) { other, _ in if other["type"] == "reload" { message = other } }
+            if json {
+                if let message { print(message.jsonText) }
+                print(result.jsonText)
+                return
+            }
+            for line in ReplyFormat.reload(result, message: message) { print(line) }
+        }
+    }
 }
 
 struct Devices: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the daemon's input devices.")
+    static let configuration = CommandConfiguration(abstract: "List the daemon's input devices and the layout entry each matched.")
+    @ParentCommand var root: Touchctl
     @OptionGroup var connection: SocketOption
-    func run() throws { try touchctl.run { print(try connection.connect().request([("cmd", "devices")]).jsonText) } }
+    @Flag(name: .long, help: "Print the reply's JSON.") var json = false
+    func run() throws {
+        try touchctl.run {
+            let devices = try connection.connect(root).request([("cmd", "devices")])
+            if json { print(devices.jsonText); return }
+            for line in ReplyFormat.devices(devices) { print(line) }
+        }
+    }
 }
 
 struct Views: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List every responder of the running layout.")
+    static let configuration = CommandConfiguration(abstract: "List every responder of the running layout, as a tree.")
+    @ParentCommand var root: Touchctl
     @OptionGroup var connection: SocketOption
+    @Flag(name: .long, help: "Print one JSON object a responder, as touchd sent them.") var json = false
     func run() throws {
         try touchctl.run {
-            for item in try connection.connect().request([("cmd", "views")]).arrayValue ?? [] { print(item.jsonText) }
+            let items = try connection.connect(root).request([("cmd", "views")]).arrayValue ?? []
+            if json { for item in items { print(item.jsonText) }; return }
+            for line in ReplyFormat.views(items) { print(line) }
         }
     }
 }
 
 struct Stats: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Print the daemon's counters.")
+    @ParentCommand var root: Touchctl
     @OptionGroup var connection: SocketOption
     func run() throws {
         try touchctl.run {
-            guard case .object(let counters) = try connection.connect().request([("cmd", "stats")]) else { return }
+            guard case .object(let counters) = try connection.connect(root).request([("cmd", "stats")]) else { return }
             for (key, value) in counters.sorted(by: { $0.0 < $1.0 }) { print("\(key): \(value.plainText)") }
         }
     }
@@ -212,6 +262,7 @@ struct Stats: ParsableCommand {
 struct FirstResponder: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "first-responder", abstract: "Make a responder become (or, with --resign, resign) first responder of its window.")
+    @ParentCommand var root: Touchctl
     @OptionGroup var connection: SocketOption
     @Argument(help: "The id of a window, view or view controller.") var responder: String
     @Flag(name: .long, help: "Resign instead of become.") var resign = false
@@ -222,18 +273,20 @@ struct FirstResponder: ParsableCommand {
 
     func validate() throws { _ = try request() }
 
-    func run() throws { try touchctl.run { print(try connection.connect().request(try request()).jsonText) } }
+    func run() throws { try touchctl.run { print(try connection.connect(root).request(try request()).jsonText) } }
 }
 
 struct Ping: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Check that touchd answers.")
+    @ParentCommand var root: Touchctl
     @OptionGroup var connection: SocketOption
-    func run() throws { try touchctl.run { _ = try connection.connect().request([("cmd", "ping")]); print("pong") } }
+    func run() throws { try touchctl.run { _ = try connection.connect(root).request([("cmd", "ping")]); print("pong") } }
 }
 
 struct Snapshot: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Draw the running tree with its last touches (SVG, or PNG through rsvg-convert from librsvg2-bin).")
+    @ParentCommand var root: Touchctl
     @OptionGroup var connection: SocketOption
     @Option(name: .long, help: "The picture's file: .svg, or .png.", completion: .file(extensions: ["svg", "png"])) var out: String
     @Option(name: .long, help: "The window (default: the key window).") var window: String?
@@ -249,7 +302,7 @@ struct Snapshot: ParsableCommand {
 
     func run() throws {
         try touchctl.run {
-            let result = try connection.connect().request(try request())
+            let result = try connection.connect(root).request(try request())
             guard let svg = result["svg"]?.stringValue else { throw ConnectionError("touchd sent no picture") }
             do {
                 try PictureFile.write(svg: svg, to: out)

@@ -14,11 +14,26 @@ struct CheckCommand: ParsableCommand {
         discussion: "Exits with status 0 when the layout is valid, 1 when it is not (every problem is listed).")
 
     @Option(name: .long, help: "The layout file (TOML).", completion: Completions.layout)
-    var config: String
+    var config: String?
+
+    @Argument(help: "The layout file (TOML), as an alternative to --config.")
+    var file: String?
+
+    /// The layout file: `--config` or the argument, exactly one of them.
+    func layoutFile() throws -> String {
+        switch (config, file) {
+        case (let path?, nil), (nil, let path?): return path
+        case (_?, _?): throw ValidationError("give the layout file once: as an argument or with --config, not both")
+        case (nil, nil): throw ValidationError("missing the layout file: touchd check FILE, or touchd check --config FILE")
+        }
+    }
+
+    func validate() throws { _ = try layoutFile() }
 
     func run() throws {
-        let (document, app) = try loadLayout(config)
-        print(LayoutSummary.text(document: document, app: app, file: config))
+        let path = try layoutFile()
+        let (document, app) = try loadLayout(path)
+        print(LayoutSummary.text(document: document, app: app, file: path))
     }
 }
 
@@ -45,9 +60,6 @@ struct StandardError: TextOutputStream {
 
 /// The readable summary `touchd check` prints.
 enum LayoutSummary {
-    /// The smallest comfortable touch target, in millimetres.
-    static let minimumTargetMillimetres = 9.0
-
     static func text(document: LayoutDocument, app: Application, file: String) -> String {
         let tree = app.tree
         var lines: [String] = []
@@ -66,19 +78,32 @@ enum LayoutSummary {
             lines.append("gesture \(gesture.id): \(gesture.kind.name) on \(gesture.view)" + (gesture.action.map { " → \($0)" } ?? ""))
         }
         for control in document.controls {
-            let actions = control.targets.map { "\($0.event.rawValue) → \($0.action)" + ($0.target.map { " (to \($0))" } ?? "") }
+            let actions = control.targets.map { "\($0.event.rawValue) → \($0.action) \(route(of: $0, from: control.view, app: app))" }
             lines.append("control \(control.view): \(control.kind.name)" + (actions.isEmpty ? "" : ", " + actions.joined(separator: ", ")))
         }
         for (i, device) in document.devices.enumerated() {
             let target = device.ignore ? "ignored" : "window " + (device.window.isEmpty ? "(the key window)" : device.window)
             lines.append("device[\(i)]: \(device.match.kind.rawValue) → \(target)")
         }
-        lines += warnings(document: document, tree: tree)
-        lines += controlOverrideWarnings(document: document)
+        lines += LayoutWarnings.warnings(document: document, app: app).map { "warning: " + $0 }
         return lines.joined(separator: "\n")
     }
 
     static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+
+    /// Where a control's action goes: who takes it (as the first responder varies, each who may),
+    /// or that clients get it as it is.
+    static func route(of target: ControlTarget, from control: ResponderID, app: Application) -> String {
+        let takers = app.possibleActionTakers(for: target, from: control)
+        let named = takers.compactMap { $0?.rawValue }
+        let clients = takers.contains(nil)
+        let to = target.target.map { "to \($0); " } ?? ""
+        switch (named.isEmpty, clients) {
+        case (true, _): return "(\(to)no responder takes it: clients get it as it is)"
+        case (false, false): return "(\(to)taken by \(named.joined(separator: " or ")))"
+        case (false, true): return "(\(to)taken by \(named.joined(separator: " or ")) when on its way, else clients get it as it is)"
+        }
+    }
 
     /// One line per window of the tree, with its first responder from the layout.
     static func windowLines(document: LayoutDocument, tree: ViewTree) -> [String] {
@@ -97,7 +122,9 @@ enum LayoutSummary {
     }
 
     static func handlerLine(_ handler: Handler) -> String {
-        var line = "handler \(handler.responder) on \(handler.trigger.rawValue) → \(handler.action)"
+        var line = "handler \(handler.responder) on \(handler.trigger.rawValue)"
+        line += handler.selector.map { " \"\($0)\"" } ?? ""
+        line += " → \(handler.action)"
         line += handler.tapCount.map { " (tap count \($0))" } ?? ""
         line += handler.key.map { " (key \($0))" } ?? ""
         line += handler.remoteControl.map { " (\($0.rawValue))" } ?? ""
@@ -108,48 +135,5 @@ enum LayoutSummary {
         case nil: break
         }
         return line
-    }
-
-    /// Controls with a touch handler that does not pass the call on: like a `UIButton` subclass
-    /// overriding a touch method without calling `super`, the control then stops tracking there.
-    static func controlOverrideWarnings(document: LayoutDocument) -> [String] {
-        let controls = Set(document.controls.filter(\.isEnabled).map(\.view))
-        return document.handlers.compactMap { handler in
-            guard controls.contains(handler.responder), !handler.passesOn else { return nil }
-            let effect: String
-            switch handler.trigger {
-            case .touchesBegan: effect = "never begins tracking: no touch_down and no action"
-            case .touchesMoved: effect = "does not follow the finger: no drag events, and a slider stays put"
-            case .touchesEnded: effect = "never sees the touch end: no touch_up_inside and no action"
-            case .touchesCancelled: effect = "sends no touch_cancel"
-            case .action, .pressesBegan, .pressesEnded, .pressesCancelled, .remoteControl, .motionBegan, .motionEnded, .motionCancelled:
-                return nil
-            }
-            return "warning: control \(handler.responder): its \(handler.trigger.rawValue) handler (\(handler.action)) does not pass the call "
-                + "on, like a \(handler.trigger.methodName) override that does not call super: the control \(effect) "
-                + "(pass_on = true keeps it working)"
-        }
-    }
-
-    /// Views with handlers whose hit area is smaller than a finger's comfortable target.
-    static func warnings(document: LayoutDocument, tree: ViewTree) -> [String] {
-        var result: [String] = []
-        var warned: Set<ResponderID> = []
-        for handler in document.handlers where !warned.contains(handler.responder) {
-            let id = handler.responder
-            guard tree.kind(of: id) == .view, let props = tree.properties(of: id), let window = tree.window(of: id),
-                let ppm = tree.windowProperties(of: window)?.pointsPerMillimetre
-            else { continue }
-            let area = props.hitArea
-            let w = area.width / ppm
-            let h = area.height / ppm
-            if min(w, h) < minimumTargetMillimetres {
-                warned.insert(handler.responder)
-                result.append(
-                    "warning: view \(id): its hit area is \(formatNumber(w))×\(formatNumber(h)) mm, smaller than the "
-                        + "\(formatNumber(minimumTargetMillimetres)) mm a finger needs (hit_expansion can enlarge it)")
-            }
-        }
-        return result
     }
 }

@@ -96,7 +96,7 @@ struct RenderCommand: ParsableCommand {
             title: "\(config), window \(target)" + (replay.map { " with \($0)" } ?? ""))
         let renderer = try SVGRenderer(tree: app.tree, window: target, markers: viewMarkers(document, app), options: options)
         let svg = try renderer.svg(touches: noPaths ? [] : touches, heatmap: heatmap ? renderer.heatmap(of: touches) : nil)
-        try writePicture(svg, to: out, option: "--out")
+        try writePicture(svg, to: out, option: "--out", command: "render")
     }
 }
 
@@ -129,11 +129,14 @@ func checkPictureName(_ path: String, option: String) throws {
     }
 }
 
-/// Writes SVG text to `path`, converted to PNG when the name ends in .png.
-func writePicture(_ svg: String, to path: String, option: String) throws {
+/// Writes SVG text to `path`, converted to PNG when the name ends in .png; a file that cannot be
+/// written is told with its path and the reason (no usage: the command line was right).
+func writePicture(_ svg: String, to path: String, option: String, command: String) throws {
     do {
         try PictureFile.write(svg: svg, to: path)
     } catch {
-        throw ValidationError("\(option) \(error)")
+        var stderr = StandardError()
+        print("touchd \(command): \(option) \(error)", to: &stderr)
+        throw ExitCode.failure
     }
 }

@@ -44,6 +44,14 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Groups whose members have the control role, names or ids, comma-separated. Default: the layout's.")
     var controlGroups: String?
 
+    @Option(
+        name: .long,
+        help: "Write the daemon's figures to this file for node_exporter's textfile collector (default: the layout's [daemon] metrics_file, else none).")
+    var metricsFile: String?
+
+    @Option(name: .long, help: "Seconds between two writes of the metrics file, 1 to 3600 (default: the layout's, else 15).")
+    var metricsInterval: Double?
+
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error, critical.", completion: Completions.logLevel)
     var logLevel: String = "info"
 
@@ -69,6 +77,9 @@ struct RunCommand: ParsableCommand {
         guard replaySpeed > 0, replaySpeed.isFinite else {
             throw ValidationError("--replay-speed \(replaySpeed): expected a number greater than 0 (1 is real time, 2 twice as fast)")
         }
+        if let metricsInterval, !Limits.metricsInterval.contains(metricsInterval) {
+            throw ValidationError("--metrics-interval \(metricsInterval): expected \(Limits.metricsInterval)")
+        }
         let path = config
         let (document, app) = try loadLayout(path)
         // The one clock: the loop's, the input's, the notifier's.
@@ -78,7 +89,8 @@ struct RunCommand: ParsableCommand {
         let socket = self.socket ?? daemonSpec.socket
         let options = DaemonRunner.Options(
             socketPath: socket, socketMode: mode_t(daemonSpec.socketMode), socketGroup: try socketGroupID(daemonSpec),
-            peerPolicy: try peerPolicy(daemonSpec), version: ReleaseVersion.of("touchd"), exitWhenInputEnds: exitAfterReplay)
+            peerPolicy: try peerPolicy(daemonSpec), version: ReleaseVersion.of("touchd"), exitWhenInputEnds: exitAfterReplay,
+            metricsFile: metricsFile ?? daemonSpec.metricsFile, metricsInterval: metricsInterval ?? daemonSpec.metricsInterval)
         let activated = try activatedSocket(path: socket, logger: logger)
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment, clock: clock)
         let runner: DaemonRunner
@@ -87,7 +99,8 @@ struct RunCommand: ParsableCommand {
                 app: app, options: options, clock: clock, sources: sources, activatedFD: activated, logger: logger, notifier: notifier,
                 layoutFile: path)
         } catch let error as SystemError {
-            logger.critical("cannot start: \(error)")
+            let hint = StartupHints.socket(error, path: socket).map { "; \($0)" } ?? ""
+            logger.critical("cannot start: \(error)\(hint)")
             throw ExitCode.failure
         }
         try runner.run()
@@ -129,7 +142,8 @@ struct RunCommand: ParsableCommand {
         guard let socketGroup = self.socketGroup ?? daemonSpec.socketGroup else { return nil }
         if let n = gid_t(socketGroup) { return n }
         if let g = getgrnam(socketGroup) { return g.pointee.gr_gid }
-        throw ValidationError("--socket-group \(socketGroup): no such group")
+        let source = self.socketGroup != nil ? "--socket-group \(socketGroup)" : "[daemon] socket_group \"\(socketGroup)\" in \(config)"
+        throw ValidationError("\(source): no such group")
     }
 
     /// The peer policy: each `[daemon]` list of the layout, or its flag when given, names looked up.

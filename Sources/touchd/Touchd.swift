@@ -11,4 +11,7 @@ struct Touchd: ParsableCommand {
         subcommands: [RunCommand.self, CheckCommand.self, HitTestCommand.self, ReplayCommand.self, DevicesCommand.self, DebugEventsCommand.self, RenderCommand.self],
         defaultSubcommand: RunCommand.self
     )
+
+    /// ArgumentParser's, but a subcommand's usage error shows that subcommand's usage.
+    static func main() { SubcommandErrors.main(Self.self) }
 }

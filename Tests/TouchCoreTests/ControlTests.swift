@@ -19,10 +19,7 @@ import TouchCore
     }
 
     func events(_ reports: [DispatchReport]) -> [String] {
-        reports.flatMap(\.actions).compactMap { action in
-            guard case .object(let m) = action.payload, case .string(let e)? = m.first(where: { $0.0 == "event" })?.1 else { return nil }
-            return e
-        }
+        reports.flatMap(\.actions).compactMap { $0.control?.event.rawValue }
     }
 
     @Test func seed001ButtonTapSendsItsActionAndNothingGoesUpTheChain() {
@@ -98,7 +95,7 @@ import TouchCore
         _ = toggle.send(frame(1, contact(1, .began, onButton.x, onButton.y)))
         let flipped = toggle.send(frame(1.05, contact(1, .ended, onButton.x, onButton.y)))
         #expect(toggle.controlValue(of: "btn") == .bool(true))
-        #expect(flipped.flatMap(\.actions).first?.payload["value"] == .bool(true))
+        #expect(flipped.flatMap(\.actions).first?.control?.value == .bool(true))
         var slider = app([ControlTarget(event: .valueChanged, action: "tap")], kind: .slider(minimum: 0, maximum: 100, value: 0))
         _ = slider.send(frame(1, contact(1, .began, 130 + 10, onButton.y)))
         #expect(slider.controlValue(of: "btn") == .double(20))
@@ -125,7 +122,7 @@ import TouchCore
         #expect(away.flatMap(\.gestures).map(\.state) == [.recognized])
     }
 
-    @Test func aNamedTargetTakesTheActionAndAnUntakenActionIsReported() {
+    @Test func aNamedTargetTakesTheActionAndAnUntakenActionReachesClientsAsItIs() {
         var a = Application(
             tree: treeWithButton(),
             handlers: HandlerTable([
@@ -137,7 +134,85 @@ import TouchCore
                 ControlTarget(event: .touchUpInside, action: "nobody-takes-this"),
             ])])
         let r = a.send(frame(1, contact(1, .began, onButton.x, onButton.y))) + a.send(frame(1.05, contact(1, .ended, onButton.x, onButton.y)))
-        #expect(r.flatMap(\.actions).map(\.name) == ["green got it"])
-        #expect(r.flatMap(\.anomalies).contains { $0.contains("nobody-takes-this") })
+        #expect(r.flatMap(\.actions).map(\.name) == ["green got it", "nobody-takes-this"])
+        let untaken = r.flatMap(\.actions).last
+        #expect(untaken?.responder == nil, "no responder on its chain took it")
+        #expect(untaken?.control == ControlActionRecord(control: "btn", event: .touchUpInside, action: "nobody-takes-this", value: nil))
+        #expect(untaken?.payload == .object([]))
+        #expect(untaken?.trigger == .action && untaken?.view == "btn")
+        #expect(r.flatMap(\.anomalies).isEmpty, "an action no responder takes is no anomaly: clients get it")
+        #expect(a.statistics.actionsEmitted == 2)
+    }
+
+    @Test func aTakenActionCarriesTheHandlersPayloadUntouchedAndTheControlApart() {
+        // A payload with the very names of the control's fields: they stay the layout's.
+        let payload: JSONValue = .object([("control", "mine"), ("event", "also mine"), ("value", 7)])
+        var a = Application(
+            tree: treeWithButton(),
+            handlers: HandlerTable([Handler(responder: "ViewController", trigger: .action, action: "vc got it", payload: payload, selector: "tap")]),
+            controls: [ControlSpec(view: "btn", kind: .toggle(isOn: false), targets: [ControlTarget(event: .valueChanged, action: "tap")])])
+        let r = a.send(frame(1, contact(1, .began, onButton.x, onButton.y))) + a.send(frame(1.05, contact(1, .ended, onButton.x, onButton.y)))
+        let action = try! #require(r.flatMap(\.actions).first)
+        #expect(action.payload == payload)
+        #expect(action.responder == "ViewController")
+        #expect(action.control == ControlActionRecord(control: "btn", event: .valueChanged, action: "tap", value: .bool(true)))
+    }
+
+    @Test func aSliderSnapsToItsStepAndOneThatIsNotContinuousTellsItsValueAsTheFingerLifts() {
+        // The button is 50 points wide at window x 130: 0 to 100 in steps of 25.
+        var stepped = app(
+            [ControlTarget(event: .valueChanged, action: "tap")], kind: .slider(minimum: 0, maximum: 100, value: 0, step: 25))
+        _ = stepped.send(frame(1, contact(1, .began, 130 + 14, onButton.y)))  // 28 → 25
+        #expect(stepped.controlValue(of: "btn") == .double(25))
+        let small = stepped.send(frame(1.1, contact(1, .moved, 130 + 15, onButton.y)))  // 30 → 25: unchanged, no event
+        #expect(events(small).contains("value_changed") == false)
+        _ = stepped.send(frame(1.2, contact(1, .moved, 130 + 49, onButton.y)))  // 98 → 100
+        #expect(stepped.controlValue(of: "btn") == .double(100))
+
+        var lazy = app(
+            [ControlTarget(event: .valueChanged, action: "tap")], kind: .slider(minimum: 0, maximum: 100, value: 0, isContinuous: false))
+        var during = lazy.send(frame(1, contact(1, .began, 130 + 10, onButton.y)))
+        during += lazy.send(frame(1.1, contact(1, .moved, 130 + 40, onButton.y)))
+        #expect(events(during).isEmpty, "nothing while the finger moves")
+        #expect(lazy.controlValue(of: "btn") == .double(80), "the value follows the finger all the same")
+        let lifted = lazy.send(frame(1.2, contact(1, .ended, 130 + 40, onButton.y)))
+        #expect(events(lifted) == ["value_changed"])
+        #expect(lifted.flatMap(\.actions).first?.control?.value == .double(80))
+        // Down and up where the value already is: no value_changed at the end.
+        _ = lazy.send(frame(2, contact(2, .began, 130 + 40, onButton.y)))
+        let same = lazy.send(frame(2.2, contact(2, .ended, 130 + 40, onButton.y)))
+        #expect(events(same).isEmpty)
+    }
+
+    @Test func sliderValuesSnapToTheNearestStepOrToTheEndOfTheRange() {
+        let kind = ControlKind.slider(minimum: 0, maximum: 10, value: 0, step: 3)
+        #expect([-5, 1, 1.6, 7.4, 9.4, 9.6, 10, 50].map(kind.sliderValue) == [0, 0, 3, 6, 9, 10, 10, 10])
+        #expect(ControlKind.slider(minimum: 0, maximum: 1, value: 0).sliderValue(0.37) == 0.37, "no step: only clamped")
+    }
+
+    @Test func aRequestSetsAControlsValueAndWhetherItIsEnabledWithoutSendingAnything() throws {
+        var slider = app([ControlTarget(event: .valueChanged, action: "tap")], kind: .slider(minimum: 0, maximum: 100, value: 0, step: 10))
+        try slider.setControl("btn", value: .double(44), enabled: nil)
+        #expect(slider.controlValue(of: "btn") == .double(40), "snapped to the step")
+        #expect(throws: ControlChangeError.unsuitableValue("btn", expected: "a number from 0.0 to 100.0 (the slider's range)")) {
+            try slider.setControl("btn", value: .int(101), enabled: nil)
+        }
+        #expect(throws: ControlChangeError.notAControl("orange")) { try slider.setControl("orange", value: nil, enabled: false) }
+        var toggle = app([ControlTarget(event: .valueChanged, action: "tap")], kind: .toggle(isOn: false))
+        try toggle.setControl("btn", value: .bool(true), enabled: nil)
+        #expect(toggle.controlValue(of: "btn") == .bool(true))
+        #expect(throws: ControlChangeError.self) { try toggle.setControl("btn", value: .double(1), enabled: nil) }
+        var button = app([ControlTarget(event: .touchUpInside, action: "tap")])
+        #expect(throws: ControlChangeError.self) { try button.setControl("btn", value: .bool(true), enabled: nil) }
+
+        // Disabled, a button forwards its touches like any view; a touch it tracks when it is
+        // disabled goes on to its end as a control's.
+        _ = button.send(frame(1, contact(1, .began, onButton.x, onButton.y)))
+        try button.setControl("btn", value: nil, enabled: false)
+        let tracked = button.send(frame(1.05, contact(1, .ended, onButton.x, onButton.y)))
+        #expect(tracked.flatMap(\.actions).map(\.name) == ["button - tap"])
+        let forwarded = button.send(frame(2, contact(2, .began, onButton.x, onButton.y))) + button.send(frame(2.05, contact(2, .ended, onButton.x, onButton.y)))
+        #expect(forwarded.flatMap(\.actions).isEmpty)
+        #expect(forwarded.flatMap(\.calls).map(\.responder).contains("ViewController"), "the touches go up the chain")
     }
 }

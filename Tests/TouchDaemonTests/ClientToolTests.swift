@@ -34,10 +34,12 @@ import Testing
         let messages = run.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let hits = messages.filter { $0["type"] as? String == "hit" }
         // The demo's touches on the tiles (touch 2 is on the header, touch 5 on the grid between tiles).
-        #expect(hits.map { $0["touch"] as? Int } == [1, 3, 4, 6, 7, 8])
+        #expect(hits.map { $0["touch"] as? Int } == [1, 3, 4, 6, 7, 8, 9, 10])
         #expect(hits.allSatisfy { ($0["view"] as? String)?.hasPrefix("tile.") == true })
         let actions = messages.filter { $0["type"] as? String == "action" }
-        #expect(actions.map { $0["responder"] as? String } == ["tile.doors", "tile.lights", "tile.music", "tile.cameras"])
+        // The tiles' tap recognizers: the drag on the music tile and the two fingers on the cameras
+        // tile are no taps.
+        #expect(actions.map { $0["responder"] as? String } == ["tile.doors.tap", "tile.music.tap", "tile.doors.tap"])
         #expect(actions.allSatisfy { $0["name"] as? String == "open-tile" })
         // lights-all-off (tile.lights' double tap) is filtered out by name, show-info by view.
         #expect(messages.last?["type"] as? String == "goodbye")
@@ -46,10 +48,77 @@ import Testing
         #expect(seqs == seqs.sorted() && Set(seqs).count == seqs.count)
     }
 
+    /// `touchd` on the kiosk layout with no input, on a fresh socket; `body` runs with the socket.
+    static func withIdleDaemon(layout: String = "config/kiosk.toml", _ body: (String) throws -> Void) throws {
+        let socket = temporaryPath("ctl") + ".sock"
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: Binaries.touchd)
+        daemon.arguments = ["--config", layout, "--socket", socket, "--no-devices", "--log-level", "warning"]
+        daemon.currentDirectoryURL = URL(fileURLWithPath: Binaries.repository)
+        try daemon.run()
+        defer { daemon.terminate(); daemon.waitUntilExit() }
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { usleep(50_000) }
+        try body(socket)
+    }
+
+    @Test func touchctlTakesItsSocketBeforeOrAfterTheCommandAndPrintsReadableAnswers() throws {
+        try Self.withIdleDaemon { socket in
+            #expect(try runToEnd(Binaries.touchctl, ["--socket", socket, "ping"]).stdout == "pong\n")
+            #expect(try runToEnd(Binaries.touchctl, ["ping", "--socket", socket]).stdout == "pong\n")
+
+            let views = try runToEnd(Binaries.touchctl, ["--socket", socket, "views"])
+            #expect(views.status == 0, "\(views.stderr)")
+            #expect(views.lines.first == "window main 1280×800, key, root controller home", "\(views.lines)")
+            #expect(views.lines.contains("      header.title [40, 24, 600, 48] no interaction"), "\(views.lines)")
+            #expect(views.lines.contains("  dialog.root [0, 0, 1280, 800] hidden, root of dialog"), "\(views.lines)")
+            #expect(views.lines.contains("controller dialog → dialog.root, presented by home"))
+            let json = try runToEnd(Binaries.touchctl, ["--socket", socket, "views", "--json"])
+            #expect(json.lines.allSatisfy { $0.hasPrefix("{\"id\":") }, "one JSON object a line")
+
+            let devices = try runToEnd(Binaries.touchctl, ["--socket", socket, "devices"])
+            #expect(devices.stdout == "no input device\n", "\(devices.stdout)")
+            #expect(try runToEnd(Binaries.touchctl, ["--socket", socket, "devices", "--json"]).stdout == "[]\n")
+
+            // A view touchctl adds stays after it has gone; a set is dropped by a reload, and said so.
+            let added = try runToEnd(Binaries.touchctl, ["--socket", socket, "add-view", "badge", "--parent", "header", "frame=10,10,30,30", "alpha=0.5"])
+            #expect(added.status == 0 && added.stdout == "added badge to header\n", "\(added.stderr)")
+            #expect(try runToEnd(Binaries.touchctl, ["--socket", socket, "views"]).lines.contains("      badge [10, 10, 30, 30] alpha 0.5"))
+            _ = try runToEnd(Binaries.touchctl, ["--socket", socket, "set", "dialog.root", "hidden=false"])
+            let reload = try runToEnd(Binaries.touchctl, ["--socket", socket, "reload"])
+            #expect(reload.lines == [
+                "reloaded: 16 views", "run-time change dropped: views set dialog.root", "run-time change dropped: views added badge",
+            ], "\(reload.stdout) \(reload.stderr)")
+            _ = try runToEnd(Binaries.touchctl, ["--socket", socket, "add-view", "badge", "--parent", "header", "frame=10,10,30,30"])
+            #expect(try runToEnd(Binaries.touchctl, ["--socket", socket, "remove-view", "badge"]).stdout == "removed badge\n")
+            let gone = try runToEnd(Binaries.touchctl, ["--socket", socket, "remove-view", "badge"])
+            #expect(gone.status == 1 && gone.stderr.contains("unknown_view"), "\(gone.stderr)")
+            let control = try runToEnd(Binaries.touchctl, ["--socket", socket, "set-control", "header", "--enabled", "false"])
+            #expect(control.status == 1 && control.stderr.contains("\"header\" is not a control"), "\(control.stderr)")
+        }
+    }
+
+    @Test func monitorsHelpGivesItsDefaultOnce() throws {
+        let help = try runToEnd(Binaries.touchctl, ["monitor", "--help"])
+        #expect(help.stdout.components(separatedBy: "hits,actions,devices").count == 2, "\(help.stdout)")
+    }
+
     @Test func monitorRefusesAMalformedFilter() throws {
         let run = try runToEnd(Binaries.touchctl, ["monitor", "--socket", "/nonexistent.sock", "--filter", "colour=red"])
         #expect(run.status == 64)
         #expect(run.stdout.isEmpty)
+    }
+
+    @Test func monitorPrintsGesturesAndControlActionsAsLines() throws {
+        let socket = temporaryPath("client") + ".sock"
+        let daemon = try Self.startDemoDaemon(socket: socket, speed: 8)
+        defer { daemon.terminate(); daemon.waitUntilExit() }
+        let run = try runToEnd(Binaries.touchctl, ["--socket", socket, "monitor", "--topics", "gestures,actions"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.lines.contains { $0.hasSuffix("gesture tile.lights.double (tap on tile.lights) recognized at (603.90, 251.97) touches [3,4] taps 2") }, "\(run.lines)")
+        #expect(run.lines.contains {
+            $0.contains("action  show-info from no responder on action of control header.info (touch_up_inside → show-info) touches [2] payload {}")
+        }, "\(run.lines)")
+        #expect(!run.lines.contains { $0.hasPrefix("{") }, "no message falls back to JSON: \(run.lines)")
     }
 
     @Test(.enabled(if: python3 != nil, "python3 is not installed: the example client cannot run"))
@@ -63,10 +132,15 @@ import Testing
         #expect(lines.first?.hasPrefix("connected to touchd ") == true)
         // The info button's action makes the client show the dialog over the socket; the daemon
         // applies it between events, so the very next touch lands on the dialog.
-        let showInfo = try #require(lines.firstIndex(of: "action show-info from header.info payload {}"))
+        let showInfo = try #require(lines.firstIndex(of: "action show-info from control header.info payload {}"), "\(lines)")
         let next = try #require(lines[(showInfo + 1)...].first { $0.hasPrefix("touch ") })
         #expect(next.hasPrefix("touch 3 landed on dialog.panel"), "\(lines)")
-        #expect(lines.contains("action dialog.outside-tap from dialog.backdrop payload {}"))
+        // A tap around the panel: the client closes the dialog it opened, and the next tap reaches
+        // the home screen again.
+        let outside = try #require(lines.firstIndex(of: "action dialog.outside-tap from dialog.backdrop.tap payload {}"), "\(lines)")
+        let after = try #require(lines[(outside + 1)...].first { $0.hasPrefix("touch ") })
+        #expect(after.hasPrefix("touch 10 landed on tile.doors"), "\(lines)")
+        #expect(lines.contains("action open-tile from tile.doors.tap payload {'tile': 'doors'}"), "\(lines)")
         #expect(lines.last == "touchd closed the connection: input ended")
     }
 }

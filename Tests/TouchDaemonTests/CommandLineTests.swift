@@ -18,11 +18,14 @@ import Testing
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(
             lines.first
-                == "config/kiosk.toml: valid: 1 window, 16 views, 2 controllers, 12 handlers, 0 gesture recognizers, 0 controls, 1 device entry"
+                == "config/kiosk.toml: valid: 1 window, 16 views, 2 controllers, 1 handler, 8 gesture recognizers, 3 controls, 1 device entry"
         )
         #expect(lines.contains("window main: 1280×800 pt, level 0, key, 5 pt/mm, display default, 16 views, root controller home"))
         #expect(lines.contains("controller dialog: root view dialog.root, presented by home"))
-        #expect(lines.contains("handler tile.lights on touches_ended → lights-all-off (tap count 2), consumes"))
+        #expect(lines.contains("handler dialog on action \"confirm\" → dialog.confirm"))
+        #expect(lines.contains("gesture tile.lights.double: tap on tile.lights → lights-all-off"))
+        #expect(lines.contains("control header.info: button, touch_up_inside → show-info (no responder takes it: clients get it as it is)"))
+        #expect(lines.contains("control dialog.ok: button, touch_up_inside → confirm (taken by dialog)"))
         #expect(lines.contains("device[0]: touchscreen → window main"))
         // The 8 mm info button is flagged as too small for a finger.
         #expect(lines.contains { $0.hasPrefix("warning: view header.info: its hit area is 8×8 mm") })
@@ -65,7 +68,95 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("1 gesture recognizer, 1 control,"))
         #expect(run.stdout.contains("gesture double: tap on v → zoom"))
-        #expect(run.stdout.contains("control ok: button, touch_up_inside → confirm (to v)"))
+        #expect(run.stdout.contains("control ok: button, touch_up_inside → confirm (to v; no responder takes it: clients get it as it is)"))
+    }
+
+    @Test func checkTakesTheFileAsAnArgumentAndSaysWhereEachControlsActionGoes() throws {
+        let path = try Self.temporaryLayout(
+            """
+            [[window]]
+            id = "w"
+            size = [1920, 1080]
+
+            [[controller]]
+            id = "home"
+            view = "v"
+
+            [[view]]
+            id = "v"
+            parent = "w"
+            frame = [0, 0, 1920, 1080]
+
+            [[view]]
+            id = "checkin"
+            parent = "v"
+            frame = [100, 100, 400, 200]
+
+            [[view]]
+            id = "ok"
+            parent = "v"
+            frame = [600, 100, 400, 200]
+
+            [[view]]
+            id = "idle"
+            parent = "v"
+            frame = [1100, 100, 400, 200]
+
+            [[control]]
+            view = "checkin"
+            kind = "button"
+            [[control.target]]
+            event = "touch_up_inside"
+            action = "check-in"
+
+            [[control]]
+            view = "ok"
+            kind = "button"
+            [[control.target]]
+            event = "touch_up_inside"
+            action = "save"
+
+            [[control]]
+            view = "idle"
+            kind = "toggle"
+
+            [[handler]]
+            responder = "home"
+            on = "action"
+            selector = "save"
+            action = "saved"
+
+            [[handler]]
+            responder = "home"
+            on = "action"
+            selector = "sav"
+            action = "never"
+
+            [[device]]
+            window = "w"
+            region = [0, 0, 2000, 1080]
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try Self.touchd(["check", path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("control checkin: button, touch_up_inside → check-in (no responder takes it: clients get it as it is)"))
+        #expect(lines.contains("control ok: button, touch_up_inside → save (taken by home)"))
+        #expect(lines.contains("handler home on action \"save\" → saved"), "the selector is in the line: \(lines)")
+        #expect(lines.contains { $0.hasPrefix("warning: control \"idle\" sends no action: it has no [[control.target]]") }, "\(lines)")
+        #expect(lines.contains("warning: handler of \"home\" on action \"sav\" never runs: no [[control.target]] sends \"sav\""), "\(lines)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix("warning: device[0].region [0, 0, 2000, 1080] reaches outside window \"w\" (1920×1080 points)")
+            }, "\(lines)")
+        #expect(!lines.contains { $0.contains("\"save\" never runs") })
+
+        let both = try Self.touchd(["check", path, "--config", path])
+        #expect(both.status == 64)
+        #expect(both.stderr.contains("not both") && both.stderr.contains("Usage: touchd check"), "\(both.stderr)")
+        let neither = try Self.touchd(["check"])
+        #expect(neither.status == 64)
+        #expect(neither.stderr.contains("missing the layout file"), "\(neither.stderr)")
     }
 
     /// A control's touch handler that consumes the call is an override without `super`: `check`
@@ -138,6 +229,47 @@ import Testing
         #expect(lines.last == "\(path): 2 problems; nothing was loaded")
     }
 
+    @Test func aSubcommandsUsageErrorShowsTheSubcommandsUsage() throws {
+        let run = try Self.touchd(["hit-test", "--config", "config/kiosk.toml", "--window", "nope", "1", "1"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("Usage: touchd hit-test ") && run.stderr.contains("See 'touchd hit-test --help'"), "\(run.stderr)")
+        #expect(!run.stderr.contains("touchd <subcommand>"), "\(run.stderr)")
+    }
+
+    @Test func aLayoutsSocketGroupIsBlamedOnTheLayoutNotTheFlag() throws {
+        let path = try Self.temporaryLayout("[[window]]\nid = \"w\"\nsize = [10, 10]\n[daemon]\nsocket_group = \"no-such-group-here\"\n")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = try Self.touchd(["--config", path, "--socket", temporaryPath("group") + ".sock", "--no-devices"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("[daemon] socket_group \"no-such-group-here\" in \(path): no such group"), "\(run.stderr)")
+        #expect(!run.stderr.contains("--socket-group"), "\(run.stderr)")
+        let flag = try Self.touchd(["--config", path, "--socket-group", "no-such-group-either", "--socket", temporaryPath("group") + ".sock", "--no-devices"])
+        #expect(flag.stderr.contains("--socket-group no-such-group-either: no such group"), "\(flag.stderr)")
+    }
+
+    @Test func aWindowFromTheCommandLineIsBlamedOnTheCommandLine() throws {
+        let run = try Self.touchd(["replay", "config/demo-taps.evemu", "--config", "config/kiosk.toml", "--window", "nope"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("(--window nope) is not a window of the layout; its windows: main"), "\(run.stderr)")
+        #expect(!run.stderr.contains("layout entry"), "\(run.stderr)")
+    }
+
+    @Test func missingInputAndOutputFilesAreNamedWithTheReason() throws {
+        let recording = try Self.touchd(["replay", "/nonexistent/taps.evemu", "--config", "config/kiosk.toml"])
+        #expect(recording.status == 1)
+        #expect(recording.stderr.contains("/nonexistent/taps.evemu: cannot read the recording: No such file or directory"), "\(recording.stderr)")
+        let picture = try Self.touchd(["render", "--config", "config/kiosk.toml", "--out", "/nonexistent/dir/kiosk.svg"])
+        #expect(picture.status == 1)
+        #expect(picture.stderr.contains("--out /nonexistent/dir/kiosk.svg: cannot write: No such file or directory"), "\(picture.stderr)")
+        #expect(!picture.stderr.contains("Usage:"), "the command line was right: \(picture.stderr)")
+    }
+
+    @Test func aSocketDirectoryThatIsMissingSuggestsTmpfilesAndSocket() throws {
+        let run = try Self.touchd(["--config", "config/kiosk.toml", "--no-devices", "--socket", "/nonexistent/touchd-dir/touchd.sock"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("systemd-tmpfiles --create") && run.stderr.contains("--socket"), "\(run.stderr)")
+    }
+
     @Test func checkOnAMissingFileSaysSo() throws {
         let run = try Self.touchd(["check", "--config", "/nonexistent/layout.toml"])
         #expect(run.status == 1)
@@ -153,6 +285,23 @@ import Testing
         #expect(lines.contains("hit: blue in window window at (60, 60) (view coordinates)"))
         #expect(lines.contains("path: window > root > orange > blue"))
         #expect(lines.contains("responder chain: blue → orange → root → ViewController → window → application → app_delegate"))
+    }
+
+    @Test func hitTestTakesManyPointsAsArgumentsOrOneALineOnStandardInput() throws {
+        let run = try Self.touchd(["hit-test", "--config", "config/seed-experiment.toml", "100", "200", "1000", "1000"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let answers = run.lines.filter { $0.hasPrefix("point ") || $0.hasPrefix("hit: ") }
+        #expect(answers == ["point (100, 200):", "hit: blue in window window at (60, 60) (view coordinates)", "point (1000, 1000):", "hit: nothing takes the point (1000, 1000)"])
+
+        let input = temporaryPath("points")
+        try "# x y\n100 200\n\n1000,1000\n".write(toFile: input, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: input) }
+        let piped = try runToEnd("/bin/sh", ["-c", "\"$0\" hit-test --config config/seed-experiment.toml --json < \"$1\"", Binaries.touchd, input])
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.lines.count == 2 && piped.lines[0].contains(#""view":"blue""#) && piped.lines[1].contains(#""view":null"#), "\(piped.stdout)")
+
+        let odd = try Self.touchd(["hit-test", "--config", "config/seed-experiment.toml", "1", "2", "3"])
+        #expect(odd.status == 64 && odd.stderr.contains("pairs X Y"), "\(odd.stderr)")
     }
 
     @Test func hitTestOutsideEveryViewSaysNothingTakesThePoint() throws {
@@ -196,5 +345,32 @@ import Testing
         let run = try Self.touchd(["render", "--config", "config/kiosk.toml", "--out", "/tmp/picture.gif"])
         #expect(run.status == 64)
         #expect(run.stderr.contains(".svg") && run.stderr.contains(".png"), "\(run.stderr)")
+    }
+}
+
+/// What the daemon says about its devices when it starts.
+@Suite(.timeLimit(.minutes(10))) struct DeviceDiagnosticsProcessTests {
+    @Test func aDaemonThatMatchesNoDeviceSaysSoAndWhatItDoesNext() throws {
+        let layout = try CommandLineTests.temporaryLayout(
+            """
+            [[window]]
+            id = "w"
+            size = [400, 300]
+
+            [[device]]
+            match.name = "no device is called this *"
+            window = "w"
+            """)
+        defer { try? FileManager.default.removeItem(atPath: layout) }
+        let socket = temporaryPath("nodevice") + ".sock"
+        let run = try runToEnd(Binaries.touchd, ["--config", layout, "--socket", socket], timeout: 2)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning touchd: no input device matches the layout's [[device]] entries: "), "\(run.stderr)")
+        #expect(run.stderr.contains("touchd waits for one to be plugged in"), "\(run.stderr)")
+
+        let bare = try CommandLineTests.temporaryLayout("[[window]]\nid = \"w\"\nsize = [400, 300]\n")
+        defer { try? FileManager.default.removeItem(atPath: bare) }
+        let none = try runToEnd(Binaries.touchd, ["--config", bare, "--socket", socket], timeout: 2)
+        #expect(none.stderr.contains("the layout has no [[device]] entry: no input device is used"), "\(none.stderr)")
     }
 }

@@ -63,22 +63,58 @@ import TouchLayout
         return actions
     }
 
+    /// A finger that lands at `from` and lifts at `to`, moving there in ten steps.
+    func drag(_ app: inout Application, from: Point, to: Point, at t: Double, id: UInt64) -> [ActionRecord] {
+        var actions: [ActionRecord] = []
+        for step in 0...11 {
+            let f = Double(min(step, 10)) / 10
+            let point = Point(x: from.x + (to.x - from.x) * f, y: from.y + (to.y - from.y) * f)
+            let phase: TouchPhase = step == 0 ? .began : step == 11 ? .ended : .moved
+            let frame = InputFrame(device: "d", window: "main", timestamp: t + Double(step) * 0.016, contacts: [InputContact(id: id, phase: phase, location: point)])
+            actions += app.send(frame).flatMap(\.actions)
+        }
+        return actions
+    }
+
     @Test func theKioskHomeScreenAndItsDialog() throws {
         var app = try Self.load("kiosk.toml")
-        // The doors tile: grid (40,136) + tile (0,0,380,292).
-        #expect(tap(&app, 200, 250, at: 1, id: 1).map(\.name) == ["open-tile"])
-        // The small info button, enlarged by its hit expansion: just outside its 20×20 frame.
-        #expect(tap(&app, 1218, 40, at: 2, id: 2).map(\.name) == ["show-info"])
-        // A double tap on the lights tile emits the double-tap action on the second tap.
-        #expect(tap(&app, 600, 250, at: 3, id: 3).map(\.name) == ["open-tile"])
-        #expect(tap(&app, 602, 251, at: 3.2, id: 4).map(\.name) == ["lights-all-off"])
+        // The doors tile: grid (40,136) + tile (0,0,380,292); its tap recognizer's payload names it.
+        let doors = tap(&app, 200, 250, at: 1, id: 1)
+        #expect(doors.map(\.name) == ["open-tile"] && doors.first?.payload == .object([("tile", "doors")]))
+        // A 100-point drag across a tile opens nothing: it is no tap.
+        #expect(drag(&app, from: Point(x: 230, y: 600), to: Point(x: 330, y: 600), at: 1.5, id: 8).isEmpty)
+        // The small info button, enlarged by its hit expansion: just outside its 20×20 frame. No
+        // handler takes its action: the app gets it from the control.
+        let info = tap(&app, 1218, 40, at: 2, id: 2)
+        #expect(info.map(\.name) == ["show-info"] && info.first?.responder == nil && info.first?.control?.control == "header.info")
+        // A single tap on the lights tile opens it once the double tap has failed, on its timer.
+        #expect(tap(&app, 600, 250, at: 3, id: 3).isEmpty)
+        #expect(app.advanceTime(to: 3.5)?.actions.map(\.name) == ["open-tile"])
+        // A double tap emits the double-tap action on the second tap, and no single tap.
+        #expect(tap(&app, 600, 250, at: 4, id: 4).isEmpty)
+        #expect(tap(&app, 602, 251, at: 4.2, id: 5).map(\.name) == ["lights-all-off"])
+        #expect(app.advanceTime(to: 5)?.actions.map(\.name) ?? [] == [])
         // Showing the dialog: its backdrop captures every touch outside the panel.
         try app.updateView("dialog.root") { $0.isHidden = false }
-        #expect(tap(&app, 200, 250, at: 5, id: 5).map(\.name) == ["dialog.outside-tap"])
-        #expect(tap(&app, 390 + 270 + 100, 250 + 210 + 30, at: 6, id: 6).map(\.name) == ["dialog.confirm"])
-        #expect(tap(&app, 390 + 30 + 100, 250 + 210 + 30, at: 7, id: 7).map(\.name) == ["dialog.dismiss"])
+        #expect(tap(&app, 200, 250, at: 5, id: 6).map(\.name) == ["dialog.outside-tap"])
+        let ok = tap(&app, 390 + 270 + 100, 250 + 210 + 30, at: 6, id: 7)
+        #expect(ok.map(\.name) == ["dialog.confirm"] && ok.first?.responder == "dialog", "the dialog controller takes the OK button's action")
+        #expect(ok.first?.payload == .object([("answer", "ok")]))
+        #expect(tap(&app, 390 + 30 + 100, 250 + 210 + 30, at: 7, id: 9).map(\.name) == ["dialog.dismiss"])
         // The dialog's chain goes through the presenting controller.
         #expect(app.tree.responderChain(from: "dialog.ok").contains("home"))
+    }
+
+    @Test func theMediaKiosksSliderAndToggleTellTheirValues() throws {
+        var app = try Self.load("media-kiosk.toml")
+        // The volume slider spans x 240 to 720: at 3/4 of its width, 75.
+        let volume = tap(&app, 240 + 360, 750, at: 1, id: 1)
+        #expect(volume.map(\.name) == ["set-volume"])
+        #expect(volume.first?.control?.value == .double(75) && volume.first?.responder == nil)
+        // Snapped to its step of 5.
+        #expect(tap(&app, 240 + 100, 750, at: 2, id: 2).first?.control?.value == .double(20))
+        let subtitles = tap(&app, 800, 750, at: 3, id: 3)
+        #expect(subtitles.map(\.name) == ["subtitles"] && subtitles.first?.control?.value == .bool(true))
     }
 
     @Test func theMediaKiosksKeysRemoteAndShake() throws {

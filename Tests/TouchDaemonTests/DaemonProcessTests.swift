@@ -120,8 +120,11 @@ import Glibc
         text += "\n[[view]]\nid = \"extra\"\nparent = \"home.root\"\nframe = [0, 0, 10, 10]\n"
         try text.write(toFile: layout, atomically: true, encoding: .utf8)
         kill(process.processIdentifier, SIGHUP)
-        _ = notify.wait(for: "READY=1")
+        let goodReload = notify.wait(for: "READY=1")
         #expect(try viewCount(socket: socket) == 17)
+        // The status after a reload still counts devices, clients and views.
+        let status = goodReload.last ?? ""
+        #expect(status.contains(" devices, ") && status.contains(" client") && status.contains(", 17 views"), "\(goodReload)")
 
         let started = Date()
         kill(process.processIdentifier, SIGTERM)
@@ -133,6 +136,7 @@ import Glibc
         let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.contains("<6>listening"), "journald priorities: \(log)")
         #expect(log.contains("<3>reload refused"), "\(log)")
+        #expect(log.contains("<6>layout reloaded") && log.contains("by=SIGHUP"), "\(log)")
     }
 
     @Test func adoptsASocketFromSystemdAndLeavesItInPlace() throws {
@@ -159,7 +163,7 @@ import Glibc
             c.poll()
             hello = c.of(type: "hello").first
         }
-        #expect(hello?["protocol"] as? Int == 1)
+        #expect(hello?["protocol"] as? Int == 2)
         #expect(hello?["daemon"] as? String == ReleaseVersion.of("touchd"))
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()

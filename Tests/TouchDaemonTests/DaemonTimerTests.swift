@@ -94,6 +94,40 @@ import TouchSystem
         #expect(abs(h.daemon.inputNow() - 10.41) < 1e-6, "input time is the recording's")
     }
 
+    /// A client that subscribes to `devices` while the replayed device is present hears of it
+    /// first; once the recording has ended, the device is gone from the `devices` reply and the
+    /// status line.
+    @Test func aDevicesSubscriberHearsOfThePresentDeviceAndAnEndedReplayListsNone() throws {
+        let path = temporaryPath("taps") + ".evemu"
+        try Self.twoTaps.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { unlink(path) }
+        let layout = try LayoutLoader.parse("[[window]]\nid = \"main\"\nsize = [800, 480]\n", file: "test.toml")
+        let replay = try RecordingReplay(path: path, descriptionPath: nil, layout: layout, tree: kioskTree(), window: "main")
+        let clock = ManualClock(seconds: 200)
+        let h = try DaemonHarness(app: kioskApp(), clock: clock, sources: [RecordingSource(replay: replay, clock: clock)])
+        #expect(h.daemon.statusText.hasPrefix("1 device, "))
+        let late = try h.connect(topics: ["devices"])
+        let present = late.of(type: "device")
+        #expect(present.count == 1)
+        #expect(present.first?["event"] as? String == "added" && present.first?["already_present"] as? Bool == true, "\(present)")
+        #expect(present.first?["device"] as? String == "replay:timer test")
+        // The announcement comes before the reply to the subscription.
+        #expect(late.messages.compactMap { $0["type"] as? String } == ["hello", "device", "reply"])
+        // A second subscription with the topic tells nothing again.
+        late.send(#"{"id":1,"cmd":"subscribe","topics":["devices","hits"]}"#)
+        try h.drain(late)
+        #expect(late.of(type: "device").count == 1)
+
+        clock.advance(by: 1)
+        h.loop.runDueTimers()
+        try h.drain(late)
+        #expect(late.of(type: "device").map { $0["event"] as? String } == ["added", "removed"])
+        #expect(h.daemon.describeDevices() == .array([]), "the ended replay's device is no longer listed")
+        #expect(h.daemon.statusText.hasPrefix("0 devices, "), "\(h.daemon.statusText)")
+        let after = try h.connect(topics: ["devices"])
+        #expect(after.of(type: "device").isEmpty)
+    }
+
     /// A keyboard recording played by the daemon's recording source (as `run --replay` does)
     /// reaches the first responder as presses, through a `keys` entry that names no window.
     @Test func aKeyboardRecordingPlaysAsPresses() throws {

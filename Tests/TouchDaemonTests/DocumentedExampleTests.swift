@@ -33,6 +33,16 @@ import TouchLayout
         #expect(app.tree.viewCount == 8)
         #expect(tap(&app, 300, 400, at: 1, id: 1) == ["open"])
         #expect(tap(&app, 900, 400, at: 2, id: 2) == ["open"])
+        // A finger dragged 100 points across a tile is no tap.
+        var dragged: [String] = []
+        for step in 0...10 {
+            let phase: TouchPhase = step == 0 ? .began : step == 10 ? .ended : .moved
+            let frame = InputFrame(device: "d", window: "main", timestamp: 2.5 + Double(step) * 0.016, contacts: [
+                InputContact(id: 9, phase: phase, location: Point(x: 300 + Double(step) * 10, y: 400)),
+            ])
+            dragged += app.send(frame).flatMap(\.actions).map(\.name)
+        }
+        #expect(dragged.isEmpty)
         // The 40-point help button, 8 points outside its frame: within its 10-point expansion.
         #expect(tap(&app, 1212, 30, at: 3, id: 3) == ["help"])
         // The dialog, once shown: its backdrop takes touches around the panel, and the OK button's

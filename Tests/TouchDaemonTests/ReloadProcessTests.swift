@@ -91,7 +91,7 @@ import Glibc
         let ctl = try runToEnd(Binaries.touchctl, ["reload", "--socket", c.path])
         let answer = ctl.stdout
         #expect(ctl.status == 0)
-        #expect(answer.contains("\"views\""), "\(answer)")
+        #expect(answer.hasPrefix("reloaded: 16 views"), "\(answer)")
         wait(c) { touches(c, id: 1).last?["phase"] as? String == "cancelled" }
         #expect(touches(c, id: 1).last?["phase"] as? String == "cancelled")
 
@@ -111,6 +111,8 @@ import Glibc
         process.waitUntilExit()
         let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.contains("reload refused; the previous layout keeps running"), "\(log)")
+        // A reload by request is logged as one by SIGHUP is, with who asked.
+        #expect(log.contains("layout reloaded") && log.contains("by=request (uid \(getuid())"), "\(log)")
         #expect(!log.contains("without a touch-down"), "the held finger is not passed on as a stray contact: \(log)")
     }
 

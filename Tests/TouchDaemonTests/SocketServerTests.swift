@@ -209,6 +209,41 @@ import TouchProtocol
         for id in 1...5 { #expect(c.reply(id: id)?["ok"] as? Bool == true, "request \(id)") }
     }
 
+    @Test func aRequestSetsAControlsValueAndStateAndViewsShowThem() throws {
+        let app = Application(
+            tree: kioskTree(),
+            controls: [
+                ControlSpec(view: "home.ok", kind: .toggle(isOn: false), targets: [ControlTarget(event: .valueChanged, action: "lights")]),
+                ControlSpec(view: "home.cancel", kind: .slider(minimum: 0, maximum: 10, value: 0, step: 2)),
+            ])
+        let h = try DaemonHarness(app: app)
+        let c = try h.connect()
+        c.send(#"{"id":1,"cmd":"set_control","view":"home.cancel","value":5}"#)
+        c.send(#"{"id":2,"cmd":"set_control","view":"home.ok","value":true,"enabled":false}"#)
+        c.send(#"{"id":3,"cmd":"set_control","view":"home.ok","value":3}"#)
+        c.send(#"{"id":4,"cmd":"set_control","view":"home","enabled":true}"#)
+        c.send(#"{"id":5,"cmd":"views"}"#)
+        try h.settle()
+        c.poll()
+        let slider = try #require(c.reply(id: 1)?["result"] as? [String: Any])
+        #expect(slider["value"] as? Double == 6, "snapped to the step of 2: \(slider)")
+        #expect(slider["kind"] as? String == "slider" && slider["step"] as? Int == 2)
+        let toggle = try #require(c.reply(id: 2)?["result"] as? [String: Any])
+        #expect(toggle["value"] as? Bool == true && toggle["enabled"] as? Bool == false)
+        #expect((c.reply(id: 3)?["error"] as? [String: Any])?["code"] as? String == "bad_argument")
+        #expect((c.reply(id: 4)?["error"] as? [String: Any])?["code"] as? String == "unknown_control")
+        let views = try #require(c.reply(id: 5)?["result"] as? [[String: Any]])
+        let ok = try #require(views.first { $0["id"] as? String == "home.ok" })
+        #expect((ok["control"] as? [String: Any])?["value"] as? Bool == true)
+        #expect(c.of(type: "action").isEmpty, "setting a value sends no control event")
+        // Disabled, the toggle forwards the tap like any view: no action either.
+        tap(h.daemon, id: 1, at: Point(x: 150, y: 150), t: 1)
+        try h.settle()
+        c.poll()
+        #expect(c.of(type: "action").isEmpty)
+        #expect(h.daemon.app.controlValue(of: "home.ok") == .bool(true))
+    }
+
     @Test func garbageInputNeverCrashesTheDaemon() throws {
         let h = try DaemonHarness(app: kioskApp())
         let c = try h.connect()
@@ -334,9 +369,9 @@ extension SocketServerTests {
         let confirmed = try #require(actions.last)
         #expect(confirmed["responder"] as? String == "home")
         #expect(confirmed["view"] as? String == "home.ok")
-        let payload = try #require(confirmed["payload"] as? [String: Any])
-        #expect(payload["control"] as? String == "home.ok")
-        #expect(payload["event"] as? String == "touch_up_inside")
+        #expect((confirmed["payload"] as? [String: Any])?.isEmpty == true, "the handler's payload, untouched")
+        #expect(confirmed["control"] as? String == "home.ok")
+        #expect(confirmed["control_event"] as? String == "touch_up_inside")
         #expect(client.seqs == Array(1...client.seqs.count), "no gaps")
     }
 }

@@ -139,14 +139,20 @@ final class RecordingObserver: DaemonObserver {
     private(set) var problems: [String] = []
     private(set) var reloads: [Result<Int, any Error>] = []
     private(set) var reloadsStarted = 0
+    private(set) var reloadCauses: [ReloadCause] = []
+    private(set) var metricsProblems: [String?] = []
     private(set) var devicesAdded: [String] = []
     private(set) var devicesRemoved: [String] = []
 
     func anomaly(_ text: String) { anomalies.append(text) }
     func inputProblem(_ text: String) { problems.append(text) }
-    func reloadStarted() { reloadsStarted += 1 }
-    func reloadFinished(_ outcome: Result<Int, any Error>, status: String) { reloads.append(outcome) }
+    func reloadStarted(by cause: ReloadCause) { reloadsStarted += 1 }
+    func reloadFinished(_ outcome: Result<Int, any Error>, by cause: ReloadCause, status: String) {
+        reloads.append(outcome)
+        reloadCauses.append(cause)
+    }
     func deviceAdded(id: String) { devicesAdded.append(id) }
+    func metricsFileProblem(_ text: String?) { metricsProblems.append(text) }
     func deviceRemoved(id: String) { devicesRemoved.append(id) }
 }
 

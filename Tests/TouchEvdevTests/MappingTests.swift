@@ -58,6 +58,15 @@ import TouchEvdev
         #expect(throws: CalibrationError.self) { try CalibrationMatrix.parse(udevProperty: text) }
     }
 
+    @Test func theMatrixComesBeforeTheRotationSwapAndInversion() {
+        // Shifted right by half the device, then turned a quarter clockwise: (0, 0) becomes
+        // (0.5, 0), then (1, 0.5). Turned first, it would become (1, 0), then (1.5, 0), clamped.
+        let shift = CalibrationMatrix(a: 1, b: 0, c: 0.5, d: 0, e: 1, f: 0)
+        #expect(location(MappingTransform(calibration: shift, rotation: .clockwise90), 0, 0) == [inside(2000), 500])
+        // Then the swap and the inversions, as docs/layout.md lists them.
+        #expect(location(MappingTransform(calibration: shift, swapsAxes: true, invertsY: true), 0, 0) == [0, 500])
+    }
+
     @Test func theMatrixComesFirstThenTheRegion() {
         let region = MappingTarget(windowSize: Size(width: 2000, height: 1000), region: Rect(x: 100, y: 50, width: 400, height: 200),
             pointsPerMillimetre: 8)

@@ -68,6 +68,9 @@ import TouchCore
             snippet: "[[device]]\nmatch.kind = \"accelerometer\"\nshake_threshold_g = VALUE\n", keyPath: "device[0].shake_threshold_g",
             domain: Limits.shakeThreshold),
         NumberKey(snippet: "[daemon]\nallow_users = [VALUE]\n", keyPath: "daemon.allow_users[0]", domain: Limits.unixID),
+        NumberKey(snippet: "[daemon]\nmetrics_interval = VALUE\n", keyPath: "daemon.metrics_interval", domain: Limits.metricsInterval),
+        NumberKey(
+            snippet: "[[control]]\nview = \"a\"\nkind = \"slider\"\nstep = VALUE\n", keyPath: "control[0].step", domain: Limits.sliderStep),
     ]
 
     /// The keys whose numbers must be written as integers.

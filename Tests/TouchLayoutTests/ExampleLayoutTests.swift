@@ -56,11 +56,18 @@ func hitView(_ document: LayoutDocument, window: ResponderID, x: Double, y: Doub
         #expect(info.frame.size == Size(width: 20, height: 20))
         #expect(info.hitExpansion == EdgeInsets(all: 10))
 
-        // Every tile emits an action when touched.
+        // Every tile opens with a tap (a recognizer, so that a drag opens nothing); no tile handles
+        // touches itself.
         for tile in tiles {
-            #expect(document.handlers(for: tile.id).contains { $0.trigger == .touchesEnded && !$0.action.isEmpty })
+            #expect(document.gestures.contains { $0.view == tile.id && $0.kind == .tap(taps: 1, touches: 1) && $0.action == "open-tile" })
+            #expect(document.handlers(for: tile.id).isEmpty)
         }
-        #expect(document.handlers(for: "tile.lights").map(\.tapCount) == [1, 2])
+        let lights = document.gestures.filter { $0.view == "tile.lights" }
+        #expect(lights.map(\.kind) == [.tap(taps: 2, touches: 1), .tap(taps: 1, touches: 1)])
+        #expect(lights.last?.requiresFailureOf == ["tile.lights.double"])
+        // The info button and the dialog's buttons are buttons.
+        #expect(document.controls.map(\.view) == ["header.info", "dialog.cancel", "dialog.ok"])
+        #expect(document.controls.allSatisfy { $0.kind == .button && $0.targets.map(\.event) == [.touchUpInside] })
 
         // The dialog: presented by home, on top of the home screen, with a capturing backdrop.
         #expect(document.controller("dialog") == ControllerSpec(id: "dialog", properties: ControllerProperties(view: "dialog.root", presentedBy: "home")))
@@ -69,8 +76,9 @@ func hitView(_ document: LayoutDocument, window: ResponderID, x: Double, y: Doub
         #expect(backdrop.hitTestPolicy == .capture)
         #expect(backdrop.alpha < 1)
         #expect(backdrop.frame == Rect(x: 0, y: 0, width: 1280, height: 800))
-        #expect(document.handlers(for: "dialog.ok").first?.payload == .object([("answer", .string("ok"))]))
-        #expect(document.handlers(for: "dialog.cancel").first?.action == "dialog.dismiss")
+        #expect(document.handlers(for: "dialog") == [
+            Handler(responder: "dialog", trigger: .action, action: "dialog.confirm", payload: .object([("answer", "ok")]), selector: "confirm"),
+        ])
 
         #expect(document.devices == [DeviceSpec(match: DeviceMatchSpec(kind: .touchscreen), window: "main")])
     }

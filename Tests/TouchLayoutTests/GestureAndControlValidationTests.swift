@@ -58,8 +58,10 @@ import TouchCore
     }
 
     @Test(arguments: [
-        ("slider", "on = true", "on", #"a slider takes only "min", "max", "value""#),
+        ("slider", "on = true", "on", #"a slider takes only "min", "max", "value", "step", "continuous""#),
         ("button", "value = 5", "value", "a button takes no key of its own"),
+        ("toggle", "continuous = false", "continuous", #"a toggle takes only "on""#),
+        ("button", "step = 1", "step", "a button takes no key of its own"),
         ("toggle", "min = 3", "min", #"a toggle takes only "on""#),
     ])
     func aControlKeyOfAnotherKindIsRefused(kind: String, line extra: String, key: String, accepted: String) {
@@ -89,6 +91,26 @@ import TouchCore
             singleIssue(text), kind: .invalidValue, keyPath: "control[0].value", line: line(of: "value = 150", in: text),
             mentions: ["value 150.0 is outside the slider's range", "expected a number from 0.0 to 100.0"])
         #expect(issues(text.replacingOccurrences(of: "value = 150", with: "value = 100")).isEmpty)
+    }
+
+    @Test func aSlidersStepAndContinuousAreReadAndAStepMustBePositive() throws {
+        let text = baseLayout + """
+
+            [[control]]
+            view = "a"
+            kind = "slider"
+            max = 10
+            step = 0.5
+            continuous = false
+            """
+        let document = try load(text)
+        #expect(document.controls.first?.kind == .slider(minimum: 0, maximum: 10, value: 0, step: 0.5, isContinuous: false))
+        let zero = text.replacingOccurrences(of: "step = 0.5", with: "step = 0")
+        check(
+            singleIssue(zero), kind: .invalidValue, keyPath: "control[0].step", line: line(of: "step = 0", in: zero),
+            mentions: ["expected a finite number above 0 to 1000000000000"])
+        let uikit = text.replacingOccurrences(of: "continuous = false", with: "isContinuous = false")
+        #expect(singleIssue(uikit)?.message.contains(#"did you mean "continuous"?"#) == true)
     }
 
     @Test func gesturesThatRequireEachOtherToFailAreACycle() {

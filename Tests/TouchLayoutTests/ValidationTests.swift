@@ -46,6 +46,28 @@ import TouchCore
             line: line(of: "userInteractionEnabled", in: text), mentions: [#"did you mean "interactive"?"#])
     }
 
+    @Test(arguments: [
+        ("pass_through = true", "pass_through", #"did you mean hit_test = "pass-through"?"#),
+        ("passThrough = true", "passThrough", #"did you mean hit_test = "pass-through"?"#),
+        ("expand = 4", "expand", #"did you mean "hit_expansion"?"#),
+        ("hit_slop = 4", "hit_slop", #"did you mean "hit_expansion"?"#),
+    ])
+    func unknownKeysThatNameASettingSuggestIt(line extra: String, key: String, suggestion: String) {
+        let text = baseLayout + "[[view]]\nid = \"c\"\nparent = \"a\"\nframe = [0, 0, 1, 1]\n\(extra)\n"
+        check(singleIssue(text), kind: .unknownKey, keyPath: "view[4].\(key)", line: line(of: extra, in: text), mentions: [suggestion])
+    }
+
+    @Test(arguments: ["id = \"main\n", "id = 'main\n", "id = \"main\r\n"])
+    func anUnterminatedStringIsCalledThat(line broken: String) {
+        let text = "[[window]]\n" + broken + "size = [10, 10]\n"
+        let issue = singleIssue(text)
+        #expect(issue?.kind == .syntax && issue?.line == 2)
+        #expect(issue?.message.hasPrefix("TOML syntax error: the string on this line is not closed") == true, "\(String(describing: issue))")
+        // A control character inside a closed string is still called what it is.
+        let inside = singleIssue("[[window]]\nid = \"ma\u{1}in\"\nsize = [10, 10]\n")
+        #expect(inside?.message.contains("control characters") == true, "\(String(describing: inside))")
+    }
+
     @Test func unknownKeysWithoutACloseMatchListTheKnownKeys() {
         let text = "zebra = 1\n" + baseLayout
         check(

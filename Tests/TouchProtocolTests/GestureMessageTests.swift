@@ -93,11 +93,24 @@ import TouchProtocol
         ])
     }
 
-    @Test func aButtonsActionReachesItsHandlerWithTheControlAndEvent() {
+    @Test func aButtonsActionReachesItsHandlerWithTheControlApartFromThePayload() {
         var a = app([])
         let reports = a.send(frame(1, at(1, .began, 50, 50))) + a.send(frame(1.05, at(1, .ended, 50, 50)))
         #expect(lines(reports, a, .actions) == [
-            #"{"seq":1,"type":"action","time":1.05,"name":"saved","responder":"surface","event":"action","view":"ok","touches":[1],"payload":{"n":1,"control":"ok","event":"touch_up_inside"}}"# + "\n",
+            #"{"seq":1,"type":"action","time":1.05,"name":"saved","responder":"surface","event":"action","view":"ok","touches":[1],"payload":{"n":1},"control":"ok","control_event":"touch_up_inside","control_action":"save"}"# + "\n",
+        ])
+    }
+
+    @Test func aControlsActionNoResponderTakesReachesClientsWithNoResponderAndItsValue() {
+        var tree = ViewTree()
+        try! tree.addWindow("w", WindowProperties(size: Size(width: 1000, height: 1000)))
+        try! tree.addView("volume", parent: "w", ViewProperties(frame: Rect(x: 0, y: 0, width: 100, height: 40)))
+        var a = Application(
+            tree: tree,
+            controls: [ControlSpec(view: "volume", kind: .slider(minimum: 0, maximum: 10, value: 0, step: 1), targets: [ControlTarget(event: .valueChanged, action: "set-volume")])])
+        let reports = a.send(frame(1, at(1, .began, 42, 20)))
+        #expect(lines(reports, a, .actions) == [
+            #"{"seq":1,"type":"action","time":1,"name":"set-volume","responder":null,"event":"action","view":"volume","touches":[1],"payload":{},"control":"volume","control_event":"value_changed","control_action":"set-volume","value":4}"# + "\n",
         ])
     }
 }

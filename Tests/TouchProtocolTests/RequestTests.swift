@@ -20,6 +20,11 @@ import TouchProtocol
             try Request.parse(#"{"cmd":"set","view":"ok","properties":{"hidden":true,"alpha":0.5,"frame":[1,2,3,4]}}"#).result.get()
                 == .set(view: "ok", changes: changes))
         #expect(try Request.parse(#"{"cmd":"remove_view","view":"x"}"#).result.get() == .removeView(view: "x"))
+        #expect(try Request.parse(#"{"cmd":"set_control","view":"volume","value":3}"#).result.get() == .setControl(view: "volume", value: .double(3), enabled: nil))
+        #expect(
+            try Request.parse(#"{"cmd":"set_control","view":"lights","value":true,"enabled":false}"#).result.get()
+                == .setControl(view: "lights", value: .bool(true), enabled: false))
+        #expect(Request.setControl(view: "v", value: nil, enabled: true).requiredRole == .control)
     }
 
     @Test(arguments: [
@@ -36,6 +41,10 @@ import TouchProtocol
         (#"{"id":1,"cmd":"set","view":"v","properties":{"hidden":1}}"#, "bad_argument"),
         (#"{"id":1,"cmd":"add_view","view":"v","parent":"p","properties":{}}"#, "bad_argument"),
         (#"{"id":1,"cmd":"unsubscribe","subscription":1.5}"#, "bad_argument"),
+        (#"{"id":1,"cmd":"set_control","view":"v"}"#, "bad_argument"),
+        (#"{"id":1,"cmd":"set_control","view":"v","value":"high"}"#, "bad_argument"),
+        (#"{"id":1,"cmd":"set_control","view":"v","value":1e13}"#, "bad_argument"),
+        (#"{"id":1,"cmd":"set_control","view":"v","enabled":1}"#, "bad_argument"),
     ])
     func badRequestsGetACodeAndASentence(line: String, code: String) {
         let (_, result) = Request.parse(line)
@@ -59,7 +68,7 @@ import TouchProtocol
         }
         #expect(noArguments.message == #"unknown argument "verbose" for ping: expected no arguments"#)
         // Every command the parser knows has its list of arguments.
-        for command in ["ping", "subscribe", "unsubscribe", "hit_test", "set", "add_view", "remove_view", "reload", "devices", "views", "stats",
+        for command in ["ping", "subscribe", "unsubscribe", "hit_test", "set", "set_control", "add_view", "remove_view", "reload", "devices", "views", "stats",
             "snapshot", "become_first_responder", "resign_first_responder"]
         {
             guard case .failure(let error) = Request.parse(#"{"cmd":"\#(command)","zz":1}"#).result else {

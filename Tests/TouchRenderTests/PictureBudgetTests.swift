@@ -23,34 +23,38 @@ import TouchCore
         return tree
     }
 
-    @Test func tenThousandViewsAreDrawnWithTheOutermostThousandLabelled() throws {
+    @Test func tenThousandViewsAreDrawnWithTheOutermostThousandTriedForALabel() throws {
         let tree = try Self.grid(Limits.maximumViews)
         let picture = try SVGRenderer(tree: tree, window: "main").render()
         let s = picture.statistics
         let budget = RenderBudget()
         #expect(s.views == Limits.maximumViews)
-        #expect(s.labelledViews == budget.labelledViews && s.unlabelledViews == Limits.maximumViews - budget.labelledViews)
+        // Labels never overlap: of the thousand tried, those that found room are drawn (a few
+        // hundred: a label is wider than a tile), and the others are counted with the rest.
+        #expect(s.labelledViews > 50 && s.labelledViews <= budget.labelledViews, "\(s.labelledViews) labels")
+        #expect(s.labelledViews + s.unlabelledViews == Limits.maximumViews)
         // Comparing every label with every one placed before would take about labels² / 2 tests
-        // per move (up to 16 moves each): half a million at the least.
-        #expect(s.labelOverlapTests <= 100 * s.labelledViews, "\(s.labelOverlapTests) overlap tests")
+        // per place tried: half a million at the least.
+        #expect(s.labelOverlapTests <= 100 * budget.labelledViews, "\(s.labelOverlapTests) overlap tests")
         #expect(s.bytes == picture.svg.utf8.count && s.bytes <= budget.bytes)
         #expect(s.bytes <= 12 << 20, "\(s.bytes) bytes")
         let svg = try SVGDocumentReader.parse(picture.svg)
         #expect(svg.all("g", class: "view").count == Limits.maximumViews)
         let labels = svg.all("g", class: "label").map { $0["data-view"]! }
-        #expect(labels.count == budget.labelledViews)
-        #expect(labels.first == "grid" && labels.last == "tile\(budget.labelledViews - 2)", "the outermost views first, in z-order")
-        #expect(svg["data-unlabelled-views"] == String(Limits.maximumViews - budget.labelledViews))
-        #expect(svg.all("text", class: "legend-line").contains { $0.text.hasPrefix("9000 of 10000 views drawn without a label") })
+        #expect(labels.count == s.labelledViews)
+        let tried = Set(["grid"] + (0..<(budget.labelledViews - 1)).map { "tile\($0)" })
+        #expect(labels.first == "grid" && labels.allSatisfy(tried.contains), "the outermost views first, in z-order")
+        #expect(svg["data-unlabelled-views"] == String(s.unlabelledViews))
+        #expect(svg.all("text", class: "legend-line").contains { $0.text.hasPrefix("\(s.unlabelledViews) of 10000 views drawn without a label") })
     }
 
-    @Test func placingTenThousandLabelsTakesAFewTestsEach() throws {
+    @Test func tryingToPlaceTenThousandLabelsTakesAFewTestsEach() throws {
         let tree = try Self.grid(Limits.maximumViews)
         var options = RenderOptions()
         options.budget.labelledViews = Limits.maximumViews
         options.budget.labelOverlapTests = .max
         let s = try SVGRenderer(tree: tree, window: "main", options: options).render().statistics
-        #expect(s.labelledViews == Limits.maximumViews && s.unlabelledViews == 0)
+        #expect(s.labelledViews + s.unlabelledViews == Limits.maximumViews)
         // Comparing every label with every one placed before would take some 800 million.
         #expect(s.labelOverlapTests <= 100 * Limits.maximumViews, "\(s.labelOverlapTests) overlap tests")
         #expect(s.labelOverlapTests < RenderBudget().labelOverlapTests, "within the standard budget")

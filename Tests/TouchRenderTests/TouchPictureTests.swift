@@ -27,7 +27,8 @@ import TouchRender
         let (tree, paths, hits, markers) = try Self.demoReplay()
         // The replay's known results (the daemon's golden test has the same list).
         #expect(hits.map { $0.view?.rawValue } == [
-            "tile.doors", "header.info", "tile.lights", "tile.lights", "grid", "tile.music", "tile.cameras", "tile.cameras",
+            "tile.doors", "header.info", "tile.lights", "tile.lights", "grid", "tile.music", "tile.cameras", "tile.cameras", "tile.music",
+            "tile.doors",
         ])
         let svg = try SVGDocumentReader.parse(try SVGRenderer(tree: tree, window: "main", markers: markers).svg(touches: paths))
         let viewColours = Dictionary(
@@ -37,7 +38,7 @@ import TouchRender
         #expect(touches.map { $0["data-view"] } == hits.map { $0.view?.rawValue })
         // Touch 8 lands on tile.cameras while touch 7 is still down there: the single-touch view refuses
         // it, so no view received it and it is drawn grey and dashed, marked with the reason.
-        #expect(hits.map(\.delivery) == Array(repeating: .delivered, count: 7) + [.multipleTouchDisabled])
+        #expect(hits.map(\.delivery) == Array(repeating: .delivered, count: 7) + [.multipleTouchDisabled, .delivered, .delivered])
         let refused = touches.filter { $0["data-not-delivered"] != nil }
         #expect(refused.map { $0["data-touch"] } == ["8"])
         #expect(refused.first?["data-not-delivered"] == "multiple_touch_disabled")

@@ -186,7 +186,8 @@ import TouchRender
         let withHandlers = Set(app.tree.views(in: "main").filter { !app.handlers.handlers(for: $0).isEmpty }.map(\.rawValue))
         #expect(Set(kinds.filter { $0.value.contains("handler") }.keys) == withHandlers)
         #expect(kinds["grid"] == ["recognizer"])
-        #expect(kinds["dialog.ok"] == ["handler", "control"])
+        #expect(kinds["dialog.ok"] == ["control"])
+        #expect(kinds["tile.lights"] == ["recognizer"])
         let tooltip = svg.all("g", class: "marker").first { $0["data-view"] == "tile.lights" }?.children.first { $0.name == "title" }?.text
         #expect(tooltip?.contains("lights-all-off") == true)
     }

@@ -19,8 +19,12 @@ public enum ControlKind: Hashable, Sendable {
     case button
     /// `UISwitch`: a touch up inside flips it and sends `valueChanged`.
     case toggle(isOn: Bool)
-    /// `UISlider`: the value follows the finger along its width, with `valueChanged` as it changes.
-    case slider(minimum: Double, maximum: Double, value: Double)
+    /// `UISlider`: the value jumps to the finger at touch-down and follows it along the width,
+    /// snapped to a multiple of `step` from `minimum` when there is a step (or to `maximum` when
+    /// that is nearer). `valueChanged` is sent as it changes when `isContinuous` (UIKit's
+    /// `isContinuous`), else once when the finger lifts, if the value then differs from its value
+    /// at touch-down.
+    case slider(minimum: Double, maximum: Double, value: Double, step: Double? = nil, isContinuous: Bool = true)
 
     public var name: String {
         switch self {
@@ -28,6 +32,18 @@ public enum ControlKind: Hashable, Sendable {
         case .toggle: "toggle"
         case .slider: "slider"
         }
+    }
+
+    /// A slider's value for `value` in its range: clamped to the range, then snapped to the nearest
+    /// `minimum + k × step`, or to `maximum` when that is nearer (a range that is no multiple of the
+    /// step still reaches its end). `value` itself for the other kinds.
+    public func sliderValue(_ value: Double) -> Double {
+        guard case .slider(let minimum, let maximum, _, let step, _) = self else { return value }
+        let clamped = min(max(value, minimum), maximum)
+        guard let step, step > 0 else { return clamped }
+        let steps = ((clamped - minimum) / step).rounded()
+        let snapped = min(minimum + steps * step, maximum)
+        return abs(maximum - clamped) < abs(snapped - clamped) ? maximum : snapped
     }
 }
 
@@ -70,13 +86,51 @@ struct ControlState: Sendable {
     var spec: ControlSpec
     var trackingTouch: TouchID?
     var isInside = false
+    /// The value when the tracked touch went down: a slider that is not continuous sends
+    /// `valueChanged` at the end only if the value then differs.
+    var valueAtTouchDown: JSONValue = .null
 
     /// The value a toggle or slider reports.
     var value: JSONValue {
         switch spec.kind {
         case .button: .null
         case .toggle(let isOn): .bool(isOn)
-        case .slider(_, _, let value): .double(value)
+        case .slider(_, _, let value, _, _): .double(value)
         }
+    }
+}
+
+/// Why a control's value or state could not be set (``Application/setControl(_:value:enabled:)``).
+public enum ControlChangeError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The view is not a control (or not in the tree).
+    case notAControl(ResponderID)
+    /// The value does not suit the control's kind or range.
+    case unsuitableValue(ResponderID, expected: String)
+
+    public var description: String {
+        switch self {
+        case .notAControl(let view): "\"\(view)\" is not a control"
+        case .unsuitableValue(let view, let expected): "control \"\(view)\": expected \(expected)"
+        }
+    }
+}
+
+/// What a control's target-action carries besides the action (the counterpart of the `sender` and
+/// the `UIControl.Event` of `sendAction(_:to:for:)`): which control sent it, for which event, the
+/// action's name as the control sent it, and the control's value then.
+public struct ControlActionRecord: Hashable, Sendable {
+    /// The control's view.
+    public var control: ResponderID
+    public var event: ControlEvent
+    /// The action name the control sent (its `[[control.target]]`'s `action`).
+    public var action: String
+    /// A toggle's state or a slider's value after the event; nil for a button.
+    public var value: JSONValue?
+
+    public init(control: ResponderID, event: ControlEvent, action: String, value: JSONValue?) {
+        self.control = control
+        self.event = event
+        self.action = action
+        self.value = value
     }
 }

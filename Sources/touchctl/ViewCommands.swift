@@ -1,0 +1,83 @@
+import ArgumentParser
+import TouchCore
+
+/// `touchctl add-view`: adds a view that stays (it does not leave with touchctl's connection).
+struct AddView: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add-view",
+        abstract: "Add a view on top of a parent's subviews: frame=x,y,w,h (required) hidden=true alpha=0.5 ...",
+        discussion: """
+            The view stays until it is removed (touchctl remove-view) or the layout is reloaded: unlike \
+            the views a client adds for itself, it does not leave when touchctl's connection ends.
+            """)
+    @ParentCommand var root: Touchctl
+    @OptionGroup var connection: SocketOption
+    @Argument(help: "The new view's id.") var view: String
+    @Option(name: .long, help: "The parent: a window or a view.") var parent: String
+    @Argument(help: "key=value pairs, as for set; frame=x,y,w,h is required.") var assignments: [String]
+
+    func request() throws -> [(String, JSONValue)] {
+        let properties = try SetView.properties(assignments)
+        return try checked([
+            ("cmd", "add_view"), ("view", .string(view)), ("parent", .string(parent)), ("properties", .object(properties)), ("keep", true),
+        ])
+    }
+
+    func validate() throws { _ = try request() }
+
+    func run() throws {
+        try touchctl.run {
+            _ = try connection.connect(root).request(try request())
+            print("added \(view) to \(parent)")
+        }
+    }
+}
+
+/// `touchctl remove-view`.
+struct RemoveView: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove-view", abstract: "Remove a view and its subviews (their touches are cancelled first).")
+    @ParentCommand var root: Touchctl
+    @OptionGroup var connection: SocketOption
+    @Argument(help: "The view's id.") var view: String
+
+    func request() throws -> [(String, JSONValue)] { try checked([("cmd", "remove_view"), ("view", .string(view))]) }
+
+    func validate() throws { _ = try request() }
+
+    func run() throws {
+        try touchctl.run {
+            _ = try connection.connect(root).request(try request())
+            print("removed \(view)")
+        }
+    }
+}
+
+/// `touchctl set-control`.
+struct SetControl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set-control",
+        abstract: "Set a control's value (a toggle's true or false, a slider's number) or whether it is enabled; no action is sent.")
+    @ParentCommand var root: Touchctl
+    @OptionGroup var connection: SocketOption
+    @Argument(help: "The control's view.") var view: String
+    @Option(name: .long, help: "true or false for a toggle, a number within a slider's range.") var value: String?
+    @Option(name: .long, help: "true or false.") var enabled: Bool?
+    @Flag(name: .long, help: "Print the reply's JSON.") var json = false
+
+    func request() throws -> [(String, JSONValue)] {
+        var request: [(String, JSONValue)] = [("cmd", "set_control"), ("view", .string(view))]
+        if let value { request.append(("value", try SetView.value(value, in: "--value \(value)"))) }
+        if let enabled { request.append(("enabled", .bool(enabled))) }
+        return try checked(request)
+    }
+
+    func validate() throws { _ = try request() }
+
+    func run() throws {
+        try touchctl.run {
+            let control = try connection.connect(root).request(try request())
+            print(json ? control.jsonText : "\(view): " + ReplyFormat.control(control))
+        }
+    }
+}
