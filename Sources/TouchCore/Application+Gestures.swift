@@ -157,6 +157,9 @@ extension Application {
         guard gestures.apply(.commit(recognition), to: id, time: time), let touchIDs = gestures.recognizers[id]?.touchIDs else { return }
         record(id, time: time, report: &report)
         emitAction(id, time: time, report: &report)
+        // The recognizer takes its touches first: a held touchesEnded of one of them becomes a
+        // cancellation, whatever the other recognizers' failing below releases.
+        let toCancel = gestures.recognizers[id]?.spec.cancelsTouchesInView == true ? claim(touchIDs) : []
         let touches = Set(touchIDs)
         // Every other recognizer of these touches fails, unless it may recognize simultaneously.
         for other in gestures.order where other != id {
@@ -166,10 +169,14 @@ extension Application {
             else { continue }
             transition(other, to: .failed, time: time, report: &report)
         }
-        guard gestures.recognizers[id]?.spec.cancelsTouchesInView == true else {
-            releaseHeldTouches(time: time, report: &report)
-            return
-        }
+        deliverToViews(.touchesCancelled, toCancel, report: &report)
+        releaseHeldTouches(time: time, report: &report)
+    }
+
+    /// Takes `touchIDs` from the views for a recognizer that recognized (`cancelsTouchesInView`):
+    /// no more view calls for them; returns, as cancelled, those whose `touchesBegan` the views got
+    /// (a held `touchesEnded` included: UIKit cancels it rather than deliver it).
+    private mutating func claim(_ touchIDs: [TouchID]) -> [Touch] {
         var toCancel: [Touch] = []
         for touchID in touchIDs where !gestures.isClaimed(touchID) {
             var record = gestures.touches[touchID] ?? TouchArbitration()
@@ -183,8 +190,7 @@ extension Application {
             }
             gestures.touches[touchID] = record
         }
-        deliverToViews(.touchesCancelled, toCancel, report: &report)
-        releaseHeldTouches(time: time, report: &report)
+        return toCancel
     }
 
     /// Delivers held `touchesBegan`/`touchesEnded` calls that no recognizer holds any more.

@@ -20,6 +20,28 @@ import TouchCore
         reports.flatMap(\.gestures).filter { $0.recognizer == recognizer }.map(\.state)
     }
 
+    /// UIKit's `delaysTouchesEnded`: a recognized double tap cancels the first tap's held
+    /// `touchesEnded` rather than deliver it, even when a single tap waiting for the double tap to
+    /// fail fails at the same moment (its failing must not release the held call first).
+    @Test(arguments: [true, false])
+    func aRecognizedDoubleTapCancelsTheFirstTapsHeldEnd(withSingleTap: Bool) {
+        let double = GestureRecognizerSpec(id: "double", view: "v", kind: .tap(taps: 2, touches: 1), action: "double")
+        let single = GestureRecognizerSpec(id: "single", view: "v", kind: .tap(taps: 1, touches: 1), requiresFailureOf: ["double"], action: "single")
+        var app = Application(
+            tree: treeWithChild(),
+            handlers: HandlerTable([
+                Handler(responder: "v", trigger: .touchesEnded, action: "v.ended"),
+                Handler(responder: "v", trigger: .touchesCancelled, action: "v.cancelled"),
+            ]),
+            gestureRecognizers: withSingleTap ? [double, single] : [double])
+        let reports = tap(&app, at: 700, 500, t: 1) + tap(&app, at: 700, 500, t: 1.2)
+        #expect(states(reports, of: "double") == [.recognized])
+        let viewCalls = reports.flatMap(\.calls).filter { $0.responder == "v" && $0.trigger != .touchesBegan }
+        #expect(viewCalls.map(\.trigger) == [.touchesCancelled], "no touchesEnded reaches the view")
+        #expect(viewCalls.first?.touches == [1, 2], "both taps' touches, in one call")
+        #expect(!reports.flatMap(\.actions).map(\.name).contains("v.ended"))
+    }
+
     // MARK: require-to-fail
 
     @Test(arguments: [true, false])
