@@ -98,7 +98,7 @@ for target in "${targets[@]}"; do
   [ -n "$runs" ] && limit=(-runs="$runs")
   # The request target runs a daemon per input: shorter inputs keep it fast.
   max_len=8192
-  [ "$target" = request ] && max_len=2048
+  [ "$target" = request ] && max_len=1024
   log="$scratch/$target.log"
   echo "fuzz.sh: $target (${limit[*]}, seed $seed)" >&2
   status=0
