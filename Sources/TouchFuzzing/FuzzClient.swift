@@ -12,8 +12,8 @@ import Glibc
 /// it received, each read as strict JSON.
 final class FuzzClient {
     let fd: Int32
-    /// The user it connected as (its role follows from it).
-    let uid: UInt32
+    /// The role the daemon must give it (``FuzzDaemon/connection(for:)``).
+    let role: ClientRole
     /// Every complete line received, parsed; a line that is not JSON is a violation at once.
     private(set) var messages: [JSONValue] = []
     /// Complete, non-empty request lines written, in order, for matching the replies.
@@ -28,10 +28,12 @@ final class FuzzClient {
     /// Where `recv` writes, kept from read to read.
     private var chunk = [UInt8](repeating: 0, count: 65536)
 
-    init(path: String, uid: UInt32) throws(FuzzViolation) {
-        self.uid = uid
+    /// Connects to the socket at `path` as a client meant to have `role`.
+    init(path: String, role: ClientRole) throws(FuzzViolation) {
+        let (uid, role) = FuzzDaemon.connection(for: role)
+        self.role = role
         do throws(SystemError) {
-            fd = try SystemCall.descriptor("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+            fd = try SystemCall.descriptor("socket") { socket(AF_UNIX, Int32(truncatingIfNeeded: SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0) }
         } catch {
             throw FuzzViolation("the client has no socket: \(error)")
         }
@@ -67,7 +69,7 @@ final class FuzzClient {
     func pump() {
         while !outgoing.isEmpty && !hungUp {
             let outcome = try? outgoing.withUnsafeBytes { raw throws(SystemError) in
-                try SystemCall.posix("send") { send(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL)) }
+                try SystemCall.posix("send") { send(fd, raw.baseAddress, raw.count, Int32(truncatingIfNeeded: MSG_NOSIGNAL)) }
             }
             guard case .done(let n) = outcome, n > 0 else { return }
             outgoing.removeFirst(min(n, outgoing.count))
@@ -80,14 +82,14 @@ final class FuzzClient {
     /// Says nothing more will be sent (the daemon still answers what it got).
     func finishSending() {
         guard !hungUp else { return }
-        _ = shutdown(fd, Int32(SHUT_WR))
+        _ = shutdown(fd, Int32(truncatingIfNeeded: SHUT_WR))
     }
 
     /// Closes both directions at once, without reading what is on its way.
     func hangUp() {
         hungUp = true
         outgoing = []
-        _ = shutdown(fd, Int32(SHUT_RDWR))
+        _ = shutdown(fd, Int32(truncatingIfNeeded: SHUT_RDWR))
     }
 
     /// Reads whatever has arrived; returns how many bytes.

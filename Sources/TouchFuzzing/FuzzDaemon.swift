@@ -14,8 +14,7 @@ import Glibc
 ///
 /// Everything is let go when the value goes, so LeakSanitizer sees anything the daemon keeps.
 final class FuzzDaemon {
-    /// The user that connects with the read-only role (`nobody`): only root can connect as it;
-    /// otherwise every client connects as the process's own user, with its role.
+    /// The user that connects with the read-only role (`nobody`) when the process is root.
     static let readOnlyUID: UInt32 = 65534
     /// The daemon's own user in the policy: neither root nor ``readOnlyUID``.
     static let daemonUID: UInt32 = 4242
@@ -36,7 +35,10 @@ final class FuzzDaemon {
             loop = try EventLoop(clock: clock)
             // Small bounds, so that inputs of a few kilobytes reach them.
             let limits = ClientLimits(maximumQueuedBytes: 128 * 1024, maximumLineLength: 1000, maximumClients: 8)
-            let server = try SocketServer(path: path, loop: loop, mode: 0o666, limits: limits, policy: PeerPolicy(daemonUID: Self.daemonUID))
+            // Not root, every client connects as the process's own user: it gets control, as the
+            // clients it stands for do.
+            let policy = PeerPolicy(controlUIDs: geteuid() == 0 ? [] : [geteuid()], daemonUID: Self.daemonUID)
+            let server = try SocketServer(path: path, loop: loop, mode: 0o666, limits: limits, policy: policy)
             let services = DaemonServices(input: InputSources(), layoutFile: layout)
             daemon = Daemon(app: app, server: server, loop: loop, version: "touchd fuzz", services: services)
             try daemon.startInput()
@@ -47,9 +49,12 @@ final class FuzzDaemon {
 
     deinit { daemon.shutdown(reason: "fuzz input over") }
 
-    /// The user a client of `role` connects as.
-    static func uid(for role: ClientRole) -> UInt32 {
-        geteuid() == 0 && role == .readOnly ? readOnlyUID : geteuid()
+    /// The user a client meant to have `role` connects as, and the role it gets: as root, a
+    /// read-only client connects as ``readOnlyUID``; otherwise every client connects as the
+    /// process's own user, with control.
+    static func connection(for role: ClientRole) -> (uid: UInt32, role: ClientRole) {
+        guard geteuid() == 0 else { return (geteuid(), .control) }
+        return role == .readOnly ? (readOnlyUID, .readOnly) : (0, .control)
     }
 
     /// Runs the loop and the clients until nothing moves: no descriptor ready, no timer due, no

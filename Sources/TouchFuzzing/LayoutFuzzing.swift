@@ -47,7 +47,7 @@ public enum LayoutFuzzing {
             let centre = Point(x: size.width / 2, y: size.height / 2)
             let chosen = Point(x: size.width * (extra.first ?? 0) / 255, y: size.height * (extra.last ?? 0) / 255)
             for (n, point) in [centre, chosen].enumerated() {
-                let id = UInt64(index * 2 + n + 1)
+                let id = UInt64(truncatingIfNeeded: index * 2 + n + 1)
                 for (phase, at) in [(TouchPhase.began, point), (.moved, Point(x: point.x + 3, y: point.y)), (.ended, point)] {
                     _ = app.send(InputFrame(device: "fuzz", window: window, timestamp: time, contacts: [InputContact(id: id, phase: phase, location: at)]))
                     time += 0.01

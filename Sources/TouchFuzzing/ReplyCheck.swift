@@ -22,7 +22,7 @@ enum ReplyCheck {
             try require(client.hungUp, "a client that did not hang up got nothing, not even hello")
             return
         }
-        let role: ClientRole = client.uid == FuzzDaemon.readOnlyUID ? .readOnly : .control
+        let role = client.role
         try require(hello["type"] == .string("hello") && hello["seq"] == .int(1), "the first message is not hello with seq 1: \(hello)")
         try require(hello["role"] == .string(role.rawValue), "hello gives the role \(String(describing: hello["role"])), not \(role.rawValue)")
         var lastSeq: Int64 = 0

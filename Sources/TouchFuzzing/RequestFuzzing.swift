@@ -88,7 +88,7 @@ struct FuzzSession {
 
     private mutating func connected(_ index: Int) throws(FuzzViolation) -> FuzzClient {
         if let client = clients[index] { return client }
-        let client = try FuzzClient(path: harness.path, uid: FuzzDaemon.uid(for: RequestFuzzing.roles[index]))
+        let client = try FuzzClient(path: harness.path, role: RequestFuzzing.roles[index])
         clients[index] = client
         everyClient.append(client)
         try harness.settle(live)
@@ -147,7 +147,7 @@ struct FuzzSession {
         for client in everyClient {
             try ReplyCheck.check(client)
         }
-        let probe = try FuzzClient(path: harness.path, uid: FuzzDaemon.uid(for: .readOnly))
+        let probe = try FuzzClient(path: harness.path, role: .readOnly)
         probe.write(Array(#"{"id":"alive","cmd":"ping"}"#.utf8 + [10])[...])
         try harness.settle([probe])
         try require(
