@@ -76,7 +76,7 @@ recording_seeds() {
   rm -rf "$dir"; mkdir -p "$dir"
   local n=0
   while IFS=$'\t' read -r path _ _ _ fmt _; do
-    case "$fmt" in "$format"*) ;; *) continue ;; esac
+    case "$fmt" in *"$format"*) ;; *) continue ;; esac
     [ -f "$root/../shared/recordings/$path" ] || continue
     n=$((n + 1))
     head -n 80 "$root/../shared/recordings/$path" > "$dir/$n"
