@@ -54,6 +54,17 @@ import TouchEvdev
         #expect(again.events == events)
     }
 
+    /// A YAML string may hold line breaks, which no evemu line can: the name is written on one
+    /// line, and the rest still reads back the same.
+    @Test func aNameEvemuCannotHoldIsWrittenOnOneLine() throws {
+        let events = [InputEvent(time: EventTime(microseconds: 5), type: 0, code: 0, value: 0)]
+        let recording = Recording(description: DeviceDescription(name: "two\nlines\r"), events: events, format: .libinputRecord)
+        #expect(!EvemuText.canWrite(name: recording.description.name))
+        let again = try Recording.parse(text: EvemuText.write(recording), name: "w", format: .evemu)
+        #expect(again.description.name == "two lines")
+        #expect(again.events == events)
+    }
+
     @Test func theReplayerRefusesAnUnreadableFile() {
         guard case .failure(let violation) = FuzzCorpus.replay("/nonexistent/input", through: .frames) else {
             Issue.record("an unreadable input passed")
