@@ -57,8 +57,8 @@ final class FuzzDaemon {
         return role == .readOnly ? (readOnlyUID, .readOnly) : (0, .control)
     }
 
-    /// Runs the loop and the clients until nothing moves: no descriptor ready, no timer due, no
-    /// request served, no byte read.
+    /// Runs the loop and the clients until nothing moves: no descriptor ready, no request served
+    /// or waiting for its turn, no byte read.
     /// - Throws: ``FuzzViolation`` when that does not happen within a generous bound (a hang).
     func settle(_ clients: [FuzzClient]) throws(FuzzViolation) {
         var quiet = 0
@@ -73,7 +73,8 @@ final class FuzzDaemon {
                 client.pump()
                 read += try client.read()
             }
-            quiet = ready == 0 && read == 0 && before == daemon.server.statistics ? quiet + 1 : 0
+            let idle = ready == 0 && read == 0 && before == daemon.server.statistics && !daemon.server.hasRequestsWaiting
+            quiet = idle ? quiet + 1 : 0
             if quiet >= 2 { return }
         }
         throw FuzzViolation("the daemon never settled: a hang")
