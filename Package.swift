@@ -21,6 +21,8 @@ import PackageDescription
 /// - `TouchRender`: pictures of a layout and its touches (SVG).
 /// - `touchd`: the command-line tool and daemon.
 /// - `touchd-bench`: in-process benchmarks that print figures (`make bench`).
+/// - `TouchFuzzing`, `touchd-fuzz`: the fuzzing targets and their libFuzzer entry point
+///   (`scripts/fuzz.sh`; the test suite replays their committed corpus).
 let package = Package(
     name: "touchd",
     platforms: [.macOS(.v13)],
@@ -72,6 +74,12 @@ let package = Package(
         .executableTarget(
             name: "touchd-bench",
             dependencies: ["TouchCore", "TouchEvdev", "TouchInput", "TouchLayout", "TouchProtocol", "TouchDaemon", "TouchRender"]),
+        .target(name: "CFuzzSupport"),
+        .target(
+            name: "TouchFuzzing",
+            dependencies: ["TouchCore", "TouchEvdev", "TouchLayout", "TouchProtocol", "TouchDaemon", "TouchSystem", "CLinux", "CFuzzSupport"]),
+        // Built by `swift build` as a plain replayer; scripts/fuzz.sh builds it with libFuzzer.
+        .executableTarget(name: "touchd-fuzz", dependencies: ["TouchFuzzing"]),
         .executableTarget(
             name: "touchctl",
             dependencies: ["TouchCore", "TouchProtocol", "TouchSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -87,6 +95,7 @@ let package = Package(
         .testTarget(name: "TouchSystemTests", dependencies: ["TouchSystem", "TouchCore"]),
         .testTarget(name: "TouchProtocolTests", dependencies: ["TouchProtocol", "TouchCore"]),
         .testTarget(name: "TouchRenderTests", dependencies: ["TouchRender", "TouchCore", "TouchLayout", "TouchInput", "TouchDaemon"]),
+        .testTarget(name: "TouchFuzzingTests", dependencies: ["TouchFuzzing", "TouchEvdev", "TouchCore"]),
         .testTarget(
             name: "TouchDaemonTests",
             dependencies: ["TouchDaemon", "TouchInput", "TouchProtocol", "TouchCore", "TouchEvdev", "TouchLayout", "TouchSystem"]),

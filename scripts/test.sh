@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, in order: the code lints (no function over 60 lines in Sources/; no
 # conversion that can trap outside the reviewed list), the unit and integration tests (core, layout,
-# evdev, protocol, socket, process and recording tests), the end-to-end run on a real Linux kernel
-# under QEMU (uinput and uhid devices, udevd, hotplug), then the Debian package on a real systemd
-# boot (Debian 12 under QEMU, systemd as PID 1).
+# evdev, protocol, socket, process and recording tests), a short seeded run of every fuzzing target,
+# the end-to-end run on a real Linux kernel under QEMU (uinput and uhid devices, udevd, hotplug), then
+# the Debian package on a real systemd boot (Debian 12 under QEMU, systemd as PID 1).
 # Tests that read ../shared/recordings say plainly when it is absent (and fail when CI is set).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +17,8 @@ bash scripts/lint/conversions.sh --strict
 echo "== tests" >&2
 swift build --build-tests
 swift test --skip-build
+echo "== fuzzing: every target for 20 s, seeded, under libFuzzer, ASan and LSan" >&2
+bash scripts/fuzz.sh --seconds 20
 echo "== end to end, on a real kernel" >&2
 bash scripts/vm/e2e.sh
 echo "== the Debian package, on a real systemd boot" >&2

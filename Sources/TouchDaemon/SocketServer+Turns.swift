@@ -73,6 +73,11 @@ extension SocketServer {
         loop.deferWork { [weak self] in self?.serveTurn() }
     }
 
+    /// Whether request lines already received wait for a turn that is scheduled: one who drives
+    /// the loop step by step (a test, the request fuzzing target) knows that more will be served
+    /// though no descriptor is ready (a turn's share may have been spent on empty lines).
+    public var hasRequestsWaiting: Bool { turnScheduled || !ready.isEmpty }
+
     /// One turn: every client in ``ready`` in order; those with requests left keep their place
     /// (those waiting for the `snapshot`/`views` slot first), and an alarm brings the next turn.
     func serveTurn() {

@@ -111,7 +111,7 @@ private struct EvemuReader {
 
     private mutating func readName(_ rest: Substring, line: Int, text: String) throws(RecordingError) {
         guard !sawName else { throw unexpected(line, "a single 'N:' line (one device per file)", text) }
-        let deviceName = String(rest.trimmingLeadingSpaces()).trimmingSpaces()
+        let deviceName = rest.trimmingSpaceScalars()
         guard deviceName.utf8.count <= Limits.maximumDeviceNameBytes else {
             throw unexpected(line, "a device name of at most \(Limits.maximumDeviceNameBytes) bytes", text)
         }

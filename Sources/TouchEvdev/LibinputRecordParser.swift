@@ -12,12 +12,23 @@ struct LibinputRecordParser {
     let name: String
 
     func parse(_ text: String) throws(RecordingError) -> Recording {
+        do {
+            return try read(text)
+        } catch {
+            // Errors carry the YAML reader's lines until here.
+            var located = error
+            located.line = error.line.map { YAMLLines.line(ofYAMLLine: $0, in: text) }
+            throw located
+        }
+    }
+
+    private func read(_ text: String) throws(RecordingError) -> Recording {
         try YAMLBudget.check(text, file: name)
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {
                 // Nothing but comments: the error is at the end of the file.
-                let lastLine = Self.line(ofByte: text.utf8.count, in: text)
+                let lastLine = YAMLLines.yamlLine(ofByte: text.utf8.count, in: text)
                 throw RecordingError(
                     file: name, line: lastLine, kind: .unexpected(expected: "a libinput-record document", found: "empty document"))
             }
@@ -25,7 +36,7 @@ struct LibinputRecordParser {
         } catch let error as RecordingError {
             throw error
         } catch {
-            throw yamlError(error, lastLine: Self.line(ofByte: text.utf8.count, in: text))
+            throw yamlError(error)
         }
 
         let rootMap = try mapping(root, "the top-level mapping with 'version' and 'devices'")
@@ -200,14 +211,6 @@ struct LibinputRecordParser {
         RecordingError(file: name, line: node.mark?.line, kind: .unexpected(expected: expected, found: found))
     }
 
-    /// The YAML reader's error, at the line it names. An error at the end of the stream is put on
-    /// the file's last line: libyaml moves its mark to a new line there, one past the text.
-    private func yamlError(_ error: any Error, lastLine: Int) -> RecordingError {
-        var error = yamlError(error)
-        if let line = error.line { error.line = min(max(line, 1), lastLine) }
-        return error
-    }
-
     private func yamlError(_ error: any Error) -> RecordingError {
         guard let yaml = error as? YamlError else {
             return RecordingError(file: name, kind: .invalidYAML(problem: String(describing: type(of: error))))
@@ -220,14 +223,9 @@ struct LibinputRecordParser {
                 file: name, line: context.mark.line,
                 kind: .invalidYAML(problem: "duplicate keys in a mapping (\(duplicates.count) of them)"))
         case .reader(let problem, let offset, _, let text):
-            return RecordingError(file: name, line: offset.map { Self.line(ofByte: $0, in: text) }, kind: .invalidYAML(problem: problem))
+            return RecordingError(file: name, line: offset.map { YAMLLines.yamlLine(ofByte: $0, in: text) }, kind: .invalidYAML(problem: problem))
         case .no, .memory, .writer, .emitter, .representer, .dataCouldNotBeDecoded:
             return RecordingError(file: name, kind: .invalidYAML(problem: "the YAML reader failed"))
         }
-    }
-
-    /// The 1-based line of the byte at `offset` of `text`.
-    private static func line(ofByte offset: Int, in text: String) -> Int {
-        1 + text.utf8.prefix(max(offset, 0)).reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
     }
 }

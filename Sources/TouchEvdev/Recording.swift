@@ -72,7 +72,17 @@ extension Recording {
         text: String, name: String, description: DeviceDescription? = nil
     ) throws(RecordingError) -> Recording {
         try RecordingDomains.checkSize(text, file: name)
-        let format = try detectFormat(text: text, name: name)
+        return try parse(text: text, name: name, format: detectFormat(text: text, name: name), description: description)
+    }
+
+    /// Parses a recording from text known to be in `format`, with that format's parser whatever
+    /// the text looks like (as ``parse(text:name:description:)`` does once it has detected it).
+    ///
+    /// - Throws: ``RecordingError`` as ``parse(text:name:description:)``. Never traps.
+    public static func parse(
+        text: String, name: String, format: RecordingFormat, description: DeviceDescription? = nil
+    ) throws(RecordingError) -> Recording {
+        try RecordingDomains.checkSize(text, file: name)
         var recording: Recording
         switch format {
         case .evemu:

@@ -11,6 +11,11 @@ enum RecordingDomains {
         guard Limits.eventCode.contains(code) else {
             throw RecordingError(file: file, line: line, kind: .unexpected(expected: "an event code from 0x000 to 0x2ff (KEY_MAX)", found: text))
         }
+        // Axes are indexed by code wherever they are read: an EV_ABS code past ABS_MAX (which no
+        // kernel sends) would otherwise become an axis of the description derived from the events.
+        guard type != EventType.abs || Limits.absoluteAxisCode.contains(code) else {
+            throw RecordingError(file: file, line: line, kind: .unexpected(expected: "an EV_ABS code from 0x00 to 0x3f (ABS_MAX)", found: text))
+        }
     }
 
     /// What is wrong with an axis a recording declares, or nil. Any 32-bit values are accepted

@@ -54,6 +54,14 @@ extension StringProtocol {
         return String(result)
     }
 
+    /// The text without leading or trailing space and tab scalars: a space before a combining mark
+    /// is still a separator here, where the rest of the line is kept as it is (a device name).
+    func trimmingSpaceScalars() -> String {
+        let scalars = unicodeScalars.drop(while: { $0 == " " || $0 == "\t" })
+        let end = scalars.lastIndex(where: { $0 != " " && $0 != "\t" }).map { scalars.index(after: $0) } ?? scalars.startIndex
+        return String(String.UnicodeScalarView(scalars[..<end]))
+    }
+
     /// The fields separated by runs of spaces or tabs.
     func fields() -> [SubSequence] {
         // An ASCII line (every event line) is split on its bytes; any other by characters, where

@@ -54,7 +54,9 @@ final class IssueLog {
     }
 
     /// Issues sorted by line (issues without a line last), keeping the order of same-line ones,
-    /// then the count of those not listed.
+    /// then the count of those not listed, as a problem of the whole file that says where the first
+    /// of them is: the problems kept are the first found, not the first in the file, so the count
+    /// takes no line of its own, which would break the line order.
     var sortedIssues: [LayoutIssue] {
         var sorted = issues.enumerated().sorted { a, b in
             let lineA = a.element.line ?? Int.max
@@ -66,10 +68,11 @@ final class IssueLog {
             return a.offset < b.offset
         }.map(\.element)
         if let firstOmitted {
+            let position = firstOmitted.line.map { line in firstOmitted.column.map { " at line \(line), column \($0)" } ?? " at line \(line)" }
             sorted.append(
                 LayoutIssue(
-                    kind: firstOmitted.kind, file: file, line: firstOmitted.line, column: firstOmitted.column,
-                    message: "\(omitted) more problem\(omitted == 1 ? "" : "s"), not listed (the first of them here): "
+                    kind: firstOmitted.kind, file: file,
+                    message: "\(omitted) more problem\(omitted == 1 ? "" : "s"), not listed (the first of them\(position ?? " in the file")): "
                         + "at most \(Self.maximumIssues) problems are listed per file"))
         }
         return sorted

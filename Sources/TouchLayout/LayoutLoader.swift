@@ -24,7 +24,13 @@ public enum LayoutLoader {
             let kind: LayoutIssue.Kind = if case .tooLarge = error { .exceedsLimit } else { .unreadableFile }
             throw LayoutErrors([LayoutIssue(kind: kind, file: path, message: "cannot read the layout file: \(error.reason)")])
         }
-        return try parse(decodeUTF8(bytes, file: path), file: path)
+        return try parse(bytes, file: path)
+    }
+
+    /// Parses a layout file's bytes, as ``load(path:)`` does once it has read them: UTF-8 text (an
+    /// issue at the first byte that is not), then ``parse(_:file:)-(String,_)``.
+    public static func parse(_ bytes: [UInt8], file: String) throws(LayoutErrors) -> LayoutDocument {
+        try parse(decodeUTF8(bytes, file: file), file: file)
     }
 
     /// Parses layout text. `file` names it in messages (and relative `pointercal` paths resolve

@@ -29,6 +29,23 @@ import TouchProtocol
         for c in [all, actionsOnly, prefix] { #expect(c.seqs == Array(1...c.seqs.count), "no gaps") }
     }
 
+    /// Empty lines spend a turn's share without a request being served: the server says that more
+    /// waits, and the next turns serve it.
+    @Test(.timeLimit(.minutes(10))) func linesLeftForTheNextTurnAreSaidToWait() throws {
+        let h = try DaemonHarness(app: kioskApp())
+        let c = try h.connectBare()
+        #expect(!h.daemon.server.hasRequestsWaiting)
+        c.sendRaw(Array(String(repeating: "\n", count: 40).utf8) + Array(#"{"id":7,"cmd":"ping"}"#.utf8) + [10])
+        // One wakeup reads everything and serves one turn: 16 lines, all of them empty.
+        try h.loop.runOnce(timeoutMilliseconds: 1000)
+        c.poll()
+        #expect(c.reply(id: 7) == nil)
+        #expect(h.daemon.server.hasRequestsWaiting)
+        try h.drain(c)
+        #expect(c.code(id: 7) == "ok")
+        #expect(!h.daemon.server.hasRequestsWaiting)
+    }
+
     @Test func badRequestsGetErrorsAndTheConnectionStays() throws {
         let h = try DaemonHarness(app: kioskApp())
         let c = try h.connect()

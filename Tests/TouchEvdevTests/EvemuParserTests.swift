@@ -82,6 +82,17 @@ import Testing
         #expect(recording.events == [InputEvent(time: EventTime(microseconds: 1_500_000), type: 3, code: 0, value: 7)])
     }
 
+    /// The space after `N:` separates the name even when a combining mark follows it (one
+    /// character with the space): the name is the rest of the line, as written, without the spaces
+    /// and tabs around it.
+    @Test func aNameStartingWithACombiningMarkKeepsNoSpace() throws {
+        for text in ["N:\u{0599}x\n", "N: \u{0599}x\n", "N:\t \u{0599}x \t\n"] {
+            let parsed = try EvemuParser(name: "mark").parse(text)
+            #expect(parsed.description?.name == "\u{0599}x", "\(text.debugDescription)")
+        }
+        #expect(try EvemuParser(name: "inner").parse("N:  My  Device \t\n").description?.name == "My  Device")
+    }
+
     @Test func timesAndFieldsAreReadFromTheirCharacters() {
         #expect(NumberText.time("1330496011.108581") == EventTime(seconds: 1_330_496_011, microseconds: 108_581))
         #expect(NumberText.time("0.5") == EventTime(microseconds: 500_000))

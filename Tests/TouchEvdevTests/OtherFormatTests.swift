@@ -96,6 +96,24 @@ import TouchEvdev
         }
     }
 
+    /// The YAML reader counts lines its own way: one more at the end of a text without a final
+    /// newline, and one at a lone `\r` or a Unicode line separator. Errors name the text's lines
+    /// (counted at `\n`, as in every other error), never one past the last.
+    @Test(arguments: [
+        ("version: 1\ndevices:\n# libinput record\nversit", 4),
+        ("# librd\rversio# lni:", 1),
+        ("version: 1\r\ndevices:\r\n- evdev:\r\n    name: [1, 2]\r\n", 4),
+        ("version: 1\rdevices:\r- evdev:\n    name: [1, 2]\n", 2),
+        ("version: 1\ndevices:\u{2028}- evdev:\n    name: [1, 2]\n", 3),
+    ] as [(String, Int)])
+    func yamlErrorsNameTheTextsLines(text: String, line: Int) {
+        #expect {
+            try Recording.parse(text: text, name: "odd.yml", format: .libinputRecord)
+        } throws: { error in
+            (error as? RecordingError)?.line == line
+        }
+    }
+
     @Test func geteventTraceDerivesADescription() throws {
         let text = """
             [  213130.350752] EV_ABS       ABS_MT_TRACKING_ID   00000000            \r

@@ -91,6 +91,11 @@ import TouchEvdev
         ("N: x\nA: 00 0 2147483648 0 0\n", 2, "'A: <code hex, 00-3f> <min> <max> <fuzz> <flat> [<resolution>]' in decimal"),
         ("[ 1.0 ] EV_ABS ABS_MT_SLOT 00000100\n", 1, "an ABS_MT_SLOT from 0 to 255"),
         ("[ 1.0 ] 0021 0000 00000001\n", 1, "an event type from 0x00 to 0x1f (EV_MAX)"),
+        // An EV_ABS code past ABS_MAX would become an axis of a description derived from the events.
+        ("[ 1.0 ] 0003 0035 00000001\n[ 1.0 ] 0003 014a 00000000\n", 2, "an EV_ABS code from 0x00 to 0x3f (ABS_MAX)"),
+        ("N: x\nE: 0.1 0003 0040 1\n", 2, "an EV_ABS code from 0x00 to 0x3f (ABS_MAX)"),
+        ("version: 1\ndevices:\n- evdev:\n    name: x\n  events:\n  - evdev:\n    - [0, 0, 3, 330, 1]\n", 7,
+            "an EV_ABS code from 0x00 to 0x3f (ABS_MAX)"),
     ] as [(String, Int, String)])
     func numbersOutsideTheirDomainsAreRefusedWithTheirLine(text: String, line: Int, expected: String) {
         #expect {

@@ -144,6 +144,21 @@ import TouchCore
         #expect(found.count == IssueLog.maximumIssues + 1)
         #expect(found.prefix(IssueLog.maximumIssues).allSatisfy { $0.kind == .unknownKey })
         #expect(found.last?.message.hasPrefix("\(500 - IssueLog.maximumIssues) more problems, not listed") == true, "\(found.last!)")
-        #expect(found.last?.line != nil)
+        #expect(found.last?.message.contains("(the first of them at line ") == true, "\(found.last!)")
+        #expect(found.last?.line == nil, "the count is about the whole file")
+    }
+
+    /// The problems listed are the first found, which need not be the first in the file (the
+    /// references are checked after every entry is read): the count of the others takes no line,
+    /// so the list stays in line order.
+    @Test func theCountOfUnlistedProblemsKeepsTheLineOrder() {
+        let typos = (0..<IssueLog.maximumIssues).map { "colour\($0) = 1" }.joined(separator: "\n")
+        let text = "[[window]]\nid = \"w\"\nsize = [10, 10]\n[[view]]\nid = \"v\"\nparent = \"nowhere\"\nframe = [0, 0, 1, 1]\n" + typos + "\n"
+        let found = issues(text)
+        #expect(found.count == IssueLog.maximumIssues + 1)
+        let lines = found.compactMap(\.line)
+        #expect(lines == lines.sorted(), "\(lines)")
+        #expect(found.last?.line == nil)
+        #expect(found.last?.message.hasPrefix("1 more problem, not listed (the first of them at line 6, column 1)") == true, "\(found.last!)")
     }
 }
