@@ -1,4 +1,5 @@
 import TouchCore
+import TouchEvdev
 import TouchLayout
 import TouchProtocol
 import TouchSystem
@@ -47,6 +48,10 @@ public enum InputSourceEvent: Sendable {
     case problem(String)
     /// The source has nothing more to give (a recording ended).
     case finished
+    /// A recorded device's events as they were read (``SessionDeviceSource/setRecording(_:_:)``).
+    case raw(device: String, events: [InputEvent])
+    /// A held device's raw contact frames (``SessionDeviceSource/setHeld(_:_:)``).
+    case heldFrames(device: String, frames: [ContactFrame])
 }
 
 /// The daemon's input sources, as one: started, stopped, told of reloads and described together.

@@ -43,6 +43,8 @@ public final class LiveDeviceSource: InputSource {
     var ignored: [String: (facts: DeviceFacts, reason: String)] = [:]
     /// The attempt at which each node that could not be opened last failed.
     var failedAttempts: [String: Int] = [:]
+    /// The devices whose reads are reported raw too (a recording session), by identity.
+    var recorded: Set<String> = []
 
     /// A source matching devices to `layout`'s entries and mapping them into `tree`; `clock` (the
     /// loop's: the kernel's monotonic clock, which evdev stamps events with) stamps what it makes
