@@ -22,7 +22,7 @@ enum RequestFamily {
         case .addView(let view, let parent, let changes, let keep): self = .tree(.addView(view: view, parent: parent, changes: changes, keep: keep))
         case .removeView(let view): self = .tree(.removeView(view))
         case .views: self = .tree(.views)
-        case .snapshot(let window, let heatmap): self = .tree(.snapshot(window: window, heatmap: heatmap))
+        case .snapshot(let window, let heatmap, let touches): self = .tree(.snapshot(window: window, heatmap: heatmap, touches: touches))
         case .becomeFirstResponder(let responder): self = .responders(.become(responder))
         case .resignFirstResponder(let responder): self = .responders(.resign(responder))
         case .reload: self = .daemon(.reload)

@@ -45,7 +45,7 @@ extension Request {
     static let arguments: [String: Set<String>] = [
         "ping": [], "subscribe": ["topics", "views", "actions"], "unsubscribe": ["subscription"],
         "hit_test": ["x", "y", "window"], "set": ["view", "properties"], "set_control": ["view", "value", "enabled"], "add_view": ["view", "parent", "properties", "keep"],
-        "remove_view": ["view"], "reload": [], "devices": [], "views": [], "stats": [], "snapshot": ["window", "heatmap"],
+        "remove_view": ["view"], "reload": [], "devices": [], "views": [], "stats": [], "snapshot": ["window", "heatmap", "touches"],
         "become_first_responder": ["responder"], "resign_first_responder": ["responder"],
         "begin_receiving_remote_control": [], "end_receiving_remote_control": [],
         "record": ["device"], "stop_recording": ["device"], "calibrate": ["device", "targets"], "calibration_point": ["sample", "target"],
@@ -85,7 +85,8 @@ extension Request {
         case "snapshot":
             var heatmap = false
             if let v = d["heatmap"] { heatmap = try RequestField.bool(v, "heatmap") }
-            return .snapshot(window: try RequestField.optionalIdentifier(d["window"], "window"), heatmap: heatmap)
+            let touches = try d["touches"].map { v throws(RequestError) in try RequestField.bool(v, "touches") } ?? true
+            return .snapshot(window: try RequestField.optionalIdentifier(d["window"], "window"), heatmap: heatmap, touches: touches)
         case "become_first_responder": return .becomeFirstResponder(responder: try RequestField.identifier(d["responder"], "responder"))
         case "resign_first_responder": return .resignFirstResponder(responder: try RequestField.identifier(d["responder"], "responder"))
         case "begin_receiving_remote_control": return .beginReceivingRemoteControl

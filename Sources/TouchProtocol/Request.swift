@@ -46,7 +46,8 @@ public enum Request: Hashable, Sendable {
     case devices
     case views
     case stats
-    case snapshot(window: ResponderID?, heatmap: Bool)
+    /// A picture of a window with the last touches' paths (none with `touches` false).
+    case snapshot(window: ResponderID?, heatmap: Bool, touches: Bool = true)
     /// `becomeFirstResponder()` on a window, view or controller.
     case becomeFirstResponder(responder: ResponderID)
     /// `resignFirstResponder()` on a window, view or controller.

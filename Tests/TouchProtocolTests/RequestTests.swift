@@ -109,6 +109,7 @@ import TouchProtocol
         }
         // Every command's documented arguments are accepted.
         #expect(try Request.parse(#"{"id":1,"cmd":"snapshot","window":"w","heatmap":true}"#).result.get() == .snapshot(window: "w", heatmap: true))
+        #expect(try Request.parse(#"{"cmd":"snapshot","touches":false}"#).result.get() == .snapshot(window: nil, heatmap: false, touches: false))
     }
 
     @Test func repliesCarryTheRequestID() {
