@@ -46,6 +46,7 @@ extension Daemon {
             input.setRecording(found.id, true)
             observer.deviceSession("recording started\(describe(client))", device: found.id)
         }
+        loop.deferWork { [weak self] in self?.input.subscriberArrived() }
         let devices: [JSONValue] = chosen.map { found in
             .object([("device", .string(found.id)), ("name", .string(found.description.name)), ("evemu", .string(EvemuWriter.description(found.description)))])
         }
@@ -105,7 +106,8 @@ extension Daemon {
         deviceSessions.calibrations[found.id] = DeviceSessions.Calibration(client: client, session: session, file: found.calibrationFile)
         input.setHeld(found.id, true)
         observer.deviceSession("calibration started\(describe(client)): its touches are held from the application", device: found.id)
-        return .success(Self.calibrationStarted(session, file: found.calibrationFile))
+        loop.deferWork { [weak self] in self?.input.subscriberArrived() }
+        return .success(CalibrationReply.started(session, file: found.calibrationFile))
     }
 
     /// The device a `calibrate` request names, or the only touch device present.
@@ -160,7 +162,13 @@ extension Daemon {
         let worst = formatNumber(outcome.worstResidualMillimetres)
         observer.deviceSession(
             "calibration applied (matrix \(outcome.matrix), worst residual \(worst) mm)\(describe(client)); " + Self.keptText(kept), device: device)
-        return .success(Self.calibrationFinished(outcome, device: device, kept: kept))
+        let file: String? = switch kept {
+        case .success(let path)?: path
+        case .failure(let error)?: error.path
+        case nil: nil
+        }
+        let reason: String? = if case .success? = kept { nil } else { Self.keptText(kept) }
+        return .success(CalibrationReply.finished(outcome, device: device, file: file, notKeptBecause: reason))
     }
 
     private func cancelCalibration(for client: SocketServer.ClientHandle) -> RequestResult {
@@ -249,19 +257,28 @@ extension Daemon {
         case nil: "not kept: the device's [[device]] entry names no calibration_file (it lasts until the next reload or restart)"
         }
     }
+}
 
-    static func calibrationStarted(_ session: CalibrationSession, file: String?) -> JSONValue {
+/// The replies of a calibration session, as `touchd calibrate` prints them too.
+public enum CalibrationReply {
+    /// `calibrate`'s: the device, its window and region, the display's density, the targets and
+    /// the file the calibration will be kept in.
+    public static func started(_ session: CalibrationSession, file: String?) -> JSONValue {
         let region = session.mapping.target.effectiveRegion
+        let targets: [JSONValue] = session.targets.enumerated().map { index, point in
+            .object([("target", .int(Int64(index))), ("x", .double(point.x)), ("y", .double(point.y))])
+        }
         return .object([
             ("device", .string(session.deviceID)), ("window", .string(session.window.rawValue)),
             ("region", .array([region.minX, region.minY, region.width, region.height].map { .double($0) })),
-            ("points_per_mm", .double(session.mapping.target.pointsPerMillimetre)),
-            ("targets", .array(session.targets.enumerated().map { .object([("target", .int(Int64($0.offset))), ("x", .double($0.element.x)), ("y", .double($0.element.y))]) })),
+            ("points_per_mm", .double(session.mapping.target.pointsPerMillimetre)), ("targets", .array(targets)),
             ("calibration_file", file.map { .string($0) } ?? .null),
         ])
     }
 
-    static func calibrationFinished(_ outcome: CalibrationOutcome, device: String, kept: Result<String, FileWriteError>?) -> JSONValue {
+    /// `finish_calibration`'s: the matrix, each target's residual, and where it was kept (`kept`
+    /// false with `not_kept_because` when it was not).
+    public static func finished(_ outcome: CalibrationOutcome, device: String, file: String?, notKeptBecause: String?) -> JSONValue {
         let points: [JSONValue] = outcome.points.map { point in
             .object([
                 ("target", .int(Int64(point.targetIndex))), ("x", .double(point.target.x)), ("y", .double(point.target.y)),
@@ -272,12 +289,9 @@ extension Daemon {
         var members: [(String, JSONValue)] = [
             ("device", .string(device)), ("matrix", .array(outcome.matrix.coefficients.map { .double($0) })), ("points", .array(points)),
             ("worst_residual_mm", .double(outcome.worstResidualMillimetres)), ("mean_residual_mm", .double(outcome.meanResidualMillimetres)),
+            ("calibration_file", file.map { .string($0) } ?? .null), ("kept", .bool(notKeptBecause == nil)),
         ]
-        switch kept {
-        case .success(let path)?: members += [("calibration_file", .string(path)), ("kept", true)]
-        case .failure(let error)?: members += [("calibration_file", .string(error.path)), ("kept", false), ("not_kept_because", .string(keptText(kept)))]
-        case nil: members += [("calibration_file", .null), ("kept", false), ("not_kept_because", .string(keptText(kept)))]
-        }
+        if let notKeptBecause { members.append(("not_kept_because", .string(notKeptBecause))) }
         return .object(members)
     }
 }

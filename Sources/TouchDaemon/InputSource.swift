@@ -26,7 +26,8 @@ public protocol InputSource: AnyObject {
     /// `CLOCK_MONOTONIC` for live devices, the recording's own timeline for a replay. Events touchd
     /// makes itself before any input arrived (cancellations) are stamped with it.
     var now: Double { get }
-    /// A client subscribed to the daemon (a replay that waits for one starts playing).
+    /// A client subscribed to the daemon, or began recording or calibrating a device (a replay that
+    /// waits for one starts playing).
     func subscriberArrived()
 }
 
