@@ -74,7 +74,9 @@ let package = Package(
             dependencies: ["TouchCore", "TouchEvdev", "TouchInput", "TouchLayout", "TouchProtocol", "TouchDaemon", "TouchRender"]),
         .executableTarget(
             name: "touchctl",
-            dependencies: ["TouchCore", "TouchProtocol", "TouchSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "TouchCore", "TouchEvdev", "TouchProtocol", "TouchSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .testTarget(
             name: "TouchCoreTests",
             dependencies: [
