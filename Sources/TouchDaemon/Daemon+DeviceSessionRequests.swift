@@ -261,8 +261,8 @@ extension Daemon {
 
 /// The replies of a calibration session, as `touchd calibrate` prints them too.
 public enum CalibrationReply {
-    /// `calibrate`'s: the device, its window and region, the display's density, the targets and
-    /// the file the calibration will be kept in.
+    /// `calibrate`'s: the device, its window (id and size) and region, the display's density, the
+    /// targets and the file the calibration will be kept in.
     public static func started(_ session: CalibrationSession, file: String?) -> JSONValue {
         let region = session.mapping.target.effectiveRegion
         let targets: [JSONValue] = session.targets.enumerated().map { index, point in
@@ -270,6 +270,7 @@ public enum CalibrationReply {
         }
         return .object([
             ("device", .string(session.deviceID)), ("window", .string(session.window.rawValue)),
+            ("window_size", .array([session.mapping.target.windowSize.width, session.mapping.target.windowSize.height].map { .double($0) })),
             ("region", .array([region.minX, region.minY, region.width, region.height].map { .double($0) })),
             ("points_per_mm", .double(session.mapping.target.pointsPerMillimetre)), ("targets", .array(targets)),
             ("calibration_file", file.map { .string($0) } ?? .null),

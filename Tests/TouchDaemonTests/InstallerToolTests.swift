@@ -120,6 +120,20 @@ import Glibc
         #expect(worst.flatMap { Double($0) }.map { $0 < 1 } == true, "\(run.stdout)")
     }
 
+    @Test func theFullScreenExampleCalibratesToo() throws {
+        let python = try #require(ClientToolTests.python3, "python3 runs the example")
+        let dir = try Self.workspace(taps: Self.targetTaps, lingering: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (daemon, socket) = try Self.daemon(dir)
+        defer { daemon.terminate(); daemon.waitUntilExit() }
+        let run = try runToEnd(python, ["examples/calibrate.py", "--socket", socket, "--text"], timeout: 60)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.lines.filter { $0.hasPrefix("touch target ") }.count == 5, "\(run.stdout)")
+        #expect(run.lines.contains("kept in \(dir)/panel.calibration"), "\(run.stdout)")
+        let worst = run.lines.first { $0.hasPrefix("worst residual ") }?.split(separator: " ")[2]
+        #expect(worst.flatMap { Double($0) }.map { $0 < 1 } == true, "\(run.stdout)")
+    }
+
     /// One HTTP request to the watch page's server: the status line and the body read within a second.
     static func get(_ port: UInt16, _ path: String, method: String = "GET", host: String? = nil) throws -> (status: String, body: String) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
