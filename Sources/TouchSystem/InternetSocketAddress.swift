@@ -32,14 +32,14 @@ public struct InternetSocketAddress: Sendable, CustomStringConvertible {
         if host == "localhost" { host = "127.0.0.1" }
         if !bracketed, !host.contains(":") {
             var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
+            address.sin_family = sa_family_t(truncatingIfNeeded: AF_INET)
             address.sin_port = port.bigEndian
             guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw invalid }
             storage = .v4(address)
         } else {
             guard bracketed else { throw invalid }
             var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_family = sa_family_t(truncatingIfNeeded: AF_INET6)
             address.sin6_port = port.bigEndian
             guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else { throw invalid }
             storage = .v6(address)
@@ -63,7 +63,7 @@ public struct InternetSocketAddress: Sendable, CustomStringConvertible {
             var on: Int32 = 1
             let size = socklen_t(truncatingIfNeeded: MemoryLayout<Int32>.size)
             try SystemCall.require("setsockopt(SO_REUSEADDR)", description) { setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, size) }
-            try withSockaddr { address, length throws(SystemError) in
+            _ = try withSockaddr { address, length throws(SystemError) in
                 try SystemCall.require("bind", description) { bind(fd, address, length) }
             }
             try SystemCall.require("listen", description) { listen(fd, backlog) }
@@ -79,7 +79,7 @@ public struct InternetSocketAddress: Sendable, CustomStringConvertible {
     public static func boundPort(of fd: Int32) throws(SystemError) -> UInt16 {
         var address = sockaddr_in6()
         var length = socklen_t(truncatingIfNeeded: MemoryLayout<sockaddr_in6>.size)
-        try withUnsafeMutablePointer(to: &address) { pointer throws(SystemError) in
+        _ = try withUnsafeMutablePointer(to: &address) { pointer throws(SystemError) in
             try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw throws(SystemError) in
                 try SystemCall.require("getsockname", "fd \(fd)") { getsockname(fd, raw, &length) }
             }

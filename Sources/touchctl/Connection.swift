@@ -62,7 +62,7 @@ final class Connection {
         while true {
             let received: SystemCall.Outcome
             do {
-                received = try SystemCall.posix("recv", "touchd's socket") { chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) } }
+                received = try SystemCall.posix("recv", "touchd's socket") { chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(truncatingIfNeeded: MSG_DONTWAIT)) } }
             } catch {
                 throw ConnectionError("cannot read from touchd: \(error.errnoText)")
             }
@@ -86,7 +86,7 @@ final class Connection {
     /// - Returns: the request's `id`, which its reply carries.
     /// - Throws: ``ConnectionError`` when touchd went away.
     @discardableResult
-    func send(_ members: [(String, JSONValue)]) throws -> JSONValue {
+    func sendRequest(_ members: [(String, JSONValue)]) throws -> JSONValue {
         let id = JSONValue.int(nextID)
         nextID += 1
         var line = Array(JSONValue.object(members + [("id", id)]).jsonText.utf8)
@@ -96,7 +96,7 @@ final class Connection {
             let outcome: SystemCall.Outcome
             do {
                 outcome = try SystemCall.posix("send", "touchd's socket") {
-                    line[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    line[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 }
             } catch {
                 throw ConnectionError("cannot send to touchd: \(error.errnoText)")
@@ -111,7 +111,7 @@ final class Connection {
     /// messages that come before it to `other`; returns the reply's result.
     /// - Throws: ``ConnectionError`` with the error touchd replied, or when it went away.
     func request(_ members: [(String, JSONValue)], other: (_ message: JSONValue, _ line: [UInt8]) -> Void = { _, _ in }) throws -> JSONValue {
-        let id = try send(members)
+        let id = try sendRequest(members)
         while let (message, line) = try receive() {
             guard message["type"] == "reply", message["id"] == id else {
                 other(message, line)

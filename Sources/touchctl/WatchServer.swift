@@ -179,7 +179,7 @@ final class WatchServer {
             let outcome: SystemCall.Outcome
             do {
                 outcome = try SystemCall.posix("send", "a browser") {
-                    client.outgoing.withUnsafeBytes { Glibc.send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    client.outgoing.withUnsafeBytes { Glibc.send(client.fd, $0.baseAddress, $0.count, Int32(truncatingIfNeeded: MSG_NOSIGNAL)) }
                 }
             } catch {
                 return drop(client)
