@@ -20,6 +20,7 @@ extension LiveDeviceSource: SessionDeviceSource {
 
     public func setHeld(_ device: String, _ held: Bool) {
         guard let entry = entry(of: device) else { return }
+        if held { self.held.insert(device) } else { self.held.remove(device) }
         entry.pipeline.hold(held)
         reportHeldFrames(of: entry)
     }

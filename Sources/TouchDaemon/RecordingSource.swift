@@ -37,6 +37,8 @@ public final class RecordingSource: InputSource {
     public let anomalies: [String]
     /// Whether the events played are reported raw too (a recording session).
     var isRecorded = false
+    /// Whether the device is held out of dispatch (a calibration session).
+    var isHeld = false
     /// The `calibration_file` of the layout entry that takes the recording's device.
     var calibrationFile: String?
 
@@ -147,7 +149,7 @@ public final class RecordingSource: InputSource {
         let completed = playback.play(through: EventTime(microseconds: overflow ? Int64.max : through))
         if isRecorded && playback.next > start { sink?(.raw(device: deviceID, events: Array(playback.events[start..<playback.next]))) }
         for event in completed { sink?(.event(event)) }
-        reportHeldFrames()
+        if isHeld { reportHeldFrames() }
         _ = playback.takeAnomalies()  // reported once, up front
         guard let due = playback.nextDue else {
             let used = playback.pipeline != nil
@@ -181,6 +183,7 @@ extension RecordingSource: SessionDeviceSource {
 
     public func setHeld(_ device: String, _ held: Bool) {
         guard device == deviceID else { return }
+        isHeld = held
         playback.pipeline?.hold(held)
         reportHeldFrames()
     }

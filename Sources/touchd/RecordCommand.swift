@@ -14,11 +14,11 @@ struct RecordCommand: ParsableCommand {
             lists them. Recording stops on Ctrl-C (SIGINT) or SIGTERM, after --duration, or when the \
             device goes away; the file is written then, whole: the device's description (evemu's \
             N:, I:, P:, B:, A: lines) and every event with the kernel's timestamps. A running touchd \
-            that grabs the device leaves nothing for this command: `touchctl record` asks the daemon \
-            instead. The recording replays with `touchd replay`, `touchd --replay` and evemu-play.
+            that grabs the device leaves nothing for this command (it says so: it tries a grab for \
+            an instant at start, to tell): `touchctl record` asks the daemon instead. The recording replays with `touchd replay`, `touchd --replay` and evemu-play.
             """)
 
-    @Argument(help: "The device: its node, or its name or identity.")
+    @Argument(help: "The device: its node, or its name or identity.", completion: Completions.device)
     var device: String
 
     @Option(name: .long, help: "The recording to write (evemu text).", completion: Completions.recording)

@@ -106,6 +106,20 @@ import Glibc
         #expect(try replay(dir + "/recorded.evemu") == replay(dir + "/panel.evemu"))
     }
 
+    @Test func touchctlRecordsEveryTouchDeviceIntoADirectory() throws {
+        let dir = try Self.workspace(taps: [(1, Point(x: 100, y: 100))])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (daemon, socket) = try Self.daemon(dir)
+        defer { daemon.terminate(); daemon.waitUntilExit() }
+        try FileManager.default.createDirectory(atPath: dir + "/all", withIntermediateDirectories: true)
+        let both = try runToEnd(Binaries.touchctl, ["--socket", socket, "record", "--all", "--device", "x", "--out", dir + "/all"])
+        #expect(both.status == 64 && both.stderr.contains("--device and --all: give one of them"), "\(both.stderr)")
+        let run = try runToEnd(Binaries.touchctl, ["--socket", socket, "record", "--all", "--out", dir + "/all"], timeout: 60)
+        #expect(run.status == 0, "\(run.stderr)")
+        let recorded = try Recording.load(path: dir + "/all/replay_skewed_panel.evemu")
+        #expect(recorded.events.count == 10 && recorded.description.name == "skewed panel")
+    }
+
     @Test func touchctlCalibratesTargetByTarget() throws {
         let dir = try Self.workspace(taps: Self.targetTaps, lingering: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
