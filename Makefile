@@ -72,7 +72,7 @@ install: release man
 	install -d $(DESTDIR)$(DOCDIR)/examples
 	install -m644 README.md docs/layout.md docs/protocol.md docs/operations.md docs/limits.md $(DESTDIR)$(DOCDIR)/
 	install -m644 config/kiosk.toml config/media-kiosk.toml config/seed-experiment.toml examples/kiosk_client.py \
-		$(DESTDIR)$(DOCDIR)/examples/
+		examples/calibrate.py $(DESTDIR)$(DOCDIR)/examples/
 	install -Dm644 $(SCRATCH)/man/touchd.8 $(DESTDIR)$(MANDIR)/man8/touchd.8
 	install -Dm644 $(SCRATCH)/man/touchctl.1 $(DESTDIR)$(MANDIR)/man1/touchctl.1
 	install -Dm644 $(SCRATCH)/man/touchd-layout.5 $(DESTDIR)$(MANDIR)/man5/touchd-layout.5

@@ -82,7 +82,9 @@ let package = Package(
         .executableTarget(name: "touchd-fuzz", dependencies: ["TouchFuzzing"]),
         .executableTarget(
             name: "touchctl",
-            dependencies: ["TouchCore", "TouchProtocol", "TouchSystem", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "TouchCore", "TouchEvdev", "TouchProtocol", "TouchSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .testTarget(
             name: "TouchCoreTests",
             dependencies: [

@@ -2,14 +2,15 @@
 # The whole test suite, in order: the code lints (no function over 60 lines in Sources/; no
 # conversion that can trap outside the reviewed list), the unit and integration tests (core, layout,
 # evdev, protocol, socket, process and recording tests), a short seeded run of every fuzzing target,
-# the end-to-end run on a real Linux kernel under QEMU (uinput and uhid devices, udevd, hotplug), then
-# the Debian package on a real systemd boot (Debian 12 under QEMU, systemd as PID 1).
+# the watch page in a headless browser (Debian's chromium over its DevTools protocol), the end-to-end
+# run on a real Linux kernel under QEMU (uinput and uhid devices, udevd, hotplug, recording and
+# calibration), then the Debian package on a real systemd boot (Debian 12 under QEMU, systemd as PID 1).
 # Tests that read ../shared/recordings say plainly when it is absent (and fail when CI is set).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # systemd provides systemd-analyze and systemd-socket-activate, which the service tests use;
-# librsvg2-bin provides rsvg-convert, for the PNG pictures.
-bash scripts/install-deps.sh systemd librsvg2-bin python3
+# librsvg2-bin provides rsvg-convert, for the PNG pictures; chromium shows the watch page.
+bash scripts/install-deps.sh systemd librsvg2-bin python3 chromium
 echo "== lint: function length" >&2
 python3 scripts/lint/function-length.py
 echo "== lint: conversions that can trap" >&2
@@ -19,6 +20,8 @@ swift build --build-tests
 swift test --skip-build
 echo "== fuzzing: every target for 20 s, seeded, under libFuzzer, ASan and LSan" >&2
 bash scripts/fuzz.sh --seconds 20
+echo "== the watch page, in a headless browser" >&2
+python3 scripts/browser/watch-page.py --bin "$(swift build --show-bin-path)"
 echo "== end to end, on a real kernel" >&2
 bash scripts/vm/e2e.sh
 echo "== the Debian package, on a real systemd boot" >&2

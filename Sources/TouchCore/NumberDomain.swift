@@ -93,6 +93,9 @@ public enum Limits {
     public static let maximumRequestListEntries = 64
     /// The longest string a request's `id` may be, in UTF-8 bytes (the reply carries it back).
     public static let maximumRequestIDBytes = 256
+    /// The longest device identity a request may name (`record`, `calibrate`), in UTF-8 bytes: a
+    /// port and ids, then a device name of at most 1024 bytes.
+    public static let maximumDeviceIdentityBytes = 2_048
 
     /// The longest user or group name in those lists, in UTF-8 bytes (Linux allows 32).
     public static let maximumAccountNameBytes = 32
@@ -253,4 +256,16 @@ extension Limits {
     /// `LIBINPUT_CALIBRATION_MATRIX`, a layout's `calibration`, one derived from a pointercal
     /// file): real ones are within a few units; a million leaves every product finite.
     public static let calibrationCoefficient = NumberDomain(-1_000_000...1_000_000)
+    /// The largest calibration file read (``maximumCalibrationPoints`` residuals and a matrix).
+    public static let maximumCalibrationFileBytes = 64 * 1024
+    /// The most targets a calibration session shows (and residuals its file lists); a fit needs 3.
+    public static let maximumCalibrationPoints = 64
+    /// The most samples a calibration session keeps (touches the client has not yet assigned).
+    public static let maximumCalibrationSamples = 1_024
+    /// A sample's number in a calibration session (the daemon numbers them from 1).
+    public static let calibrationSampleNumber = NumberDomain(1...Double(maximumCalibrationSamples), wholeNumbers: true)
+    /// A target's number in a calibration session (from 0, in the order the session lists them).
+    public static let calibrationTargetNumber = NumberDomain(0...Double(maximumCalibrationPoints - 1), wholeNumbers: true)
+    /// How long a recording or a measurement made from the command line lasts, at most: a day.
+    public static let captureDuration = NumberDomain(0...86_400, unit: "seconds", excludingLowerBound: true)
 }

@@ -45,6 +45,7 @@ extension Daemon {
             observer.deviceRemoved(id: id)
             scheduleStatus()
             cancelTouches(ofDevice: id)
+            endDeviceSessions(ofDevice: id, reason: "the device went away")
             publish(MessageEncoder.deviceRemoved(id: id))
         case .anomaly(let text):
             observer.anomaly(text)
@@ -54,6 +55,10 @@ extension Daemon {
             guard input.daemonEndsWithInput else { return }
             observer.inputEnded()
             shutdown(reason: "input ended")
+        case .raw(let device, let events):
+            publishRaw(device: device, events: events)
+        case .heldFrames(let device, let frames):
+            calibrationFrames(device: device, frames: frames)
         }
     }
 

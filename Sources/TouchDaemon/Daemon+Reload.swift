@@ -37,6 +37,7 @@ extension Daemon {
             let running = TreeState(app)
             replaceApplication(fresh.app)
             input.layoutChanged(to: fresh.document, tree: app.tree)
+            endCalibrations(reason: "the layout was reloaded")
             let new = TreeState(app)
             let summary = ReloadSummary(old: layoutBaseline, running: running, new: new)
             layoutBaseline = new

@@ -2,12 +2,14 @@ import TouchCore
 import TouchProtocol
 
 /// A request, by the family that serves it (one file each: `Daemon+SessionRequests.swift`,
-/// `Daemon+TreeRequests.swift`, `Daemon+ResponderRequests.swift`, `Daemon+DaemonRequests.swift`).
+/// `Daemon+TreeRequests.swift`, `Daemon+ResponderRequests.swift`, `Daemon+DaemonRequests.swift`,
+/// `Daemon+DeviceSessionRequests.swift`).
 enum RequestFamily {
     case session(SessionRequest)
     case tree(TreeRequest)
     case responders(ResponderRequest)
     case daemon(DaemonRequest)
+    case deviceSession(DeviceSessionRequest)
 
     init(_ request: Request) {
         switch request {
@@ -20,7 +22,7 @@ enum RequestFamily {
         case .addView(let view, let parent, let changes, let keep): self = .tree(.addView(view: view, parent: parent, changes: changes, keep: keep))
         case .removeView(let view): self = .tree(.removeView(view))
         case .views: self = .tree(.views)
-        case .snapshot(let window, let heatmap): self = .tree(.snapshot(window: window, heatmap: heatmap))
+        case .snapshot(let window, let heatmap, let touches): self = .tree(.snapshot(window: window, heatmap: heatmap, touches: touches))
         case .becomeFirstResponder(let responder): self = .responders(.become(responder))
         case .resignFirstResponder(let responder): self = .responders(.resign(responder))
         case .reload: self = .daemon(.reload)
@@ -28,6 +30,12 @@ enum RequestFamily {
         case .stats: self = .daemon(.stats)
         case .beginReceivingRemoteControl: self = .responders(.receiveRemoteControl(true))
         case .endReceivingRemoteControl: self = .responders(.receiveRemoteControl(false))
+        case .record(let device): self = .deviceSession(.record(device: device))
+        case .stopRecording(let device): self = .deviceSession(.stopRecording(device: device))
+        case .calibrate(let device, let targets): self = .deviceSession(.calibrate(device: device, targets: targets))
+        case .calibrationPoint(let sample, let target): self = .deviceSession(.calibrationPoint(sample: sample, target: target))
+        case .finishCalibration: self = .deviceSession(.finishCalibration)
+        case .cancelCalibration: self = .deviceSession(.cancelCalibration)
         }
     }
 
@@ -36,7 +44,7 @@ enum RequestFamily {
     var isHeavy: Bool {
         switch self {
         case .tree(.views), .tree(.snapshot): true
-        case .session, .tree, .responders, .daemon: false
+        case .session, .tree, .responders, .daemon, .deviceSession: false
         }
     }
 }
@@ -99,6 +107,7 @@ extension Daemon {
         case .tree(let request): perform(request, for: client)
         case .responders(let request): perform(request)
         case .daemon(let request): perform(request, for: client)
+        case .deviceSession(let request): perform(request, for: client)
         }
     }
 
@@ -131,6 +140,7 @@ extension Daemon {
     /// (their touches cancelled first, as for `remove_view`), unless a reload replaced the tree since.
     func clientLeft(_ client: SocketServer.ClientHandle) {
         updateDiagnostics()
+        endDeviceSessions(of: client)
         let views = viewOwnership.takeViews(of: client.serial)
         guard !views.isEmpty else { return }
         dispatchQueued()

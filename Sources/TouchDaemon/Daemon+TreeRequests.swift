@@ -10,7 +10,7 @@ enum TreeRequest {
     case addView(view: ResponderID, parent: ResponderID, changes: ViewChanges, keep: Bool)
     case removeView(ResponderID)
     case views
-    case snapshot(window: ResponderID?, heatmap: Bool)
+    case snapshot(window: ResponderID?, heatmap: Bool, touches: Bool)
 }
 
 extension Daemon {
@@ -22,7 +22,7 @@ extension Daemon {
         case .addView(let view, let parent, let changes, let keep): addView(view, parent: parent, changes, keep: keep, for: client)
         case .removeView(let view): removeView(view)
         case .views: .success(TreeDescription.views(app.tree, firstResponders: app.firstRespondersByWindow, controls: app.controlSpecs))
-        case .snapshot(let window, let heatmap): snapshot(window: window, heatmap: heatmap)
+        case .snapshot(let window, let heatmap, let touches): snapshot(window: window, heatmap: heatmap, touches: touches)
         }
     }
 
@@ -92,13 +92,13 @@ extension Daemon {
         return .success(ReplyResult.done)
     }
 
-    private func snapshot(window: ResponderID?, heatmap: Bool) -> RequestResult {
+    private func snapshot(window: ResponderID?, heatmap: Bool, touches: Bool) -> RequestResult {
         guard let target = window ?? app.tree.keyWindow else { return .failure(RequestError("no_window", "the layout has no window")) }
         var markers = ViewMarkers(handlers: app.handlers, tree: app.tree)
         markers.addRecognizers(app.gestureRecognizerSpecs)
         markers.addControls(app.controlSpecs)
         do {
-            let svg = try SVGRenderer.snapshot(tree: app.tree, window: target, markers: markers, touches: recentTouches.paths, heatmap: heatmap)
+            let svg = try SVGRenderer.snapshot(tree: app.tree, window: target, markers: markers, touches: touches ? recentTouches.paths : [], heatmap: heatmap)
             return .success(ReplyResult.snapshot(window: target, svg: svg))
         } catch {
             return .failure(RequestError(error.code, error.description))

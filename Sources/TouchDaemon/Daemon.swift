@@ -67,6 +67,8 @@ public final class Daemon {
     var reloadsRefused = 0
     /// The metrics file written for node_exporter, when there is one (`Daemon+Metrics.swift`).
     var metrics: MetricsFile?
+    /// The recordings and calibrations clients run on devices (`Daemon+DeviceSessionRequests.swift`).
+    var deviceSessions = DeviceSessions()
 
     public init(app: Application, server: SocketServer, loop: EventLoop, version: String, services: DaemonServices = DaemonServices()) {
         self.app = app

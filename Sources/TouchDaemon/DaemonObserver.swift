@@ -24,6 +24,9 @@ public protocol DaemonObserver: AnyObject {
     func deviceRemoved(id: String)
     /// An input source finished (a replay ended).
     func inputEnded()
+    /// An installer's session on a device began or ended (a recording, a calibration), or a
+    /// calibration was applied and kept: `text` says what, on which device.
+    func deviceSession(_ text: String, device: String)
     /// The daemon is stopping (its clients are told next).
     func stopping()
 }
@@ -40,6 +43,7 @@ extension DaemonObserver {
     public func deviceAdded(id: String) {}
     public func deviceRemoved(id: String) {}
     public func inputEnded() {}
+    public func deviceSession(_ text: String, device: String) {}
     public func stopping() {}
 }
 

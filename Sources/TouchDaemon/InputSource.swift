@@ -1,4 +1,5 @@
 import TouchCore
+import TouchEvdev
 import TouchLayout
 import TouchProtocol
 import TouchSystem
@@ -25,7 +26,8 @@ public protocol InputSource: AnyObject {
     /// `CLOCK_MONOTONIC` for live devices, the recording's own timeline for a replay. Events touchd
     /// makes itself before any input arrived (cancellations) are stamped with it.
     var now: Double { get }
-    /// A client subscribed to the daemon (a replay that waits for one starts playing).
+    /// A client subscribed to the daemon, or began recording or calibrating a device (a replay that
+    /// waits for one starts playing).
     func subscriberArrived()
 }
 
@@ -47,6 +49,10 @@ public enum InputSourceEvent: Sendable {
     case problem(String)
     /// The source has nothing more to give (a recording ended).
     case finished
+    /// A recorded device's events as they were read (``SessionDeviceSource/setRecording(_:_:)``).
+    case raw(device: String, events: [InputEvent])
+    /// A held device's raw contact frames (``SessionDeviceSource/setHeld(_:_:)``).
+    case heldFrames(device: String, frames: [ContactFrame])
 }
 
 /// The daemon's input sources, as one: started, stopped, told of reloads and described together.

@@ -13,11 +13,16 @@ extension LiveDeviceSource {
         if !result.drops.isEmpty {
             logger.warning("events were lost (SYN_DROPPED): resynchronising", metadata: ["device": "\(entry.pipeline.deviceID)"])
         }
+        // Sessions are rare: a read costs no lookup while there is none.
+        if !recorded.isEmpty, recorded.contains(entry.pipeline.deviceID) {
+            sink?(.raw(device: entry.pipeline.deviceID, events: result.recordedEvents))
+        }
         // Decoded in one go (one access to the entry's state, not one per event); what the events
         // completed is passed on after.
         var completed: [QueuedEvent] = []
         entry.pipeline.decode(result, into: &completed)
         for output in completed { sink?(.event(output)) }
+        if !held.isEmpty, held.contains(entry.pipeline.deviceID) { reportHeldFrames(of: entry) }
         for anomaly in entry.pipeline.takeAnomalies() {
             logger.warning("\(anomaly)", metadata: ["device": "\(entry.pipeline.deviceID)"])
         }

@@ -43,6 +43,10 @@ public final class LiveDeviceSource: InputSource {
     var ignored: [String: (facts: DeviceFacts, reason: String)] = [:]
     /// The attempt at which each node that could not be opened last failed.
     var failedAttempts: [String: Int] = [:]
+    /// The devices whose reads are reported raw too (a recording session), by identity.
+    var recorded: Set<String> = []
+    /// The devices held out of dispatch (a calibration session), by identity.
+    var held: Set<String> = []
 
     /// A source matching devices to `layout`'s entries and mapping them into `tree`; `clock` (the
     /// loop's: the kernel's monotonic clock, which evdev stamps events with) stamps what it makes
@@ -199,6 +203,7 @@ public final class LiveDeviceSource: InputSource {
     private func removed(_ devnode: String) {
         ignored[devnode] = nil
         guard let entry = open.removeValue(forKey: devnode) else { return }
+        held.remove(entry.pipeline.deviceID)
         entry.deadlineTimer?.cancel()
         for event in entry.pipeline.finish(at: clock.now) { sink?(.event(event)) }
         sink?(.deviceRemoved(id: entry.pipeline.deviceID))

@@ -12,14 +12,14 @@ public struct LoadedLayout {
         self.app = app
     }
 
-    /// Reads the layout file at `path`, builds its application and validates the pointercal files
-    /// it names: what the daemon needs at start and on every reload.
+    /// Reads the layout file at `path`, builds its application and reads the pointercal and
+    /// calibration files it names: what the daemon needs at start and on every reload.
     /// - Throws: ``LayoutErrors`` with every problem found.
     public static func load(path: String) throws(LayoutErrors) -> LoadedLayout {
         var document = try LayoutLoader.load(path: path)
         let app = try document.makeApplication(file: path)
-        let pointercal = PointercalFiles.load(into: &document, layoutFile: path)
-        guard pointercal.isEmpty else { throw LayoutErrors(pointercal) }
+        let problems = PointercalFiles.load(into: &document, layoutFile: path) + CalibrationFiles.load(into: &document, layoutFile: path)
+        guard problems.isEmpty else { throw LayoutErrors(problems) }
         return LoadedLayout(document: document, app: app)
     }
 }

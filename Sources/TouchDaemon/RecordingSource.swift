@@ -35,6 +35,12 @@ public final class RecordingSource: InputSource {
     /// What was odd in the recording (its stream, and what the pipeline worked around), found while
     /// decoding it once up front: reported as the source starts.
     public let anomalies: [String]
+    /// Whether the events played are reported raw too (a recording session).
+    var isRecorded = false
+    /// Whether the device is held out of dispatch (a calibration session).
+    var isHeld = false
+    /// The `calibration_file` of the layout entry that takes the recording's device.
+    var calibrationFile: String?
 
     /// Decodes the whole recording once up front (decoding is deterministic) for its anomalies and
     /// the time of its first event; playing feeds the events again, in time, paced on `clock` (the
@@ -63,6 +69,7 @@ public final class RecordingSource: InputSource {
         self.speed = speed > 0 && speed.isFinite ? speed : 1
         self.clock = clock
         self.waitsForSubscriber = waitsForSubscriber
+        if case .matched(_, let spec)? = replay.match { calibrationFile = spec.calibrationFile }
     }
 
     /// The recording's timeline: its first event's time plus the (scaled) time played so far; the
@@ -123,6 +130,7 @@ public final class RecordingSource: InputSource {
         guard let current = playback.pipeline else { return }
         do {
             playback.pipeline = try replay.pipeline(afterReloadOf: current, layout: layout, tree: tree)
+            calibrationFile = (try? RecordingReplay.spec(for: replay.recording, in: layout, window: replay.window, tree: tree))?.0.calibrationFile
         } catch {
             playback.pipeline = nil
             isPresent = false
@@ -137,7 +145,11 @@ public final class RecordingSource: InputSource {
         let elapsed = Double(TimeSpan.until(now, from: startedAt)) / 1_000_000 * speed
         let played = TimeSpan.microseconds(elapsed) ?? TimeSpan.longest
         let (through, overflow) = first.microseconds.addingReportingOverflow(played)
-        for event in playback.play(through: EventTime(microseconds: overflow ? Int64.max : through)) { sink?(.event(event)) }
+        let start = playback.next
+        let completed = playback.play(through: EventTime(microseconds: overflow ? Int64.max : through))
+        if isRecorded && playback.next > start { sink?(.raw(device: deviceID, events: Array(playback.events[start..<playback.next]))) }
+        for event in completed { sink?(.event(event)) }
+        if isHeld { reportHeldFrames() }
         _ = playback.takeAnomalies()  // reported once, up front
         guard let due = playback.nextDue else {
             let used = playback.pipeline != nil
@@ -151,5 +163,40 @@ public final class RecordingSource: InputSource {
         // The next thing due on the clock (one reading per batch played).
         guard let at = TimeSpan.adding((due.seconds - first.seconds - elapsed) / speed, to: now) else { return }
         timer?.schedule(atMicroseconds: at)
+    }
+}
+
+/// The replayed device for the installer's sessions: its events raw for a recording, held out of
+/// dispatch for a calibration, and a calibration applied at once.
+extension RecordingSource: SessionDeviceSource {
+    public var sessionDevices: [SessionDevice] {
+        guard isPresent, let pipeline = playback.pipeline else { return [] }
+        return [
+            SessionDevice(
+                id: deviceID, description: replay.recording.description, kind: replay.kind, touch: pipeline.touch, calibrationFile: calibrationFile)
+        ]
+    }
+
+    public func setRecording(_ device: String, _ recording: Bool) {
+        if device == deviceID { isRecorded = recording }
+    }
+
+    public func setHeld(_ device: String, _ held: Bool) {
+        guard device == deviceID else { return }
+        isHeld = held
+        playback.pipeline?.hold(held)
+        reportHeldFrames()
+    }
+
+    public func applyCalibration(_ matrix: CalibrationMatrix, toEntryOf device: String) -> [String] {
+        guard device == deviceID, let pipeline = playback.pipeline else { return [] }
+        playback.pipeline = pipeline.recalibrated(matrix)
+        return [deviceID]
+    }
+
+    /// Passes on what the held device decoded, raw.
+    private func reportHeldFrames() {
+        guard let frames = playback.pipeline?.takeHeldFrames(), !frames.isEmpty else { return }
+        sink?(.heldFrames(device: deviceID, frames: frames))
     }
 }

@@ -52,5 +52,7 @@ public final class ServiceReporter: DaemonObserver {
 
     public func inputEnded() { logger.info("input ended") }
 
+    public func deviceSession(_ text: String, device: String) { logger.notice("\(text)", metadata: ["device": "\(device)"]) }
+
     public func stopping() { notifier.stopping() }
 }

@@ -88,11 +88,12 @@ public struct CalibrationMatrix: Hashable, Sendable, CustomStringConvertible {
 /// It never holds the text that was read: a pointercal path may name any file on the system
 /// (one holding a password, say), and this error reaches socket clients and logs.
 public struct CalibrationError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// `LIBINPUT_CALIBRATION_MATRIX` or `pointercal`.
+    /// `LIBINPUT_CALIBRATION_MATRIX`, `pointercal` or `calibration file`.
     public var source: String
     /// The 1-based line at fault, when the source has lines (a pointercal file).
     public var line: Int?
-    /// The 1-based field at fault, counted through the whole source, when one is to blame.
+    /// The 1-based field at fault when one is to blame: counted through the whole source for a
+    /// pointercal file, along its line for a calibration file (the keyword is field 1).
     public var field: Int?
     /// What was expected there.
     public var expected: String

@@ -6,14 +6,16 @@ enum ReplyCheck {
     /// The message types of `docs/protocol.md` (`error` answers a request line that is too long).
     static let types: Set<String> = [
         "hello", "error", "hit", "touch", "action", "press", "remote_control", "motion", "first_responder", "device", "gesture",
-        "reply", "dropped", "goodbye", "reload", "event", "call", "hit_test",
+        "reply", "dropped", "goodbye", "reload", "event", "call", "hit_test", "raw", "recording_ended", "calibration_touch",
+        "calibration_sample", "calibration_ended",
     ]
     /// The error codes of `docs/protocol.md`.
     static let errorCodes: Set<String> = [
         "malformed_json", "malformed_request", "unknown_command", "bad_argument", "unknown_view", "unknown_window", "unknown_control",
         "no_window", "unknown_subscription", "reload_failed", "unsupported", "picture_too_large", "forbidden",
         "too_many_subscriptions", "too_many_views", "busy", "reply_too_large", "unknown_responder", "not_in_window",
-        "cannot_become_first_responder", "hidden", "refused_to_resign", "not_first_responder",
+        "cannot_become_first_responder", "hidden", "refused_to_resign", "not_first_responder", "unknown_device", "no_device",
+        "not_a_touch_device", "not_recording", "no_calibration", "calibration_failed", "gone",
     ]
 
     static func check(_ client: FuzzClient) throws(FuzzViolation) {

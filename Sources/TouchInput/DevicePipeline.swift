@@ -201,6 +201,43 @@ public enum DevicePipeline: Sendable {
         }
     }
 
+    /// The touch pipeline, for a touch device (what a calibration session fits against).
+    public var touch: TouchDevicePipeline? {
+        guard case .touch(let pipeline) = self else { return nil }
+        return pipeline
+    }
+
+    /// A touch device mapped with another calibration matrix
+    /// (``TouchDevicePipeline/recalibrated(_:)``); keys and motion as they are.
+    public func recalibrated(_ matrix: CalibrationMatrix) -> DevicePipeline {
+        guard case .touch(let pipeline) = self else { return self }
+        return .touch(pipeline.recalibrated(matrix))
+    }
+
+    /// Holds a touch device out of dispatch, or lets it go (``TouchDevicePipeline/hold(_:)``); keys
+    /// and motion are never held.
+    public mutating func hold(_ held: Bool) {
+        switch consume self {
+        case .touch(var pipeline):
+            pipeline.hold(held)
+            self = .touch(pipeline)
+        case let other: self = other
+        }
+    }
+
+    /// The raw frames a held touch device decoded since the last call.
+    public mutating func takeHeldFrames() -> [ContactFrame] {
+        switch consume self {
+        case .touch(var pipeline):
+            let frames = pipeline.takeHeldFrames()
+            self = .touch(pipeline)
+            return frames
+        case let other:
+            self = other
+            return []
+        }
+    }
+
     /// What the device's stream had that was odd, since the last call (for the logs).
     public mutating func takeAnomalies() -> [DeviceAnomaly] {
         switch consume self {

@@ -34,7 +34,7 @@ public struct RecordingReplay: Sendable {
 
     /// The `[[device]]` entry that takes the recording's device (or one for `window`, which must be
     /// a window of `tree`: a window given on the command line is blamed as such, not on the layout).
-    static func spec(for recording: Recording, in layout: LayoutDocument, window: String?, tree: ViewTree) throws(DevicePipelineError)
+    public static func spec(for recording: Recording, in layout: LayoutDocument, window: String?, tree: ViewTree) throws(DevicePipelineError)
         -> (DeviceSpec, DeviceMatch?)
     {
         if let window {

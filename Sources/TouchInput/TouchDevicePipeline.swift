@@ -18,12 +18,16 @@ public struct TouchDevicePipeline: Sendable {
     /// The frame assembler, with the device's contacts.
     public private(set) var assembler: FrameAssembler
     /// How contacts become window points.
-    public let mapping: DeviceMapping
+    public private(set) var mapping: DeviceMapping
     /// Contacts down now (by id), and those down when the layout was replaced: the latter were
     /// cancelled with the old layout, so the rest of their strokes is not passed on (as UIKit never
     /// revives a cancelled touch); each is forgotten when its finger lifts.
     private var liveContacts: Set<UInt64> = []
     private var contactsFromOldLayout: Set<UInt64> = []
+    /// Whether the device is held out of dispatch (a calibration session): its frames are kept raw,
+    /// in device units, for ``takeHeldFrames()``, and none becomes an `InputFrame`.
+    public private(set) var isHeld = false
+    private var heldFrames: [ContactFrame] = []
 
     /// Sets a device up from its description and its `[[device]]` entry.
     ///
@@ -68,14 +72,16 @@ public struct TouchDevicePipeline: Sendable {
         return (xAxis, yAxis)
     }
 
-    /// The calibration the entry asks for: its `calibration` matrix, its `pointercal` file (read
-    /// with the layout), or udev's `LIBINPUT_CALIBRATION_MATRIX`; each within
-    /// ``TouchCore/Limits/calibrationCoefficient``.
+    /// The calibration the entry asks for: a calibration session's (its `calibration_file`), its
+    /// `calibration` matrix, its `pointercal` file (read with the layout), or udev's
+    /// `LIBINPUT_CALIBRATION_MATRIX`; each within ``TouchCore/Limits/calibrationCoefficient``.
     private static func calibration(
         spec: DeviceSpec, xAxis: AbsInfo, yAxis: AbsInfo, screen: Size, udevProperties: [String: String], deviceID: String
     ) throws(DevicePipelineError) -> CalibrationMatrix {
-        if let values = spec.calibration, values.count == 6 {
-            let matrix = CalibrationMatrix(a: values[0], b: values[1], c: values[2], d: values[3], e: values[4], f: values[5])
+        let given = spec.calibration.flatMap { values in
+            values.count == 6 ? CalibrationMatrix(a: values[0], b: values[1], c: values[2], d: values[3], e: values[4], f: values[5]) : nil
+        }
+        if let matrix = spec.calibrationFileMatrix ?? given {
             if let index = matrix.firstCoefficientOutsideDomain {
                 throw DevicePipelineError(
                     device: deviceID, problem: "its calibration's coefficient \(index) is not \(Limits.calibrationCoefficient)")
@@ -115,7 +121,20 @@ public struct TouchDevicePipeline: Sendable {
         fresh.assembler = assembler
         fresh.assembler.palmThresholds = palm
         fresh.contactsFromOldLayout = contactsFromOldLayout.union(liveContacts)
+        fresh.isHeld = isHeld
+        fresh.heldFrames = heldFrames
         return fresh
+    }
+
+    /// The same device mapped with another calibration matrix (a calibration session's), from its
+    /// next event on; contacts down now stay out until they lift (their touches are cancelled).
+    public func recalibrated(_ matrix: CalibrationMatrix) -> TouchDevicePipeline {
+        var copy = self
+        var transform = mapping.transform
+        transform.calibration = matrix
+        copy.mapping = DeviceMapping(axes: mapping.axes, transform: transform, target: mapping.target)
+        copy.contactsFromOldLayout.formUnion(liveContacts)
+        return copy
     }
 
     /// Feeds one kernel event; returns a frame at each `SYN_REPORT` that changed something.
@@ -137,8 +156,26 @@ public struct TouchDevicePipeline: Sendable {
     /// Anomalies the device produced since the last call (for the logs).
     public mutating func takeAnomalies() -> [DeviceAnomaly] { assembler.takeAnomalies() }
 
+    /// Holds the device out of dispatch (or lets it go): while held, every frame is kept raw for
+    /// ``takeHeldFrames()`` and nothing is mapped. Letting go leaves the contacts down now out until
+    /// they lift, as a reload does: their touch-downs were never dispatched.
+    public mutating func hold(_ held: Bool) {
+        guard held != isHeld else { return }
+        isHeld = held
+        if !held {
+            contactsFromOldLayout.formUnion(liveContacts)
+            heldFrames = []
+        }
+    }
+
+    /// The raw frames decoded while held, oldest first; the buffer is emptied.
+    public mutating func takeHeldFrames() -> [ContactFrame] {
+        defer { heldFrames = [] }
+        return heldFrames
+    }
+
     /// Maps a frame's contacts into the window; nil when every contact in it belongs to a stroke
-    /// that began under the previous layout.
+    /// that began under the previous layout, or while the device is held.
     mutating func convert(_ frame: ContactFrame) -> InputFrame? {
         var kept = frame.contacts
         for contact in frame.contacts {
@@ -147,6 +184,10 @@ public struct TouchDevicePipeline: Sendable {
             case .ended, .cancelled: liveContacts.remove(contact.id)
             case .moved, .stationary: break
             }
+        }
+        if isHeld {
+            heldFrames.append(frame)
+            return nil
         }
         if !contactsFromOldLayout.isEmpty {
             kept = frame.contacts.filter { !contactsFromOldLayout.contains($0.id) }

@@ -6,7 +6,7 @@ extension LayoutReader {
     static let shakeKeys = ["shake_threshold_g", "shake_duration", "shake_settle"]
     static let deviceKeys = [
         "match", "window", "region", "rotation", "swap_axes", "invert_x", "invert_y", "calibration",
-        "udev_calibration", "pointercal", "grab", "palm_pressure", "palm_touch_major", "ignore",
+        "udev_calibration", "pointercal", "calibration_file", "grab", "palm_pressure", "palm_touch_major", "ignore",
     ] + shakeKeys
     static let matchKeys = ["kind", "name", "usb", "id_path", "id_serial", "devnode"]
     static let deviceAliases = [
@@ -41,6 +41,13 @@ extension LayoutReader {
         spec.pointercal = fields.string("pointercal", expect: "the path of a tslib pointercal file").map(resolve)
         if fields.has("calibration") && fields.has("pointercal") {
             log.add(.conflict, fields.at("pointercal"), "pointercal and calibration are both set: expected at most one of them")
+        }
+        spec.calibrationFile = fields.string("calibration_file", expect: "the path of the calibration file a calibration session writes")
+            .map(resolve)
+        for other in ["calibration", "pointercal"] where fields.has("calibration_file") && fields.has(other) {
+            log.add(
+                .conflict, fields.at("calibration_file"),
+                "calibration_file and \(other) are both set: expected at most one of them (a calibration session writes calibration_file)")
         }
         if let b = fields.bool("grab") { spec.grab = b }
         spec.ignore = ignore

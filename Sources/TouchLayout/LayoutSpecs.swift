@@ -99,6 +99,13 @@ public struct DeviceSpec: Hashable, Sendable {
     /// The calibration in the `pointercal` file, read and parsed with the layout (the layout's
     /// loader in the daemon fills it in); nil until then, and when there is no `pointercal`.
     public var pointercalContents: Pointercal?
+    /// `calibration_file`: the file a calibration session writes and the entry's matrix is read
+    /// from (``TouchEvdev/CalibrationFile``), resolved against the layout file's directory.
+    public var calibrationFile: String?
+    /// The matrix of the `calibration_file`, read with the layout (nil when the file does not exist
+    /// yet), or the one a calibration session applied since: it comes before every other
+    /// calibration of the entry.
+    public var calibrationFileMatrix: CalibrationMatrix?
     /// `grab`: grab the device exclusively. Default true.
     public var grab: Bool
     /// `ignore`: the devices this entry takes are left alone (not read, not grabbed), and later

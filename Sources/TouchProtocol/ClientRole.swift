@@ -6,8 +6,11 @@ public enum ClientRole: String, Hashable, Sendable, CaseIterable {
     /// `stats` and `snapshot`.
     case readOnly = "read_only"
     /// Also change it: `set`, `set_control`, `add_view`, `remove_view`, `reload`,
-    /// `become_first_responder`, `resign_first_responder`, `begin_receiving_remote_control` and
-    /// `end_receiving_remote_control`.
+    /// `become_first_responder`, `resign_first_responder`, `begin_receiving_remote_control`,
+    /// `end_receiving_remote_control`; and take its devices: `record` and `stop_recording` (raw
+    /// input, which may be what a person types), `calibrate`, `calibration_point`,
+    /// `finish_calibration` and `cancel_calibration` (a device held out of dispatch, then a new
+    /// calibration applied and kept).
     case control
 
     /// Whether a client with this role may make a request that needs `required`.
@@ -26,7 +29,8 @@ extension Request {
         switch self {
         case .ping, .subscribe, .unsubscribe, .hitTest, .views, .devices, .stats, .snapshot: .readOnly
         case .set, .setControl, .addView, .removeView, .reload, .becomeFirstResponder, .resignFirstResponder,
-            .beginReceivingRemoteControl, .endReceivingRemoteControl:
+            .beginReceivingRemoteControl, .endReceivingRemoteControl, .record, .stopRecording, .calibrate, .calibrationPoint,
+            .finishCalibration, .cancelCalibration:
             .control
         }
     }
@@ -51,6 +55,12 @@ extension Request {
         case .resignFirstResponder: "resign_first_responder"
         case .beginReceivingRemoteControl: "begin_receiving_remote_control"
         case .endReceivingRemoteControl: "end_receiving_remote_control"
+        case .record: "record"
+        case .stopRecording: "stop_recording"
+        case .calibrate: "calibrate"
+        case .calibrationPoint: "calibration_point"
+        case .finishCalibration: "finish_calibration"
+        case .cancelCalibration: "cancel_calibration"
         }
     }
 }

@@ -1,5 +1,5 @@
 /// Text from a client, shortened for a message about it (an unknown command or key may be
 /// as long as a whole line).
-func excerpt(_ text: String, maximumCharacters: Int = 40) -> String {
+public func excerpt(_ text: String, maximumCharacters: Int = 40) -> String {
     text.count <= maximumCharacters ? text : String(text.prefix(maximumCharacters)) + "..."
 }

@@ -45,9 +45,11 @@ extension Request {
     static let arguments: [String: Set<String>] = [
         "ping": [], "subscribe": ["topics", "views", "actions"], "unsubscribe": ["subscription"],
         "hit_test": ["x", "y", "window"], "set": ["view", "properties"], "set_control": ["view", "value", "enabled"], "add_view": ["view", "parent", "properties", "keep"],
-        "remove_view": ["view"], "reload": [], "devices": [], "views": [], "stats": [], "snapshot": ["window", "heatmap"],
+        "remove_view": ["view"], "reload": [], "devices": [], "views": [], "stats": [], "snapshot": ["window", "heatmap", "touches"],
         "become_first_responder": ["responder"], "resign_first_responder": ["responder"],
         "begin_receiving_remote_control": [], "end_receiving_remote_control": [],
+        "record": ["device"], "stop_recording": ["device"], "calibrate": ["device", "targets"], "calibration_point": ["sample", "target"],
+        "finish_calibration": [], "cancel_calibration": [],
     ]
 
     static func command(_ d: [String: JSONValue]) throws(RequestError) -> Request {
@@ -83,11 +85,14 @@ extension Request {
         case "snapshot":
             var heatmap = false
             if let v = d["heatmap"] { heatmap = try RequestField.bool(v, "heatmap") }
-            return .snapshot(window: try RequestField.optionalIdentifier(d["window"], "window"), heatmap: heatmap)
+            let touches = try d["touches"].map { v throws(RequestError) in try RequestField.bool(v, "touches") } ?? true
+            return .snapshot(window: try RequestField.optionalIdentifier(d["window"], "window"), heatmap: heatmap, touches: touches)
         case "become_first_responder": return .becomeFirstResponder(responder: try RequestField.identifier(d["responder"], "responder"))
         case "resign_first_responder": return .resignFirstResponder(responder: try RequestField.identifier(d["responder"], "responder"))
         case "begin_receiving_remote_control": return .beginReceivingRemoteControl
         case "end_receiving_remote_control": return .endReceivingRemoteControl
+        case "record", "stop_recording", "calibrate", "calibration_point", "finish_calibration", "cancel_calibration":
+            return try installerCommand(cmd, d)
         default: throw unknownCommand(cmd)
         }
     }
@@ -95,8 +100,39 @@ extension Request {
     static func unknownCommand(_ cmd: String) -> RequestError {
         RequestError(
             "unknown_command",
-            "unknown command \"\(excerpt(cmd))\": expected ping, subscribe, unsubscribe, hit_test, set, set_control, add_view, remove_view, reload, devices, views, stats, snapshot, become_first_responder, resign_first_responder, begin_receiving_remote_control or end_receiving_remote_control"
+            "unknown command \"\(excerpt(cmd))\": expected ping, subscribe, unsubscribe, hit_test, set, set_control, add_view, remove_view, reload, devices, views, stats, snapshot, become_first_responder, resign_first_responder, begin_receiving_remote_control, end_receiving_remote_control, record, stop_recording, calibrate, calibration_point, finish_calibration or cancel_calibration"
         )
+    }
+
+    /// The installer's commands: recording a device's raw events and calibrating a device.
+    static func installerCommand(_ cmd: String, _ d: [String: JSONValue]) throws(RequestError) -> Request {
+        let device = try d["device"].map { v throws(RequestError) in try RequestField.string(v, "device", maximumBytes: Limits.maximumDeviceIdentityBytes) }
+        switch cmd {
+        case "record": return .record(device: device)
+        case "stop_recording": return .stopRecording(device: device)
+        case "calibrate": return .calibrate(device: device, targets: try d["targets"].map { v throws(RequestError) in try targets(v) })
+        case "calibration_point":
+            return .calibrationPoint(
+                sample: try RequestField.integer(d["sample"], "sample", in: Limits.calibrationSampleNumber),
+                target: try RequestField.integer(d["target"], "target", in: Limits.calibrationTargetNumber))
+        case "finish_calibration": return .finishCalibration
+        default: return .cancelCalibration
+        }
+    }
+
+    /// `calibrate`'s `targets`: 3 to ``Limits/maximumCalibrationPoints`` points `[x, y]` in window
+    /// coordinates.
+    static func targets(_ value: JSONValue) throws(RequestError) -> [Point] {
+        let expected = "an array of 3 to \(Limits.maximumCalibrationPoints) points [x, y] (window points)"
+        guard case .array(let items) = value, (3...Limits.maximumCalibrationPoints).contains(items.count) else {
+            throw .badArgument("targets", expected: expected)
+        }
+        var points: [Point] = []
+        for (i, item) in items.enumerated() {
+            let n = try RequestField.numbers(item, "targets[\(i)]", in: [Limits.coordinate, Limits.coordinate], meaning: "x, y")
+            points.append(Point(x: n[0], y: n[1]))
+        }
+        return points
     }
 
     /// `set_control`: `value` a boolean or a plain number (the control's kind and range are the

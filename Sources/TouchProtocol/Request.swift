@@ -46,7 +46,8 @@ public enum Request: Hashable, Sendable {
     case devices
     case views
     case stats
-    case snapshot(window: ResponderID?, heatmap: Bool)
+    /// A picture of a window with the last touches' paths (none with `touches` false).
+    case snapshot(window: ResponderID?, heatmap: Bool, touches: Bool = true)
     /// `becomeFirstResponder()` on a window, view or controller.
     case becomeFirstResponder(responder: ResponderID)
     /// `resignFirstResponder()` on a window, view or controller.
@@ -55,6 +56,20 @@ public enum Request: Hashable, Sendable {
     case beginReceivingRemoteControl
     /// `UIApplication.endReceivingRemoteControlEvents()`.
     case endReceivingRemoteControl
+    /// Send this client a device's raw events (`raw` messages) until stopped: one device by its
+    /// identity, or every touch device present (nil).
+    case record(device: String?)
+    /// Stop sending raw events of one device (or of every device this client records: nil).
+    case stopRecording(device: String?)
+    /// Start calibrating a touch device (nil: the only touch device present): its touches are held
+    /// out of dispatch and sent to this client raw, for `targets` (window points; nil: five).
+    case calibrate(device: String?, targets: [Point]?)
+    /// Say which target a calibration sample was for.
+    case calibrationPoint(sample: Int, target: Int)
+    /// Fit, apply and keep the calibration, ending the session.
+    case finishCalibration
+    /// End the calibration session without changing anything.
+    case cancelCalibration
 }
 
 /// Why a request was refused: a machine-readable code and a sentence.

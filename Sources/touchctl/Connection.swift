@@ -53,10 +53,40 @@ final class Connection {
         }
     }
 
-    /// Sends a request (an object's members, without `id`) and waits for its reply, handing the
-    /// messages that come before it to `other`; returns the reply's result.
-    /// - Throws: ``ConnectionError`` with the error touchd replied, or when it went away.
-    func request(_ members: [(String, JSONValue)], other: (_ message: JSONValue, _ line: [UInt8]) -> Void = { _, _ in }) throws -> JSONValue {
+    /// The messages that have arrived, without waiting (for a connection watched by an event
+    /// loop); nil once touchd has closed the connection.
+    /// - Throws: ``ConnectionError`` when a line is not JSON or the socket fails.
+    func receiveAvailable() throws -> [(message: JSONValue, line: [UInt8])]? {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        var closed = false
+        while true {
+            let received: SystemCall.Outcome
+            do {
+                received = try SystemCall.posix("recv", "touchd's socket") { chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(truncatingIfNeeded: MSG_DONTWAIT)) } }
+            } catch {
+                throw ConnectionError("cannot read from touchd: \(error.errnoText)")
+            }
+            guard case .done(let n) = received else { break }
+            if n == 0 {
+                closed = true
+                break
+            }
+            lines.append(chunk[0..<n])
+        }
+        var messages: [(message: JSONValue, line: [UInt8])] = []
+        do {
+            while let line = try lines.nextLine() { messages.append((try JSONReader.read(line), line)) }
+        } catch {
+            throw ConnectionError("touchd sent a line that is not JSON: \(error)")
+        }
+        return closed && messages.isEmpty ? nil : messages
+    }
+
+    /// Sends a request (an object's members, without `id`) without waiting for its reply.
+    /// - Returns: the request's `id`, which its reply carries.
+    /// - Throws: ``ConnectionError`` when touchd went away.
+    @discardableResult
+    func sendRequest(_ members: [(String, JSONValue)]) throws -> JSONValue {
         let id = JSONValue.int(nextID)
         nextID += 1
         var line = Array(JSONValue.object(members + [("id", id)]).jsonText.utf8)
@@ -74,16 +104,29 @@ final class Connection {
             guard case .done(let n) = outcome, n > 0 else { throw ConnectionError("cannot send to touchd: the connection is gone") }
             sent += n
         }
+        return id
+    }
+
+    /// Sends a request (an object's members, without `id`) and waits for its reply, handing the
+    /// messages that come before it to `other`; returns the reply's result.
+    /// - Throws: ``ConnectionError`` with the error touchd replied, or when it went away.
+    func request(_ members: [(String, JSONValue)], other: (_ message: JSONValue, _ line: [UInt8]) -> Void = { _, _ in }) throws -> JSONValue {
+        let id = try sendRequest(members)
         while let (message, line) = try receive() {
             guard message["type"] == "reply", message["id"] == id else {
                 other(message, line)
                 continue
             }
-            if message["ok"] == true { return message["result"] ?? .null }
-            let error = message["error"]
-            throw ConnectionError("\(error?["code"]?.plainText ?? "error"): \(error?["message"]?.plainText ?? "")")
+            return try Self.result(of: message)
         }
         throw ConnectionError("touchd closed the connection")
+    }
+
+    /// A reply's result, or its error thrown.
+    static func result(of reply: JSONValue) throws -> JSONValue {
+        if reply["ok"] == true { return reply["result"] ?? .null }
+        let error = reply["error"]
+        throw ConnectionError("\(error?["code"]?.plainText ?? "error"): \(error?["message"]?.plainText ?? "")")
     }
 }
 

@@ -22,6 +22,12 @@ extension JSONValue {
         }
     }
 
+    /// A whole number as it is (a JSON number without a fraction).
+    var intValue: Int64? {
+        guard case .int(let v) = self else { return nil }
+        return v
+    }
+
     var arrayValue: [JSONValue]? {
         guard case .array(let items) = self else { return nil }
         return items

@@ -14,7 +14,7 @@ struct Touchctl: ParsableCommand {
         version: ReleaseVersion.of("touchctl"),
         subcommands: [
             Monitor.self, HitTest.self, SetView.self, SetControl.self, AddView.self, RemoveView.self, Reload.self, Devices.self, Views.self,
-            Stats.self, Ping.self, Snapshot.self, FirstResponder.self,
+            Stats.self, Ping.self, Snapshot.self, FirstResponder.self, Record.self, Calibrate.self, Watch.self,
         ])
 
     @Option(name: .long, help: "touchd's socket (default: $TOUCHD_SOCKET, else /run/touchd/touchd.sock).")
@@ -38,6 +38,11 @@ struct SocketOption: ParsableArguments {
 func checked(_ members: [(String, JSONValue)]) throws -> [(String, JSONValue)] {
     if case .failure(let error) = Request.parse(.object(members)).result { throw ValidationError(error.message) }
     return members
+}
+
+/// One line on standard error.
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 
 func run(_ body: () throws -> Void) throws {

@@ -8,6 +8,8 @@ enum Completions {
     static var layout: CompletionKind { .file(extensions: ["toml"]) }
     /// A recording (evemu, libinput-record, getevent) or a device description: any file.
     static var recording: CompletionKind { .file() }
+    /// An input device: its node (`/dev/input/event5`), so any file.
+    static var device: CompletionKind { .file() }
     /// A picture to write: `.svg` or `.png` files.
     static var picture: CompletionKind { .file(extensions: ["svg", "png"]) }
     /// A socket path.

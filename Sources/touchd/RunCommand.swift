@@ -66,7 +66,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Replay speed factor (greater than 0: 2 plays twice as fast).")
     var replaySpeed: Double = 1
 
-    @Flag(name: .long, help: "Start the replay when the first client subscribes.")
+    @Flag(name: .long, help: "Start the replay when the first client subscribes (or records, or calibrates).")
     var replayWaitsForClient = false
 
     @Flag(name: .long, help: "Exit once the replay has ended.")

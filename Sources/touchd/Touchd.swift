@@ -8,7 +8,10 @@ struct Touchd: ParsableCommand {
         commandName: "touchd",
         abstract: "Bridges Linux touchscreens and touchpads to a UIKit-style view tree and its socket clients.",
         version: ReleaseVersion.of("touchd"),
-        subcommands: [RunCommand.self, CheckCommand.self, HitTestCommand.self, ReplayCommand.self, DevicesCommand.self, DebugEventsCommand.self, RenderCommand.self],
+        subcommands: [
+            RunCommand.self, CheckCommand.self, HitTestCommand.self, ReplayCommand.self, DevicesCommand.self, DebugEventsCommand.self, RenderCommand.self,
+            RecordCommand.self, CalibrateCommand.self, MeasureCommand.self,
+        ],
         defaultSubcommand: RunCommand.self
     )
 

@@ -65,6 +65,36 @@ import TouchLayout
         #expect(result.output.contains("\(dir)/screen.pointercal: device[0].pointercal: cannot read the pointercal file named in"), "\(result.output)")
     }
 
+    static let calibrationLayout = """
+        [[window]]
+        id = "w"
+        size = [1000, 500]
+
+        [[device]]
+        window = "w"
+        calibration_file = "screen.calibration"
+
+        """
+
+    /// A calibration file not written yet is no problem (the device is not calibrated); one that is
+    /// there is read with the layout and refused like a pointercal file, without its text.
+    @Test func calibrationFilesAreReadWithTheLayout() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Self.calibrationLayout.write(toFile: dir + "/layout.toml", atomically: true, encoding: .utf8)
+        #expect(try run(["check", "--config", dir + "/layout.toml"]).status == 0)
+        try "version 1\nmatrix 1 0 0 0 1 0.01\n".write(toFile: dir + "/screen.calibration", atomically: true, encoding: .utf8)
+        let loaded = try LoadedLayout.load(path: dir + "/layout.toml")
+        #expect(loaded.document.devices.first?.calibrationFileMatrix?.f == 0.01)
+        try "version 1\nmatrix 1 0 hunter2 0 1 0\n".write(toFile: dir + "/screen.calibration", atomically: true, encoding: .utf8)
+        let result = try run(["check", "--config", dir + "/layout.toml"])
+        #expect(result.status == 1)
+        #expect(
+            result.output.contains("\(dir)/screen.calibration:2: device[0].calibration_file: field 4: expected \(Limits.calibrationCoefficient)"),
+            "\(result.output)")
+        #expect(result.output.contains("the calibration file named in \(dir)/layout.toml") && !result.output.contains("hunter2"), "\(result.output)")
+    }
+
     @Test func aGoodPointercalFilePassesCheck() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -19,6 +19,8 @@ import Glibc
         let control: [Request] = [
             .set(view: "v", changes: ViewChanges()), .addView(view: "v", parent: "p", changes: ViewChanges()), .removeView(view: "v"),
             .reload, .becomeFirstResponder(responder: "r"), .resignFirstResponder(responder: "r"),
+            .record(device: nil), .stopRecording(device: "d"), .calibrate(device: nil, targets: nil), .calibrationPoint(sample: 1, target: 0),
+            .finishCalibration, .cancelCalibration,
         ]
         for request in readOnly {
             #expect(request.requiredRole == .readOnly, "\(request.command)")
@@ -29,7 +31,7 @@ import Glibc
             #expect(!ClientRole.readOnly.allows(request.requiredRole), "\(request.command)")
             #expect(ClientRole.control.allows(request.requiredRole))
         }
-        #expect(Set((readOnly + control).map(\.command)).count == 14, "every command has its role")
+        #expect(Set((readOnly + control).map(\.command)).count == 20, "every command has its role")
     }
 
     @Test func thePolicyGivesControlToRootTheDaemonAndListedAccountsOnly() {

@@ -19,6 +19,9 @@ import TouchEvdev
             ("recording file", Limits.maximumRecordingBytes),
             ("device description file", Limits.maximumDescriptionBytes),
             ("pointercal file", Limits.maximumPointercalBytes),
+            ("calibration file", Limits.maximumCalibrationFileBytes),
+            ("calibration targets", Limits.maximumCalibrationPoints),
+            ("calibration samples", Limits.maximumCalibrationSamples),
             ("slot count", Limits.maximumSlots),
         ]
         let lines = text.split(separator: "\n")

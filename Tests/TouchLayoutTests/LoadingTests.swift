@@ -335,4 +335,21 @@ let fullLayout = """
         #expect(try load(text, file: "config/kiosk.toml").devices.map(\.pointercal) == ["config/cal/pointercal", "/etc/pointercal"])
         #expect(try load(text, file: "kiosk.toml").devices.map(\.pointercal) == ["cal/pointercal", "/etc/pointercal"])
     }
+
+    @Test func aCalibrationFileIsAPathLikeAPointercalsAndNotReadYet() throws {
+        let text = """
+            [[window]]
+            id = "w"
+            size = [4, 4]
+            [[device]]
+            window = "w"
+            calibration_file = "screen.calibration"
+            [[device]]
+            window = "w"
+            calibration_file = "/var/lib/touchd/pad.calibration"
+            """
+        let devices = try load(text, file: "config/kiosk.toml").devices
+        #expect(devices.map(\.calibrationFile) == ["config/screen.calibration", "/var/lib/touchd/pad.calibration"])
+        #expect(devices.allSatisfy { $0.calibrationFileMatrix == nil }, "the daemon's loader reads the files")
+    }
 }

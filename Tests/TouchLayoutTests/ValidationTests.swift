@@ -579,6 +579,21 @@ import TouchCore
             mentions: ["pointercal and calibration are both set: expected at most one of them"])
     }
 
+    @Test func aCalibrationFileExcludesTheOtherCalibrations() {
+        for other in ["calibration = [1, 0, 0, 0, 1, 0]", "pointercal = \"/etc/pointercal\""] {
+            let text = baseLayout + """
+                [[device]]
+                window = "main"
+                calibration_file = "/var/lib/touchd/screen.calibration"
+                \(other)
+                """
+            let key = other.hasPrefix("calibration") ? "calibration" : "pointercal"
+            check(
+                singleIssue(text), kind: .conflict, keyPath: "device[0].calibration_file", line: line(of: "calibration_file", in: text),
+                mentions: ["calibration_file and \(key) are both set: expected at most one of them"])
+        }
+    }
+
     @Test func badUSBIDs() {
         let text = baseLayout + """
             [[device]]

@@ -27,6 +27,36 @@ import TouchProtocol
         #expect(Request.setControl(view: "v", value: nil, enabled: true).requiredRole == .control)
     }
 
+    @Test func theInstallersRequestsParse() throws {
+        #expect(try Request.parse(#"{"cmd":"record"}"#).result.get() == .record(device: nil))
+        #expect(try Request.parse(#"{"cmd":"record","device":"1234:0001/vm touchscreen"}"#).result.get() == .record(device: "1234:0001/vm touchscreen"))
+        #expect(try Request.parse(#"{"cmd":"stop_recording"}"#).result.get() == .stopRecording(device: nil))
+        #expect(try Request.parse(#"{"cmd":"calibrate"}"#).result.get() == .calibrate(device: nil, targets: nil))
+        #expect(
+            try Request.parse(#"{"cmd":"calibrate","device":"d","targets":[[10,20],[30,40.5],[50,60]]}"#).result.get()
+                == .calibrate(device: "d", targets: [Point(x: 10, y: 20), Point(x: 30, y: 40.5), Point(x: 50, y: 60)]))
+        #expect(try Request.parse(#"{"cmd":"calibration_point","sample":3,"target":0}"#).result.get() == .calibrationPoint(sample: 3, target: 0))
+        #expect(try Request.parse(#"{"cmd":"finish_calibration"}"#).result.get() == .finishCalibration)
+        #expect(try Request.parse(#"{"cmd":"cancel_calibration"}"#).result.get() == .cancelCalibration)
+        #expect(Request.finishCalibration.command == "finish_calibration" && Request.record(device: nil).requiredRole == .control)
+    }
+
+    @Test(arguments: [
+        (#"{"cmd":"calibrate","targets":[[1,2],[3,4]]}"#, #""targets": expected an array of 3 to 64 points [x, y] (window points)"#),
+        (#"{"cmd":"calibrate","targets":[[1,2],[3,4],[5]]}"#, #""targets[2]": expected an array of 2 numbers (x, y)"#),
+        (#"{"cmd":"calibrate","targets":[[1,2],[3,4],[5,2e6]]}"#, #""targets[2][1]": expected a finite number from -1000000 to 1000000 (points)"#),
+        (#"{"cmd":"calibration_point","sample":0,"target":0}"#, #""sample": expected a whole number from 1 to 1024"#),
+        (#"{"cmd":"calibration_point","sample":1,"target":64}"#, #""target": expected a whole number from 0 to 63"#),
+        (#"{"cmd":"calibration_point","target":1}"#, #""sample" is required: expected a whole number from 1 to 1024"#),
+        (#"{"cmd":"record","device":""}"#, #""device": expected a string of 1 to 2048 bytes"#),
+        (#"{"cmd":"record","devices":"x"}"#, #"unknown argument "devices" for record: expected "device""#),
+    ])
+    func theInstallersRequestsAreCheckedAgainstTheirDomains(line: String, message: String) {
+        guard case .failure(let error) = Request.parse(line).result else { Issue.record("\(line) parsed"); return }
+        #expect(error.code == "bad_argument")
+        #expect(error.message == message)
+    }
+
     @Test(arguments: [
         ("{not json", "malformed_json"),
         ("[1,2]", "malformed_request"),
@@ -79,6 +109,7 @@ import TouchProtocol
         }
         // Every command's documented arguments are accepted.
         #expect(try Request.parse(#"{"id":1,"cmd":"snapshot","window":"w","heatmap":true}"#).result.get() == .snapshot(window: "w", heatmap: true))
+        #expect(try Request.parse(#"{"cmd":"snapshot","touches":false}"#).result.get() == .snapshot(window: nil, heatmap: false, touches: false))
     }
 
     @Test func repliesCarryTheRequestID() {

@@ -4,7 +4,9 @@
 # unplugs and replugs a device mid-touch, overflows a stopped reader (SYN_DROPPED), and checks what
 # `touchd devices --json`, `touchd debug-events` and a client subscribed to the daemon report. A second
 # guest runs a uinput keyboard and a uinput accelerometer: presses, remote control, shakes and the
-# first responder (scripts/vm/e2e-keys-job).
+# first responder (scripts/vm/e2e-keys-job). A third runs the installer's tools: a skewed uinput
+# touchscreen calibrated with `touchctl calibrate`, and a touchscreen recorded through the daemon and
+# from its node, each recording replayed against the live run (scripts/vm/e2e-installer-job).
 #
 # Runs from anywhere, as root on Debian 12 (or through sudo): installs what it needs on first use
 # (scripts/vm/setup.sh caches the lab under $TOUCHD_VMLAB, default /tmp/touchd-vm). Ends with an
@@ -30,9 +32,10 @@ built=$(date +%s)
 
 bin=.build-release/release
 log=$(mktemp); trap 'rm -f "$log"' EXIT
-# Two jobs, each in its own guest: touch devices, then keys and motion. Their counts are summed.
+# Three jobs, each in its own guest: touch devices, keys and motion, the installer's tools. Their
+# counts are summed.
 passed=0 failed=0 rc=0
-for job in scripts/vm/e2e-job scripts/vm/e2e-keys-job; do
+for job in scripts/vm/e2e-job scripts/vm/e2e-keys-job scripts/vm/e2e-installer-job; do
   echo "=== $job"
   bash scripts/vm/run.sh --udev --timeout 600 "$job" "$bin/touchd" "$bin/touchctl" | tee "$log"
   job_rc=${PIPESTATUS[0]}

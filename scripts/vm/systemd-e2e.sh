@@ -48,7 +48,8 @@ check "package: the binaries print version $version" "[ \"\$('$w/pkg/usr/bin/tou
 for path in ./usr/bin/touchd ./usr/bin/touchctl ./usr/lib/systemd/system/touchd.service ./usr/lib/systemd/system/touchd.socket \
     ./usr/lib/sysusers.d/touchd.conf ./usr/lib/tmpfiles.d/touchd.conf ./etc/touchd/layout.toml ./usr/share/doc/touchd/copyright \
     ./usr/share/man/man8/touchd.8.gz ./usr/share/man/man1/touchctl.1.gz ./usr/share/man/man5/touchd-layout.5.gz \
-    ./usr/share/bash-completion/completions/touchd ./usr/share/zsh/vendor-completions/_touchctl ./usr/share/fish/vendor_completions.d/touchd.fish; do
+    ./usr/share/bash-completion/completions/touchd ./usr/share/zsh/vendor-completions/_touchctl ./usr/share/fish/vendor_completions.d/touchd.fish \
+    ./usr/share/doc/touchd/examples/calibrate.py; do
   check "package: ships $path" "grep -q ' $path\$' '$w/contents'"
 done
 check "package: /etc/touchd/layout.toml is a conffile" "dpkg-deb -I '$deb' conffiles | grep -qx /etc/touchd/layout.toml"

@@ -10,6 +10,9 @@
  *   accel X Y Z                        one accelerometer sample (device units), then SYN_REPORT
  *   shake N MS                         N samples MS apart swinging +-2 g along x (gravity on z)
  *   still N MS                         N samples MS apart at rest (gravity on z)
+ *   skew A B C D E F                   from now on, report every position through the affine map
+ *                                      x' = A*x + B*y + C, y' = D*x + E*y + F in normalised units (0..1 over
+ *                                      the axes): a panel whose touches land off where they were meant
  *   down SLOT ID X Y                   a finger lands in SLOT with tracking id ID at X,Y (device units)
  *   move SLOT X Y
  *   up SLOT
@@ -36,6 +39,8 @@
 static int fd = -1;
 static int touchpad;
 static int down[16];
+static int width = 4095, height = 2559;
+static double skew[6] = {1, 0, 0, 0, 1, 0};
 
 static void die(const char *what) { perror(what); exit(1); }
 
@@ -94,6 +99,15 @@ static void create_accelerometer(const char *name) {
     finish_create("accelerometer", name, 4);
 }
 
+/* A position as the (skewed) panel reports it, within its axes. */
+static void skewed(int *x, int *y) {
+    double nx = (double)*x / width, ny = (double)*y / height;
+    double rx = skew[0] * nx + skew[1] * ny + skew[2], ry = skew[3] * nx + skew[4] * ny + skew[5];
+    int px = (int)(rx * width + 0.5), py = (int)(ry * height + 0.5);
+    *x = px < 0 ? 0 : px > width ? width : px;
+    *y = py < 0 ? 0 : py > height ? height : py;
+}
+
 static void sleep_ms(int ms) {
     struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
     nanosleep(&t, NULL);
@@ -112,6 +126,7 @@ static void create(const char *kind, const char *name) {
     ioctl(fd, UI_SET_EVBIT, EV_SYN); ioctl(fd, UI_SET_EVBIT, EV_KEY); ioctl(fd, UI_SET_EVBIT, EV_ABS);
     ioctl(fd, UI_SET_KEYBIT, BTN_TOUCH);
     int w = touchpad ? 1000 : 4095, h = touchpad ? 600 : 2559, res = touchpad ? 10 : 16;
+    width = w; height = h;
     if (touchpad) {
         ioctl(fd, UI_SET_KEYBIT, BTN_LEFT); ioctl(fd, UI_SET_KEYBIT, BTN_TOOL_FINGER);
         ioctl(fd, UI_SET_KEYBIT, BTN_TOOL_DOUBLETAP);
@@ -146,12 +161,16 @@ int main(int argc, char **argv) {
         int s, id, x, y, ms, n, x1, y1;
         if (line[0] == '#' || sscanf(line, "%31s", cmd) != 1) continue;
         if (!strcmp(cmd, "create") && sscanf(line, "%*s %63s %127[^\n]", a, b) == 2) create(a, b);
-        else if (!strcmp(cmd, "down") && sscanf(line, "%*s %d %d %d %d", &s, &id, &x, &y) == 4) {
+        else if (!strcmp(cmd, "skew") && sscanf(line, "%*s %lf %lf %lf %lf %lf %lf", &skew[0], &skew[1], &skew[2], &skew[3], &skew[4], &skew[5]) == 6) {
+            /* Read: the positions that follow are skewed. */
+        } else if (!strcmp(cmd, "down") && sscanf(line, "%*s %d %d %d %d", &s, &id, &x, &y) == 4) {
+            skewed(&x, &y);
             emit(EV_ABS, ABS_MT_SLOT, s); emit(EV_ABS, ABS_MT_TRACKING_ID, id);
             emit(EV_ABS, ABS_MT_POSITION_X, x); emit(EV_ABS, ABS_MT_POSITION_Y, y); emit(EV_ABS, ABS_MT_PRESSURE, 60);
             emit(EV_ABS, ABS_X, x); emit(EV_ABS, ABS_Y, y);
             down[s] = 1;
         } else if (!strcmp(cmd, "move") && sscanf(line, "%*s %d %d %d", &s, &x, &y) == 3) {
+            skewed(&x, &y);
             emit(EV_ABS, ABS_MT_SLOT, s); emit(EV_ABS, ABS_MT_POSITION_X, x); emit(EV_ABS, ABS_MT_POSITION_Y, y);
             emit(EV_ABS, ABS_X, x); emit(EV_ABS, ABS_Y, y);
         } else if (!strcmp(cmd, "up") && sscanf(line, "%*s %d", &s) == 1) {

@@ -1,0 +1,241 @@
+import TouchCore
+
+/// What the contacts of one touch device measured, each over its whole life: its largest touch
+/// size and pressure, in device units and in physical ones, and the palm thresholds
+/// (`palm_touch_major`, `palm_pressure`) they suggest: what `libinput measure touch-size` and
+/// `touch-pressure` show, for a layout's `[[device]]` entry.
+///
+/// Fed the contact frames of a ``FrameAssembler`` without palm thresholds (so that palms are
+/// measured, not cancelled). Memory is bounded: at most ``maximumContacts`` contacts are kept (later
+/// ones are counted), and each keeps at most ``maximumSamplesPerContact`` samples for its median
+/// (its largest value is always exact).
+public struct ContactSizeSurvey: Sendable {
+    /// The most contacts kept.
+    public static let maximumContacts = 10_000
+    /// The most samples a contact keeps for its median.
+    public static let maximumSamplesPerContact = 10_000
+
+    /// One contact's life.
+    public struct Contact: Hashable, Sendable {
+        /// The assembler's contact id.
+        public var id: UInt64
+        /// When it began and when it was last seen.
+        public var began: EventTime
+        public var last: EventTime
+        /// How many frames it was in.
+        public var frames = 0
+        /// Its touch major and pressure in each frame (device units), when the device reports them.
+        public var touchMajors: [Int32] = []
+        public var pressures: [Int32] = []
+        /// The largest of each.
+        public var largestTouchMajor: Int32?
+        public var largestPressure: Int32?
+    }
+
+    /// The device's axes.
+    public let capabilities: DeviceCapabilities
+    /// The contacts that have ended (or were cut off by ``finish()``), in the order they began.
+    public private(set) var contacts: [Contact] = []
+    /// Contacts not kept past ``maximumContacts``.
+    public private(set) var contactsLeftOut = 0
+    private var live: [UInt64: Contact] = [:]
+
+    /// A survey of a device with these axes.
+    public init(capabilities: DeviceCapabilities) { self.capabilities = capabilities }
+
+    /// Takes one frame's contacts into account.
+    public mutating func add(_ frame: ContactFrame) {
+        for contact in frame.contacts {
+            var entry = live[contact.id] ?? Contact(id: contact.id, began: frame.time, last: frame.time)
+            entry.last = frame.time
+            entry.frames += 1
+            if let size = contact.touchMajor {
+                if entry.touchMajors.count < Self.maximumSamplesPerContact { entry.touchMajors.append(size) }
+                entry.largestTouchMajor = max(entry.largestTouchMajor ?? size, size)
+            }
+            if let pressure = contact.pressure {
+                if entry.pressures.count < Self.maximumSamplesPerContact { entry.pressures.append(pressure) }
+                entry.largestPressure = max(entry.largestPressure ?? pressure, pressure)
+            }
+            if contact.phase.isFinal {
+                live[contact.id] = nil
+                keep(entry)
+            } else {
+                live[contact.id] = entry
+            }
+        }
+    }
+
+    /// Ends the contacts still down (the measurement stopped), oldest first.
+    public mutating func finish() {
+        for entry in live.values.sorted(by: { $0.id < $1.id }) { keep(entry) }
+        live = [:]
+    }
+
+    private mutating func keep(_ contact: Contact) {
+        guard contacts.count < Self.maximumContacts else { return contactsLeftOut += 1 }
+        contacts.append(contact)
+    }
+
+    /// Device units per millimetre of the position axes (the mean of x's and y's resolution), which
+    /// touch major is measured in; nil when the device gives none.
+    public var unitsPerMillimetre: Double? {
+        guard let x = capabilities.xAxis?.resolution, let y = capabilities.yAxis?.resolution, x > 0, y > 0 else { return nil }
+        return (Double(x) + Double(y)) / 2
+    }
+
+    /// The touch-size and pressure measures over every contact kept.
+    public var report: ContactSizeReport {
+        let perMillimetre = unitsPerMillimetre
+        let size = ContactSizeReport.Measure(
+            key: "palm_touch_major", axisName: "touch major", axis: capabilities.touchMajorAxis,
+            largest: contacts.compactMap(\.largestTouchMajor),
+            format: { value in perMillimetre.map { "\(value) (\(ContactSizeReport.decimal(Double(value) / $0)) mm)" } ?? "\(value)" })
+        let pressureAxis = capabilities.pressureAxis
+        let pressure = ContactSizeReport.Measure(
+            key: "palm_pressure", axisName: "pressure", axis: pressureAxis, largest: contacts.compactMap(\.largestPressure),
+            format: { value in
+                guard let axis = pressureAxis, axis.maximum > axis.minimum else { return "\(value)" }
+                let fraction = (Double(value) - Double(axis.minimum)) / (Double(axis.maximum) - Double(axis.minimum))
+                return "\(value) (\(ContactSizeReport.decimal(fraction * 100)) % of the range)"
+            })
+        return ContactSizeReport(contacts: contacts, contactsLeftOut: contactsLeftOut, unitsPerMillimetre: perMillimetre, touchMajor: size, pressure: pressure)
+    }
+}
+
+/// A ``ContactSizeSurvey``'s findings: each contact, and for touch size and pressure the
+/// distribution of the contacts' largest values with the palm threshold they suggest and why.
+public struct ContactSizeReport: Sendable {
+    /// One measure (touch major or pressure) over the contacts.
+    public struct Measure: Sendable {
+        /// The layout key the suggestion is for: `palm_touch_major` or `palm_pressure`.
+        public let key: String
+        /// `touch major` or `pressure`.
+        public let axisName: String
+        /// The device's axis, when it has one.
+        public let axis: AbsInfo?
+        /// Each contact's largest value (device units), sorted.
+        public let largest: [Int32]
+        /// A value in device units with its physical meaning: `190 (11.9 mm)`.
+        public let format: @Sendable (Int32) -> String
+
+        init(key: String, axisName: String, axis: AbsInfo?, largest: [Int32], format: @escaping @Sendable (Int32) -> String) {
+            self.key = key
+            self.axisName = axisName
+            self.axis = axis
+            self.largest = largest.sorted()
+            self.format = format
+        }
+
+        /// The value below which `fraction` of the contacts' largest values lie (nearest rank).
+        public func percentile(_ fraction: Double) -> Int32? {
+            guard !largest.isEmpty else { return nil }
+            let rank = Int(rounding: fraction * Double(largest.count - 1), .toNearestOrAwayFromZero, clampedTo: 0...(largest.count - 1))
+            return largest[rank]
+        }
+
+        /// The suggested threshold (device units) and why; nil with the reason when there is none.
+        public var suggestion: (value: Int?, reason: String) {
+            PalmThresholdSuggestion.suggest(largest, axisMaximum: axis?.maximum, name: axisName, format: format)
+        }
+    }
+
+    public let contacts: [ContactSizeSurvey.Contact]
+    public let contactsLeftOut: Int
+    public let unitsPerMillimetre: Double?
+    public let touchMajor: Measure
+    public let pressure: Measure
+
+    /// The report as text, one line each: the contacts, each measure's distribution, and the
+    /// suggestions with their reasons.
+    public var lines: [String] {
+        var lines = ["contact  began (s)  duration (s)  frames  largest touch major  largest pressure"]
+        for contact in contacts {
+            let duration = Double(contact.last.microseconds - contact.began.microseconds) / 1_000_000
+            lines.append(
+                "\(pad(String(contact.id), 7))  \(pad(Self.decimal(contact.began.seconds), 9))  \(pad(Self.decimal(duration), 12))  "
+                    + "\(pad(String(contact.frames), 6))  \(pad(contact.largestTouchMajor.map(touchMajor.format) ?? "-", 19))  "
+                    + (contact.largestPressure.map(pressure.format) ?? "-"))
+        }
+        if contactsLeftOut > 0 { lines.append("(\(contactsLeftOut) more contacts not kept)") }
+        if unitsPerMillimetre == nil { lines.append("the device gives no resolution: touch sizes are in device units only") }
+        for measure in [touchMajor, pressure] {
+            if let low = measure.percentile(0), let median = measure.percentile(0.5), let high = measure.percentile(0.9), let top = measure.percentile(1) {
+                lines.append(
+                    "\(measure.axisName) over \(measure.largest.count) contacts: least \(measure.format(low)), median \(measure.format(median)), "
+                        + "90 % \(measure.format(high)), most \(measure.format(top))")
+            }
+            let (value, reason) = measure.suggestion
+            lines.append(value.map { "suggested \(measure.key) = \($0): \(reason)" } ?? "no \(measure.key) suggested: \(reason)")
+        }
+        return lines
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+
+    /// `value` with at most two decimals: `11.9`, `0.12`.
+    public static func decimal(_ value: Double) -> String {
+        let hundredths = Int(rounding: value * 100, .toNearestOrAwayFromZero, clampedTo: -1_000_000_000...1_000_000_000)
+        let whole = hundredths / 100
+        let rest = abs(hundredths % 100)
+        let sign = hundredths < 0 && whole == 0 ? "-" : ""
+        if rest == 0 { return "\(sign)\(whole)" }
+        return rest % 10 == 0 ? "\(sign)\(whole).\(rest / 10)" : "\(sign)\(whole).\(rest < 10 ? "0" : "")\(rest)"
+    }
+}
+
+/// Where a palm threshold goes, from each contact's largest value.
+///
+/// Contacts that split into two groups with a clear gap between them (the next larger value at
+/// least ``gapRatio`` times the one below it) are taken as fingers below and palms above: the
+/// threshold is the middle of the widest such gap (by ratio). Without a gap, every contact is taken
+/// for a finger and the threshold is ``gapRatio`` times the largest, unless that is past the axis's
+/// maximum (then no value can tell palms apart). Fewer than ``minimumContacts`` contacts suggest
+/// nothing.
+public enum PalmThresholdSuggestion {
+    /// How much larger a palm must be than the largest finger for the two to count as apart.
+    public static let gapRatio = 1.5
+    /// The fewest contacts a suggestion is made from.
+    public static let minimumContacts = 3
+
+    /// The threshold for `values` (each contact's largest, in device units) and why, or nil and why
+    /// not. `format` writes a value with its physical meaning; `name` is the measure's.
+    public static func suggest(
+        _ values: [Int32], axisMaximum: Int32?, name: String, format: (Int32) -> String
+    ) -> (value: Int?, reason: String) {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return (nil, "no contact reported a \(name) (the device has no such axis, or nothing touched it)") }
+        guard sorted.count >= minimumContacts else {
+            return (nil, "only \(sorted.count) contact\(sorted.count == 1 ? "" : "s"): touch at least \(minimumContacts) times, with fingers and with the flat of a hand")
+        }
+        var best: (index: Int, ratio: Double)?
+        for i in 0..<(sorted.count - 1) {
+            let (low, high) = (Double(sorted[i]), Double(sorted[i + 1]))
+            let ratio = high / max(low, 1)
+            guard ratio >= gapRatio, high - low >= 2, ratio > (best?.ratio ?? 0) else { continue }
+            best = (i, ratio)
+        }
+        if let (i, ratio) = best {
+            let (low, high) = (Int(sorted[i]), Int(sorted[i + 1]))
+            let threshold = (low + high) / 2
+            return (
+                threshold,
+                "\(i + 1) contact\(i == 0 ? "" : "s") reached at most \(format(sorted[i])) and \(sorted.count - i - 1) reached "
+                    + "\(format(sorted[i + 1])) or more, \(ContactSizeReport.decimal(ratio))× as much: the threshold sits in that gap, so the "
+                    + "smaller contacts (fingers) stay below it and the larger ones (palms) go above it"
+            )
+        }
+        let top = Int(sorted[sorted.count - 1])
+        let threshold = Int(rounding: Double(top) * gapRatio, .up, clampedTo: 0...Int(Int32.max))
+        if let axisMaximum, threshold >= Int(axisMaximum) {
+            return (nil, "every contact looked alike (the largest \(format(sorted[sorted.count - 1]))), and \(ContactSizeReport.decimal(gapRatio))× that is past the axis's maximum \(axisMaximum): \(name) cannot tell palms apart on this device")
+        }
+        return (
+            threshold,
+            "every contact looked alike (no gap of \(ContactSizeReport.decimal(gapRatio))× between two; the largest \(format(sorted[sorted.count - 1]))): "
+                + "taken to be fingers, the threshold is \(ContactSizeReport.decimal(gapRatio))× the largest; measure the flat of a hand too to see where palms start"
+        )
+    }
+}

@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import TouchCore
+import TouchProtocol
+import TouchSystem
+
+/// `touchctl watch`: a web page of the running layout with its live touches.
+struct Watch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve a web page showing the running layout and its live touches: paths, hits and actions.",
+        discussion: """
+            For an installer's laptop (over an SSH tunnel) or the kiosk's own browser: each window as \
+            `touchd render` draws it, and on it every touch as it happens, its path and touch-down in \
+            the colour of the view that received it, with the actions beside. The page follows \
+            touchd's messages (hits, touches, actions, devices) as Server-Sent Events, the recent \
+            ones first, and loads the layout again after a reload. It needs the read-only role only, \
+            fetches nothing from elsewhere, and binds only where --listen says (an IP address and \
+            port; port 0 picks a free one, and the line printed at start says which).
+            """)
+    @ParentCommand var root: Touchctl
+    @OptionGroup var connection: SocketOption
+    @Option(name: .long, help: ArgumentHelp("Where to serve the page: an IP address and a port.", valueName: "HOST:PORT"))
+    var listen = "127.0.0.1:8080"
+
+    func validate() throws {
+        do {
+            _ = try InternetSocketAddress(parsing: listen)
+        } catch {
+            throw ValidationError("--listen \(listen): expected HOST:PORT with an IP address (127.0.0.1:8080, [::1]:8080, 0.0.0.0:8080 for every address)")
+        }
+    }
+
+    func run() throws {
+        try touchctl.run {
+            let signals = try SignalSource([SIGINT, SIGTERM])
+            let address = try InternetSocketAddress(parsing: listen)
+            let c = try connection.connect(root)
+            let loop = try EventLoop()
+            let listenFD: Int32
+            let port: UInt16
+            do {
+                listenFD = try address.listeningStream()
+                port = try InternetSocketAddress.boundPort(of: listenFD)
+            } catch {
+                throw ConnectionError("cannot listen on \(listen): \(error)")
+            }
+            let server = try WatchServer(loop: loop, listenFD: listenFD, address: address, port: port)
+            let feed = WatchFeed(connection: c, server: server)
+            try feed.start()
+            let shown = address.host.contains(":") ? "[\(address.host)]" : address.host
+            print("touchctl watch: serving http://\(shown):\(port)/ (Ctrl-C stops)")
+            fflush(nil)
+            var failure: Error?
+            try loop.register(signals.fd, for: .readable) { _ in
+                _ = try? signals.receive()
+                loop.stop()
+            }
+            try loop.register(c.fd, for: .readable) { _ in
+                do {
+                    if try !feed.readAvailable() { loop.stop() }
+                } catch {
+                    failure = error
+                    loop.stop()
+                }
+            }
+            try loop.run()
+            loop.unregister(signals.fd)
+            loop.unregister(c.fd)
+            server.close()
+            if let failure { throw failure }
+        }
+    }
+}
+
+/// touchd's side of the watch: the subscription, the layout's pictures, and each message passed on.
+final class WatchFeed {
+    /// The topics a page shows.
+    static let topics: [JSONValue] = ["hits", "touches", "actions", "devices"]
+    /// The message types passed on to pages.
+    static let shown: Set<String> = ["hit", "touch", "action", "device"]
+
+    let connection: Connection
+    let server: WatchServer
+
+    init(connection: Connection, server: WatchServer) {
+        self.connection = connection
+        self.server = server
+    }
+
+    /// Subscribes and loads the layout.
+    func start() throws {
+        _ = try connection.request([("cmd", "subscribe"), ("topics", .array(Self.topics))]) { message, line in self.take(message, line) }
+        try loadLayout()
+    }
+
+    /// Takes what touchd sent meanwhile; false once it closed the connection.
+    func readAvailable() throws -> Bool {
+        guard let messages = try connection.receiveAvailable() else {
+            printError("touchctl watch: touchd closed the connection")
+            return false
+        }
+        for (message, line) in messages { take(message, line) }
+        return true
+    }
+
+    private func take(_ message: JSONValue, _ line: [UInt8]) {
+        let type = message["type"]?.stringValue ?? ""
+        if type == "reload" {
+            server.layoutChanged()
+            do { try loadLayout() } catch { printError("touchctl watch: cannot load the reloaded layout: \(error)") }
+        } else if Self.shown.contains(type) {
+            server.message(line)
+        }
+    }
+
+    /// Each window's picture, without touches (the page draws them live), for `/layout`.
+    private func loadLayout() throws {
+        let items = try connection.request([("cmd", "views")]) { message, line in self.take(message, line) }.arrayValue ?? []
+        var windows: [JSONValue] = []
+        for item in items where item["kind"]?.stringValue == "window" {
+            guard let id = item["id"]?.stringValue else { continue }
+            do {
+                let picture = try connection.request([("cmd", "snapshot"), ("window", .string(id)), ("touches", false)]) { message, line in
+                    self.take(message, line)
+                }
+                windows.append(.object([("id", .string(id)), ("svg", picture["svg"] ?? .null)]))
+            } catch {
+                windows.append(.object([("id", .string(id)), ("error", .string("\(error)"))]))
+            }
+        }
+        server.layout = Array(JSONValue.object([("windows", .array(windows))]).jsonText.utf8)
+    }
+}

@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import TouchCore
+import TouchDaemon
+import TouchDevices
+import TouchEvdev
+import TouchProtocol
+
+/// `touchd measure`: each contact's touch size and pressure, and the palm thresholds they suggest.
+struct MeasureCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "measure",
+        abstract: "Measure each contact's touch size and pressure on a device or in a recording, and suggest palm thresholds.",
+        discussion: """
+            As libinput's `measure touch-size` and `measure touch-pressure`: every contact's largest \
+            touch major (in millimetres, from the position axes' resolution) and pressure (in parts \
+            of its range), their distribution, and the `palm_touch_major` and `palm_pressure` values \
+            of a [[device]] entry they suggest, with the reason. Touch with fingertips and with the \
+            flat of a hand: the thresholds go in the gap between them. SOURCE is a recording (any \
+            format `touchd replay` reads), else a device (its node, or its name or identity as \
+            `touchd devices` lists them), read until Ctrl-C or --duration.
+            """)
+
+    @Argument(help: "A recording, or a device: its node, name or identity.", completion: Completions.recording)
+    var source: String
+
+    @Option(name: .long, help: "The device description, for a recording that has only events.", completion: Completions.recording)
+    var desc: String?
+
+    @Option(name: .long, help: "For a device: stop after this many seconds (default: at Ctrl-C).")
+    var duration: Double?
+
+    @Flag(name: .long, help: "Print JSON instead of text.")
+    var json = false
+
+    func validate() throws {
+        if let duration, !Limits.captureDuration.contains(duration) {
+            throw ValidationError("--duration \(duration): expected \(Limits.captureDuration)")
+        }
+    }
+
+    func run() throws {
+        let survey = source.hasPrefix("/dev/") || !FileManager.default.fileExists(atPath: source) ? try live() : try recorded()
+        let report = survey.report
+        if json {
+            print(Self.json(report).jsonText)
+        } else {
+            for line in report.lines { print(line) }
+        }
+    }
+
+    /// The contacts of a recording.
+    private func recorded() throws -> ContactSizeSurvey {
+        let recording: Recording
+        do {
+            recording = try Recording.load(path: source, descriptionPath: desc)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        var assembler = FrameAssembler(description: recording.description)
+        var survey = ContactSizeSurvey(capabilities: assembler.capabilities)
+        for event in recording.events {
+            if let frame = assembler.feed(event) { survey.add(frame) }
+        }
+        survey.finish()
+        return survey
+    }
+
+    /// The contacts of a live device, until stopped.
+    private func live() throws -> ContactSizeSurvey {
+        let device = try DeviceCapture.open(source)
+        DeviceCapture.warnIfGrabbed(device, tool: "touchd measure")
+        var stderr = StandardError()
+        print(
+            "touchd measure: touch \(device.path) \"\(device.description.name)\" with fingertips, then with the flat of a hand; "
+                + (duration.map { "measuring for \(formatNumber($0)) s" } ?? "Ctrl-C ends the measurement"), to: &stderr)
+        var assembler = FrameAssembler(description: device.description)
+        var survey = ContactSizeSurvey(capabilities: assembler.capabilities)
+        _ = try DeviceCapture.run(device, duration: duration) { read in
+            var frames: [ContactFrame] = []
+            assembler.decode(read, into: &frames)
+            for frame in frames { survey.add(frame) }
+            return true
+        }
+        survey.finish()
+        return survey
+    }
+
+    static func json(_ report: ContactSizeReport) -> JSONValue {
+        func measure(_ m: ContactSizeReport.Measure) -> JSONValue {
+            let (value, reason) = m.suggestion
+            let percentiles: [(String, JSONValue)] = [("least", 0), ("median", 0.5), ("p90", 0.9), ("most", 1)].map { name, fraction in
+                (name, m.percentile(fraction).map { .int(Int64($0)) } ?? .null)
+            }
+            return .object(percentiles + [("contacts", .int(Int64(m.largest.count))), ("suggested", value.map { .int(Int64($0)) } ?? .null), ("reason", .string(reason))])
+        }
+        let contacts: [JSONValue] = report.contacts.map { c in
+            .object([
+                ("contact", .int(Int64(clamping: c.id))), ("began", .double(c.began.seconds)), ("ended", .double(c.last.seconds)),
+                ("frames", .int(Int64(c.frames))), ("touch_major", c.largestTouchMajor.map { .int(Int64($0)) } ?? .null),
+                ("touch_major_mm", c.largestTouchMajor.flatMap { v in report.unitsPerMillimetre.map { .double(Double(v) / $0) } } ?? .null),
+                ("pressure", c.largestPressure.map { .int(Int64($0)) } ?? .null),
+            ])
+        }
+        return .object([
+            ("units_per_mm", report.unitsPerMillimetre.map { .double($0) } ?? .null), ("contacts", .array(contacts)),
+            ("palm_touch_major", measure(report.touchMajor)), ("palm_pressure", measure(report.pressure)),
+        ])
+    }
+}

@@ -1,0 +1,74 @@
+import Testing
+import TouchCore
+@testable import TouchEvdev
+
+/// `touchd measure`'s findings: each contact's largest size and pressure, in physical units, and
+/// the palm thresholds they suggest with the reason.
+@Suite(.timeLimit(.minutes(10))) struct ContactSizeSurveyTests {
+    /// A touchscreen at 16 units/mm whose contacts press `pressures` with sizes `majors`, one after another.
+    static func survey(majors: [Int32], pressures: [Int32]) -> ContactSizeSurvey {
+        var device = TestDevices.slotted(pressure: true, touchMajor: true)
+        device.absInfo[AbsCode.mtPositionX]?.resolution = 16
+        device.absInfo[AbsCode.mtPositionY]?.resolution = 16
+        var assembler = FrameAssembler(description: device)
+        var survey = ContactSizeSurvey(capabilities: assembler.capabilities)
+        var script = EventScript()
+        for (i, (major, pressure)) in zip(majors, pressures).enumerated() {
+            script.down(slot: 0, id: Int32(i + 1), x: 100, y: 100)
+            script.abs(AbsCode.mtTouchMajor, major / 2)
+            script.abs(AbsCode.mtPressure, pressure / 2)
+            script.syn()
+            script.abs(AbsCode.mtTouchMajor, major)
+            script.abs(AbsCode.mtPressure, pressure)
+            script.syn()
+            script.up(slot: 0)
+            script.syn()
+        }
+        for event in script.events { if let frame = assembler.feed(event) { survey.add(frame) } }
+        survey.finish()
+        return survey
+    }
+
+    @Test func eachContactKeepsItsLargestSizeAndPressure() {
+        let survey = Self.survey(majors: [96, 100, 112], pressures: [40, 60, 50])
+        #expect(survey.contacts.map(\.largestTouchMajor) == [96, 100, 112])
+        #expect(survey.contacts.map(\.largestPressure) == [40, 60, 50])
+        #expect(survey.contacts.map(\.frames) == [3, 3, 3])
+        #expect(survey.unitsPerMillimetre == 16)
+        let report = survey.report
+        #expect(report.touchMajor.format(96) == "96 (6 mm)")
+        #expect(report.pressure.format(51) == "51 (20 % of the range)")
+        #expect(report.touchMajor.percentile(0.5) == 100)
+    }
+
+    @Test func fingersAndPalmsWithAGapSuggestAThresholdInTheGap() {
+        let survey = Self.survey(majors: [90, 96, 100, 104, 250, 300], pressures: [40, 45, 50, 48, 200, 230])
+        let (size, sizeReason) = survey.report.touchMajor.suggestion
+        #expect(size == 177)
+        #expect(sizeReason.hasPrefix("4 contacts reached at most 104 (6.5 mm) and 2 reached 250 (15.63 mm) or more"))
+        let (pressure, _) = survey.report.pressure.suggestion
+        #expect(pressure == 125)
+        #expect(survey.report.lines.contains { $0.hasPrefix("suggested palm_touch_major = 177: ") })
+        #expect(survey.report.lines.contains("touch major over 6 contacts: least 90 (5.63 mm), median 104 (6.5 mm), 90 % 300 (18.75 mm), most 300 (18.75 mm)"))
+    }
+
+    @Test func contactsThatLookAlikeAreTakenForFingers() {
+        let survey = Self.survey(majors: [90, 96, 100], pressures: [40, 45, 200])
+        let (size, reason) = survey.report.touchMajor.suggestion
+        #expect(size == 150)
+        #expect(reason.contains("taken to be fingers"))
+        // 1.5 × 200 is past the pressure axis's 255: no threshold can tell palms apart.
+        let pressure = PalmThresholdSuggestion.suggest([40, 45, 200], axisMaximum: 255, name: "pressure", format: { "\($0)" })
+        #expect(pressure.value == 122)  // in the gap from 45 to 200
+        let flat = PalmThresholdSuggestion.suggest([180, 190, 200], axisMaximum: 255, name: "pressure", format: { "\($0)" })
+        #expect(flat.value == nil && flat.reason.contains("cannot tell palms apart"))
+    }
+
+    @Test func tooFewContactsSuggestNothing() {
+        let survey = Self.survey(majors: [90, 300], pressures: [40, 200])
+        #expect(survey.report.touchMajor.suggestion.value == nil)
+        #expect(survey.report.touchMajor.suggestion.reason.hasPrefix("only 2 contacts"))
+        let none = PalmThresholdSuggestion.suggest([], axisMaximum: nil, name: "pressure", format: { "\($0)" })
+        #expect(none.value == nil && none.reason.hasPrefix("no contact reported a pressure"))
+    }
+}
