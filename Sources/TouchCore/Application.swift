@@ -80,6 +80,9 @@ public struct Application: Sendable {
     /// the subview index, and allocates the trace.
     public var tracesHitTests = false
     var live = LiveTouches()
+    /// The input time through which display ticks were dispatched (``dispatchDue(by:)``): a move
+    /// stamped before it waits for the next tick.
+    var ticksDispatched = -Double.infinity
     var nextTouchID: TouchID = 1
     var taps: TapTracker
     var gestures = GestureArena()
@@ -134,43 +137,89 @@ public struct Application: Sendable {
     // MARK: - Queue
 
     /// Offers an input frame to the event queue (see ``ApplicationEventQueue`` for the policy).
-    public mutating func enqueue(_ frame: InputFrame) -> EnqueueOutcome { queue.enqueue(.touches(frame)) }
+    public mutating func enqueue(_ frame: InputFrame) -> EnqueueOutcome { enqueue(.touches(frame)) }
 
-    /// Offers any event (touches, presses, remote control, motion) to the one FIFO queue.
-    public mutating func enqueue(_ event: QueuedEvent) -> EnqueueOutcome { queue.enqueue(event) }
+    /// Offers any event (touches, presses, remote control, motion) to the one FIFO queue. A
+    /// move-only frame of a window with a refresh rate waits for the window's next display tick
+    /// (``displayTick(for:)``); everything else is due at once.
+    public mutating func enqueue(_ event: QueuedEvent) -> EnqueueOutcome { queue.enqueue(event, dueAt: displayTick(for: event)) }
 
-    /// Dispatches the oldest queued event, or returns `nil` when the queue is empty.
+    /// When `event` is due: a move-only frame of a window whose refresh rate f is above 0 at the
+    /// first tick at or after its time (ticks at whole multiples of 1/f seconds on the input's
+    /// clock), or, when that tick's moves were dispatched already (the frame was read after its
+    /// tick), at the first tick after them; every other event at once (`-infinity`).
+    public func displayTick(for event: QueuedEvent) -> Double {
+        guard case .touches(let frame) = event, frame.isMoveOnly,
+            let rate = tree.windowProperties(of: frame.window)?.refreshRate, rate > 0
+        else { return -.infinity }
+        let tick = (frame.timestamp * rate).rounded(.up) / rate
+        guard tick <= ticksDispatched else { return tick }
+        return ((ticksDispatched * rate).rounded(.down) + 1) / rate
+    }
+
+    /// When the next display tick with moves waiting for it is (input-clock seconds), for the
+    /// daemon's timer; `nil` when no move waits.
+    public var nextDisplayTick: Double? { queue.nextTick }
+
+    /// Dispatches the oldest queued event, due or not, or returns `nil` when the queue is empty.
     public mutating func dispatchNext() -> DispatchReport? {
         guard let event = queue.dequeue() else { return nil }
+        return dispatch(event)
+    }
+
+    private mutating func dispatch(_ event: QueuedEvent) -> DispatchReport {
         switch event {
-        case .touches(let frame): return dispatchTouches(frame)
-        case .presses(let input): return dispatchPresses(input)
-        case .remoteControl(let input): return dispatchRemoteControl(input)
-        case .motion(let input): return dispatchMotion(input)
+        case .touches(let frame): dispatchTouches(frame)
+        case .presses(let input): dispatchPresses(input)
+        case .remoteControl(let input): dispatchRemoteControl(input)
+        case .motion(let input): dispatchMotion(input)
         }
     }
 
-    /// Dispatches every queued event, oldest first.
+    /// Dispatches every queued event, oldest first, moves waiting for their tick included.
     public mutating func dispatchAll() -> [DispatchReport] {
         var reports: [DispatchReport] = []
         while let report = dispatchNext() { reports.append(report) }
         return reports
     }
 
+    /// Dispatches the queued events due by `time` (input-clock seconds), oldest first: moves whose
+    /// display tick has come, and everything queued before an event due at once. Recognizer timers
+    /// due before a move's tick fire before it, at their own times.
+    public mutating func dispatchDue(by time: Double) -> [DispatchReport] { dispatch(dueBy: time, at: time) }
+
+    /// Dispatches every queued event at input time `time`, moves waiting for their tick included:
+    /// what must see all the input so far (a request, a removal, a reload). Recognizer timers due
+    /// by a waiting move's tick, or by `time` if that comes first, fire before it.
+    public mutating func flush(at time: Double) -> [DispatchReport] { dispatch(dueBy: .infinity, at: time) }
+
+    private mutating func dispatch(dueBy limit: Double, at time: Double) -> [DispatchReport] {
+        if limit < .infinity { ticksDispatched = max(ticksDispatched, limit) }
+        var reports: [DispatchReport] = []
+        while let (event, due) = queue.take(dueBy: limit) {
+            if due > -.infinity, let report = advanceTime(to: min(due, time)) { reports.append(report) }
+            reports.append(dispatch(event))
+        }
+        return reports
+    }
+
     /// Fires every recognizer timer still pending (a replay's end), at its own time.
     public mutating func flushTimers() -> DispatchReport? { advanceTime(to: .infinity) }
 
-    /// Queues `frame` and dispatches everything queued, making room first if the queue is full.
+    /// Queues `frame` and dispatches what is due by its time, making room first if the queue is full.
     public mutating func send(_ frame: InputFrame) -> [DispatchReport] { send(.touches(frame)) }
 
-    /// Queues any event and dispatches everything queued, making room first if the queue is full.
+    /// Advances input time to `event`'s and queues it, as a replay steps: the moves whose display
+    /// tick came before it are dispatched first, then the event is queued (room made first if the
+    /// queue is full) and what is due by its time dispatched. A move waits for its tick, until a
+    /// later `send`, ``dispatchDue(by:)`` or ``dispatchAll()``; everything else is dispatched now.
     public mutating func send(_ event: QueuedEvent) -> [DispatchReport] {
-        var reports: [DispatchReport] = []
+        var reports = dispatchDue(by: event.timestamp.nextDown)
         while enqueue(event) == .full {
             guard let report = dispatchNext() else { break }
             reports.append(report)
         }
-        reports += dispatchAll()
+        reports += dispatchDue(by: event.timestamp)
         return reports
     }
 
