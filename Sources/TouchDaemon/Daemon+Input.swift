@@ -15,18 +15,39 @@ extension Daemon {
         return lastInputTime + Double(TimeSpan.until(loop.clock.microseconds, from: lastInputArrival)) / 1_000_000
     }
 
-    /// Schedules the gesture timer for the application's next recognizer deadline (on the input's
-    /// timeline, counted on the loop's clock from the last event's arrival), or cancels it.
-    func armGestureTimer() {
-        guard let deadline = inPlace({ $0.nextDeadline }) else { return gestureTimer.cancel() }
-        guard let due = TimeSpan.adding(deadline - lastInputTime, to: lastInputArrival) else { return gestureTimer.cancel() }
-        gestureTimer.schedule(atMicroseconds: due)
+    /// Schedules the gesture timer for the application's next recognizer deadline, or cancels it.
+    func armGestureTimer() { arm(gestureTimer, at: inPlace { $0.nextDeadline }) }
+
+    /// Schedules the display timer for the next display tick moves wait for, or cancels it: it is
+    /// set only while moves wait, so an idle daemon never wakes.
+    func armDisplayTimer() { arm(displayTimer, at: inPlace { $0.nextDisplayTick }) }
+
+    /// When the display timer fires (microseconds on the loop's clock); `nil` while no move waits.
+    public var displayTimerDeadline: Int64? { displayTimer.deadline }
+
+    /// Schedules `timer` for `time` on the input's timeline, counted on the loop's clock from the
+    /// last event's arrival (recognizer deadlines and display ticks are in input time, which for a
+    /// recording is not the loop's clock); cancels it for `nil`.
+    private func arm(_ timer: TimerHandle, at time: Double?) {
+        guard let time, let due = TimeSpan.adding(time - lastInputTime, to: lastInputArrival) else { return timer.cancel() }
+        if timer.deadline != due { timer.schedule(atMicroseconds: due) }
     }
 
     func gestureDeadlinePassed() {
-        dispatchQueued()
-        if let report = app.advanceTime(to: inputNow()) { publish([report]) }
+        let now = inputNow()
+        publish(app.dispatchDue(by: now))
+        if let report = app.advanceTime(to: now) { publish([report]) }
         armGestureTimer()
+        armDisplayTimer()
+    }
+
+    /// A display tick came: the moves waiting for it are dispatched. (The tick it was set for is
+    /// never missed for the rounding of the clocks' conversion.)
+    func displayTickPassed() {
+        let tick = inPlace { $0.nextDisplayTick } ?? -.infinity
+        publish(app.dispatchDue(by: max(inputNow(), tick)))
+        armGestureTimer()
+        armDisplayTimer()
     }
 
     // MARK: - Input
@@ -73,18 +94,31 @@ extension Daemon {
         if !reports.isEmpty { publish(reports) }
         if !dispatchScheduled {
             dispatchScheduled = true
-            loop.deferWork(dispatchQueuedWork)
+            loop.deferWork(dispatchDueWork)
         }
     }
 
-    /// Dispatches every queued event, oldest first, and publishes what they produced. Called at the
-    /// end of a wakeup, and before anything that must see the input that arrived before it (a
-    /// request, a device's removal, a recognizer's timer, a reload, shutdown).
+    /// Dispatches the queued events that are due by the last event's time and publishes what they
+    /// produced, at the end of a wakeup: everything but the moves waiting for a display tick, for
+    /// which the display timer is set. (The last event's time, not the clock's: what is dispatched
+    /// then depends on the input's timestamps alone, as in a replay.)
+    func dispatchDue() {
+        dispatchScheduled = false
+        guard inPlace({ $0.queue.count > 0 }) else { return }
+        publish(app.dispatchDue(by: lastInputTime))
+        armGestureTimer()
+        armDisplayTimer()
+    }
+
+    /// Dispatches every queued event, oldest first, the moves waiting for a display tick included,
+    /// and publishes what they produced. Called before anything that must see the input that
+    /// arrived before it (a request, a device's removal, a reload, shutdown).
     public func dispatchQueued() {
         dispatchScheduled = false
         guard inPlace({ $0.queue.count > 0 }) else { return }
-        publish(app.dispatchAll())
+        publish(app.flush(at: inputNow()))
         armGestureTimer()
+        armDisplayTimer()
     }
 
     /// Reads the application in place, for what runs on every frame: reading a property of the
@@ -110,7 +144,7 @@ extension Daemon {
             for report in reports {
                 if !report.anomalies.isEmpty { for anomaly in report.anomalies { observer.anomaly(anomaly) } }
                 recentTouches.record(report)
-                let messages = MessageEncoder.messages(for: report)
+                let messages = MessageEncoder.messages(for: report, interest: interest)
                 for message in messages { server.broadcast(message) }
             }
         }

@@ -4,7 +4,7 @@ import TouchProtocol
 /// The requests about the connection itself.
 enum SessionRequest {
     case ping
-    case subscribe(topics: Set<Topic>, views: [String]?, actions: Set<String>?)
+    case subscribe(Subscription)
     case unsubscribe(Int)
 }
 
@@ -12,18 +12,20 @@ extension Daemon {
     func perform(_ request: SessionRequest, for client: SocketServer.ClientHandle) -> RequestResult {
         switch request {
         case .ping: .success(ReplyResult.pong)
-        case .subscribe(let topics, let views, let actions): subscribe(client, topics: topics, views: views, actions: actions)
+        case .subscribe(let subscription): subscribe(client, subscription)
         case .unsubscribe(let subscription): unsubscribe(client, subscription)
         }
     }
 
-    /// Adds a subscription, within ``ClientLimits/maximumSubscriptionsPerClient``.
-    private func subscribe(_ client: SocketServer.ClientHandle, topics: Set<Topic>, views: [String]?, actions: Set<String>?) -> RequestResult {
+    /// Adds a subscription (numbered here), within ``ClientLimits/maximumSubscriptionsPerClient``.
+    private func subscribe(_ client: SocketServer.ClientHandle, _ subscription: Subscription) -> RequestResult {
         let limit = server.limits.maximumSubscriptionsPerClient
         let id = server.withSubscriptions(of: client) { subs, next -> Int? in
             guard subs.count < limit else { return nil }
             defer { next += 1 }
-            subs.append(Subscription(id: next, topics: topics, views: views, actions: actions))
+            var numbered = subscription
+            numbered.id = next
+            subs.append(numbered)
             return next
         }
         guard let added = id ?? nil else {

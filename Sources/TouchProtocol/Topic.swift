@@ -55,5 +55,6 @@ public enum Topic: String, CaseIterable, Hashable, Sendable {
     }
 }
 
-/// The protocol's version: incremented when a message or request changes incompatibly.
-public let protocolVersion = 1
+/// The protocol's version: incremented when a message or request changes incompatibly. 2: moves
+/// at the display's rate, `coalesced` samples as compact arrays, `touch_samples` on `subscribe`.
+public let protocolVersion = 2

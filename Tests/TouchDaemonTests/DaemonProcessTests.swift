@@ -159,7 +159,7 @@ import Glibc
             c.poll()
             hello = c.of(type: "hello").first
         }
-        #expect(hello?["protocol"] as? Int == 1)
+        #expect(hello?["protocol"] as? Int == 2)
         #expect(hello?["daemon"] as? String == ReleaseVersion.of("touchd"))
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()

@@ -133,7 +133,7 @@ import TouchProtocol
         #expect(messages.map(named.matches) == [false, false, false])
         let hello = MessageEncoder.hello(daemonVersion: "touchd test")
         #expect(hitsOnly.matches(hello), "messages without a topic reach everyone")
-        #expect(hello.line(seq: 1).hasPrefix(#"{"seq":1,"type":"hello","protocol":1,"daemon":"touchd test""#))
+        #expect(hello.line(seq: 1).hasPrefix(#"{"seq":1,"type":"hello","protocol":2,"daemon":"touchd test""#))
     }
 
     @Test func appendedLinesAreTheLinesByteForByte() {
