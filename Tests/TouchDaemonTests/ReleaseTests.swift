@@ -9,7 +9,7 @@ import Glibc
 /// What an installed touchd promises its operator: the version both tools print (the Debian
 /// package's too), one group for the socket's clients whichever way the socket is made, and every
 /// line of a logged message at its priority in the journal.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct ReleaseTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ReleaseTests {
     @Test func touchdAndTouchctlPrintTheReleaseVersion() throws {
         let touchd = try runToEnd(Binaries.touchd, ["--version"])
         #expect(touchd.status == 0, "\(touchd.stderr)")

@@ -2,7 +2,7 @@ import Testing
 import TouchProtocol
 
 /// `--topics` completes one comma-separated item at a time.
-@Suite(.timeLimit(.minutes(1))) struct TopicCompletionTests {
+@Suite(.timeLimit(.minutes(10))) struct TopicCompletionTests {
     @Test func anEmptyWordOffersEveryTopic() {
         #expect(Topic.listCompletions("") == Topic.allCases.map(\.rawValue))
     }
