@@ -183,10 +183,10 @@ extension Application {
         let inView = tree.convert(touch.locationInWindow, touch.previousLocationInWindow, fromWindowTo: view)
         live.entries[i].touch.locationInView = inView?.0
         live.entries[i].touch.previousLocationInView = inView?.1
-        guard inView != nil, !touch.coalescedSamples.isEmpty else { return }
+        guard recordsSampleLocationsInView, !touch.coalescedSamples.isEmpty, let index = tree.nodeIndex[view] else { return }
         for k in live.entries[i].touch.coalescedSamples.indices {
             let sample = live.entries[i].touch.coalescedSamples[k].locationInWindow
-            live.entries[i].touch.coalescedSamples[k].locationInView = tree.convert(sample, fromWindowTo: view)
+            live.entries[i].touch.coalescedSamples[k].locationInView = tree.convertFromWindow(sample, to: index)
         }
     }
 

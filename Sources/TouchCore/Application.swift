@@ -79,6 +79,11 @@ public struct Application: Sendable {
     /// visited and why it answered as it did). Off by default: tracing asks every subview, without
     /// the subview index, and allocates the trace.
     public var tracesHitTests = false
+    /// Whether each coalesced sample of a dispatched touch gets its location in the touch's view
+    /// (``TouchSample/locationInView``), as the touch itself does. On by default; the daemon turns
+    /// it off unless a client asks for one `touch` message per input frame, the only message that
+    /// says where a sample is in its view.
+    public var recordsSampleLocationsInView = true
     var live = LiveTouches()
     /// The input time through which display ticks were dispatched (``dispatchDue(by:)``): a move
     /// stamped before it waits for the next tick.

@@ -172,6 +172,8 @@ public struct ApplicationEventQueue: Sendable {
         for i in frame.contacts.indices {
             let new = newer.contacts[i]
             let wasMoved = frame.contacts[i].phase == .moved
+            // Room for a display frame's samples at once (1 kHz input at 60 Hz is 16 or 17).
+            if frame.contacts[i].coalesced.isEmpty { frame.contacts[i].coalesced.reserveCapacity(24) }
             frame.contacts[i].coalesced.append(
                 TouchSample(
                     timestamp: frame.timestamp, locationInWindow: frame.contacts[i].location, force: frame.contacts[i].force,

@@ -6,13 +6,14 @@ import TouchSystem
 extension Daemon {
     // MARK: - Time
 
-    /// Now, on the input's timeline: the last event's time plus the time since it arrived, or the
-    /// input sources' time before any event. Events touchd makes itself (cancellations on removal,
-    /// reload, `remove_view` and shutdown) are stamped with it, so a replay's cancellation reads in
-    /// the recording's time and a live one in the kernel's `CLOCK_MONOTONIC`, like their frames.
+    /// Now, on the input's timeline: the last event's time plus the time since it arrived (scaled
+    /// by a replay's speed), or the input sources' time before any event. Events touchd makes
+    /// itself (cancellations on removal, reload, `remove_view` and shutdown) are stamped with it, so
+    /// a replay's cancellation reads in the recording's time and a live one in the kernel's
+    /// `CLOCK_MONOTONIC`, like their frames.
     public func inputNow() -> Double {
         guard framesIn > 0 else { return input.now ?? loop.clock.seconds }
-        return lastInputTime + Double(TimeSpan.until(loop.clock.microseconds, from: lastInputArrival)) / 1_000_000
+        return lastInputTime + Double(TimeSpan.until(loop.clock.microseconds, from: lastInputArrival)) / 1_000_000 * input.timeScale
     }
 
     /// Schedules the gesture timer for the application's next recognizer deadline, or cancels it.
@@ -27,9 +28,11 @@ extension Daemon {
 
     /// Schedules `timer` for `time` on the input's timeline, counted on the loop's clock from the
     /// last event's arrival (recognizer deadlines and display ticks are in input time, which for a
-    /// recording is not the loop's clock); cancels it for `nil`.
+    /// recording is not the loop's clock, and passes at the replay's speed); cancels it for `nil`.
     private func arm(_ timer: TimerHandle, at time: Double?) {
-        guard let time, let due = TimeSpan.adding(time - lastInputTime, to: lastInputArrival) else { return timer.cancel() }
+        guard let time, let due = TimeSpan.adding((time - lastInputTime) / input.timeScale, to: lastInputArrival) else {
+            return timer.cancel()
+        }
         if timer.deadline != due { timer.schedule(atMicroseconds: due) }
     }
 

@@ -127,6 +127,7 @@ extension Daemon {
         interest = server.interest
         app.recordsResponderCalls = interest.wants(.calls)
         app.tracesHitTests = interest.wants(.hitTests)
+        app.recordsSampleLocationsInView = interest.touchForms.contains(.input)
     }
 
     /// A client's connection ended: the views it added and that are still in the tree are removed

@@ -79,6 +79,7 @@ public final class Daemon {
         displayTimer = loop.timer { [unowned self] in self.displayTickPassed() }
         statusTimer = loop.timer { [unowned self] in self.statusTimerFired() }
         dispatchDueWork = { [unowned self] in self.dispatchDue() }
+        warmUp()
     }
 
     deinit {

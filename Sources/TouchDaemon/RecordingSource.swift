@@ -73,6 +73,9 @@ public final class RecordingSource: InputSource {
     /// The recording's time played so far, in seconds (scaled by the speed).
     private var elapsedSeconds: Double { Double(TimeSpan.until(clock.microseconds, from: startedAt)) / 1_000_000 * speed }
 
+    /// The replay's speed: recording seconds per second of the loop's clock.
+    public var timeScale: Double { speed }
+
     public var deviceDescriptions: [JSONValue] {
         [.object([("device", .string(deviceID)), ("name", .string(name)), ("source", "recording")])]
     }

@@ -45,6 +45,14 @@ public struct RecordingPlayback: Sendable {
             while next < events.count, events[next].time <= time { next += 1 }
             return completed
         }
+        if case .touch = decoder {
+            // A touch device has no deadline of its own: its due events go in with one access to
+            // the decoder, as a live device's read does (one at a time would copy it each time).
+            var end = next
+            while end < events.count, events[end].time <= time { end += 1 }
+            if end > next { decoder.feed(Array(events[next..<end]), into: &completed) }
+            next = end
+        }
         while next < events.count, events[next].time <= time {
             if let deadline = decoder.deadline, deadline < events[next].time { completed += decoder.advance(to: deadline) }
             completed += decoder.feed(events[next])

@@ -61,6 +61,7 @@ struct ReplayCommand: ParsableCommand {
         // As the daemon runs it: calls recorded and hit-tests traced only when something shows them.
         app.recordsResponderCalls = calls || wanted.contains(.calls)
         app.tracesHitTests = wanted.contains(.hitTests)
+        app.recordsSampleLocationsInView = form == .input
         var replay: RecordingReplay
         var stderr = StandardError()
         do {

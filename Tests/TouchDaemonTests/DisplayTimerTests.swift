@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TouchCore
 import TouchDaemon
+import TouchLayout
+import TouchProtocol
 import TouchSystem
 
 /// The daemon's display timer on a manual clock: moves wait for their window's tick, the timer is
@@ -69,5 +71,31 @@ import TouchSystem
         let moveSeq = client.of(type: "touch").last?["seq"] as? Int ?? .max
         #expect(client.of(type: "touch").map { $0["phase"] as? String } == ["began", "moved"])
         #expect(moveSeq < replySeq, "the reply follows every message about the input before it")
+    }
+
+    /// A source whose timeline passes at a quarter of the loop's speed (a replay slowed down).
+    final class SlowSource: InputSource {
+        func start(on loop: EventLoop, sink: @escaping (InputSourceEvent) -> Void) throws {}
+        func stop() {}
+        func layoutChanged(to layout: LayoutDocument, tree: ViewTree) {}
+        var deviceDescriptions: [JSONValue] { [] }
+        var now: Double { 0 }
+        var timeScale: Double { 0.25 }
+    }
+
+    @Test func theTickOfASlowedReplayComesAtTheReplaysPace() throws {
+        let clock = ManualClock(seconds: 1_000)
+        let h = try DaemonHarness(app: app(), clock: clock, sources: [SlowSource()])
+        h.daemon.enqueue(frame(50, .began, x: 100))
+        h.loop.runDeferred()
+        h.daemon.enqueue(frame(50.010, .moved, x: 101))
+        h.loop.runDeferred()
+        // 6.67 ms of the recording to the tick at 50.01666... take four times as long on the loop.
+        let deadline = try #require(h.daemon.displayTimerDeadline)
+        let expected = 1_000_000_000 + (3001.0 / 60 - 50.010) / 0.25 * 1_000_000
+        #expect(abs(Double(deadline) - expected) <= 1, "\(deadline) against \(expected)")
+        #expect(abs(h.daemon.inputNow() - 50.010) < 1e-9)
+        clock.advance(by: 0.004)
+        #expect(abs(h.daemon.inputNow() - 50.011) < 1e-9, "input time passes at the source's pace")
     }
 }
