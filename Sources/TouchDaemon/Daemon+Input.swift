@@ -17,11 +17,11 @@ extension Daemon {
     }
 
     /// Schedules the gesture timer for the application's next recognizer deadline, or cancels it.
-    func armGestureTimer() { arm(gestureTimer, at: inPlace { $0.nextDeadline }) }
+    func armGestureTimer() { arm(gestureTimer, at: inPlace { $0.nextDeadline }, armed: &gestureTimerTime) }
 
     /// Schedules the display timer for the next display tick moves wait for, or cancels it: it is
     /// set only while moves wait, so an idle daemon never wakes.
-    func armDisplayTimer() { arm(displayTimer, at: inPlace { $0.nextDisplayTick }) }
+    func armDisplayTimer() { arm(displayTimer, at: inPlace { $0.nextDisplayTick }, armed: &displayTimerTime) }
 
     /// When the display timer fires (microseconds on the loop's clock); `nil` while no move waits.
     public var displayTimerDeadline: Int64? { displayTimer.deadline }
@@ -29,11 +29,15 @@ extension Daemon {
     /// Schedules `timer` for `time` on the input's timeline, counted on the loop's clock from the
     /// last event's arrival (recognizer deadlines and display ticks are in input time, which for a
     /// recording is not the loop's clock, and passes at the replay's speed); cancels it for `nil`.
-    private func arm(_ timer: TimerHandle, at time: Double?) {
+    /// A timer already set for `time` (`armed`) stays as it is: moving it by each frame's arrival
+    /// would cost a system call a frame.
+    private func arm(_ timer: TimerHandle, at time: Double?, armed: inout Double?) {
+        guard timer.deadline == nil || armed != time else { return }
+        armed = time
         guard let time, let due = TimeSpan.adding((time - lastInputTime) / input.timeScale, to: lastInputArrival) else {
             return timer.cancel()
         }
-        if timer.deadline != due { timer.schedule(atMicroseconds: due) }
+        timer.schedule(atMicroseconds: due)
     }
 
     func gestureDeadlinePassed() {

@@ -52,6 +52,9 @@ public final class Daemon {
     var gestureTimer: TimerHandle!
     /// Fires at the next display tick moves wait for (see `refresh_hz`); set only while they wait.
     var displayTimer: TimerHandle!
+    /// The input times the gesture and display timers were set for (`nil`: not set).
+    var gestureTimerTime: Double?
+    var displayTimerTime: Double?
     /// What the clients' subscriptions want, so that nothing else is encoded (``updateDiagnostics()``).
     var interest = MessageInterest([])
     /// Whether dispatching the queue is deferred to the end of this wakeup already.
