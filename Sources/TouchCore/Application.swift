@@ -154,9 +154,9 @@ public struct Application: Sendable {
     /// clock), or, when that tick's moves were dispatched already (the frame was read after its
     /// tick), at the first tick after them; every other event at once (`-infinity`).
     public func displayTick(for event: QueuedEvent) -> Double {
-        guard case .touches(let frame) = event, frame.isMoveOnly,
-            let rate = tree.windowProperties(of: frame.window)?.refreshRate, rate > 0
-        else { return -.infinity }
+        guard case .touches(let frame) = event, frame.isMoveOnly else { return -.infinity }
+        let rate = tree.refreshRate(of: frame.window)
+        guard rate > 0 else { return -.infinity }
         let tick = (frame.timestamp * rate).rounded(.up) / rate
         guard tick <= ticksDispatched else { return tick }
         return ((ticksDispatched * rate).rounded(.down) + 1) / rate
@@ -191,21 +191,27 @@ public struct Application: Sendable {
     /// Dispatches the queued events due by `time` (input-clock seconds), oldest first: moves whose
     /// display tick has come, and everything queued before an event due at once. Recognizer timers
     /// due before a move's tick fire before it, at their own times.
-    public mutating func dispatchDue(by time: Double) -> [DispatchReport] { dispatch(dueBy: time, at: time) }
+    public mutating func dispatchDue(by time: Double) -> [DispatchReport] {
+        var reports: [DispatchReport] = []
+        dispatch(dueBy: time, at: time, into: &reports)
+        return reports
+    }
 
     /// Dispatches every queued event at input time `time`, moves waiting for their tick included:
     /// what must see all the input so far (a request, a removal, a reload). Recognizer timers due
     /// by a waiting move's tick, or by `time` if that comes first, fire before it.
-    public mutating func flush(at time: Double) -> [DispatchReport] { dispatch(dueBy: .infinity, at: time) }
-
-    private mutating func dispatch(dueBy limit: Double, at time: Double) -> [DispatchReport] {
-        if limit < .infinity { ticksDispatched = max(ticksDispatched, limit) }
+    public mutating func flush(at time: Double) -> [DispatchReport] {
         var reports: [DispatchReport] = []
+        dispatch(dueBy: .infinity, at: time, into: &reports)
+        return reports
+    }
+
+    private mutating func dispatch(dueBy limit: Double, at time: Double, into reports: inout [DispatchReport]) {
+        if limit < .infinity { ticksDispatched = max(ticksDispatched, limit) }
         while let (event, due) = queue.take(dueBy: limit) {
             if due > -.infinity, let report = advanceTime(to: min(due, time)) { reports.append(report) }
             reports.append(dispatch(event))
         }
-        return reports
     }
 
     /// Fires every recognizer timer still pending (a replay's end), at its own time.
@@ -219,12 +225,14 @@ public struct Application: Sendable {
     /// queue is full) and what is due by its time dispatched. A move waits for its tick, until a
     /// later `send`, ``dispatchDue(by:)`` or ``dispatchAll()``; everything else is dispatched now.
     public mutating func send(_ event: QueuedEvent) -> [DispatchReport] {
-        var reports = dispatchDue(by: event.timestamp.nextDown)
+        var reports: [DispatchReport] = []
+        let time = event.timestamp
+        if !queue.isEmpty { dispatch(dueBy: time.nextDown, at: time.nextDown, into: &reports) }
         while enqueue(event) == .full {
             guard let report = dispatchNext() else { break }
             reports.append(report)
         }
-        reports += dispatchDue(by: event.timestamp)
+        dispatch(dueBy: time, at: time, into: &reports)
         return reports
     }
 
