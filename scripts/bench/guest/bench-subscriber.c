@@ -12,7 +12,9 @@
  * returned, minus the message's `time` (the kernel's event timestamp of its newest sample,
  * CLOCK_MONOTONIC seconds with microseconds). It also checks `seq` for gaps (dropped messages) and
  * counts the samples (a moved message and each entry of its `coalesced`).
- * On SIGINT, SIGTERM or the daemon closing, it prints one line:
+ * On SIGUSR2 it prints what it saw so far as "cold lat_n=N lat_p50=N lat_p99=N lat_max=N" (the
+ * daemon-vm bench's unmeasured first play: a fresh daemon's first touches) and starts counting
+ * afresh. On SIGINT, SIGTERM or the daemon closing, it prints one line:
  * "subscriber messages=N touches=N began=N moved=N ended=N cancelled=N samples=N hits=N actions=N
  *  gaps=N reads=N lat_n=N lat_p50=N lat_p99=N lat_max=N" (microseconds).
  */
@@ -26,8 +28,9 @@
 #include <unistd.h>
 #include "bench-latency.h"
 
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop, restart;
 static void on_signal(int s) { (void)s; stop = 1; }
+static void on_restart(int s) { (void)s; restart = 1; }
 
 static char buf[1 << 17];
 static size_t used;
@@ -115,6 +118,8 @@ int main(int argc, char **argv) {
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;   /* no SA_RESTART: read() returns EINTR */
     sigaction(SIGINT, &sa, NULL); sigaction(SIGTERM, &sa, NULL);
+    sa.sa_handler = on_restart;
+    sigaction(SIGUSR2, &sa, NULL);
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     struct sockaddr_un addr = { .sun_family = AF_UNIX };
     snprintf(addr.sun_path, sizeof addr.sun_path, "%s", argv[1]);
@@ -126,7 +131,16 @@ int main(int argc, char **argv) {
     printf("ready\n");
     fflush(stdout);
     messages = 0; reads = 0;
-    while (!stop && read_once(fd) >= 0) {}
+    while (!stop && read_once(fd) >= 0) {
+        if (!restart) continue;
+        restart = 0;
+        printf("cold");
+        latency_print(stdout, &lat);
+        printf("\n");
+        fflush(stdout);
+        lat.count = 0;
+        messages = touches = began = moved = ended = cancelled = samples = hits = actions = gaps = reads = 0;
+    }
     printf("subscriber messages=%llu touches=%llu began=%llu moved=%llu ended=%llu cancelled=%llu samples=%llu hits=%llu actions=%llu gaps=%llu reads=%llu",
            messages, touches, began, moved, ended, cancelled, samples, hits, actions, gaps, reads);
     latency_print(stdout, &lat);
