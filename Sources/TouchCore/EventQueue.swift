@@ -122,6 +122,14 @@ public struct ApplicationEventQueue: Sendable {
         return nil
     }
 
+    /// Whether an event is due by `time` (``dequeue(dueBy:)`` would give one).
+    public func hasEventDue(by time: Double) -> Bool {
+        guard head < storage.count else { return false }
+        if head <= dueThrough { return true }
+        for i in head..<storage.count where storage[i].due <= time { return true }
+        return false
+    }
+
     /// Takes the oldest event, due or not.
     public mutating func dequeue() -> QueuedEvent? { take(dueBy: .infinity)?.event }
 
@@ -169,22 +177,26 @@ public struct ApplicationEventQueue: Sendable {
         guard case .touches(var frame) = waiting else { return }
         // The queue's reference goes, so the frame's arrays are this function's alone.
         waiting = .motion(MotionInput(device: "", window: nil, timestamp: 0, phase: .began))
-        for i in frame.contacts.indices {
-            let new = newer.contacts[i]
-            let wasMoved = frame.contacts[i].phase == .moved
-            // Room for a display frame's samples at once (1 kHz input at 60 Hz is 16 or 17).
-            if frame.contacts[i].coalesced.isEmpty { frame.contacts[i].coalesced.reserveCapacity(24) }
-            frame.contacts[i].coalesced.append(
-                TouchSample(
-                    timestamp: frame.timestamp, locationInWindow: frame.contacts[i].location, force: frame.contacts[i].force,
-                    majorRadius: frame.contacts[i].majorRadius))
-            frame.contacts[i].coalesced += new.coalesced
-            frame.contacts[i].phase = wasMoved ? .moved : new.phase
-            frame.contacts[i].location = new.location
-            frame.contacts[i].majorRadius = new.majorRadius
-            frame.contacts[i].majorRadiusTolerance = new.majorRadiusTolerance
-            frame.contacts[i].force = new.force
-            frame.contacts[i].maximumPossibleForce = new.maximumPossibleForce
+        let time = frame.timestamp
+        // Changed through the buffers: no contact is copied, and the array is checked once.
+        frame.contacts.withUnsafeMutableBufferPointer { contacts in
+            newer.contacts.withUnsafeBufferPointer { news in
+                for i in contacts.indices {
+                    // Room for a display frame's samples at once (1 kHz input at 60 Hz is 16 or 17).
+                    if contacts[i].coalesced.isEmpty { contacts[i].coalesced.reserveCapacity(24) }
+                    contacts[i].coalesced.append(
+                        TouchSample(
+                            timestamp: time, locationInWindow: contacts[i].location, force: contacts[i].force,
+                            majorRadius: contacts[i].majorRadius))
+                    if !news[i].coalesced.isEmpty { contacts[i].coalesced += news[i].coalesced }
+                    if contacts[i].phase != .moved { contacts[i].phase = news[i].phase }
+                    contacts[i].location = news[i].location
+                    contacts[i].majorRadius = news[i].majorRadius
+                    contacts[i].majorRadiusTolerance = news[i].majorRadiusTolerance
+                    contacts[i].force = news[i].force
+                    contacts[i].maximumPossibleForce = news[i].maximumPossibleForce
+                }
+            }
         }
         frame.timestamp = newer.timestamp
         waiting = .touches(frame)

@@ -111,8 +111,10 @@ extension Daemon {
     /// then depends on the input's timestamps alone, as in a replay.)
     func dispatchDue() {
         dispatchScheduled = false
-        guard inPlace({ $0.queue.count > 0 }) else { return }
-        publish(app.dispatchDue(by: lastInputTime))
+        // Most wakeups at 1 kHz only add a move to the one waiting for its tick.
+        guard inPlace({ $0.queue.hasEventDue(by: lastInputTime) }) else { return armDisplayTimer() }
+        let reports = app.dispatchDue(by: lastInputTime)
+        if !reports.isEmpty { publish(reports) }
         armGestureTimer()
         armDisplayTimer()
     }

@@ -32,6 +32,7 @@ import TouchCore
         for i in 1...5 { #expect(app.send(fingers(10 + Double(i) / 1000, .moved, x: 200 + Double(i))).isEmpty) }
         let tick = try #require(app.nextDisplayTick)
         #expect(abs(tick - 601.0 / 60) < 1e-9)
+        #expect(!app.queue.hasEventDue(by: 10.005) && app.queue.hasEventDue(by: tick))
         #expect(app.dispatchDue(by: tick - 0.001).isEmpty, "not before the tick")
         let reports = app.dispatchDue(by: tick)
         #expect(reports.count == 1)
@@ -86,6 +87,7 @@ import TouchCore
         _ = app.enqueue(.touches(InputFrame(device: "other", window: "window", timestamp: 10.002, contacts: [contact(9, .began, 500, 500)])))
         _ = app.enqueue(.touches(fingers(10.003, .moved, x: 203)))
         #expect(app.queue.count == 3, "the move after the other device's touch-down is not merged across it")
+        #expect(app.queue.hasEventDue(by: 10.003), "the touch-down makes the move before it due")
         let reports = app.dispatchDue(by: 10.003)
         #expect(reports.map { $0.changedTouches.map(\.device) } == [["dev", "dev"], ["other"]])
         #expect(app.queue.count == 1)
