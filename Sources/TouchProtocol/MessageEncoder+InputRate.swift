@@ -47,7 +47,7 @@ extension MessageEncoder {
         batch.add(topic: .touches, view: touches[s.touch].view, droppable: phase == .moved, touchForms: .input) { w in
             w.member("type"); w.literal(#""touch""#)
             w.member("time"); w.double(own ? touches[s.touch].timestamp : samples[s.k].timestamp)
-            w.member("touch"); w.int(Int64(touches[s.touch].id))
+            w.member("touch"); w.int(Int64(clamping: touches[s.touch].id))
             w.member("phase"); self.phase(phase, to: &w)
             w.member("device"); w.string(touches[s.touch].device)
             w.member("window"); id(touches[s.touch].window, to: &w)
