@@ -80,10 +80,11 @@ if [ ${#recs[@]} -gt 0 ]; then
   # (loading excluded) divided by the frames of a pass. Valgrind cannot read Swift's debug
   # information, so it runs a copy without it.
   strip --strip-debug -o "$work/touchd-bench" "$bench"
+  for rate in 0 60; do
   for rec in "${recs[@]}"; do
-    name=$(basename "$rec")
+    if [ "$rate" = 0 ]; then name="$(basename "$rec") (every input frame)"; else name="$(basename "$rec") ($rate Hz)"; fi
     out=$(valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" "$work/touchd-bench" run --stage both \
-      --passes 1 --layout config/kiosk.toml --window main "$rec" 2>&1)
+      --passes 1 --refresh-hz "$rate" --layout config/kiosk.toml --window main "$rec" 2>&1)
     pass_frames=$(echo "$out" | sed -n 's/^frames \([0-9]*\) passes.*/\1/p')
     inclusive() { callgrind_annotate --inclusive=yes --threshold=100 "$work/callgrind.out" | grep "PipelineBench$1" | head -1 | awk '{ gsub(",", "", $1); print $1 }'; }
     decode_total=$(inclusive 'V6decodeSiyF')
@@ -97,8 +98,10 @@ if [ ${#recs[@]} -gt 0 ]; then
     whole_ir=$(( whole_total / pass_frames ))
     printf 'instructions: %s\tdecode only\t%s instructions/frame\t\n' "$name" "$decode_ir" >> "$table"
     printf 'instructions: %s\twhole pipeline\t%s instructions/frame\t\n' "$name" "$whole_ir" >> "$table"
-    printf 'instructions: %s\twhole / decode\t%sx\t<= 3x\n' "$name" \
-      "$(awk -v a="$whole_ir" -v b="$decode_ir" 'BEGIN { printf "%.2f", a / b }')" >> "$table"
+    goal=""; [ "$rate" != 0 ] && goal="<= 3x"
+    printf 'instructions: %s\twhole / decode\t%sx\t%s\n' "$name" \
+      "$(awk -v a="$whole_ir" -v b="$decode_ir" 'BEGIN { printf "%.2f", a / b }')" "$goal" >> "$table"
+  done
   done
 
   echo "memory: $frames frames in-process..." >&2
@@ -187,6 +190,13 @@ echo
 echo "touchd benchmarks ($(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), Linux $(uname -r))"
 echo
 column -t -s $'\t' "$table"
+echo
+# The in-process goal, judged on instruction counts (noise cannot change them): at 60 Hz with 10
+# subscribers, the whole pipeline at most 3x decoding.
+awk -F'\t' '$1 ~ /^instructions: .*\(60 Hz\)$/ && $2 == "whole / decode" {
+  sub(/^instructions: /, "", $1); x = $3; sub(/x$/, "", x)
+  printf "goal in-process pipeline, %s, 10 subscribers: whole %.2fx decoding (instructions) against at most 3x: %s\n", $1, x, (x + 0 <= 3 ? "met" : "missed")
+}' "$table"
 echo
 if [ -f scripts/bench/daemon-vm.sh ]; then
   echo "Whole daemon on a real kernel (scripts/bench/daemon-vm.sh):"

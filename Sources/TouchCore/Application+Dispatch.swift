@@ -183,6 +183,11 @@ extension Application {
         let inView = tree.convert(live.entries[i].touch.locationInWindow, live.entries[i].touch.previousLocationInWindow, fromWindowTo: view)
         live.entries[i].touch.locationInView = inView?.0
         live.entries[i].touch.previousLocationInView = inView?.1
+        guard recordsSampleLocationsInView, !live.entries[i].touch.coalescedSamples.isEmpty, let index = tree.nodeIndex[view] else { return }
+        for k in live.entries[i].touch.coalescedSamples.indices {
+            let sample = live.entries[i].touch.coalescedSamples[k].locationInWindow
+            live.entries[i].touch.coalescedSamples[k].locationInView = tree.convertFromWindow(sample, to: index)
+        }
     }
 
     /// Finished touches leave, in the order they changed (the tap tracker hears of each).

@@ -79,7 +79,15 @@ public struct Application: Sendable {
     /// visited and why it answered as it did). Off by default: tracing asks every subview, without
     /// the subview index, and allocates the trace.
     public var tracesHitTests = false
+    /// Whether each coalesced sample of a dispatched touch gets its location in the touch's view
+    /// (``TouchSample/locationInView``), as the touch itself does. On by default; the daemon turns
+    /// it off unless a client asks for one `touch` message per input frame, the only message that
+    /// says where a sample is in its view.
+    public var recordsSampleLocationsInView = true
     var live = LiveTouches()
+    /// The input time through which display ticks were dispatched (``dispatchDue(by:)``): a move
+    /// stamped before it waits for the next tick.
+    var ticksDispatched = -Double.infinity
     var nextTouchID: TouchID = 1
     var taps: TapTracker
     var gestures = GestureArena()
@@ -134,43 +142,97 @@ public struct Application: Sendable {
     // MARK: - Queue
 
     /// Offers an input frame to the event queue (see ``ApplicationEventQueue`` for the policy).
-    public mutating func enqueue(_ frame: InputFrame) -> EnqueueOutcome { queue.enqueue(.touches(frame)) }
+    public mutating func enqueue(_ frame: InputFrame) -> EnqueueOutcome { enqueue(.touches(frame)) }
 
-    /// Offers any event (touches, presses, remote control, motion) to the one FIFO queue.
-    public mutating func enqueue(_ event: QueuedEvent) -> EnqueueOutcome { queue.enqueue(event) }
+    /// Offers any event (touches, presses, remote control, motion) to the one FIFO queue. A
+    /// move-only frame of a window with a refresh rate waits for the window's next display tick
+    /// (``displayTick(for:)``); everything else is due at once.
+    public mutating func enqueue(_ event: QueuedEvent) -> EnqueueOutcome { queue.enqueue(event, dueAt: displayTick(for: event)) }
 
-    /// Dispatches the oldest queued event, or returns `nil` when the queue is empty.
+    /// When `event` is due: a move-only frame of a window whose refresh rate f is above 0 at the
+    /// first tick at or after its time (ticks at whole multiples of 1/f seconds on the input's
+    /// clock), or, when that tick's moves were dispatched already (the frame was read after its
+    /// tick), at the first tick after them; every other event at once (`-infinity`).
+    public func displayTick(for event: QueuedEvent) -> Double {
+        guard case .touches(let frame) = event, frame.isMoveOnly else { return -.infinity }
+        let rate = tree.refreshRate(of: frame.window)
+        guard rate > 0 else { return -.infinity }
+        let tick = (frame.timestamp * rate).rounded(.up) / rate
+        guard tick <= ticksDispatched else { return tick }
+        return ((ticksDispatched * rate).rounded(.down) + 1) / rate
+    }
+
+    /// When the next display tick with moves waiting for it is (input-clock seconds), for the
+    /// daemon's timer; `nil` when no move waits.
+    public var nextDisplayTick: Double? { queue.nextTick }
+
+    /// Dispatches the oldest queued event, due or not, or returns `nil` when the queue is empty.
     public mutating func dispatchNext() -> DispatchReport? {
         guard let event = queue.dequeue() else { return nil }
+        return dispatch(event)
+    }
+
+    private mutating func dispatch(_ event: QueuedEvent) -> DispatchReport {
         switch event {
-        case .touches(let frame): return dispatchTouches(frame)
-        case .presses(let input): return dispatchPresses(input)
-        case .remoteControl(let input): return dispatchRemoteControl(input)
-        case .motion(let input): return dispatchMotion(input)
+        case .touches(let frame): dispatchTouches(frame)
+        case .presses(let input): dispatchPresses(input)
+        case .remoteControl(let input): dispatchRemoteControl(input)
+        case .motion(let input): dispatchMotion(input)
         }
     }
 
-    /// Dispatches every queued event, oldest first.
+    /// Dispatches every queued event, oldest first, moves waiting for their tick included.
     public mutating func dispatchAll() -> [DispatchReport] {
         var reports: [DispatchReport] = []
         while let report = dispatchNext() { reports.append(report) }
         return reports
     }
 
+    /// Dispatches the queued events due by `time` (input-clock seconds), oldest first: moves whose
+    /// display tick has come, and everything queued before an event due at once. Recognizer timers
+    /// due before a move's tick fire before it, at their own times.
+    public mutating func dispatchDue(by time: Double) -> [DispatchReport] {
+        var reports: [DispatchReport] = []
+        dispatch(dueBy: time, at: time, into: &reports)
+        return reports
+    }
+
+    /// Dispatches every queued event at input time `time`, moves waiting for their tick included:
+    /// what must see all the input so far (a request, a removal, a reload). Recognizer timers due
+    /// by a waiting move's tick, or by `time` if that comes first, fire before it.
+    public mutating func flush(at time: Double) -> [DispatchReport] {
+        var reports: [DispatchReport] = []
+        dispatch(dueBy: .infinity, at: time, into: &reports)
+        return reports
+    }
+
+    private mutating func dispatch(dueBy limit: Double, at time: Double, into reports: inout [DispatchReport]) {
+        if limit < .infinity { ticksDispatched = max(ticksDispatched, limit) }
+        while let (event, due) = queue.take(dueBy: limit) {
+            if due > -.infinity, let report = advanceTime(to: min(due, time)) { reports.append(report) }
+            reports.append(dispatch(event))
+        }
+    }
+
     /// Fires every recognizer timer still pending (a replay's end), at its own time.
     public mutating func flushTimers() -> DispatchReport? { advanceTime(to: .infinity) }
 
-    /// Queues `frame` and dispatches everything queued, making room first if the queue is full.
+    /// Queues `frame` and dispatches what is due by its time, making room first if the queue is full.
     public mutating func send(_ frame: InputFrame) -> [DispatchReport] { send(.touches(frame)) }
 
-    /// Queues any event and dispatches everything queued, making room first if the queue is full.
+    /// Advances input time to `event`'s and queues it, as a replay steps: the moves whose display
+    /// tick came before it are dispatched first, then the event is queued (room made first if the
+    /// queue is full) and what is due by its time dispatched. A move waits for its tick, until a
+    /// later `send`, ``dispatchDue(by:)`` or ``dispatchAll()``; everything else is dispatched now.
     public mutating func send(_ event: QueuedEvent) -> [DispatchReport] {
         var reports: [DispatchReport] = []
+        let time = event.timestamp
+        if !queue.isEmpty { dispatch(dueBy: time.nextDown, at: time.nextDown, into: &reports) }
         while enqueue(event) == .full {
             guard let report = dispatchNext() else { break }
             reports.append(report)
         }
-        reports += dispatchAll()
+        dispatch(dueBy: time, at: time, into: &reports)
         return reports
     }
 

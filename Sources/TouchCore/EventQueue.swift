@@ -33,18 +33,33 @@ public enum EnqueueOutcome: Hashable, Sendable {
 /// The application's event queue: first in, first out, bounded. The counterpart of the queue
 /// `UIApplication` takes events from, one at a time.
 ///
+/// Display rate: an event may be offered with the time it is due (``enqueue(_:dueAt:)``): a
+/// move-only frame of a window with a refresh rate waits for the window's next display tick. Such
+/// a *pending* move merges into the pending move of the same device, window and contacts due at the
+/// same tick, wherever it waits among the pending moves at the tail; every sample is kept as the
+/// touch's coalesced samples (UIKit's `coalescedTouches(for:)`). An event due at once (every other
+/// event) makes everything queued before it due with it, so order is kept.
+///
 /// Backlog policy: once ``coalescingThreshold`` events wait, a move-only frame whose device and
-/// contacts equal those of the frame at the tail is merged into it; the merged frame keeps every
-/// sample as coalesced samples (UIKit's `coalescedTouches(for:)`). Frames with a touch that begins,
-/// ends or is cancelled are never merged, dropped or reordered. When ``capacity`` events wait and a
-/// frame cannot be merged, ``enqueue(_:)`` answers ``EnqueueOutcome/full`` and the caller dispatches
-/// the oldest events to make room before offering it again (the daemon does so at once, so its
-/// reading never stops and nothing is dropped).
+/// contacts equal those of the frame at the tail is merged into it, whatever its tick. Frames with a
+/// touch that begins, ends or is cancelled are never merged, dropped or reordered. When
+/// ``capacity`` events wait and a frame cannot be merged, ``enqueue(_:dueAt:)`` answers
+/// ``EnqueueOutcome/full`` and the caller dispatches the oldest events to make room before offering
+/// it again (the daemon does so at once, so its reading never stops and nothing is dropped).
 public struct ApplicationEventQueue: Sendable {
+    /// An event and when it may be dispatched (`-infinity`: at once).
+    struct Entry: Sendable {
+        var event: QueuedEvent
+        var due: Double
+    }
+
     public let capacity: Int
     public let coalescingThreshold: Int
-    private var storage: [QueuedEvent] = []
+    private var storage: [Entry] = []
     private var head = 0
+    /// The index in `storage` up to which every entry is due (an event due at once makes all
+    /// before it due); `head - 1` or less when none is.
+    private var dueThrough = -1
     /// How many frames were merged since the queue was made.
     public private(set) var coalescedCount = 0
     /// The most events that ever waited at once.
@@ -60,51 +75,130 @@ public struct ApplicationEventQueue: Sendable {
     public var count: Int { storage.count - head }
     public var isEmpty: Bool { count == 0 }
 
-    /// Offers an event at the tail; see the type's backlog policy.
-    public mutating func enqueue(_ event: QueuedEvent) -> EnqueueOutcome {
-        if count >= coalescingThreshold, case .touches(let frame) = event, frame.isMoveOnly,
-            case .touches(let last)? = storage.last, let merged = Self.merge(last, into: frame)
-        {
-            storage[storage.count - 1] = .touches(merged)
-            coalescedCount += 1
-            return .coalesced
+    /// When the earliest event waiting for a display tick is due; `nil` when none waits. (Events
+    /// due at once are not counted: they are dispatched without waiting.)
+    public var nextTick: Double? {
+        var earliest: Double?
+        for i in max(head, dueThrough + 1)..<storage.count where storage[i].due > -.infinity {
+            earliest = min(earliest ?? storage[i].due, storage[i].due)
+        }
+        return earliest
+    }
+
+    /// Offers an event at the tail, due at `due` (input-clock seconds; `-infinity`, the default,
+    /// for at once); see the type's display-rate and backlog policies.
+    public mutating func enqueue(_ event: QueuedEvent, dueAt due: Double = -.infinity) -> EnqueueOutcome {
+        if case .touches(let frame) = event, frame.isMoveOnly {
+            if due > -.infinity, let i = pendingMove(like: frame, dueAt: due) {
+                Self.merge(frame, into: &storage[i].event)
+                coalescedCount += 1
+                return .coalesced
+            }
+            if count >= coalescingThreshold, let last = storage.indices.last, last >= head, Self.canMerge(frame, into: storage[last].event) {
+                Self.merge(frame, into: &storage[last].event)
+                coalescedCount += 1
+                return .coalesced
+            }
         }
         guard count < capacity else { return .full }
-        storage.append(event)
+        storage.append(Entry(event: event, due: due))
+        if due == -.infinity { dueThrough = storage.count - 1 }
         highWaterMark = max(highWaterMark, count)
         return .queued
     }
 
-    /// Takes the oldest event.
-    public mutating func dequeue() -> QueuedEvent? {
+    /// The pending move among those waiting at the tail that `frame` merges into: the same device,
+    /// window and contacts, due at the same tick. The search stops at an event due at once (nothing
+    /// is merged across it) and at a move of the same device due at another tick.
+    private func pendingMove(like frame: InputFrame, dueAt due: Double) -> Int? {
+        var i = storage.count - 1
+        while i > dueThrough && i >= head {
+            guard case .touches(let waiting) = storage[i].event else { return nil }
+            if waiting.device == frame.device {
+                return storage[i].due == due && Self.canMerge(frame, into: storage[i].event) ? i : nil
+            }
+            i -= 1
+        }
+        return nil
+    }
+
+    /// Whether an event is due by `time` (``dequeue(dueBy:)`` would give one).
+    public func hasEventDue(by time: Double) -> Bool {
+        guard head < storage.count else { return false }
+        if head <= dueThrough { return true }
+        for i in head..<storage.count where storage[i].due <= time { return true }
+        return false
+    }
+
+    /// Takes the oldest event, due or not.
+    public mutating func dequeue() -> QueuedEvent? { take(dueBy: .infinity)?.event }
+
+    /// Takes the oldest event if it is due by `time`: due itself, or queued before an event that is.
+    public mutating func dequeue(dueBy time: Double) -> QueuedEvent? { take(dueBy: time)?.event }
+
+    /// Takes the oldest event if it is due by `time`, with the tick it waited for (`-infinity` for
+    /// an event due at once).
+    mutating func take(dueBy time: Double) -> (event: QueuedEvent, due: Double)? {
         guard head < storage.count else { return nil }
-        let event = storage[head]
+        if head > dueThrough {
+            var i = storage.count - 1
+            while i >= head && storage[i].due > time { i -= 1 }
+            guard i >= head else { return nil }
+            dueThrough = i
+        }
+        let entry = storage[head]
         head += 1
         if head == storage.count {
             storage.removeAll(keepingCapacity: true)
             head = 0
+            dueThrough = -1
         } else if head >= 64 && head * 2 >= storage.count {
             storage.removeFirst(head)
+            dueThrough -= head
             head = 0
         }
-        return event
+        return (entry.event, entry.due)
     }
 
-    /// `newer` with `older`'s samples folded in, when both are move-only frames of one device with
-    /// the same contacts; else `nil`.
-    static func merge(_ older: InputFrame, into newer: InputFrame) -> InputFrame? {
-        guard older.isMoveOnly, older.device == newer.device, older.window == newer.window,
-            older.contacts.map(\.id) == newer.contacts.map(\.id)
-        else { return nil }
-        var merged = newer
-        for i in merged.contacts.indices {
-            let old = older.contacts[i]
-            let sample = TouchSample(
-                timestamp: older.timestamp, locationInWindow: old.location, force: old.force,
-                majorRadius: old.majorRadius)
-            merged.contacts[i].coalesced = old.coalesced + [sample] + merged.contacts[i].coalesced
-            if old.phase == .moved { merged.contacts[i].phase = .moved }
+    /// Whether `frame` (move-only) merges into `waiting`: a move-only frame of the same device and
+    /// window with the same contacts.
+    static func canMerge(_ frame: InputFrame, into waiting: QueuedEvent) -> Bool {
+        guard case .touches(let older) = waiting, older.isMoveOnly, older.device == frame.device, older.window == frame.window,
+            older.contacts.count == frame.contacts.count
+        else { return false }
+        for i in older.contacts.indices where older.contacts[i].id != frame.contacts[i].id { return false }
+        return true
+    }
+
+    /// Merges `newer` into the frame `waiting` holds (``canMerge(_:into:)`` said it may): the merged
+    /// frame is `newer` with `waiting`'s samples, and its own, as coalesced samples (oldest first).
+    /// Changed in place: the samples are appended to arrays the queue alone holds.
+    static func merge(_ newer: InputFrame, into waiting: inout QueuedEvent) {
+        guard case .touches(var frame) = waiting else { return }
+        // The queue's reference goes, so the frame's arrays are this function's alone.
+        waiting = .motion(MotionInput(device: "", window: nil, timestamp: 0, phase: .began))
+        let time = frame.timestamp
+        // Changed through the buffers: no contact is copied, and the array is checked once.
+        frame.contacts.withUnsafeMutableBufferPointer { contacts in
+            newer.contacts.withUnsafeBufferPointer { news in
+                for i in contacts.indices {
+                    // Room for a display frame's samples at once (1 kHz input at 60 Hz is 16 or 17).
+                    if contacts[i].coalesced.isEmpty { contacts[i].coalesced.reserveCapacity(24) }
+                    contacts[i].coalesced.append(
+                        TouchSample(
+                            timestamp: time, locationInWindow: contacts[i].location, force: contacts[i].force,
+                            majorRadius: contacts[i].majorRadius))
+                    if !news[i].coalesced.isEmpty { contacts[i].coalesced += news[i].coalesced }
+                    if contacts[i].phase != .moved { contacts[i].phase = news[i].phase }
+                    contacts[i].location = news[i].location
+                    contacts[i].majorRadius = news[i].majorRadius
+                    contacts[i].majorRadiusTolerance = news[i].majorRadiusTolerance
+                    contacts[i].force = news[i].force
+                    contacts[i].maximumPossibleForce = news[i].maximumPossibleForce
+                }
+            }
         }
-        return merged
+        frame.timestamp = newer.timestamp
+        waiting = .touches(frame)
     }
 }

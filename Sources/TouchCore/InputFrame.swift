@@ -18,7 +18,9 @@ public struct InputFrame: Hashable, Sendable {
 
     /// Whether every contact only moved or stood still: a frame the event queue may merge.
     public var isMoveOnly: Bool {
-        contacts.allSatisfy { $0.phase == .moved || $0.phase == .stationary }
+        // Each phase read in place (a closure over the elements would copy every contact).
+        for i in contacts.indices where contacts[i].phase != .moved && contacts[i].phase != .stationary { return false }
+        return true
     }
 }
 

@@ -92,13 +92,16 @@ public enum TouchDelivery: Hashable, Sendable {
     case exclusiveTouchElsewhere
 }
 
-/// One position sample of a touch, kept when the event queue merges moves under backlog
-/// (UIKit's coalesced touches).
+/// One position sample of a touch, kept when the event queue merges moves for a display tick or
+/// under backlog (UIKit's coalesced touches).
 public struct TouchSample: Hashable, Sendable {
     public var timestamp: Double
     public var locationInWindow: Point
     public var force: Double
     public var majorRadius: Double
+    /// The position in the touch's view when the sample was dispatched with its touch (as
+    /// ``Touch/locationInView``); `nil` before, or when the touch has no view.
+    public internal(set) var locationInView: Point? = nil
 
     public init(timestamp: Double, locationInWindow: Point, force: Double, majorRadius: Double) {
         self.timestamp = timestamp

@@ -98,17 +98,28 @@ public struct WindowProperties: Hashable, Sendable {
     /// to the window below, `.capture` keeps every touch for the window itself (seed 000's special
     /// cases), `.passThrough` lets touches that land on no view fall through to the window below.
     public var hitTestPolicy: HitTestPolicy
+    /// The display's refresh rate (Hz): touch moves in this window reach the application once per
+    /// display frame, at whole multiples of `1 / refreshRate` seconds on the input's clock, with
+    /// the samples in between attached (UIKit's coalesced touches). 0 dispatches every input frame
+    /// as it comes. A frame in which a touch begins, ends or is cancelled is dispatched at once
+    /// either way. See ``ApplicationEventQueue``.
+    public var refreshRate: Double
 
     /// 6.4 points per millimetre, about 163 points per inch (UIKit's reference density).
     public static let defaultPointsPerMillimetre = 6.4
+    /// A layout window's refresh rate when it names none (`refresh_hz`): 60 Hz, the display rate
+    /// UIKit and Android deliver touches at. A window made in code without one dispatches every
+    /// input frame (0), the core's plainest behaviour.
+    public static let layoutRefreshRate = 60.0
 
     public init(
         size: Size, level: Double = 0, isKey: Bool = false,
         pointsPerMillimetre: Double = WindowProperties.defaultPointsPerMillimetre,
         display: String = "default", rootController: ResponderID? = nil, isHidden: Bool = false,
-        isUserInteractionEnabled: Bool = true, hitTestPolicy: HitTestPolicy = .default
+        isUserInteractionEnabled: Bool = true, hitTestPolicy: HitTestPolicy = .default, refreshRate: Double = 0
     ) {
         self.size = size
+        self.refreshRate = refreshRate
         self.level = level
         self.isKey = isKey
         self.pointsPerMillimetre = pointsPerMillimetre

@@ -280,6 +280,13 @@ public struct ViewTree: Sendable {
         nodeIndex[id].flatMap { nodes[Int($0)].window }
     }
 
+    /// A window's refresh rate (0 when `id` is no window), read in place: it is asked for every
+    /// input frame, and copying the window's properties out would retain their strings.
+    public func refreshRate(of id: ResponderID) -> Double {
+        guard let index = nodeIndex[id] else { return 0 }
+        return nodes[Int(index)].window?.refreshRate ?? 0
+    }
+
     /// A view controller's properties.
     public func controllerProperties(of id: ResponderID) -> ControllerProperties? { controllers[id] }
 

@@ -6,27 +6,55 @@ import TouchSystem
 extension Daemon {
     // MARK: - Time
 
-    /// Now, on the input's timeline: the last event's time plus the time since it arrived, or the
-    /// input sources' time before any event. Events touchd makes itself (cancellations on removal,
-    /// reload, `remove_view` and shutdown) are stamped with it, so a replay's cancellation reads in
-    /// the recording's time and a live one in the kernel's `CLOCK_MONOTONIC`, like their frames.
+    /// Now, on the input's timeline: the last event's time plus the time since it arrived (scaled
+    /// by a replay's speed), or the input sources' time before any event. Events touchd makes
+    /// itself (cancellations on removal, reload, `remove_view` and shutdown) are stamped with it, so
+    /// a replay's cancellation reads in the recording's time and a live one in the kernel's
+    /// `CLOCK_MONOTONIC`, like their frames.
     public func inputNow() -> Double {
         guard framesIn > 0 else { return input.now ?? loop.clock.seconds }
-        return lastInputTime + Double(TimeSpan.until(loop.clock.microseconds, from: lastInputArrival)) / 1_000_000
+        return lastInputTime + Double(TimeSpan.until(loop.clock.microseconds, from: lastInputArrival)) / 1_000_000 * input.timeScale
     }
 
-    /// Schedules the gesture timer for the application's next recognizer deadline (on the input's
-    /// timeline, counted on the loop's clock from the last event's arrival), or cancels it.
-    func armGestureTimer() {
-        guard let deadline = inPlace({ $0.nextDeadline }) else { return gestureTimer.cancel() }
-        guard let due = TimeSpan.adding(deadline - lastInputTime, to: lastInputArrival) else { return gestureTimer.cancel() }
-        gestureTimer.schedule(atMicroseconds: due)
+    /// Schedules the gesture timer for the application's next recognizer deadline, or cancels it.
+    func armGestureTimer() { arm(gestureTimer, at: inPlace { $0.nextDeadline }, armed: &gestureTimerTime) }
+
+    /// Schedules the display timer for the next display tick moves wait for, or cancels it: it is
+    /// set only while moves wait, so an idle daemon never wakes.
+    func armDisplayTimer() { arm(displayTimer, at: inPlace { $0.nextDisplayTick }, armed: &displayTimerTime) }
+
+    /// When the display timer fires (microseconds on the loop's clock); `nil` while no move waits.
+    public var displayTimerDeadline: Int64? { displayTimer.deadline }
+
+    /// Schedules `timer` for `time` on the input's timeline, counted on the loop's clock from the
+    /// last event's arrival (recognizer deadlines and display ticks are in input time, which for a
+    /// recording is not the loop's clock, and passes at the replay's speed); cancels it for `nil`.
+    /// A timer already set for `time` (`armed`) stays as it is: moving it by each frame's arrival
+    /// would cost a system call a frame.
+    private func arm(_ timer: TimerHandle, at time: Double?, armed: inout Double?) {
+        guard timer.deadline == nil || armed != time else { return }
+        armed = time
+        guard let time, let due = TimeSpan.adding((time - lastInputTime) / input.timeScale, to: lastInputArrival) else {
+            return timer.cancel()
+        }
+        timer.schedule(atMicroseconds: due)
     }
 
     func gestureDeadlinePassed() {
-        dispatchQueued()
-        if let report = app.advanceTime(to: inputNow()) { publish([report]) }
+        let now = inputNow()
+        publish(app.dispatchDue(by: now))
+        if let report = app.advanceTime(to: now) { publish([report]) }
         armGestureTimer()
+        armDisplayTimer()
+    }
+
+    /// A display tick came: the moves waiting for it are dispatched. (The tick it was set for is
+    /// never missed for the rounding of the clocks' conversion.)
+    func displayTickPassed() {
+        let tick = inPlace { $0.nextDisplayTick } ?? -.infinity
+        publish(app.dispatchDue(by: max(inputNow(), tick)))
+        armGestureTimer()
+        armDisplayTimer()
     }
 
     // MARK: - Input
@@ -78,18 +106,33 @@ extension Daemon {
         if !reports.isEmpty { publish(reports) }
         if !dispatchScheduled {
             dispatchScheduled = true
-            loop.deferWork(dispatchQueuedWork)
+            loop.deferWork(dispatchDueWork)
         }
     }
 
-    /// Dispatches every queued event, oldest first, and publishes what they produced. Called at the
-    /// end of a wakeup, and before anything that must see the input that arrived before it (a
-    /// request, a device's removal, a recognizer's timer, a reload, shutdown).
+    /// Dispatches the queued events that are due by the last event's time and publishes what they
+    /// produced, at the end of a wakeup: everything but the moves waiting for a display tick, for
+    /// which the display timer is set. (The last event's time, not the clock's: what is dispatched
+    /// then depends on the input's timestamps alone, as in a replay.)
+    func dispatchDue() {
+        dispatchScheduled = false
+        // Most wakeups at 1 kHz only add a move to the one waiting for its tick.
+        guard inPlace({ $0.queue.hasEventDue(by: lastInputTime) }) else { return armDisplayTimer() }
+        let reports = app.dispatchDue(by: lastInputTime)
+        if !reports.isEmpty { publish(reports) }
+        armGestureTimer()
+        armDisplayTimer()
+    }
+
+    /// Dispatches every queued event, oldest first, the moves waiting for a display tick included,
+    /// and publishes what they produced. Called before anything that must see the input that
+    /// arrived before it (a request, a device's removal, a reload, shutdown).
     public func dispatchQueued() {
         dispatchScheduled = false
         guard inPlace({ $0.queue.count > 0 }) else { return }
-        publish(app.dispatchAll())
+        publish(app.flush(at: inputNow()))
         armGestureTimer()
+        armDisplayTimer()
     }
 
     /// Reads the application in place, for what runs on every frame: reading a property of the
@@ -115,7 +158,7 @@ extension Daemon {
             for report in reports {
                 if !report.anomalies.isEmpty { for anomaly in report.anomalies { observer.anomaly(anomaly) } }
                 recentTouches.record(report)
-                let messages = MessageEncoder.messages(for: report)
+                let messages = MessageEncoder.messages(for: report, interest: interest)
                 for message in messages { server.broadcast(message) }
             }
         }

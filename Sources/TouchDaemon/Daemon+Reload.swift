@@ -20,6 +20,7 @@ extension Daemon {
         app.continueNumbering(after: previous)
         viewOwnership.removeAll()  // the views clients added went with the old tree
         armGestureTimer()
+        armDisplayTimer()
     }
 
     /// Reloads the layout file (``DaemonServices/layoutFile``): on success the application is

@@ -14,7 +14,8 @@ enum RequestFamily {
     init(_ request: Request) {
         switch request {
         case .ping: self = .session(.ping)
-        case .subscribe(let topics, let views, let actions): self = .session(.subscribe(topics: topics, views: views, actions: actions))
+        case .subscribe(let topics, let views, let actions, let form):
+            self = .session(.subscribe(Subscription(id: 0, topics: topics, views: views, actions: actions, touchSamples: form)))
         case .unsubscribe(let subscription): self = .session(.unsubscribe(subscription))
         case .hitTest(let point, let window): self = .tree(.hitTest(point: point, window: window))
         case .set(let view, let changes): self = .tree(.set(view: view, changes: changes))
@@ -130,10 +131,13 @@ extension Daemon {
     }
 
     /// Records responder calls and traces hit-tests only while some client subscribes to `calls`
-    /// or `hit_tests`: otherwise neither costs anything (no message carries them).
+    /// or `hit_tests`: otherwise neither costs anything (no message carries them). Likewise only
+    /// the topics and forms of `touch` message some client wants are encoded.
     func updateDiagnostics() {
-        app.recordsResponderCalls = server.hasSubscriber(to: .calls)
-        app.tracesHitTests = server.hasSubscriber(to: .hitTests)
+        interest = server.interest
+        app.recordsResponderCalls = interest.wants(.calls)
+        app.tracesHitTests = interest.wants(.hitTests)
+        app.recordsSampleLocationsInView = interest.touchForms.contains(.input)
     }
 
     /// A client's connection ended: the views it added and that are still in the tree are removed

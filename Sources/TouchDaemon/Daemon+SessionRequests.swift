@@ -4,7 +4,7 @@ import TouchProtocol
 /// The requests about the connection itself.
 enum SessionRequest {
     case ping
-    case subscribe(topics: Set<Topic>, views: [String]?, actions: Set<String>?)
+    case subscribe(Subscription)
     case unsubscribe(Int)
 }
 
@@ -12,24 +12,25 @@ extension Daemon {
     func perform(_ request: SessionRequest, for client: SocketServer.ClientHandle) -> RequestResult {
         switch request {
         case .ping: .success(ReplyResult.pong)
-        case .subscribe(let topics, let views, let actions): subscribe(client, topics: topics, views: views, actions: actions)
+        case .subscribe(let subscription): subscribe(client, subscription)
         case .unsubscribe(let subscription): unsubscribe(client, subscription)
         }
     }
 
-    /// Adds a subscription, within ``ClientLimits/maximumSubscriptionsPerClient``. A subscription
-    /// that brings the `devices` topic to the client first tells it of the devices already present
-    /// (before the reply).
-    private func subscribe(_ client: SocketServer.ClientHandle, topics: Set<Topic>, views: [String]?, actions: Set<String>?) -> RequestResult {
+    /// Adds a subscription (numbered here), within ``ClientLimits/maximumSubscriptionsPerClient``. A
+    /// subscription that brings the `devices` topic to the client first tells it of the devices
+    /// already present (before the reply).
+    private func subscribe(_ client: SocketServer.ClientHandle, _ subscription: Subscription) -> RequestResult {
         let limit = server.limits.maximumSubscriptionsPerClient
         let present = input.presentDevices.map { MessageEncoder.deviceAdded(id: $0.id, description: $0.description, alreadyPresent: true) }
         let outcome = server.withSubscriptions(of: client) { subs, next -> (id: Int, news: [OutboundMessage])? in
             guard subs.count < limit else { return nil }
             defer { next += 1 }
             let before = SubscriptionSet(subs)
-            let subscription = Subscription(id: next, topics: topics, views: views, actions: actions)
-            subs.append(subscription)
-            return (next, present.filter { !before.wants($0) && subscription.matches($0) })
+            var numbered = subscription
+            numbered.id = next
+            subs.append(numbered)
+            return (next, present.filter { !before.wants($0) && numbered.matches($0) })
         }
         guard let (added, news) = outcome ?? nil else {
             return .failure(

@@ -53,10 +53,17 @@ public final class Daemon {
     var lastInputArrival: Int64 = 0
     /// Fires at the application's next recognizer deadline (a long press, a multi-tap window).
     var gestureTimer: TimerHandle!
+    /// Fires at the next display tick moves wait for (see `refresh_hz`); set only while they wait.
+    var displayTimer: TimerHandle!
+    /// The input times the gesture and display timers were set for (`nil`: not set).
+    var gestureTimerTime: Double?
+    var displayTimerTime: Double?
+    /// What the clients' subscriptions want, so that nothing else is encoded (``updateDiagnostics()``).
+    var interest = MessageInterest([])
     /// Whether dispatching the queue is deferred to the end of this wakeup already.
     var dispatchScheduled = false
-    /// ``dispatchQueued()`` as deferred work, made once (not a closure per wakeup).
-    var dispatchQueuedWork: (() -> Void)!
+    /// ``dispatchDue()`` as deferred work, made once (not a closure per wakeup).
+    var dispatchDueWork: (() -> Void)!
     /// The status line last given to the observer.
     var lastStatus = ""
     /// Status lines follow client and device changes at most once a second, and only while
@@ -83,12 +90,15 @@ public final class Daemon {
         installRequestHandling()
         server.onClientsChanged = { [unowned self] in self.scheduleStatus() }
         gestureTimer = loop.timer { [unowned self] in self.gestureDeadlinePassed() }
+        displayTimer = loop.timer { [unowned self] in self.displayTickPassed() }
         statusTimer = loop.timer { [unowned self] in self.statusTimerFired() }
-        dispatchQueuedWork = { [unowned self] in self.dispatchQueued() }
+        dispatchDueWork = { [unowned self] in self.dispatchDue() }
+        warmUp()
     }
 
     deinit {
         gestureTimer.cancel()
+        displayTimer.cancel()
         statusTimer.cancel()
         metrics?.timer.cancel()
     }
@@ -113,6 +123,7 @@ public final class Daemon {
         cancelAllTouches()
         input.stop()
         gestureTimer.cancel()
+        displayTimer.cancel()
         statusTimer.cancel()
         server.shutdown(reason: reason)
         loop.stop()

@@ -29,10 +29,14 @@ public protocol InputSource: AnyObject {
     /// A client subscribed to the daemon, or began recording or calibrating a device (a replay that
     /// waits for one starts playing).
     func subscriberArrived()
+    /// How many seconds of the source's timeline pass in a second of the loop's clock: 1 for live
+    /// devices, a replay's speed for a recording.
+    var timeScale: Double { get }
 }
 
 extension InputSource {
     public func subscriberArrived() {}
+    public var timeScale: Double { 1 }
 }
 
 /// What an input source reports.
@@ -94,6 +98,10 @@ public final class InputSources {
     /// The input's time before any event arrived: the last source's (a replay's timeline when one
     /// plays); nil without sources.
     public var now: Double? { sources.last?.now }
+
+    /// How fast the input's time passes against the loop's clock: the last source's (a replay's
+    /// speed when one plays), as ``now``; 1 without sources.
+    public var timeScale: Double { sources.last?.timeScale ?? 1 }
 
     /// Tells every source that a client subscribed.
     public func subscriberArrived() {

@@ -83,6 +83,9 @@ public final class RecordingSource: InputSource {
     /// The recording's time played so far, in seconds (scaled by the speed).
     private var elapsedSeconds: Double { Double(TimeSpan.until(clock.microseconds, from: startedAt)) / 1_000_000 * speed }
 
+    /// The replay's speed: recording seconds per second of the loop's clock.
+    public var timeScale: Double { speed }
+
     /// The recording's device while it is present; nothing once it has ended.
     public var deviceDescriptions: [JSONValue] {
         guard isPresent else { return [] }

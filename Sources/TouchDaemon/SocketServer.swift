@@ -187,6 +187,9 @@ public final class SocketServer {
         return body(&client.subscriptions, &client.nextSubscriptionID)
     }
 
+    /// What the connected clients' subscriptions want together.
+    public var interest: MessageInterest { MessageInterest(clients.values.flatMap(\.subscriptions)) }
+
     /// Whether some connected client has a subscription to `topic`.
     public func hasSubscriber(to topic: Topic) -> Bool {
         clients.values.contains { client in client.subscriptions.contains { $0.topics.contains(topic) } }

@@ -6,14 +6,14 @@ public struct SubscriberView: Sendable {
     public var subscription: Subscription
     public private(set) var nextSeq: UInt64 = 1
 
-    public init(topics: Set<Topic>, views: [String]? = nil, actions: Set<String>? = nil) {
-        subscription = Subscription(id: 1, topics: topics, views: views, actions: actions)
+    public init(topics: Set<Topic>, views: [String]? = nil, actions: Set<String>? = nil, touchSamples: TouchSampleForm = .default) {
+        subscription = Subscription(id: 1, topics: topics, views: views, actions: actions, touchSamples: touchSamples)
     }
 
     /// The lines this subscriber gets for `report`.
     public mutating func lines(for report: DispatchReport) -> [String] {
         var out: [String] = []
-        for message in MessageEncoder.messages(for: report) where subscription.matches(message) {
+        for message in MessageEncoder.messages(for: report, interest: MessageInterest([subscription])) where subscription.matches(message) {
             out.append(message.line(seq: nextSeq))
             nextSeq += 1
         }

@@ -69,7 +69,8 @@ public struct RecordingReplay: Sendable {
 
     /// Runs the whole recording through `app`, with the recording's timestamps as the clock, and
     /// hands every dispatch report, in order, to `each` (the last reports cancel the touches and
-    /// keys still down at the end).
+    /// keys still down at the end). Input time advances event by event (``Application/send(_:)``):
+    /// moves reach the application at their windows' display ticks, as in the daemon.
     ///
     /// Everything odd on the way goes to `anomaly`, one line each, in order: the stream's own
     /// faults (see ``streamAnomalies(_:)``), the device anomalies the pipeline worked around, and
@@ -88,7 +89,12 @@ public struct RecordingReplay: Sendable {
         }
         while let due = playback.nextDue { dispatch(playback.play(through: due), &app) }
         dispatch(playback.finish(), &app)
-        // Recognizer timers still pending fire at their own times (a last tap's multi-tap window).
+        // Moves still waiting for a display tick, then recognizer timers still pending, each at
+        // its own time (a last tap's multi-tap window).
+        for report in app.dispatchDue(by: .infinity) {
+            for line in report.anomalies { anomaly(line) }
+            each(report)
+        }
         if let report = app.flushTimers() {
             for line in report.anomalies { anomaly(line) }
             each(report)

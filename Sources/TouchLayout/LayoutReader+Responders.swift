@@ -4,7 +4,10 @@ import TouchCore
 extension LayoutReader {
     static let firstResponderKeys = ["can_become_first_responder", "can_resign_first_responder"]
     static let windowKeys =
-        ["id", "size", "level", "key", "points_per_mm", "display", "root_controller", "first_responder", "hidden", "interactive", "hit_test"]
+        [
+            "id", "size", "level", "key", "points_per_mm", "display", "root_controller", "first_responder", "hidden", "interactive",
+            "hit_test", "refresh_hz",
+        ]
         + firstResponderKeys
     static let controllerKeys = ["id", "view", "presented_by"] + firstResponderKeys
     static let viewKeys = [
@@ -26,6 +29,7 @@ extension LayoutReader {
         "points_per_millimetre": "points_per_mm", "points_per_millimeter": "points_per_mm",
         "frame": "size", "firstResponder": "first_responder", "initial_first_responder": "first_responder",
         "userInteractionEnabled": "interactive", "hitTestPolicy": "hit_test",
+        "refresh_rate": "refresh_hz", "maximumFramesPerSecond": "refresh_hz", "fps": "refresh_hz",
     ].merging(firstResponderAliases) { a, _ in a }.merging(hitTestAliases) { a, _ in a }
     static let controllerAliases = ["presentingViewController": "presented_by", "root_view": "view"]
         .merging(firstResponderAliases) { a, _ in a }
@@ -62,6 +66,7 @@ extension LayoutReader {
         if let level = fields.number("level", in: Limits.plainNumber) { properties.level = level }
         let key = fields.bool("key")
         if let n = fields.number("points_per_mm", in: Limits.pointsPerMillimetre) { properties.pointsPerMillimetre = n }
+        properties.refreshRate = fields.number("refresh_hz", in: Limits.refreshRate) ?? WindowProperties.layoutRefreshRate
         if let display = fields.identifier("display", expect: "a non-empty display name") { properties.display = display }
         properties.rootController = reference(fields, "root_controller", expect: "the id of a [[controller]]")
         if let hidden = fields.bool("hidden") { properties.isHidden = hidden }

@@ -10,29 +10,40 @@ public enum MessageEncoder {
     /// its responder calls (when recorded), then gestures, then actions with each first-responder
     /// change right after the action that made it (UIKit changes the first responder inside the
     /// action method, before the next action is sent).
-    public static func messages(for report: DispatchReport) -> [OutboundMessage] {
+    ///
+    /// ``messages(for:interest:)`` writes only what its `interest` wants: a topic no client
+    /// subscribes to costs nothing, nor does a form of `touch` message nobody asked for (see
+    /// ``touchMessages(of:forms:to:)``).
+    public static func messages(for report: DispatchReport) -> [OutboundMessage] { messages(for: report, interest: .everything) }
+
+    /// The messages for one dispatched event that `interest` wants (see ``messages(for:)``).
+    public static func messages(for report: DispatchReport, interest: MessageInterest) -> [OutboundMessage] {
+        let touches = interest.wants(.touches) ? report.changedTouches.count : 0
         // All the event's messages in one buffer: one allocation for their bodies.
         var batch = MessageBatch(
-            messages: report.hits.count + report.changedTouches.count + report.presses.count + report.gestures.count
+            messages: report.hits.count + touches + report.presses.count + report.gestures.count
                 + report.actions.count + report.firstResponderChanges.count + 2)
-        for hit in report.hits {
-            add(hit, to: &batch)
-            addTrace(of: hit, to: &batch)
+        if interest.wants(.hits) || interest.wants(.hitTests) {
+            for hit in report.hits {
+                add(hit, to: &batch)
+                addTrace(of: hit, to: &batch)
+            }
         }
-        for i in report.changedTouches.indices { add(touchAt: i, of: report.changedTouches, to: &batch) }
+        if touches > 0 { touchMessages(of: report.changedTouches, forms: interest.touchForms, to: &batch) }
         for press in report.presses { add(press, to: &batch) }
         if let command = report.remoteControl { add(command, responder: report.startResponder, to: &batch) }
         if let motion = report.motion { add(motion, responder: report.startResponder, to: &batch) }
         addCalls(of: report, to: &batch)
-        for gesture in report.gestures { add(gesture, to: &batch) }
+        if interest.wants(.gestures) { for gesture in report.gestures { add(gesture, to: &batch) } }
         var change = 0
         let changes = report.firstResponderChanges
+        let actions = interest.wants(.actions)
         for (i, action) in report.actions.enumerated() {
             while change < changes.count && report.actionsBeforeFirstResponderChanges[change] <= i {
                 add(changes[change], to: &batch)
                 change += 1
             }
-            add(action, to: &batch)
+            if actions { add(action, to: &batch) }
         }
         for remaining in changes[change...] { add(remaining, to: &batch) }
         return batch.finish()
@@ -144,16 +155,40 @@ public enum MessageEncoder {
         }
     }
 
-    /// The message of a dispatched touch (its locations in its view are those of its dispatch).
+    /// The message of a dispatched touch (its locations in its view are those of its dispatch),
+    /// with its merged samples in `coalesced`.
     public static func message(for touch: Touch) -> OutboundMessage {
-        single { add(touchAt: 0, of: [touch], to: &$0) }
+        single { add(touchAt: 0, of: [touch], samples: true, forms: .all, to: &$0) }
+    }
+
+    /// The `touch` messages of an event's changed touches, in each form `forms` asks for. Without
+    /// merged samples every form is the same: one message per touch, for all. Otherwise the
+    /// `latest` and `coalesced` forms have one message per touch each (one for both where a touch
+    /// has no samples), then the `input` form one message per sample, in time order
+    /// (``inputMessages(of:to:)``).
+    static func touchMessages(of touches: [Touch], forms: TouchForms, to batch: inout MessageBatch) {
+        guard touches.contains(where: { !$0.coalescedSamples.isEmpty }) else {
+            for i in touches.indices { add(touchAt: i, of: touches, samples: true, forms: .all, to: &batch) }
+            return
+        }
+        if !forms.isDisjoint(with: [.latest, .coalesced]) {
+            for i in touches.indices {
+                if touches[i].coalescedSamples.isEmpty {
+                    add(touchAt: i, of: touches, samples: true, forms: [.latest, .coalesced], to: &batch)
+                    continue
+                }
+                if forms.contains(.latest) { add(touchAt: i, of: touches, samples: false, forms: .latest, to: &batch) }
+                if forms.contains(.coalesced) { add(touchAt: i, of: touches, samples: true, forms: .coalesced, to: &batch) }
+            }
+        }
+        if forms.contains(.input) { inputMessages(of: touches, to: &batch) }
     }
 
     /// Adds the message of `touches[i]`, read field by field from the array (passing a whole touch
-    /// on would copy it).
-    static func add(touchAt i: Int, of touches: [Touch], to batch: inout MessageBatch) {
+    /// on would copy it); with its merged samples in `coalesced` when `samples` is set.
+    static func add(touchAt i: Int, of touches: [Touch], samples: Bool, forms: TouchForms, to batch: inout MessageBatch) {
         let droppable = touches[i].phase == .moved || touches[i].phase == .stationary
-        batch.add(topic: .touches, view: touches[i].view, droppable: droppable) { w in
+        batch.add(topic: .touches, view: touches[i].view, droppable: droppable, touchForms: forms) { w in
             w.member("type"); w.literal(#""touch""#)
             w.member("time"); w.double(touches[i].timestamp)
             w.member("touch"); w.int(Int64(touches[i].id))
@@ -172,19 +207,30 @@ public enum MessageEncoder {
             w.member("major_radius_tolerance"); w.double(touches[i].majorRadiusTolerance)
             w.member("force"); w.double(touches[i].force)
             w.member("maximum_possible_force"); w.double(touches[i].maximumPossibleForce)
-            if !touches[i].coalescedSamples.isEmpty {
+            if samples && !touches[i].coalescedSamples.isEmpty {
                 w.member("coalesced")
-                w.array { w in
-                    for sample in touches[i].coalescedSamples {
-                        w.element()
-                        w.object { w in
-                            w.member("time"); w.double(sample.timestamp)
-                            w.member("location"); point(sample.locationInWindow, to: &w)
-                        }
-                    }
-                }
+                coalesced(touches[i].coalescedSamples, to: &w)
             }
         }
+    }
+
+    /// Merged samples as `[[time, x, y, force, major_radius], ...]`, oldest first, in window points.
+    static func coalesced(_ samples: [TouchSample], to w: inout JSONWriter) {
+        w.literal("[")
+        for k in samples.indices {
+            w.literal(k == 0 ? "[" : ",[")
+            w.double(samples[k].timestamp)
+            w.literal(",")
+            w.double(samples[k].locationInWindow.x)
+            w.literal(",")
+            w.double(samples[k].locationInWindow.y)
+            w.literal(",")
+            w.double(samples[k].force)
+            w.literal(",")
+            w.double(samples[k].majorRadius)
+            w.literal("]")
+        }
+        w.literal("]")
     }
 
     public static func message(for action: ActionRecord) -> OutboundMessage { single { add(action, to: &$0) } }

@@ -23,6 +23,9 @@ public struct OutboundMessage: Hashable, Sendable {
     /// Whether the message may be dropped for a slow client (touch moves may; hits, actions and
     /// replies may not: a client that cannot take them is disconnected instead).
     public var droppable: Bool
+    /// The forms of `touch` message (``TouchSampleForm``) this message is right for: ``TouchForms/all``
+    /// for every message but a touch whose merged samples each form gives differently.
+    public var touchForms: TouchForms = .all
     /// Where the body's bytes are: `storage`'s `range`.
     fileprivate var storage: MessageStorage
     private let range: Range<Int>
@@ -94,7 +97,7 @@ public struct OutboundMessage: Hashable, Sendable {
     }
 
     public static func == (a: OutboundMessage, b: OutboundMessage) -> Bool {
-        a.topic == b.topic && a.views == b.views && a.action == b.action && a.droppable == b.droppable
+        a.topic == b.topic && a.views == b.views && a.action == b.action && a.droppable == b.droppable && a.touchForms == b.touchForms
             && a.withBodyBytes { x in b.withBodyBytes { y in x.elementsEqual(y) } }
     }
 
@@ -103,6 +106,7 @@ public struct OutboundMessage: Hashable, Sendable {
         hasher.combine(views)
         hasher.combine(action)
         hasher.combine(droppable)
+        hasher.combine(touchForms)
         withBodyBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }
@@ -169,22 +173,26 @@ public struct MessageBatch: ~Copyable {
         add(topic: topic, viewList: ViewList(views), action: action, droppable: droppable, writing: body)
     }
 
-    /// Adds a message about one view (or none) whose members `body` writes.
+    /// Adds a message about one view (or none) whose members `body` writes, right for the `touch`
+    /// message forms `touchForms`.
     public mutating func add(
-        topic: Topic?, view: ResponderID?, action: String? = nil, droppable: Bool, writing body: (inout JSONWriter) -> Void
+        topic: Topic?, view: ResponderID?, action: String? = nil, droppable: Bool, touchForms: TouchForms = .all,
+        writing body: (inout JSONWriter) -> Void
     ) {
-        add(topic: topic, viewList: ViewList(view), action: action, droppable: droppable, writing: body)
+        add(topic: topic, viewList: ViewList(view), action: action, droppable: droppable, touchForms: touchForms, writing: body)
     }
 
     private mutating func add(
-        topic: Topic?, viewList: ViewList, action: String?, droppable: Bool, writing body: (inout JSONWriter) -> Void
+        topic: Topic?, viewList: ViewList, action: String?, droppable: Bool, touchForms: TouchForms = .all,
+        writing body: (inout JSONWriter) -> Void
     ) {
         let start = writer.byteCount
         writer.beginMembers()
         body(&writer)
-        messages.append(
-            OutboundMessage(
-                topic: topic, views: viewList, action: action, droppable: droppable, storage: .empty, range: start..<writer.byteCount))
+        var message = OutboundMessage(
+            topic: topic, views: viewList, action: action, droppable: droppable, storage: .empty, range: start..<writer.byteCount)
+        message.touchForms = touchForms
+        messages.append(message)
     }
 
     /// Adds a message made of a JSON object's members.

@@ -43,7 +43,7 @@ extension Request {
     /// The arguments each command takes, besides `id` and `cmd`. A key outside its command's list is
     /// refused (it is usually a typo, and ignoring it would do something other than what was asked).
     static let arguments: [String: Set<String>] = [
-        "ping": [], "subscribe": ["topics", "views", "actions"], "unsubscribe": ["subscription"],
+        "ping": [], "subscribe": ["topics", "views", "actions", "touch_samples"], "unsubscribe": ["subscription"],
         "hit_test": ["x", "y", "window"], "set": ["view", "properties"], "set_control": ["view", "value", "enabled"], "add_view": ["view", "parent", "properties", "keep"],
         "remove_view": ["view"], "reload": [], "devices": [], "views": [], "stats": [], "snapshot": ["window", "heatmap", "touches"],
         "become_first_responder": ["responder"], "resign_first_responder": ["responder"],
@@ -163,7 +163,14 @@ extension Request {
         }
         let views = try RequestField.optionalStrings(d["views"], "views")
         let actions = try RequestField.optionalStrings(d["actions"], "actions").map { Set($0) }
-        return .subscribe(topics: topics, views: views, actions: actions)
+        var form = TouchSampleForm.default
+        if let value = d["touch_samples"] {
+            guard case .string(let name) = value, let named = TouchSampleForm(rawValue: name) else {
+                throw .badArgument("touch_samples", expected: #""latest", "coalesced" or "input""#)
+            }
+            form = named
+        }
+        return .subscribe(topics: topics, views: views, actions: actions, touchSamples: form)
     }
 }
 

@@ -31,7 +31,7 @@ public struct ViewChanges: Hashable, Sendable {
 /// A client's request. See `docs/protocol.md`.
 public enum Request: Hashable, Sendable {
     case ping
-    case subscribe(topics: Set<Topic>, views: [String]?, actions: Set<String>?)
+    case subscribe(topics: Set<Topic>, views: [String]?, actions: Set<String>?, touchSamples: TouchSampleForm = .default)
     case unsubscribe(subscription: Int)
     case hitTest(point: Point, window: ResponderID?)
     case set(view: ResponderID, changes: ViewChanges)

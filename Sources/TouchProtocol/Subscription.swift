@@ -4,20 +4,26 @@ import TouchCore
 ///
 /// A message matches when its topic is one of ``topics`` and it passes every filter that is set:
 /// ``views`` (one of the message's views equals an entry, or starts with an entry ending in `*`)
-/// and ``actions`` (the action's name is listed; messages without an action name pass).
+/// and ``actions`` (the action's name is listed; messages without an action name pass). A `touch`
+/// message must also be of the subscription's ``touchSamples`` form.
 public struct Subscription: Hashable, Sendable {
     public var id: Int
     public var topics: Set<Topic> { didSet { topicBits = Self.bits(topics) } }
     public var views: [String]?
     public var actions: Set<String>?
+    /// What its `touch` messages carry of a display-rate move's samples.
+    public var touchSamples: TouchSampleForm
     /// ``topics`` as one bit per topic: every message is matched against every subscription.
     private(set) var topicBits: UInt32
 
-    public init(id: Int, topics: Set<Topic>, views: [String]? = nil, actions: Set<String>? = nil) {
+    public init(
+        id: Int, topics: Set<Topic>, views: [String]? = nil, actions: Set<String>? = nil, touchSamples: TouchSampleForm = .default
+    ) {
         self.id = id
         self.topics = topics
         self.views = views
         self.actions = actions
+        self.touchSamples = touchSamples
         topicBits = Self.bits(topics)
     }
 
@@ -26,6 +32,7 @@ public struct Subscription: Hashable, Sendable {
     public func matches(_ message: OutboundMessage) -> Bool {
         guard let topic = message.topic else { return true }
         guard topicBits & topic.bit != 0 else { return false }
+        if message.touchForms != .all && !message.touchForms.contains(touchSamples.bit) { return false }
         if let views {
             let ok = message.containsView { view in
                 views.contains { pattern in
@@ -40,23 +47,31 @@ public struct Subscription: Hashable, Sendable {
 }
 
 /// One client's subscriptions, with what every message is checked against first: the union of
-/// their topics, and whether any of them filters. Most messages are answered by one bit test,
-/// without going through the subscriptions one by one.
+/// their topics, and whether any of them filters or they ask for `touch` messages of more than one
+/// form. Most messages are answered by one bit test, without going through the subscriptions one
+/// by one.
 public struct SubscriptionSet: Sendable {
     public let subscriptions: [Subscription]
-    private let topicBits: UInt32
+    /// What the subscriptions together want.
+    public let interest: MessageInterest
     private let filters: Bool
+    private let severalForms: Bool
 
     public init(_ subscriptions: [Subscription] = []) {
         self.subscriptions = subscriptions
-        topicBits = subscriptions.reduce(0) { $0 | $1.topicBits }
+        interest = MessageInterest(subscriptions)
         filters = subscriptions.contains { $0.views != nil || $0.actions != nil }
+        severalForms = interest.touchForms.rawValue.nonzeroBitCount > 1
     }
 
     /// Whether any subscription matches `message` (``Subscription/matches(_:)``).
     public func wants(_ message: OutboundMessage) -> Bool {
         guard let topic = message.topic else { return true }
-        guard topicBits & topic.bit != 0 else { return false }
+        guard interest.topicBits & topic.bit != 0 else { return false }
+        if message.touchForms != .all {
+            guard !message.touchForms.isDisjoint(with: interest.touchForms) else { return false }
+            if severalForms { return subscriptions.contains { $0.matches(message) } }
+        }
         guard filters else { return true }
         for i in subscriptions.indices where subscriptions[i].matches(message) { return true }
         return false

@@ -23,7 +23,7 @@ public enum TreeDescription {
                     ("id", .string(window.rawValue)), ("kind", "window"),
                     ("size", .array([.double(w.size.width), .double(w.size.height)])), ("level", .double(w.level)),
                     ("key", .bool(tree.keyWindow == window)), ("points_per_mm", .double(w.pointsPerMillimetre)),
-                    ("display", .string(w.display)), ("root_controller", w.rootController.map { .string($0.rawValue) } ?? .null),
+                    ("refresh_hz", .double(w.refreshRate)), ("display", .string(w.display)), ("root_controller", w.rootController.map { .string($0.rawValue) } ?? .null),
                     ("first_responder", firstResponders[window].map { .string($0.rawValue) } ?? .null),
                 ]), window))
             for view in tree.views(in: window) {

@@ -6,18 +6,24 @@ import TouchLayout
 import TouchProtocol
 
 /// The in-process pipeline as the daemon runs it, on a recording mapped onto a layout's window:
-/// decode (frame assembly and mapping), the application (touches, queue, hit-test, responder chain,
-/// handlers, recognizers, controls), messages encoded once, and each message's line written into
-/// the send buffers of the subscribers that want it.
+/// decode (frame assembly and mapping), the application (touches, queue, display ticks, hit-test,
+/// responder chain, handlers, recognizers, controls), messages encoded once (what the subscribers
+/// want), and each message's line written into the send buffers of the subscribers that want it.
 struct PipelineBench {
     let name: String
     let events: [InputEvent]
     let pipeline: TouchDevicePipeline
     let app: Application
     let subscriptions: [Subscription]
+    /// What the subscribers want together, as the daemon works it out.
+    let interest: MessageInterest
+    /// The windows' refresh rate the bench runs at (0: every input frame).
+    let refreshRate: Double
 
-    init(recording path: String, layout: String, window: String, subscribers: Int) throws {
-        let document = try LayoutLoader.load(path: layout)
+    init(recording path: String, layout: String, window: String, subscribers: Int, refreshRate: Double) throws {
+        var document = try LayoutLoader.load(path: layout)
+        for i in document.windows.indices { document.windows[i].properties.refreshRate = refreshRate }
+        self.refreshRate = refreshRate
         var app = try document.makeApplication(file: layout)
         app.recordsResponderCalls = false  // as the daemon runs it
         let replay = try RecordingReplay(path: path, descriptionPath: nil, layout: document, tree: app.tree, window: window)
@@ -27,10 +33,15 @@ struct PipelineBench {
             throw BenchError("\(path): the pipeline benchmark needs a touch device's recording")
         }
         pipeline = touch
-        self.app = app
         let everything = Topic.defaultTopics
         subscriptions = (0..<subscribers).map { Subscription(id: $0 + 1, topics: everything) }
+        interest = MessageInterest(subscriptions)
+        app.recordsSampleLocationsInView = interest.touchForms.contains(.input)  // as the daemon runs it
+        self.app = app
     }
+
+    /// The rate in words, for the rows' sections.
+    var rateName: String { refreshRate > 0 ? "\(Int(exactly: refreshRate).map(String.init) ?? "\(refreshRate)") Hz" : "every input frame" }
 
     /// Decodes every event into frames, nothing more: the baseline. Returns the number of frames.
     /// (Never inlined: callgrind counts its instructions by name.)
@@ -76,7 +87,7 @@ struct PipelineBench {
         var frames = 0
         func deliver(_ reports: [DispatchReport], tree: ViewTree) {
             for report in reports {
-                for message in MessageEncoder.messages(for: report) {
+                for message in MessageEncoder.messages(for: report, interest: interest) {
                     for i in subscribers.interests.indices where subscribers.interests[i].wants(message) {
                         subscribers.buffers[i].appendLine(message, seq: subscribers.seq[i])
                         subscribers.seq[i] += 1
@@ -103,6 +114,7 @@ struct PipelineBench {
         }
         let end = EventTime(microseconds: (events.last?.time.microseconds ?? 0) + Int64(offset * 1e6))
         if let frame = pipeline.finish(at: end) { deliver(app.send(frame), tree: app.tree) }
+        deliver(app.dispatchDue(by: .infinity), tree: app.tree)
         if let report = app.flushTimers() { deliver([report], tree: app.tree) }
         return frames
     }

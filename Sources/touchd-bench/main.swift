@@ -6,6 +6,8 @@ import Glibc
 #endif
 
 let usage = """
+    Every command takes --refresh-hz N, the windows' refresh rate (0: every input frame; default:
+    both 0 and 60 for pipeline, 60 for the others), and --subscribers N (default 10).
     usage: touchd-bench pipeline --layout FILE --window ID RECORDING...
            touchd-bench hit-test
            touchd-bench snapshot
@@ -22,6 +24,8 @@ struct Arguments {
     var passes = 1
     var stage = "whole"
     var subscribers = 10
+    /// The refresh rates asked for with --refresh-hz; nil: each command's own.
+    var refreshRates: [Double]?
     var recordings: [String] = []
 
     init(_ args: [String]) {
@@ -35,17 +39,21 @@ struct Arguments {
             case "--passes": passes = rest.popFirst().flatMap { Int($0) } ?? passes
             case "--stage": stage = rest.popFirst() ?? stage
             case "--subscribers": subscribers = rest.popFirst().flatMap { Int($0) } ?? subscribers
+            case "--refresh-hz": refreshRates = (refreshRates ?? []) + [rest.popFirst().flatMap { Double($0) } ?? 60]
             default: recordings.append(arg)
             }
         }
     }
 
-    func benches() -> [PipelineBench] {
-        recordings.map { path in
-            do {
-                return try PipelineBench(recording: path, layout: layout, window: window, subscribers: subscribers)
-            } catch {
-                fail("\(path): \(error)")
+    /// One bench per recording and refresh rate (`rates` unless --refresh-hz was given).
+    func benches(rates: [Double] = [60]) -> [PipelineBench] {
+        recordings.flatMap { path in
+            (refreshRates ?? rates).map { rate in
+                do {
+                    return try PipelineBench(recording: path, layout: layout, window: window, subscribers: subscribers, refreshRate: rate)
+                } catch {
+                    fail("\(path): \(error)")
+                }
             }
         }
     }
@@ -60,7 +68,7 @@ func fail(_ message: String) -> Never {
 let arguments = Arguments(Array(CommandLine.arguments.dropFirst()))
 switch arguments.command {
 case "pipeline":
-    for bench in arguments.benches() {
+    for bench in arguments.benches(rates: [0, 60]) {
         // Decode-only and whole-pipeline rounds alternate, so that both see the same machine.
         var decodeRounds: [Double] = []
         var wholeRounds: [Double] = []
@@ -78,10 +86,10 @@ case "pipeline":
         }
         let decode = decodeRounds.min()!
         let whole = wholeRounds.min()!
-        let section = "pipeline: \(bench.name) (\(frames) frames, \(bench.subscriptions.count) subscribers)"
+        let section = "pipeline: \(bench.name) (\(frames) frames, \(bench.subscriptions.count) subscribers, \(bench.rateName))"
         row(section, "decode only", "\(fixed(decode, 0)) ns/frame, \(fixed(1e9 / decode, 0)) frames/s")
         row(section, "whole pipeline", "\(fixed(whole, 0)) ns/frame, \(fixed(1e9 / whole, 0)) frames/s")
-        row(section, "whole / decode", "\(fixed(whole / decode, 2))x", "<= 3x")
+        row(section, "whole / decode", "\(fixed(whole / decode, 2))x", bench.refreshRate > 0 ? "<= 3x" : "")
     }
 case "hit-test":
     let points = HitTestBench.points(1000)
@@ -114,7 +122,7 @@ case "memory":
         if rssAt100k == nil, frames >= arguments.frames / 10 { rssAt100k = statusKiB("VmRSS") }
     }
     let rssEnd = statusKiB("VmRSS") ?? 0
-    let section = "memory: in-process pipeline, \(bench.name) looped"
+    let section = "memory: in-process pipeline, \(bench.name) looped (\(bench.rateName))"
     row(section, "RSS after \(arguments.frames / 10) frames", "\((rssAt100k ?? 0) / 1024) MiB (\(rssAt100k ?? 0) KiB)")
     row(section, "RSS after \(frames) frames", "\(rssEnd / 1024) MiB (\(rssEnd) KiB)", "no growth")
     row(section, "growth", "\(rssEnd - (rssAt100k ?? 0)) KiB")
@@ -142,7 +150,7 @@ case "allocations":
         let before = counter.count
         let frames = bench.decode()
         let decodeAllocations = counter.count - before
-        let section = "allocations: \(bench.name)"
+        let section = "allocations: \(bench.name) (\(bench.rateName))"
         row(section, "per move frame (\(moveFrames) frames)", fixed(Double(moveAllocations) / Double(max(moveFrames, 1)), 1))
         row(section, "per other frame (\(otherFrames) frames)", fixed(Double(otherAllocations) / Double(max(otherFrames, 1)), 1))
         row(section, "per frame, decode only", fixed(Double(decodeAllocations) / Double(max(frames, 1)), 1))

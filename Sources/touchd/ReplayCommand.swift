@@ -13,8 +13,9 @@ struct ReplayCommand: ParsableCommand {
         abstract: "Replay a recording (evemu, libinput-record or getevent) against a layout and print what a subscriber receives.",
         discussion: """
             The recording's own timestamps are the clock, so tap counts are exactly those of the \
-            original run. Output is newline-delimited JSON: the messages a socket client subscribed \
-            to the chosen topics would get, with their sequence numbers.
+            original run, and moves reach the application at each window's display ticks \
+            (refresh_hz) as in the daemon. Output is newline-delimited JSON: the messages a socket \
+            client subscribed to the chosen topics would get, with their sequence numbers.
             """)
 
     @Argument(help: "The recording.", completion: Completions.recording)
@@ -37,6 +38,9 @@ struct ReplayCommand: ParsableCommand {
         completion: Completions.topics)
     var topics: String = "hits,actions"
 
+    @Option(name: .long, help: "What touch messages carry of merged moves, as a subscription's touch_samples: latest, coalesced or input.")
+    var touchSamples: String = TouchSampleForm.default.rawValue
+
     @Flag(name: .long, help: "Print every responder call, recognizer change and action as the seed articles log them, instead of messages.")
     var calls = false
 
@@ -49,11 +53,15 @@ struct ReplayCommand: ParsableCommand {
             }
             wanted.insert(topic)
         }
+        guard let form = TouchSampleForm(rawValue: touchSamples) else {
+            throw ValidationError("--touch-samples: unknown form \"\(touchSamples)\": expected latest, coalesced or input")
+        }
         let (document, loaded) = try loadLayout(config)
         var app = loaded
         // As the daemon runs it: calls recorded and hit-tests traced only when something shows them.
         app.recordsResponderCalls = calls || wanted.contains(.calls)
         app.tracesHitTests = wanted.contains(.hitTests)
+        app.recordsSampleLocationsInView = form == .input
         var replay: RecordingReplay
         var stderr = StandardError()
         do {
@@ -65,7 +73,7 @@ struct ReplayCommand: ParsableCommand {
         if let desc, let own = try? Recording.load(path: recording), own.descriptionSource == .embedded {
             print("touchd replay: warning: \(recording) describes its device (\"\(own.description.name)\"); --desc \(desc) replaces that description", to: &stderr)
         }
-        var subscriber = SubscriberView(topics: wanted)
+        var subscriber = SubscriberView(topics: wanted, touchSamples: form)
         var out = ""
         var anomalies = AnomalyPrinter(prefix: "touchd replay: warning: ")
         replay.run(into: &app, anomaly: { anomalies.print($0) }) { report in

@@ -96,13 +96,15 @@ import TouchLayout
     static let available = RecordingReplayTests.available
 
     /// Replays a recording onto the 1000×1000 surface with these gestures; returns every record.
-    func replay(_ path: String, _ gestures: String) throws -> [GestureRecord] {
-        try replayReports(path, gestures).flatMap(\.gestures)
+    func replay(_ path: String, _ gestures: String, refreshHz: Int? = nil) throws -> [GestureRecord] {
+        try replayReports(path, gestures, refreshHz: refreshHz).flatMap(\.gestures)
     }
 
-    /// Replays a recording onto the 1000×1000 surface with these gestures; returns every report.
-    func replayReports(_ path: String, _ gestures: String) throws -> [DispatchReport] {
-        let document = try LayoutLoader.parse(Self.layoutHead + gestures, file: "g.toml")
+    /// Replays a recording onto the 1000×1000 surface with these gestures (the window at its
+    /// default display rate, or at `refreshHz`); returns every report.
+    func replayReports(_ path: String, _ gestures: String, refreshHz: Int? = nil) throws -> [DispatchReport] {
+        let head = refreshHz.map { Self.layoutHead.replacingOccurrences(of: "points_per_mm = 4\n", with: "points_per_mm = 4\nrefresh_hz = \($0)\n") } ?? Self.layoutHead
+        let document = try LayoutLoader.parse(head + gestures, file: "g.toml")
         var app = try document.makeApplication()
         var replay = try RecordingReplay(path: Self.recordings + "/" + path, descriptionPath: nil, layout: document, tree: app.tree, window: "w")
         var reports: [DispatchReport] = []
@@ -210,14 +212,29 @@ import TouchLayout
         #expect(pan3.last?.state == .ended)
         #expect(pan3.dropFirst().dropLast().allSatisfy { $0.state == .changed })
         #expect(pan3.allSatisfy { $0.touches == [1, 2, 3] }, "\(pan3.map(\.touches))")
-        let ys = pan3.compactMap { record -> Double? in
+        let ys = translations(pan3)
+        #expect(ys.count == pan3.count)
+        #expect((ys.last ?? 0) > 300, "a long drag down: \(ys)")
+        // Fingers landing and lifting move the centroid, never the translation: it grows in small
+        // steps, one display frame's travel (about 35 points at 60 Hz for this drag) ...
+        #expect(zip(ys, ys.dropFirst()).allSatisfy { $1 >= $0 && $1 - $0 < 45 }, "\(ys)")
+        // ... and, with every input frame dispatched, one input frame's.
+        let everyFrame = try replay(
+            "evemu-devices/Atmel maXTouch Touchscreen.4-finger-drag-down.events",
+            "[[gesture]]\nid = \"pan3\"\nview = \"surface\"\nkind = \"pan\"\nmin_touches = 3\nmax_touches = 3\n",
+            refreshHz: 0)
+        let perFrame = translations(everyFrame.filter { $0.recognizer == "pan3" })
+        #expect(perFrame.count > ys.count, "more frames than display ticks")
+        #expect(abs((perFrame.last ?? 0) - (ys.last ?? 0)) < 1e-9, "the same drag in the end")
+        #expect(zip(perFrame, perFrame.dropFirst()).allSatisfy { $1 >= $0 && $1 - $0 < 25 }, "\(perFrame)")
+    }
+
+    /// The `translation.y` of each record.
+    func translations(_ records: [GestureRecord]) -> [Double] {
+        records.compactMap { record -> Double? in
             guard case .object(let t)? = JSONValue.object(record.values)["translation"], case .double(let y)? = t.first(where: { $0.0 == "y" })?.1 else { return nil }
             return y
         }
-        #expect(ys.count == pan3.count)
-        #expect((ys.last ?? 0) > 300, "a long drag down: \(ys)")
-        // Fingers landing and lifting move the centroid, never the translation: it grows in small steps.
-        #expect(zip(ys, ys.dropFirst()).allSatisfy { $1 >= $0 && $1 - $0 < 25 }, "\(ys)")
     }
 
     @Test(.enabled(if: GestureLayoutAndRecordingTests.available, "../shared/recordings is absent"))

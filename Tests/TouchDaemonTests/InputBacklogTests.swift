@@ -4,7 +4,8 @@ import TouchCore
 import TouchDaemon
 
 /// Input that arrives together (one read of a device that fell behind) goes through the application
-/// event queue's backlog policy before it is dispatched.
+/// event queue's backlog policy before it is dispatched. The kiosk tree's window is made in code
+/// with no refresh rate: every input frame is dispatched as it comes, so only the backlog merges.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct InputBacklogTests {
     func frame(_ t: Double, _ phase: TouchPhase, x: Double) -> QueuedEvent {
         .touches(InputFrame(device: "d", window: "main", timestamp: t, contacts: [InputContact(id: 1, phase: phase, location: Point(x: x, y: 150))]))
@@ -26,9 +27,13 @@ import TouchDaemon
         #expect(phases == ["began"] + Array(repeating: "moved", count: 7) + ["ended"], "\(phases)")
         let merged = try #require(touches.dropLast().last)
         #expect((merged["location"] as? [String: Any])?["x"] as? Double == 130)
-        let samples = try #require(merged["coalesced"] as? [[String: Any]])
-        // The merged move carries every earlier sample since the last one that was not merged.
-        #expect(samples.map { ($0["location"] as? [String: Any])?["x"] as? Double } == (7...19).map { 110 + Double($0) })
+        let samples = try #require(merged["coalesced"] as? [[Double]])
+        // The merged move carries every earlier sample since the last one that was not merged, as
+        // [time, x, y, force, major_radius].
+        let xs: [Double] = (7...19).map { 110 + Double($0) }
+        let times: [Double] = (7...19).map { 1 + Double($0) / 1000 }
+        #expect(samples.map { $0[1] } == xs)
+        #expect(samples.map { $0[0] } == times)
         #expect(client.of(type: "action").map { $0["name"] as? String } == ["ok"])
     }
 

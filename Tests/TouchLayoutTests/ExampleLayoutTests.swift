@@ -109,7 +109,7 @@ func hitView(_ document: LayoutDocument, window: ResponderID, x: Double, y: Doub
         #expect(document.windows == [
             WindowSpec(
                 id: "window",
-                properties: WindowProperties(size: Size(width: 375, height: 667), isKey: true, rootController: "ViewController")),
+                properties: WindowProperties(size: Size(width: 375, height: 667), isKey: true, rootController: "ViewController", refreshRate: 60)),
         ])
         #expect(document.controllers == [ControllerSpec(id: "ViewController", properties: ControllerProperties(view: "root"))])
         #expect(document.view("root")?.frame == Rect(x: 0, y: 0, width: 375, height: 667))

@@ -27,6 +27,7 @@ let fullLayout = """
     level = 2
     key = false
     points_per_mm = 5.0
+    refresh_hz = 120
     display = "left"
     root_controller = "home"
 
@@ -127,8 +128,9 @@ let fullLayout = """
                     id: "main",
                     properties: WindowProperties(
                         size: Size(width: 1280, height: 800.5), level: 2, isKey: false, pointsPerMillimetre: 5, display: "left",
-                        rootController: "home")),
-                WindowSpec(id: "overlay", properties: WindowProperties(size: Size(width: 100, height: 50), isKey: true)),
+                        rootController: "home", refreshRate: 120)),
+                // A window that names no refresh rate has the layout's default, 60 Hz.
+                WindowSpec(id: "overlay", properties: WindowProperties(size: Size(width: 100, height: 50), isKey: true, refreshRate: 60)),
             ])
         #expect(
             document.controllers == [

@@ -3,9 +3,13 @@
 
   daemon-vm-report.py GUEST_LOG ICOUNT_SPEC
 
-Prints the table (medians over the complete runs of each reader) and a verdict per goal:
-  CPU      touchd's CPU / the floor's <= libinput --quiet's CPU / the floor's
-  latency  touchd's p99 <= 1.5 x the floor's p99
+Prints the table (medians over the complete runs of each reader) and one line per goal,
+"goal NAME: ... met|missed":
+  hits-and-actions CPU   touchd subscribed to hits and actions <= libinput --quiet
+  touches-60hz CPU       touchd subscribed to touches at 60 Hz <= libinput --quiet
+  touches-input CPU      touchd subscribed to touches at input rate <= 10 x the floor
+  hit latency            touchd's hit messages, p99 <= 2 x the relay floor's p99
+  touches-60hz age       the newest sample's age at the client, p99 <= one display period + the relay's p99
 Exits 0 whether or not the goals are met; 1 when the log holds no usable runs.
 """
 import statistics
@@ -13,10 +17,14 @@ import sys
 
 LABELS = {
     "floor": "floor (static C, read only)",
+    "relay": "relay floor (static C, to a socket)",
     "libinput-quiet": "libinput debug-events --quiet",
     "libinput": "libinput debug-events (printing)",
-    "touchd": "touchd (daemon, 340 views)",
+    "touchd-kiosk": "touchd, hits + actions",
+    "touchd-display": "touchd, touches at 60 Hz",
+    "touchd-input": "touchd, touches at input rate",
 }
+DISPLAY_PERIOD_US = 1e6 / 60
 
 
 def parse(path):
@@ -47,7 +55,9 @@ def complete(run):
         return True  # prints nothing: what it read is counted in its probe runs
     if number(run, "seen") is None or number(run, "seen") != number(run, "expect"):
         return False
-    if run["reader"] == "touchd":
+    if run["reader"] == "touchd-kiosk":
+        return number(run, "gaps") == 0
+    if run["reader"].startswith("touchd"):
         return number(run, "gaps") == 0 and number(run, "began") == 10 and number(run, "ended") == 10
     return True
 
@@ -85,53 +95,75 @@ def main():
             "client": median([number(r, "client_ns") for r in use]),
             "all_complete": bool(good),
             "lat_seen": median([number(r, "seen") for r in lat_good]) if reader.startswith("libinput") else None,
+            "cold_p99": median([number(r, "cold_p99") for r in use]),
         }
+    print_table(rows)
+    print_goals(rows)
+    return 0
+
+
+def print_table(rows):
     floor = rows.get("floor")
     print(f"daemon-vm: QEMU -icount {sys.argv[2]} (CPU in instruction-milliseconds: 1 ms = 1M guest instructions);")
     print("one stream of 10 fingers at 1 kHz (302 frames, 9,988 events written), each reader alone on its own replay;")
-    print("medians over the complete runs. Latency: kernel event timestamp -> the reader's read() returning it.")
+    print("medians over the complete runs. Latency: kernel event timestamp -> the reader's read() returning it (for touchd:")
+    print("of hit messages with hits + actions, of the newest sample of each touch message otherwise).")
     print()
-    print(f"{'reader':<36} {'CPU ms':>8} {'x floor':>8} {'p50/p99 us':>12}  {'seen/expected':>14}  complete")
+    print(f"{'reader':<38} {'CPU ms':>8} {'x floor':>8} {'p50/p99 us':>13}  {'seen/expected':>14}  complete")
     for reader, row in rows.items():
         ratio = f"{row['cpu'] / floor['cpu']:.1f}" if floor and floor["cpu"] > 0 else "-"
         lat = f"{row['p50']:.0f}/{row['p99']:.0f}" if row["p50"] is not None and row["p99"] is not None else "-"
         seen = f"{row['seen']:.0f}/{row['expect']}" if row["seen"] is not None else "-"
         if row["lat_seen"] is not None and row["seen"] is None:
             seen = f"{row['lat_seen']:.0f}/9987 probe"
-        print(f"{LABELS[reader]:<36} {row['cpu']:>8.1f} {ratio:>8} {lat:>12}  {seen:>14}  {row['complete']}")
+        print(f"{LABELS[reader]:<38} {row['cpu']:>8.1f} {ratio:>8} {lat:>13}  {seen:>14}  {row['complete']}")
     print()
-    print("seen: evdev events for the floor, libinput's touch events (down, motion, up, frame) printed, touch messages")
-    print("the subscriber received (10 began, 3000 moved, 10 ended) for touchd. libinput --quiet prints nothing: its")
-    print("latency and counts come from separate runs under an LD_PRELOAD read() probe", end="")
+    print("seen: evdev events for the floors, libinput's touch events (down, motion, up, frame) printed; for touchd the hit")
+    print("messages (hits + actions: 10), the samples delivered (60 Hz: each moved message and its coalesced samples, 3000),")
+    print("the touch messages (input rate: 10 began, 3000 moved, 10 ended). libinput --quiet prints nothing: its latency")
+    print("and counts come from separate runs under an LD_PRELOAD read() probe", end="")
     quiet = rows.get("libinput-quiet")
     if quiet and quiet["lat_seen"] is not None:
         print(f" (it read {quiet['lat_seen']:.0f}/9987 events).")
     else:
         print(".")
-    if "touchd" in rows and rows["touchd"]["client"] is not None:
-        print(f"touchd's subscriber itself used {rows['touchd']['client'] / 1e6:.1f} ms (not in touchd's figure).")
+    colds = [(LABELS[reader], row["cold_p99"]) for reader, row in rows.items() if row["cold_p99"] is not None]
+    if colds:
+        print("touchd is measured running: each run plays the stream once unmeasured first. That first play's latency p99 (a")
+        print("fresh daemon's first touches, with the runtime's and the kernel's one-time work): "
+              + ", ".join(f"{label} {p99:.0f} us" for label, p99 in colds) + ".")
+    for reader, row in rows.items():
+        if row["client"] is not None:
+            print(f"{LABELS[reader]}: its client itself used {row['client'] / 1e6:.1f} ms (not in the figure).")
     for reader, row in rows.items():
         lo, hi = row["cpu_range"]
         if hi - lo > 0.05 * max(hi, 1e-9):
             print(f"note: {reader} CPU varied from {lo:.1f} to {hi:.1f} ms between runs.")
     print()
-    if not (floor and quiet and "touchd" in rows):
-        print("verdict: not enough readers measured to judge the goals")
-        return 0
-    touchd = rows["touchd"]
-    if not touchd["all_complete"]:
-        print("verdict: touchd did not deliver the whole stream in any run: goals missed")
-    goal_cpu = quiet["cpu"] / floor["cpu"]
-    ratio = touchd["cpu"] / floor["cpu"]
-    verdict = "met" if ratio <= goal_cpu and touchd["all_complete"] else "goal missed"
-    print(f"goal CPU     touchd {ratio:.1f}x the floor, libinput --quiet {goal_cpu:.1f}x: {verdict}")
-    if touchd["p99"] is None or floor["p99"] is None:
-        print("goal latency no latency figures: goal missed")
-    else:
-        limit = 1.5 * floor["p99"]
-        verdict = "met" if touchd["p99"] <= limit and touchd["all_complete"] else "goal missed"
-        print(f"goal latency touchd p99 {touchd['p99']:.0f} us, limit 1.5 x the floor's {floor['p99']:.0f} us = {limit:.0f} us: {verdict}")
-    return 0
+
+
+def goal(name, figure, limit, unit, row, how):
+    """One goal line: the figure, the limit and how it was set, met or missed."""
+    if row is None or figure is None or limit is None:
+        print(f"goal {name}: not measured: missed")
+        return
+    met = figure <= limit and row["all_complete"]
+    why = "" if row["all_complete"] else " (no complete run)"
+    print(f"goal {name}: {figure:.1f}{unit} against at most {limit:.1f}{unit} ({how}){why}: {'met' if met else 'missed'}")
+
+
+def print_goals(rows):
+    floor, relay, quiet = rows.get("floor"), rows.get("relay"), rows.get("libinput-quiet")
+    kiosk, display, each = rows.get("touchd-kiosk"), rows.get("touchd-display"), rows.get("touchd-input")
+    q = quiet["cpu"] if quiet else None
+    goal("hits and actions, CPU", kiosk and kiosk["cpu"], q, " ms", kiosk, "libinput --quiet")
+    goal("touches at 60 Hz, CPU", display and display["cpu"], q, " ms", display, "libinput --quiet")
+    goal("touches at input rate, CPU", each and floor and each["cpu"] / floor["cpu"], 10.0, "x floor", each,
+         "10 x the read-only floor; libinput printing is " + (f"{rows['libinput']['cpu'] / floor['cpu']:.1f}x" if floor and "libinput" in rows else "-"))
+    relay99 = relay["p99"] if relay else None
+    goal("hit latency p99", kiosk and kiosk["p99"], relay99 and 2 * relay99, " us", kiosk, "2 x the relay floor's p99")
+    goal("touches at 60 Hz, newest sample's age p99", display and display["p99"], relay99 and DISPLAY_PERIOD_US + relay99, " us",
+         display, "one display period + the relay floor's p99")
 
 
 if __name__ == "__main__":

@@ -5,13 +5,17 @@
 #   settings: REPS=3 ICOUNT=shift=0,sleep=off TIMEOUT=1800 KEEP=DIR (keep the guest's raw output)
 #
 # Builds touchd as scripts/vm/e2e.sh does, the guest programs in scripts/bench/guest (static C),
-# and a layout of 340 views; boots the scripts/vm lab under QEMU -icount (guest time counts
+# and a layout of 340 views (60 Hz); boots the scripts/vm lab under QEMU -icount (guest time counts
 # instructions: 1 ms = 1M instructions, the same on every run), and there measures, each reader
 # alone on its own replay of one stream (10 fingers at 1 kHz, 302 frames, 9,988 events):
 #   floor           a static C reader that only poll()s and read()s (bench-floor)
+#   relay           a static C relay of each frame's raw events to a Unix socket and its static C
+#                   reader (bench-relay, bench-relay-sub): the floor of any out-of-process bridge
 #   libinput        libinput debug-events --quiet, and printing
-#   touchd          the daemon with one client subscribed to `touches` (bench-subscriber)
-# and prints a table (CPU, ratio to the floor, latency p50/p99, events seen) with a verdict per goal.
+#   touchd          the daemon with one client (bench-subscriber) subscribed to hits and actions,
+#                   to touches at 60 Hz, or to touches at the input's rate
+# and prints a table (CPU, ratio to the floor, latency p50/p99, events seen) and one
+# "goal NAME: ... met|missed" line per goal.
 # The method is in docs/performance.md ("Whole daemon on a real kernel") and in scripts/bench/vm-job/run. Exits 0 when the
 # benchmark ran, whether or not the goals were met (it says so); non-zero when it could not run.
 set -uo pipefail
@@ -29,7 +33,7 @@ rm -f "$buildlog"
 w=$(mktemp -d); trap 'rm -rf "$w"' EXIT
 mkdir -p "$w/job" "$w/bin"
 cp -a scripts/bench/vm-job/. "$w/job/"
-for prog in bench-player bench-floor bench-subscriber; do
+for prog in bench-player bench-floor bench-subscriber bench-relay bench-relay-sub; do
   gcc -static -O2 -Wall -o "$w/bin/$prog" "scripts/bench/guest/$prog.c" -lm || fail "cannot build $prog"
 done
 gcc -O2 -Wall -shared -fPIC -o "$w/bin/bench-readprobe.so" scripts/bench/guest/bench-readprobe.c -ldl || fail "cannot build bench-readprobe.so"

@@ -1,15 +1,22 @@
-/* bench-subscriber: the daemon-vm benchmark's client of touchd, subscribed to the touches topic.
+/* bench-subscriber: the daemon-vm benchmark's client of touchd.
  *
- *   bench-subscriber SOCKET
+ *   bench-subscriber SOCKET [MODE]
  *
- * Connects, reads the hello, sends {"cmd":"subscribe","id":1,"topics":["touches"]}, waits for the
- * reply and prints "ready". Then it read()s whatever touchd sent (up to 64 KiB a read) and, for
- * each complete `touch` message, takes the latency: one clock_gettime(CLOCK_MONOTONIC) when the
- * read() returned, minus the message's `time` (the kernel's event timestamp, CLOCK_MONOTONIC
- * seconds with microseconds). It also checks `seq` for gaps (dropped messages).
- * On SIGINT, SIGTERM or the daemon closing, it prints one line:
- * "subscriber messages=N touches=N began=N moved=N ended=N cancelled=N gaps=N reads=N
- *  lat_n=N lat_p50=N lat_p99=N lat_max=N" (microseconds).
+ * MODE is what it subscribes to:
+ *   input    (default) topic touches with "touch_samples":"input": a message per input frame
+ *   display  topic touches, the default form: moves once per display frame, samples coalesced
+ *   kiosk    topics hits and actions: no touch messages at all
+ * Connects, reads the hello, subscribes, waits for the reply and prints "ready". Then it read()s
+ * whatever touchd sent (up to 64 KiB a read) and takes the latency of each complete `touch`
+ * message (`hit` message in kiosk mode): one clock_gettime(CLOCK_MONOTONIC) when the read()
+ * returned, minus the message's `time` (the kernel's event timestamp of its newest sample,
+ * CLOCK_MONOTONIC seconds with microseconds). It also checks `seq` for gaps (dropped messages) and
+ * counts the samples (a moved message and each entry of its `coalesced`).
+ * On SIGUSR2 it prints what it saw so far as "cold lat_n=N lat_p50=N lat_p99=N lat_max=N" (the
+ * daemon-vm bench's unmeasured first play: a fresh daemon's first touches) and starts counting
+ * afresh. On SIGINT, SIGTERM or the daemon closing, it prints one line:
+ * "subscriber messages=N touches=N began=N moved=N ended=N cancelled=N samples=N hits=N actions=N
+ *  gaps=N reads=N lat_n=N lat_p50=N lat_p99=N lat_max=N" (microseconds).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,14 +28,30 @@
 #include <unistd.h>
 #include "bench-latency.h"
 
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop, restart;
 static void on_signal(int s) { (void)s; stop = 1; }
+static void on_restart(int s) { (void)s; restart = 1; }
 
 static char buf[1 << 17];
 static size_t used;
 
-static unsigned long long messages, touches, began, moved, ended, cancelled, gaps, reads, last_seq;
+static unsigned long long messages, touches, began, moved, ended, cancelled, samples, hits, actions, gaps, reads, last_seq;
 static struct latency lat;
+static int kiosk;
+
+/* The entries of a moved message's `coalesced` (its last member): the arrays after its opening. */
+static unsigned long long coalesced_samples(const char *line) {
+    const char *p = strstr(line, "\"coalesced\":[");
+    if (!p) return 0;
+    unsigned long long n = 0;
+    for (p += 13; *p; p++) if (*p == '[') n++;
+    return n;
+}
+
+static void add_latency(const char *line, int64_t now) {
+    const char *t = strstr(line, "\"time\":");
+    if (t) latency_add(&lat, now - llround(strtod(t + 7, NULL) * 1e6));
+}
 
 static long long number_after(const char *line, const char *key) {
     const char *p = strstr(line, key);
@@ -44,14 +67,19 @@ static int take(const char *line, int64_t now) {
         last_seq = (unsigned long long)seq;
     }
     if (strstr(line, "\"type\":\"reply\"")) return 1;
+    if (strstr(line, "\"type\":\"hit\"")) {
+        hits++;
+        if (kiosk) add_latency(line, now);
+        return 0;
+    }
+    if (strstr(line, "\"type\":\"action\"")) { actions++; return 0; }
     if (!strstr(line, "\"type\":\"touch\"")) return 0;
     touches++;
-    if (strstr(line, "\"phase\":\"moved\"")) moved++;
+    if (strstr(line, "\"phase\":\"moved\"")) { moved++; samples += 1 + coalesced_samples(line); }
     else if (strstr(line, "\"phase\":\"began\"")) began++;
     else if (strstr(line, "\"phase\":\"ended\"")) ended++;
     else if (strstr(line, "\"phase\":\"cancelled\"")) cancelled++;
-    const char *t = strstr(line, "\"time\":");
-    if (t) latency_add(&lat, now - llround(strtod(t + 7, NULL) * 1e6));
+    if (!kiosk) add_latency(line, now);
     return 0;
 }
 
@@ -78,17 +106,24 @@ static int read_once(int fd) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) { fprintf(stderr, "usage: bench-subscriber SOCKET\n"); return 2; }
+    const char *mode = argc == 3 ? argv[2] : "input";
+    const char *subscribe;
+    if (argc < 2 || argc > 3) { fprintf(stderr, "usage: bench-subscriber SOCKET [input|display|kiosk]\n"); return 2; }
+    if (!strcmp(mode, "input")) subscribe = "{\"cmd\":\"subscribe\",\"id\":1,\"topics\":[\"touches\"],\"touch_samples\":\"input\"}\n";
+    else if (!strcmp(mode, "display")) subscribe = "{\"cmd\":\"subscribe\",\"id\":1,\"topics\":[\"touches\"]}\n";
+    else if (!strcmp(mode, "kiosk")) { subscribe = "{\"cmd\":\"subscribe\",\"id\":1,\"topics\":[\"hits\",\"actions\"]}\n"; kiosk = 1; }
+    else { fprintf(stderr, "bench-subscriber: unknown mode %s\n", mode); return 2; }
     latency_init(&lat);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;   /* no SA_RESTART: read() returns EINTR */
     sigaction(SIGINT, &sa, NULL); sigaction(SIGTERM, &sa, NULL);
+    sa.sa_handler = on_restart;
+    sigaction(SIGUSR2, &sa, NULL);
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     struct sockaddr_un addr = { .sun_family = AF_UNIX };
     snprintf(addr.sun_path, sizeof addr.sun_path, "%s", argv[1]);
     if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof addr) < 0) { perror(argv[1]); return 1; }
-    const char *subscribe = "{\"cmd\":\"subscribe\",\"id\":1,\"topics\":[\"touches\"]}\n";
     if (write(fd, subscribe, strlen(subscribe)) != (ssize_t)strlen(subscribe)) { perror("write"); return 1; }
     int r;
     while ((r = read_once(fd)) == 0 && !stop) {}
@@ -96,9 +131,18 @@ int main(int argc, char **argv) {
     printf("ready\n");
     fflush(stdout);
     messages = 0; reads = 0;
-    while (!stop && read_once(fd) >= 0) {}
-    printf("subscriber messages=%llu touches=%llu began=%llu moved=%llu ended=%llu cancelled=%llu gaps=%llu reads=%llu",
-           messages, touches, began, moved, ended, cancelled, gaps, reads);
+    while (!stop && read_once(fd) >= 0) {
+        if (!restart) continue;
+        restart = 0;
+        printf("cold");
+        latency_print(stdout, &lat);
+        printf("\n");
+        fflush(stdout);
+        lat.count = 0;
+        messages = touches = began = moved = ended = cancelled = samples = hits = actions = gaps = reads = 0;
+    }
+    printf("subscriber messages=%llu touches=%llu began=%llu moved=%llu ended=%llu cancelled=%llu samples=%llu hits=%llu actions=%llu gaps=%llu reads=%llu",
+           messages, touches, began, moved, ended, cancelled, samples, hits, actions, gaps, reads);
     latency_print(stdout, &lat);
     printf("\n");
     return 0;
