@@ -5,16 +5,21 @@
 public enum UTF8Text {
     /// The offset of the first byte of the first ill-formed sequence, or `nil` when all of `bytes`
     /// is well-formed.
-    public static func firstInvalidOffset<Bytes: Sequence<UInt8>>(in bytes: Bytes) -> Int? {
-        var decoder = UTF8()
-        var iterator = bytes.makeIterator()
+    ///
+    /// Runs of ASCII, most of any request or layout, are stepped over a byte at a time; each other
+    /// sequence goes through the strict decoder, one scalar at a time.
+    public static func firstInvalidOffset(in bytes: [UInt8]) -> Int? {
         var offset = 0
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar): offset += UTF8.width(scalar)
-            case .emptyInput: return nil
-            case .error: return offset
+        while offset < bytes.count {
+            if bytes[offset] < 0x80 {
+                offset += 1
+                continue
             }
+            var decoder = UTF8()
+            var iterator = bytes[offset...].makeIterator()
+            guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return offset }
+            offset += UTF8.width(scalar)
         }
+        return nil
     }
 }

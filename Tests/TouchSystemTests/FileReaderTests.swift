@@ -74,5 +74,51 @@ import Glibc
         #expect(UTF8Text.firstInvalidOffset(in: Array("héllo ✓".utf8)) == nil)
         #expect(UTF8Text.firstInvalidOffset(in: Array("é✓".utf8) + [0xFF]) == 5)
         #expect(UTF8Text.firstInvalidOffset(in: [0x80] as [UInt8]) == 0)
+        // Against the standard library's strict decoder run over the whole input: random bytes
+        // weighted towards UTF-8's lead and continuation bytes, and valid text cut anywhere.
+        var generator = SeededBytes(seed: 20261127)
+        let valid = Array("aé✓€𝄞 z\u{10FFFF}\u{7F}\u{80}\u{7FF}\u{800}\u{FFFF}\u{10000}".utf8)
+        for round in 0..<20_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<(generator.next() % 12) {
+                switch generator.next() % 4 {
+                case 0: bytes.append(generator.next())
+                case 1: bytes.append(0x80 | generator.next() & 0x3F)
+                case 2: bytes.append(0xC0 | generator.next() & 0x3F)
+                default: bytes.append(generator.next() & 0x7F)
+                }
+            }
+            if round % 3 == 0 { bytes = Array(valid.prefix(Int(generator.next()) % (valid.count + 1))) + bytes }
+            #expect(UTF8Text.firstInvalidOffset(in: bytes) == Self.strictDecoderOffset(bytes), "\(bytes)")
+        }
+
     }
+
+    /// The offset of the first ill-formed sequence as the standard library's decoder finds it,
+    /// decoding the whole input in one pass.
+    static func strictDecoderOffset(_ bytes: [UInt8]) -> Int? {
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
+}
+
+/// A small seeded generator of bytes (xorshift), so the comparison repeats exactly.
+struct SeededBytes {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt8 {
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        return UInt8(truncatingIfNeeded: state >> 32)
+    }
+
 }
