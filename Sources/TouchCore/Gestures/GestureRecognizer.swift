@@ -10,13 +10,16 @@
 /// (ended, recognized, cancelled, failed) it still tracks its touches, ignoring what they do,
 /// until all have finished; then it is reset.
 struct GestureRecognizer: Sendable {
-    let spec: GestureRecognizerSpec
+    /// Its configuration, which never changes: held by reference, so that the copies a recognizer's
+    /// value goes through (a dictionary's lookups) retain one object, not each of its strings and lists.
+    private let configuration: Configuration
+    var spec: GestureRecognizerSpec { configuration.spec }
     private(set) var tracks = TouchTracks()
     private(set) var lifecycle = GestureLifecycle()
     private(set) var machine: any RecognizerMachine
 
     init(spec: GestureRecognizerSpec, pointsPerMillimetre ppm: Double, tapSettings: TapSettings) {
-        self.spec = spec
+        configuration = Configuration(spec: spec)
         switch spec.kind {
         case .tap(let taps, let fingers):
             machine = TapRecognizer(taps: taps, fingers: fingers, settings: tapSettings, pointsPerMillimetre: ppm)
@@ -100,4 +103,12 @@ struct GestureRecognizer: Sendable {
 
     /// Its lifecycle's state and its kind's, for a trace.
     var traceDescription: String { "\(lifecycle.state) \(machine.stateDescription)" }
+}
+
+extension GestureRecognizer {
+    /// A recognizer's configuration, shared by its copies.
+    final class Configuration: Sendable {
+        let spec: GestureRecognizerSpec
+        init(spec: GestureRecognizerSpec) { self.spec = spec }
+    }
 }
