@@ -153,7 +153,7 @@ public struct FrameAssembler: EventStreamDecoder, Sendable {
     public mutating func finish(at time: EventTime) -> ContactFrame? {
         pending.removeAll(keepingCapacity: true)
         sync.resynchronised()
-        var output = FrameOutput(time: time, isResync: true, palm: palmThresholds, xAxis: constants.capabilities.xAxis, yAxis: constants.capabilities.yAxis, nextID: nextID)
+        var output = FrameOutput(time: time, isResync: true, palm: palmThresholds, xAxis: constants.capabilities.xAxis, yAxis: constants.capabilities.yAxis, nextID: nextID, capacity: contactCapacity)
         switch tracker {
         case .slotted(var slots):
             tracker = .taken
@@ -171,14 +171,21 @@ public struct FrameAssembler: EventStreamDecoder, Sendable {
             preconditionFailure("a frame assembler's tracker is only taken while it is changed")
         }
         nextID = output.nextID
-        return output.frame()
+        return output.takeFrame()
+    }
+
+    /// How many contacts a frame of the device may hold: its slots (within ``Limits/maximumSlots``),
+    /// or ten for a device without.
+    private var contactCapacity: Int {
+        let slots = constants.capabilities.slotCount
+        return slots > 0 ? min(slots, Limits.maximumSlots) : 10
     }
 
     /// Returns and clears ``anomalies`` (and ``droppedAnomalyCount``).
     public mutating func takeAnomalies() -> [DeviceAnomaly] { log.take() }
 
     private mutating func settle(_ events: [InputEvent], at time: EventTime, isResync: Bool) -> ContactFrame? {
-        var output = FrameOutput(time: time, isResync: isResync, palm: palmThresholds, xAxis: constants.capabilities.xAxis, yAxis: constants.capabilities.yAxis, nextID: nextID)
+        var output = FrameOutput(time: time, isResync: isResync, palm: palmThresholds, xAxis: constants.capabilities.xAxis, yAxis: constants.capabilities.yAxis, nextID: nextID, capacity: contactCapacity)
         var state = shared
         state.beginFrame()
         switch tracker {
@@ -212,6 +219,6 @@ public struct FrameAssembler: EventStreamDecoder, Sendable {
         shared = state
         nextID = output.nextID
         log.record(output.anomalies)
-        return output.frame()
+        return output.takeFrame()
     }
 }

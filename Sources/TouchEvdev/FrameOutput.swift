@@ -82,7 +82,10 @@ struct FrameOutput {
     private(set) var anomalies: [DeviceAnomaly] = []
     private(set) var nextID: UInt64
 
-    init(time: EventTime, isResync: Bool, palm: PalmThresholds, xAxis: AbsInfo?, yAxis: AbsInfo?, nextID: UInt64) {
+    /// - Parameter capacity: How many contacts the frame may hold (its device's slots), room
+    ///   for which is made at once rather than as they come.
+    init(time: EventTime, isResync: Bool, palm: PalmThresholds, xAxis: AbsInfo?, yAxis: AbsInfo?, nextID: UInt64, capacity: Int) {
+        contacts.reserveCapacity(capacity)
         self.time = time
         self.isResync = isResync
         self.palm = palm
@@ -118,9 +121,13 @@ struct FrameOutput {
         anomalies.append(DeviceAnomaly(time: time, kind: kind))
     }
 
-    /// The frame, or nil when nothing began, moved, ended or was cancelled.
-    func frame() -> ContactFrame? {
+    /// The frame, or nil when nothing began, moved, ended or was cancelled; its contacts are
+    /// taken (sorted in place, in their order of beginning), leaving none.
+    mutating func takeFrame() -> ContactFrame? {
         guard contacts.contains(where: { $0.phase != .stationary }) else { return nil }
-        return ContactFrame(time: time, contacts: contacts.sorted { $0.id < $1.id })
+        var taken: [DeviceContact] = []
+        swap(&taken, &contacts)
+        taken.sort { $0.id < $1.id }
+        return ContactFrame(time: time, contacts: taken)
     }
 }
