@@ -178,25 +178,21 @@ public struct ApplicationEventQueue: Sendable {
         // The queue's reference goes, so the frame's arrays are this function's alone.
         waiting = .motion(MotionInput(device: "", window: nil, timestamp: 0, phase: .began))
         let time = frame.timestamp
-        // Changed through the buffers: no contact is copied, and the array is checked once.
-        frame.contacts.withUnsafeMutableBufferPointer { contacts in
-            newer.contacts.withUnsafeBufferPointer { news in
-                for i in contacts.indices {
-                    // Room for a display frame's samples at once (1 kHz input at 60 Hz is 16 or 17).
-                    if contacts[i].coalesced.isEmpty { contacts[i].coalesced.reserveCapacity(24) }
-                    contacts[i].coalesced.append(
-                        TouchSample(
-                            timestamp: time, locationInWindow: contacts[i].location, force: contacts[i].force,
-                            majorRadius: contacts[i].majorRadius))
-                    if !news[i].coalesced.isEmpty { contacts[i].coalesced += news[i].coalesced }
-                    if contacts[i].phase != .moved { contacts[i].phase = news[i].phase }
-                    contacts[i].location = news[i].location
-                    contacts[i].majorRadius = news[i].majorRadius
-                    contacts[i].majorRadiusTolerance = news[i].majorRadiusTolerance
-                    contacts[i].force = news[i].force
-                    contacts[i].maximumPossibleForce = news[i].maximumPossibleForce
-                }
-            }
+        // Changed in place, through the array's subscript: no contact is copied.
+        for i in frame.contacts.indices where i < newer.contacts.count {
+            // Room for a display frame's samples at once (1 kHz input at 60 Hz is 16 or 17).
+            if frame.contacts[i].coalesced.isEmpty { frame.contacts[i].coalesced.reserveCapacity(24) }
+            frame.contacts[i].coalesced.append(
+                TouchSample(
+                    timestamp: time, locationInWindow: frame.contacts[i].location, force: frame.contacts[i].force,
+                    majorRadius: frame.contacts[i].majorRadius))
+            if !newer.contacts[i].coalesced.isEmpty { frame.contacts[i].coalesced += newer.contacts[i].coalesced }
+            if frame.contacts[i].phase != .moved { frame.contacts[i].phase = newer.contacts[i].phase }
+            frame.contacts[i].location = newer.contacts[i].location
+            frame.contacts[i].majorRadius = newer.contacts[i].majorRadius
+            frame.contacts[i].majorRadiusTolerance = newer.contacts[i].majorRadiusTolerance
+            frame.contacts[i].force = newer.contacts[i].force
+            frame.contacts[i].maximumPossibleForce = newer.contacts[i].maximumPossibleForce
         }
         frame.timestamp = newer.timestamp
         waiting = .touches(frame)
