@@ -25,14 +25,7 @@ struct CalibrateCommand: ParsableCommand {
     @Option(name: .customLong("from-recording"), help: "The recording of the taps (evemu, libinput-record, getevent).", completion: Completions.recording)
     var recording: String
 
-    @Option(name: .long, help: "The device description, for a recording that has only events.", completion: Completions.recording)
-    var desc: String?
-
-    @Option(name: .long, help: "The layout file (TOML).", completion: Completions.layout)
-    var config: String
-
-    @Option(name: .long, help: "Map the device onto this window instead of through the layout's [[device]] entries.")
-    var window: String?
+    @OptionGroup var mapping: RecordingMappingOptions
 
     @Option(
         name: .long, parsing: .upToNextOption,
@@ -60,10 +53,10 @@ struct CalibrateCommand: ParsableCommand {
     func validate() throws { _ = try targetPoints() }
 
     func run() throws {
-        let (document, app) = try loadLayout(config)
+        let (document, app) = try loadLayout(mapping.config)
         let replay: RecordingReplay
         do {
-            replay = try RecordingReplay(path: recording, descriptionPath: desc, layout: document, tree: app.tree, window: window)
+            replay = try mapping.replay(recording, layout: document, tree: app.tree)
         } catch {
             throw CommandFailure("\(error)")
         }

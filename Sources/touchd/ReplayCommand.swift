@@ -21,16 +21,7 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: "The recording.", completion: Completions.recording)
     var recording: String
 
-    @Option(
-        name: .long, help: "The device description, for a recording that has only events (default: its companion file).",
-        completion: Completions.recording)
-    var desc: String?
-
-    @Option(name: .long, help: "The layout file (TOML).", completion: Completions.layout)
-    var config: String
-
-    @Option(name: .long, help: "Map the device onto this window instead of through the layout's [[device]] entries.")
-    var window: String?
+    @OptionGroup var mapping: RecordingMappingOptions
 
     @Option(
         name: .long,
@@ -56,7 +47,7 @@ struct ReplayCommand: ParsableCommand {
         guard let form = TouchSampleForm(rawValue: touchSamples) else {
             throw ValidationError("--touch-samples: unknown form \"\(touchSamples)\": expected latest, coalesced or input")
         }
-        let (document, loaded) = try loadLayout(config)
+        let (document, loaded) = try loadLayout(mapping.config)
         var app = loaded
         // As the daemon runs it: calls recorded and hit-tests traced only when something shows them.
         app.recordsResponderCalls = calls || wanted.contains(.calls)
@@ -65,12 +56,12 @@ struct ReplayCommand: ParsableCommand {
         var replay: RecordingReplay
         var stderr = StandardError()
         do {
-            replay = try RecordingReplay(path: recording, descriptionPath: desc, layout: document, tree: app.tree, window: window)
+            replay = try mapping.replay(recording, layout: document, tree: app.tree)
         } catch {
             print("touchd replay: \(error)", to: &stderr)
             throw ExitCode.failure
         }
-        if let desc, let own = try? Recording.load(path: recording), own.descriptionSource == .embedded {
+        if let desc = mapping.desc, let own = try? Recording.load(path: recording), own.descriptionSource == .embedded {
             print("touchd replay: warning: \(recording) describes its device (\"\(own.description.name)\"); --desc \(desc) replaces that description", to: &stderr)
         }
         var subscriber = SubscriberView(topics: wanted, touchSamples: form)
