@@ -4,7 +4,7 @@ import TouchCore
 import TouchProtocol
 
 /// `touchctl calibrate`: a calibration session in the terminal, target by target.
-struct Calibrate: ParsableCommand {
+struct Calibrate: RequestCommand {
     static let configuration = CommandConfiguration(
         abstract: "Calibrate a touch device of the running daemon: touch each target in turn (needs the control role).",
         discussion: """
@@ -37,8 +37,6 @@ struct Calibrate: ParsableCommand {
         }
         return try checked(request)
     }
-
-    func validate() throws { _ = try request() }
 
     func run() throws {
         try touchctl.run {

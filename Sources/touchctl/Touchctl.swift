@@ -40,6 +40,22 @@ func checked(_ members: [(String, JSONValue)]) throws -> [(String, JSONValue)] {
     return members
 }
 
+/// A command that makes one request of the daemon, built from its arguments and checked
+/// (``checked(_:)``) when they are parsed, so a bad argument is refused before anything is sent.
+protocol RequestCommand: ParsableCommand {
+    var root: Touchctl { get }
+    var connection: SocketOption { get }
+    /// The request the arguments make, checked.
+    func request() throws -> [(String, JSONValue)]
+}
+
+extension RequestCommand {
+    func validate() throws { _ = try request() }
+
+    /// Connects, sends the request and returns the daemon's reply.
+    func reply() throws -> JSONValue { try connection.connect(root).request(try request()) }
+}
+
 /// One line on standard error.
 func printError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
@@ -130,7 +146,7 @@ struct Monitor: ParsableCommand {
     }
 }
 
-struct HitTest: ParsableCommand {
+struct HitTest: RequestCommand {
     static let configuration = CommandConfiguration(commandName: "hit-test", abstract: "Hit-test a point without touching.")
     @ParentCommand var root: Touchctl
     @OptionGroup var connection: SocketOption
@@ -145,11 +161,9 @@ struct HitTest: ParsableCommand {
         return try checked(request)
     }
 
-    func validate() throws { _ = try request() }
-
     func run() throws {
         try touchctl.run {
-            let result = try connection.connect(root).request(try request())
+            let result = try reply()
             if json { print(result.jsonText); return }
             for step in result["trace"]?.arrayValue ?? [] {
                 if step["step"] == "enter" {
@@ -164,7 +178,7 @@ struct HitTest: ParsableCommand {
     }
 }
 
-struct SetView: ParsableCommand {
+struct SetView: RequestCommand {
     static let configuration = CommandConfiguration(
         commandName: "set", abstract: "Change a view: hidden=true alpha=0.5 interactive=false frame=x,y,w,h hit_expansion=10 ...")
     @ParentCommand var root: Touchctl
@@ -199,9 +213,7 @@ struct SetView: ParsableCommand {
         try checked([("cmd", "set"), ("view", .string(view)), ("properties", .object(try Self.properties(assignments)))])
     }
 
-    func validate() throws { _ = try request() }
-
-    func run() throws { try touchctl.run { _ = try connection.connect(root).request(try request()) } }
+    func run() throws { try touchctl.run { _ = try reply() } }
 }
 
 struct Reload: ParsableCommand {
@@ -264,7 +276,7 @@ struct Stats: ParsableCommand {
     }
 }
 
-struct FirstResponder: ParsableCommand {
+struct FirstResponder: RequestCommand {
     static let configuration = CommandConfiguration(
         commandName: "first-responder", abstract: "Make a responder become (or, with --resign, resign) first responder of its window.")
     @ParentCommand var root: Touchctl
@@ -276,9 +288,7 @@ struct FirstResponder: ParsableCommand {
         try checked([("cmd", .string(resign ? "resign_first_responder" : "become_first_responder")), ("responder", .string(responder))])
     }
 
-    func validate() throws { _ = try request() }
-
-    func run() throws { try touchctl.run { print(try connection.connect(root).request(try request()).jsonText) } }
+    func run() throws { try touchctl.run { print(try reply().jsonText) } }
 }
 
 struct Ping: ParsableCommand {
@@ -288,7 +298,7 @@ struct Ping: ParsableCommand {
     func run() throws { try touchctl.run { _ = try connection.connect(root).request([("cmd", "ping")]); print("pong") } }
 }
 
-struct Snapshot: ParsableCommand {
+struct Snapshot: RequestCommand {
     static let configuration = CommandConfiguration(
         abstract: "Draw the running tree with its last touches (SVG, or PNG through rsvg-convert from librsvg2-bin).")
     @ParentCommand var root: Touchctl
@@ -303,11 +313,9 @@ struct Snapshot: ParsableCommand {
         return try checked(request)
     }
 
-    func validate() throws { _ = try request() }
-
     func run() throws {
         try touchctl.run {
-            let result = try connection.connect(root).request(try request())
+            let result = try reply()
             guard let svg = result["svg"]?.stringValue else { throw ConnectionError("touchd sent no picture") }
             do {
                 try PictureFile.write(svg: svg, to: out)

@@ -2,7 +2,7 @@ import ArgumentParser
 import TouchCore
 
 /// `touchctl add-view`: adds a view that stays (it does not leave with touchctl's connection).
-struct AddView: ParsableCommand {
+struct AddView: RequestCommand {
     static let configuration = CommandConfiguration(
         commandName: "add-view",
         abstract: "Add a view on top of a parent's subviews: frame=x,y,w,h (required) hidden=true alpha=0.5 ...",
@@ -23,18 +23,16 @@ struct AddView: ParsableCommand {
         ])
     }
 
-    func validate() throws { _ = try request() }
-
     func run() throws {
         try touchctl.run {
-            _ = try connection.connect(root).request(try request())
+            _ = try reply()
             print("added \(view) to \(parent)")
         }
     }
 }
 
 /// `touchctl remove-view`.
-struct RemoveView: ParsableCommand {
+struct RemoveView: RequestCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove-view", abstract: "Remove a view and its subviews (their touches are cancelled first).")
     @ParentCommand var root: Touchctl
@@ -43,18 +41,16 @@ struct RemoveView: ParsableCommand {
 
     func request() throws -> [(String, JSONValue)] { try checked([("cmd", "remove_view"), ("view", .string(view))]) }
 
-    func validate() throws { _ = try request() }
-
     func run() throws {
         try touchctl.run {
-            _ = try connection.connect(root).request(try request())
+            _ = try reply()
             print("removed \(view)")
         }
     }
 }
 
 /// `touchctl set-control`.
-struct SetControl: ParsableCommand {
+struct SetControl: RequestCommand {
     static let configuration = CommandConfiguration(
         commandName: "set-control",
         abstract: "Set a control's value (a toggle's true or false, a slider's number) or whether it is enabled; no action is sent.")
@@ -72,11 +68,9 @@ struct SetControl: ParsableCommand {
         return try checked(request)
     }
 
-    func validate() throws { _ = try request() }
-
     func run() throws {
         try touchctl.run {
-            let control = try connection.connect(root).request(try request())
+            let control = try reply()
             print(json ? control.jsonText : "\(view): " + ReplyFormat.control(control))
         }
     }
