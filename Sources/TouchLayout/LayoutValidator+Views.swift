@@ -6,13 +6,9 @@ extension LayoutValidator {
     func checkViews(_ draft: LayoutDraft) {
         let parentOf = viewParents(draft)
         let order = draft.views.map { (id: $0.spec.id, index: $0.index) }
-        for cycle in findCycles(order: order, next: parentOf) {
-            let names = (cycle.members + [cycle.members[0]]).map { quote($0.rawValue) }
-            let message =
-                cycle.members.count == 1
-                ? "view \(quote(cycle.members[0].rawValue)) is its own parent: expected every chain of parents to end at a window"
-                : "views \(names.joined(separator: " → ")) form a cycle of parents: expected every chain of parents to end at a window"
-            log.add(.cycle, path("view", cycle.index, "parent"), message)
+        reportCycles(order: order, next: parentOf, at: ("view", "parent")) { single, chain in
+            single.map { "view \($0) is its own parent: expected every chain of parents to end at a window" }
+                ?? "views \(chain) form a cycle of parents: expected every chain of parents to end at a window"
         }
         checkDepths(draft, parentOf: parentOf)
         checkRedirects(draft, parentOf: parentOf)
@@ -101,6 +97,21 @@ extension LayoutValidator {
                     .invalidValue, at,
                     "\(quote(target.rawValue)) is not inside view \(quote(entry.spec.id.rawValue)) (its parent is \(quote(parent))): expected \(expect)")
             }
+        }
+    }
+
+    /// Reports each cycle among `order`'s entries through `next` (``findCycles(order:next:)``) at
+    /// the `key` of the entry's `table`, with the message `message` makes: from the one entry's
+    /// quoted id when it points at itself, else from the quoted ids of the chain, joined by `→`
+    /// and back to the first.
+    func reportCycles(
+        order: [(id: ResponderID, index: Int)], next: [ResponderID: ResponderID], at place: (table: String, key: String),
+        message: (_ single: String?, _ chain: String) -> String
+    ) {
+        for cycle in findCycles(order: order, next: next) {
+            let names = (cycle.members + [cycle.members[0]]).map { quote($0.rawValue) }
+            let single = cycle.members.count == 1 ? names[0] : nil
+            log.add(.cycle, path(place.table, cycle.index, place.key), message(single, names.joined(separator: " → ")))
         }
     }
 

@@ -30,13 +30,9 @@ extension LayoutValidator {
             }
         }
         let order = draft.controllers.map { (id: $0.spec.id, index: $0.index) }
-        for cycle in findCycles(order: order, next: presenter) {
-            let names = (cycle.members + [cycle.members[0]]).map { quote($0.rawValue) }
-            let message =
-                cycle.members.count == 1
-                ? "controller \(quote(cycle.members[0].rawValue)) presents itself: expected a different controller"
-                : "controllers \(names.joined(separator: " → ")) present each other in a cycle: expected every chain of presenting controllers to end"
-            log.add(.cycle, path("controller", cycle.index, "presented_by"), message)
+        reportCycles(order: order, next: presenter, at: ("controller", "presented_by")) { single, chain in
+            single.map { "controller \($0) presents itself: expected a different controller" }
+                ?? "controllers \(chain) present each other in a cycle: expected every chain of presenting controllers to end"
         }
     }
 

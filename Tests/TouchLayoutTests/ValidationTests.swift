@@ -315,6 +315,19 @@ import TouchCore
             mentions: [#"controllers "one" → "two" → "one" present each other in a cycle"#])
     }
 
+    @Test func aControllerThatPresentsItself() {
+        let text = baseLayout + """
+            [[controller]]
+            id = "mirror"
+            view = "a"
+            presented_by = "mirror"
+            """
+        check(
+            singleIssue(text), kind: .cycle, keyPath: "controller[1].presented_by",
+            line: line(of: #"presented_by = "mirror""#, in: text),
+            mentions: [#"controller "mirror" presents itself: expected a different controller"#])
+    }
+
     @Test func aViewThatIsTheRootOfTwoControllers() {
         let text = baseLayout + """
             [[controller]]
