@@ -182,6 +182,14 @@ import Testing
         checkTransitions(swipe, rows)
     }
 
+    @Test func aTwoFingerSwipeWhoseFingersLandInOneFrameIsTimedFromThatFrame() {
+        var bench = MachineBench(
+            machine: SwipeRecognizer(directions: .right, fingers: 2, distanceMillimetres: 10, maximumDuration: 0.5, pointsPerMillimetre: 1))
+        #expect(bench.apply(.touches(100, [touch(1, .began, 50, 50), touch(2, .began, 50, 80)])) == RecognizerOutcome.none)
+        #expect(bench.machine.state == .tracking(start: 100))
+        #expect(bench.apply(.touches(100.2, [touch(1, .moved, 62, 50), touch(2, .moved, 62, 80)])) == .recognized)
+    }
+
     @Test func aSwipesDirectionIsItsValue() {
         var bench = MachineBench(machine: swipe())
         #expect(JSONValue.object(bench.machine.values(centroid: .zero)) == .object([("direction", .string("right"))]))

@@ -61,8 +61,9 @@ struct SwipeRecognizer: RecognizerMachine {
     }
 
     mutating func touchesChanged(_ changes: TouchTracks.Changes, tracks: TouchTracks, time: Double) -> RecognizerOutcome {
-        // Timed from its first finger, when that one landed alone.
-        let start = changes.began && tracks.count == 1 ? time : self.start
+        // Timed from the frame its first finger (or fingers, landing together) came in.
+        let start: Double
+        if case .idle = state { start = time } else { start = self.start }
         switch state {
         case .idle, .tracking: state = .tracking(start: start)
         case .swiped(_, let direction): state = .swiped(start: start, direction: direction)
