@@ -1,0 +1,209 @@
+"""The Python client against the real daemon (TOUCHD_BIN: the folder with touchd), and its pure parts.
+
+    TOUCHD_BIN=$(swift build --show-bin-path) python3 -m unittest discover -s clients/python/tests -v
+"""
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent.parent
+sys.path.insert(0, str(HERE.parent))
+
+from touchd_client import (Action, BlockingClient, Client, ConnectionLost, Disconnected, Dropped, Gap, Hello, Hit,  # noqa: E402
+                           Reconnected, Reload, TouchdError, parse_message)
+
+BIN = os.environ.get("TOUCHD_BIN")
+LAYOUT = REPO / "config" / "kiosk.toml"
+TAPS = REPO / "config" / "demo-taps.evemu"
+VIEW = {"frame": [10, 700, 120, 60]}
+
+
+class Daemon:
+    """touchd on a private socket, with the kiosk layout and, if given, a replay."""
+
+    def __init__(self, socket, replay=None, layout=LAYOUT):
+        arguments = [os.path.join(BIN, "touchd"), "--config", str(layout), "--socket", socket,
+                     "--log-level", "error", "--no-devices"]
+        if replay:
+            arguments += ["--replay", str(replay), "--replay-waits-for-client"]
+        self.process = subprocess.Popen(arguments, stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while not os.path.exists(socket):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"touchd did not start ({self.process.returncode})")
+            time.sleep(0.02)
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(10)
+
+
+@unittest.skipUnless(BIN, "TOUCHD_BIN is not set: the tests against the daemon were skipped")
+class AgainstTheDaemon(unittest.IsolatedAsyncioTestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="touchd-client-")
+        self.socket = os.path.join(self.dir, "touchd.sock")
+        self.daemons = []
+
+    def tearDown(self):
+        for daemon in self.daemons:
+            if daemon.process.poll() is None:
+                daemon.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def start(self, **options):
+        daemon = Daemon(self.socket, **options)
+        self.daemons.append(daemon)
+        return daemon
+
+    async def next_of(self, client, kind, timeout=20):
+        while True:
+            message = await client.next_message(timeout)
+            if message is None:
+                self.fail(f"the client ended before a {kind.__name__}")
+            if isinstance(message, kind):
+                return message
+
+    async def test_typed_hits_and_actions_of_a_replay(self):
+        self.start(replay=TAPS)
+        async with Client(self.socket) as touchd:
+            self.assertIsInstance(touchd.hello, Hello)
+            self.assertEqual(touchd.hello.protocol, 2)
+            await touchd.subscribe(topics=["hits", "actions"])
+            hit = await self.next_of(touchd, Hit)
+            self.assertEqual(hit.view, "tile.doors")
+            self.assertEqual(hit.path, ("main", "home.root", "grid", "tile.doors"))
+            self.assertAlmostEqual(hit.point.x, 200.05, places=2)
+            action = await self.next_of(touchd, Action)
+            self.assertEqual((action.name, action.responder, action.payload), ("open-tile", "tile.doors.tap",
+                                                                               {"tile": "doors"}))
+
+    async def test_a_refused_request_raises_with_the_code(self):
+        self.start()
+        async with Client(self.socket) as touchd:
+            with self.assertRaises(TouchdError) as refused:
+                await touchd.set("no.such.view", hidden=True)
+            self.assertEqual(refused.exception.code, "unknown_view")
+            self.assertEqual(await touchd.request("ping"), {"pong": True})
+
+    async def test_a_restart_is_survived_with_subscriptions_and_views(self):
+        first = self.start()
+        async with Client(self.socket, initial_backoff=0.05, max_backoff=0.2) as touchd:
+            subscription = await touchd.subscribe(topics=["hits", "actions"])
+            await touchd.add_view("client.badge", parent="home.root", properties=VIEW)
+            first.stop()
+            lost = await self.next_of(touchd, Disconnected)
+            self.assertIn("closed", lost.reason)
+            self.start(replay=TAPS)
+            seen = []
+            while not seen or not isinstance(seen[-1], Reconnected):
+                seen.append(await touchd.next_message(20))
+            self.assertEqual(seen[-1].restored_views, ("client.badge",))
+            self.assertIsNotNone(subscription.server_id)
+            views = await touchd.request("views")
+            self.assertIn("client.badge", str(views))
+            # The subscription was made again: the new daemon's replay reaches the client (its first
+            # hit may come before the client says it has restored everything).
+            hit = next((m for m in seen if isinstance(m, Hit)), None) or await self.next_of(touchd, Hit)
+            self.assertEqual(hit.view, "tile.doors")
+
+    async def test_views_dropped_by_a_reload_are_added_again(self):
+        self.start()
+        async with Client(self.socket) as touchd:
+            await touchd.subscribe(topics=["hits"])
+            await touchd.add_view("client.badge", parent="home.root", properties=VIEW)
+            await touchd.request("reload")
+            reload = await self.next_of(touchd, Reload)
+            self.assertEqual(reload.dropped.get("added"), ["client.badge"])
+            for _ in range(100):
+                if "client.badge" in str(await touchd.request("views")):
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                self.fail("the view dropped by the reload was not added again")
+
+    async def test_without_reconnect_the_messages_end(self):
+        daemon = self.start()
+        touchd = Client(self.socket, reconnect=False)
+        await touchd.connect()
+        daemon.stop()
+        seen = [message async for message in touchd.messages()]
+        self.assertIsInstance(seen[-1], Disconnected)
+        with self.assertRaises(ConnectionLost):
+            await touchd._request_now("ping", {})
+        await touchd.close()
+
+    def test_the_blocking_client(self):
+        self.start(replay=TAPS)
+        with BlockingClient(self.socket, timeout=20) as touchd:
+            touchd.subscribe(topics=["actions"])
+            self.assertEqual(touchd.request("ping"), {"pong": True})
+            while True:
+                message = touchd.next_message(timeout=20)
+                if isinstance(message, Action):
+                    break
+            self.assertEqual(message.name, "open-tile")
+            with self.assertRaises(TouchdError):
+                touchd.request("set", view="nope", properties={"hidden": True})
+
+
+class PureParts(unittest.IsolatedAsyncioTestCase):
+    async def test_a_gap_without_a_dropped_notice_is_reported(self):
+        client = Client("/nonexistent", reconnect=False)
+        client._last_seq = 4
+        client._receive(parse_message({"seq": 5, "type": "hit", "touch": 1}))
+        client._receive(parse_message({"seq": 9, "type": "hit", "touch": 2}))
+        messages = []
+        while not client._messages.empty():
+            messages.append(client._messages.get_nowait())
+        self.assertEqual([type(m) for m in messages], [Hit, Gap, Hit])
+        self.assertEqual((messages[1].first_seq, messages[1].last_seq), (6, 8))
+
+    async def test_a_dropped_notice_covers_its_gap(self):
+        client = Client("/nonexistent", reconnect=False)
+        client._last_seq = 10
+        client._receive(parse_message({"seq": 20, "type": "dropped", "count": 9, "first_seq": 11, "last_seq": 19}))
+        message = client._messages.get_nowait()
+        self.assertIsInstance(message, Dropped)
+        self.assertEqual(message.count, 9)
+        self.assertTrue(client._messages.empty())
+
+    def test_unknown_types_and_bad_lines(self):
+        self.assertEqual(parse_message({"seq": 1, "type": "future_thing", "x": 1}).raw["x"], 1)
+        for bad in ([], {"type": "hit"}, {"seq": "1", "type": "hit"}, {"seq": 1, "type": "hit", "touch": "x"}):
+            with self.assertRaises(ValueError):
+                parse_message(bad)
+
+
+class Installable(unittest.TestCase):
+    def test_pip_installs_it_from_the_repo(self):
+        if os.environ.get("TOUCHD_SKIP_PIP"):
+            self.skipTest("TOUCHD_SKIP_PIP is set")
+        work = tempfile.mkdtemp(prefix="touchd-client-pip-")
+        target, source = os.path.join(work, "site"), os.path.join(work, "source")
+        # A copy, so that the build leaves nothing in the repository.
+        shutil.copytree(HERE.parent, source, ignore=shutil.ignore_patterns("tests", "build", "*.egg-info",
+                                                                         "__pycache__"))
+        try:
+            run = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                                  "--no-build-isolation", "--target", target, source],
+                                 capture_output=True, text=True)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            check = subprocess.run([sys.executable, "-c", "import touchd_client, sys; print(touchd_client.__file__)"],
+                                   capture_output=True, text=True, env={**os.environ, "PYTHONPATH": target},
+                                   cwd=target)
+            self.assertEqual(check.returncode, 0, check.stderr)
+            self.assertTrue(check.stdout.startswith(target), check.stdout)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    unittest.main()
