@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/swift-extras/swift-extras-base64", exact: "1.2.0"),
     ],
     targets: [
         .systemLibrary(
@@ -55,7 +57,13 @@ let package = Package(
         .target(name: "TouchDevices", dependencies: ["TouchEvdev", "TouchInput", "TouchSystem", "CEvdev", "CUdev"]),
         .target(name: "CLinux"),
         .target(name: "CTOMLSupport"),
-        .target(name: "TouchProtocol", dependencies: ["TouchCore"]),
+        // The WebSocket handshake's SHA-1 and base64 come from swift-crypto and swift-extras-base64.
+        .target(
+            name: "TouchProtocol",
+            dependencies: [
+                "TouchCore", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+            ]),
         .target(name: "TouchRender", dependencies: ["TouchCore"]),
         .target(
             name: "TouchDaemon",

@@ -15,7 +15,7 @@
 #
 # Usage: scripts/fuzz.sh [TARGET...] [--seconds N | --runs N] [--seed N] [--timeout S] [--rss-mb M]
 #                        [--fresh] [--no-build]
-#   TARGET     request, layout, evemu, libinput-record, getevent, frames (default: all)
+#   TARGET     request, layout, evemu, libinput-record, getevent, frames, websocket (default: all)
 #   --seconds  how long each target runs (default 20)
 #   --runs     how many inputs each target runs instead (libFuzzer's -runs)
 #   --seed     libFuzzer's -seed (default 1: a run repeats; 0 lets libFuzzer pick one and print it)
@@ -27,7 +27,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-all_targets=(request layout evemu libinput-record getevent frames)
+all_targets=(request layout evemu libinput-record getevent frames websocket)
 targets=()
 seconds=20
 runs=""

@@ -18,6 +18,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A raw evdev event stream fed to the frame assembler of a device the bytes describe
     /// (``FrameFuzzing``).
     case frames
+    /// The WebSocket listener's HTTP head and frame parsers (``WebSocketFuzzing``).
+    case websocket
 
     /// Runs `bytes` through the target.
     /// - Throws: ``FuzzViolation`` when something that must hold did not.
@@ -29,6 +31,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .libinputRecord: try RecordingFuzzing.run(bytes, format: .libinputRecord)
         case .getevent: try RecordingFuzzing.run(bytes, format: .getevent)
         case .frames: try FrameFuzzing.run(bytes)
+        case .websocket: try WebSocketFuzzing.run(bytes)
         }
     }
 }
