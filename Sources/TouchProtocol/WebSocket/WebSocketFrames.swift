@@ -122,7 +122,7 @@ public struct WebSocketFrameDecoder: Sendable {
             length = (0..<8).reduce(UInt64(0)) { $0 << 8 | UInt64(buffer[head + 2 + $1]) }
             headerLength = 10
         }
-        guard length <= UInt64(maximumMessageLength) else {
+        guard length <= UInt64(truncatingIfNeeded: maximumMessageLength) else {  // never negative: init
             throw WebSocketFailure(.messageTooBig, "a frame of \(length) bytes (at most \(maximumMessageLength))")
         }
         let payloadLength = Int(truncatingIfNeeded: length)  // at most maximumMessageLength: checked above
@@ -227,7 +227,7 @@ public enum WebSocketFrameEncoder {
             while end > 0, text[end] & 0xC0 == 0x80 { end -= 1 }  // not inside a character
             text = Array(text[..<end])
         }
-        return frame(opcode: 0x8, [UInt8(code.rawValue >> 8), UInt8(code.rawValue & 0xFF)] + text)
+        return frame(opcode: 0x8, [UInt8(truncatingIfNeeded: code.rawValue >> 8), UInt8(truncatingIfNeeded: code.rawValue)] + text)
     }
 
     /// The length of the header of a frame carrying `payloadLength` bytes.
@@ -246,7 +246,7 @@ public enum WebSocketFrameEncoder {
         } else {
             bytes.append(127)
             let length = UInt64(truncatingIfNeeded: count)  // a count is never negative
-            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: length >> UInt64(shift))) }
+            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: length >> shift)) }
         }
         bytes += payload
         return bytes
