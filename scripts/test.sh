@@ -2,7 +2,7 @@
 # The whole test suite, in order: the code lints (no function over 60 lines in Sources/; no
 # conversion that can trap outside the reviewed list), the unit and integration tests (core, layout,
 # evdev, protocol, socket, process and recording tests), the Python client and its MQTT bridge against
-# the daemon and a real broker, a short seeded run of every fuzzing target,
+# the daemon and a real broker, the JavaScript client against the daemon, a short seeded run of every fuzzing target,
 # the watch page in a headless browser (Debian's chromium over its DevTools protocol), the end-to-end
 # run on a real Linux kernel under QEMU (uinput and uhid devices, udevd, hotplug, recording and
 # calibration), then the Debian package on a real systemd boot (Debian 12 under QEMU, systemd as PID 1).
@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 # systemd provides systemd-analyze and systemd-socket-activate, which the service tests use;
 # librsvg2-bin provides rsvg-convert, for the PNG pictures; chromium shows the watch page; the
 # Python client's tests run on Debian's python3 with pip, paho-mqtt and the mosquitto broker.
-bash scripts/install-deps.sh systemd librsvg2-bin python3 python3-pip chromium mosquitto python3-paho-mqtt
+bash scripts/install-deps.sh systemd librsvg2-bin python3 python3-pip nodejs chromium mosquitto python3-paho-mqtt
 echo "== lint: function length" >&2
 python3 scripts/lint/function-length.py
 echo "== lint: conversions that can trap" >&2
@@ -22,6 +22,8 @@ swift build --build-tests
 swift test --skip-build
 echo "== the Python client and the MQTT bridge, against the daemon and mosquitto" >&2
 TOUCHD_BIN="$(swift build --show-bin-path)" /usr/bin/python3 -m unittest discover -s clients/python/tests -v
+echo "== the JavaScript client, against the daemon" >&2
+TOUCHD_BIN="$(swift build --show-bin-path)" node --test clients/js/test/
 echo "== fuzzing: every target for 20 s, seeded, under libFuzzer, ASan and LSan" >&2
 bash scripts/fuzz.sh --seconds 20
 echo "== the watch page, in a headless browser" >&2

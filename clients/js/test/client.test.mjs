@@ -1,0 +1,150 @@
+// The JavaScript client against the real daemon, over its Unix socket:
+//   TOUCHD_BIN=$(swift build --show-bin-path) node --test clients/js/test/
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { TouchdClient, TouchdError, ConnectionLost } from "../touchd.mjs";
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+const bin = process.env.TOUCHD_BIN;
+const layout = join(repo, "config", "kiosk.toml");
+const taps = join(repo, "config", "demo-taps.evemu");
+const skip = bin ? false : "TOUCHD_BIN is not set: the tests against the daemon were skipped";
+const view = { frame: [10, 700, 120, 60] };
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function startDaemon(socket, replay) {
+  const args = ["--config", layout, "--socket", socket, "--log-level", "error", "--no-devices"];
+  if (replay) args.push("--replay", taps, "--replay-waits-for-client");
+  const daemon = spawn(join(bin, "touchd"), args, { stdio: ["ignore", "inherit", "inherit"] });
+  for (let i = 0; i < 400 && !existsSync(socket); i++) await sleep(25);
+  assert.ok(existsSync(socket), "touchd's socket appeared");
+  daemon.stopped = new Promise((resolve) => daemon.once("exit", resolve));
+  return daemon;
+}
+
+async function stop(daemon) {
+  if (daemon.exitCode === null) daemon.kill("SIGTERM");
+  await daemon.stopped;
+}
+
+async function next(client, type, timeout = 20000) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const remaining = deadline - Date.now();
+    assert.ok(remaining > 0, `a ${type} message within ${timeout} ms`);
+    const message = await Promise.race([client.nextMessage(), sleep(remaining).then(() => undefined)]);
+    assert.notEqual(message, null, `the client ended before a ${type}`);
+    if (message && message.type === type) return message;
+  }
+}
+
+function withDaemon(name, body) {
+  test(name, { skip, timeout: 60000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), "touchd-js-"));
+    const daemons = [];
+    const start = async (replay) => {
+      const daemon = await startDaemon(join(dir, "touchd.sock"), replay);
+      daemons.push(daemon);
+      return daemon;
+    };
+    try {
+      await body(join(dir, "touchd.sock"), start);
+    } finally {
+      for (const daemon of daemons) await stop(daemon);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
+
+withDaemon("hits and actions of a replay arrive, and requests are awaitable", async (socket, start) => {
+  await start(true);
+  const touchd = new TouchdClient(socket);
+  const hello = await touchd.connect();
+  assert.equal(hello.protocol, 2);
+  await touchd.subscribe({ topics: ["hits", "actions"] });
+  const hit = await next(touchd, "hit");
+  assert.equal(hit.view, "tile.doors");
+  const action = await next(touchd, "action");
+  assert.deepEqual([action.name, action.payload], ["open-tile", { tile: "doors" }]);
+  assert.deepEqual(await touchd.request("ping"), { pong: true });
+  await assert.rejects(touchd.set("no.such.view", { hidden: true }), (error) => error instanceof TouchdError && error.code === "unknown_view");
+  touchd.close();
+});
+
+withDaemon("a restart is survived: subscriptions and owned views come back", async (socket, start) => {
+  const first = await start(false);
+  const touchd = new TouchdClient(socket, { initialBackoff: 50, maxBackoff: 200 });
+  await touchd.connect();
+  const subscription = await touchd.subscribe({ topics: ["hits"] });
+  await touchd.addView("client.badge", "home.root", view);
+  await stop(first);
+  await next(touchd, "disconnected");
+  await start(true);
+  const seen = [];
+  for (;;) {
+    const message = await touchd.nextMessage();
+    seen.push(message);
+    if (message.type === "reconnected") break;
+  }
+  assert.deepEqual(seen.at(-1).restoredViews, ["client.badge"]);
+  assert.ok(subscription.serverId >= 1);
+  assert.match(JSON.stringify(await touchd.request("views")), /client\.badge/);
+  const hit = seen.find((m) => m.type === "hit") ?? (await next(touchd, "hit"));
+  assert.equal(hit.view, "tile.doors");
+  touchd.close();
+});
+
+withDaemon("views a reload dropped are added again", async (socket, start) => {
+  await start(false);
+  const touchd = new TouchdClient(socket);
+  await touchd.connect();
+  await touchd.subscribe({ topics: ["hits"] });
+  await touchd.addView("client.badge", "home.root", view);
+  await touchd.request("reload");
+  const reload = await next(touchd, "reload");
+  assert.deepEqual(reload.dropped.added, ["client.badge"]);
+  for (let i = 0; ; i++) {
+    if (JSON.stringify(await touchd.request("views")).includes("client.badge")) break;
+    assert.ok(i < 100, "the view was added again");
+    await sleep(50);
+  }
+  touchd.close();
+});
+
+withDaemon("without reconnect the messages end and requests reject", async (socket, start) => {
+  const daemon = await start(false);
+  const touchd = new TouchdClient(socket, { reconnect: false });
+  await touchd.connect();
+  await stop(daemon);
+  const seen = [];
+  for await (const message of touchd.messages()) seen.push(message.type);
+  assert.equal(seen.at(-1), "disconnected");
+  await assert.rejects(touchd.requestNow("ping", {}), ConnectionLost);
+});
+
+test("a gap in seq without a dropped notice is reported; a dropped notice covers its own", async () => {
+  const touchd = new TouchdClient("/nonexistent", { reconnect: false });
+  touchd.lastSeq = 4;
+  touchd.receive({ seq: 5, type: "hit" });
+  touchd.receive({ seq: 9, type: "hit" });
+  touchd.receive({ seq: 20, type: "dropped", count: 10, first_seq: 10, last_seq: 19 });
+  const types = [];
+  for (let i = 0; i < 4; i++) types.push(await touchd.nextMessage());
+  assert.deepEqual(types.map((m) => m.type), ["hit", "gap", "hit", "dropped"]);
+  assert.deepEqual([types[1].first_seq, types[1].last_seq], [6, 8]);
+});
+
+test("the module loads on its own and exports the client and its two errors", () => {
+  const run = spawnSync(process.execPath, ["--input-type=module", "-e",
+    `import(${JSON.stringify(join(repo, "clients", "js", "touchd.mjs"))}).then((m) => console.log(Object.keys(m).sort().join(",")))`]);
+  assert.equal(run.status, 0, String(run.stderr));
+  assert.equal(String(run.stdout).trim(), "ConnectionLost,TouchdClient,TouchdError");
+});

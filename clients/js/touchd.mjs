@@ -1,0 +1,344 @@
+// touchd.mjs: a client for touchd's socket protocol (docs/protocol.md), for Node and browsers.
+//
+//   import { TouchdClient } from "./touchd.mjs";
+//   const touchd = new TouchdClient("/run/touchd/touchd.sock");      // Node: the Unix socket
+//   // const touchd = new TouchdClient("ws://127.0.0.1:8765", { token });   // a WebSocket listener
+//   await touchd.connect();
+//   await touchd.subscribe({ topics: ["hits", "actions"] });
+//   await touchd.addView("promo", "home.root", { frame: [0, 600, 400, 120] });
+//   for await (const message of touchd.messages()) {
+//     if (message.type === "action") console.log(message.name, message.payload);
+//   }
+//
+// What it does for the application, as the Python client does:
+// - requests are awaitable: `await touchd.request("views")` resolves to the reply's `result`, or
+//   rejects with a TouchdError carrying touchd's `code`; a connection lost first rejects with
+//   ConnectionLost;
+// - after the daemon restarts it connects again with exponential backoff, subscribes again with the
+//   same arguments and adds again the views it added; after a layout `reload` it adds again the
+//   views the reload dropped; it says so with `disconnected` and `reconnected` messages of its own;
+// - it checks `seq`: a `gap` message of its own reports messages missed without a `dropped` notice.
+
+const DEFAULT_SOCKET = "/run/touchd/touchd.sock";
+
+/** touchd refused a request: `code` is the protocol's error code. */
+export class TouchdError extends Error {
+  constructor(code, message) {
+    super(`${code}: ${message}`);
+    this.name = "TouchdError";
+    this.code = code;
+    this.detail = message;
+  }
+}
+
+/** The connection ended before the request's reply came. */
+export class ConnectionLost extends Error {
+  constructor(reason) {
+    super(reason);
+    this.name = "ConnectionLost";
+  }
+}
+
+/** A line-per-message connection: a Unix socket (Node) or a WebSocket (browsers, Node 22+). */
+async function openTransport(target, { token, origin }) {
+  if (/^wss?:\/\//.test(target)) return openWebSocket(target, token);
+  const net = await import("node:net");
+  return new Promise((resolve, reject) => {
+    const socket = net.createConnection(target);
+    socket.setEncoding("utf8");
+    let buffer = "";
+    const transport = {
+      onLine: () => {},
+      onClose: () => {},
+      send: (text) => socket.write(text + "\n"),
+      close: () => socket.destroy(),
+    };
+    socket.once("connect", () => resolve(transport));
+    socket.once("error", (error) => reject(error));
+    socket.on("data", (chunk) => {
+      buffer += chunk;
+      let newline;
+      while ((newline = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        if (line) transport.onLine(line);
+      }
+    });
+    socket.on("close", () => transport.onClose("touchd closed the connection"));
+    socket.on("error", () => {});
+  });
+}
+
+function openWebSocket(url, token) {
+  const Socket = globalThis.WebSocket;
+  if (!Socket) return Promise.reject(new Error("no WebSocket in this runtime (Node 20 needs --experimental-websocket)"));
+  // A browser cannot set headers: the token travels as a subprotocol beside touchd.v2, never in the URL.
+  const protocols = token ? ["touchd.v2", `touchd.bearer.${token}`] : ["touchd.v2"];
+  return new Promise((resolve, reject) => {
+    const socket = new Socket(url, protocols);
+    const transport = {
+      onLine: () => {},
+      onClose: () => {},
+      send: (text) => socket.send(text),
+      close: () => socket.close(1000),
+    };
+    socket.onopen = () => resolve(transport);
+    socket.onerror = () => reject(new Error(`cannot connect to ${url}`));
+    socket.onmessage = (event) => transport.onLine(String(event.data));
+    socket.onclose = (event) => transport.onClose(`closed (${event.code}${event.reason ? ": " + event.reason : ""})`);
+  });
+}
+
+export class TouchdClient {
+  /**
+   * @param {string} target the Unix socket's path (Node) or a ws:// URL
+   * @param {{reconnect?: boolean, initialBackoff?: number, maxBackoff?: number, token?: string}} options
+   *   backoffs in milliseconds; `reconnect: false` makes a lost connection final
+   */
+  constructor(target = DEFAULT_SOCKET, options = {}) {
+    this.target = target;
+    this.reconnect = options.reconnect ?? true;
+    this.initialBackoff = options.initialBackoff ?? 100;
+    this.maxBackoff = options.maxBackoff ?? 5000;
+    this.token = options.token;
+    this.origin = options.origin;
+    this.hello = null;
+    this.transport = null;
+    this.lastSeq = 0;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.subscriptions = [];
+    this.views = new Map();
+    this.queue = [];
+    this.waiters = [];
+    this.closed = false;
+    this.connectedWaiters = [];
+  }
+
+  get connected() {
+    return this.transport !== null && this.hello !== null;
+  }
+
+  /** Connects (retrying with backoff while `reconnect` is on); resolves to touchd's hello. */
+  async connect() {
+    await this.open(true);
+    return this.hello;
+  }
+
+  /** Closes for good: pending requests reject with ConnectionLost, messages() ends. */
+  close() {
+    this.closed = true;
+    if (this.transport) this.transport.close();
+    this.transport = null;
+    this.failPending("the client closed the connection");
+    this.push(null);
+  }
+
+  /** Every message in order, with the client's own `gap`, `disconnected` and `reconnected`. */
+  async *messages() {
+    while (true) {
+      const message = await this.nextMessage();
+      if (message === null) return;
+      yield message;
+    }
+  }
+
+  /** The next message, or null when the client has ended. */
+  nextMessage() {
+    if (this.queue.length > 0) {
+      const message = this.queue.shift();
+      if (message === null) this.queue.unshift(null);
+      return Promise.resolve(message);
+    }
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Sends a request; resolves to its reply's result. */
+  async request(cmd, args = {}) {
+    await this.whenConnected();
+    return this.requestNow(cmd, args);
+  }
+
+  /** Subscribes; the subscription is made again after every reconnection. */
+  async subscribe(args = {}) {
+    const result = await this.request("subscribe", args);
+    const subscription = { args, serverId: result.subscription };
+    this.subscriptions.push(subscription);
+    return subscription;
+  }
+
+  async unsubscribe(subscription) {
+    this.subscriptions = this.subscriptions.filter((s) => s !== subscription);
+    if (this.connected) await this.request("unsubscribe", { subscription: subscription.serverId });
+  }
+
+  /** Adds a view this client owns: added again after a reconnection or a reload. */
+  async addView(view, parent, properties, keep = false) {
+    await this.request("add_view", { view, parent, properties, keep });
+    this.views.set(view, { parent, properties: { ...properties }, keep });
+  }
+
+  async removeView(view) {
+    const gone = new Set([view]);
+    for (const [name, owned] of this.views) if (gone.has(owned.parent)) gone.add(name);
+    for (const name of gone) this.views.delete(name);
+    await this.request("remove_view", { view });
+  }
+
+  /** Sets properties of a view; for a view this client owns they are kept for re-adding. */
+  async set(view, properties) {
+    await this.request("set", { view, properties });
+    const owned = this.views.get(view);
+    if (owned) Object.assign(owned.properties, properties);
+  }
+
+  get ownedViews() {
+    return [...this.views.keys()];
+  }
+
+  // Inside
+
+  push(message) {
+    const waiter = this.waiters.shift();
+    if (waiter) waiter(message);
+    else this.queue.push(message);
+  }
+
+  whenConnected() {
+    if (this.connected) return Promise.resolve();
+    if (this.closed) return Promise.reject(new ConnectionLost("the client is closed"));
+    return new Promise((resolve) => this.connectedWaiters.push(resolve));
+  }
+
+  requestNow(cmd, args) {
+    if (!this.transport) return Promise.reject(new ConnectionLost("not connected"));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.transport.send(JSON.stringify({ id, cmd, ...args }));
+    });
+  }
+
+  failPending(reason) {
+    const pending = this.pending;
+    this.pending = new Map();
+    for (const { reject } of pending.values()) reject(new ConnectionLost(reason));
+  }
+
+  async open(first) {
+    let delay = this.initialBackoff;
+    let attempts = 0;
+    for (;;) {
+      attempts += 1;
+      try {
+        const transport = await openTransport(this.target, { token: this.token, origin: this.origin });
+        const hello = await new Promise((resolve, reject) => {
+          transport.onLine = (line) => {
+            const message = JSON.parse(line);
+            if (message.type === "hello") resolve(message);
+            else reject(new Error(message.type === "goodbye" ? `refused: ${message.reason}` : `first message ${message.type}`));
+          };
+          transport.onClose = (reason) => reject(new Error(reason));
+        });
+        this.attach(transport, hello);
+        break;
+      } catch (error) {
+        if (this.closed || !this.reconnect) throw new ConnectionLost(`cannot connect to ${this.target}: ${error.message}`);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        delay = Math.min(delay * 2, this.maxBackoff);
+      }
+    }
+    if (!first) {
+      const restoredViews = await this.restore();
+      this.push({ type: "reconnected", seq: 0, attempts, restoredViews });
+    }
+  }
+
+  attach(transport, hello) {
+    this.transport = transport;
+    this.hello = hello;
+    this.lastSeq = hello.seq;
+    this.push(hello);
+    transport.onLine = (line) => {
+      let message;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        return;
+      }
+      this.receive(message);
+    };
+    transport.onClose = (reason) => this.lost(transport, reason);
+    for (const resolve of this.connectedWaiters.splice(0)) resolve();
+  }
+
+  receive(message) {
+    const expected = this.lastSeq + 1;
+    if (message.seq > expected && !(message.type === "dropped" && message.first_seq <= expected)) {
+      this.push({ type: "gap", seq: 0, first_seq: expected, last_seq: message.seq - 1 });
+    }
+    this.lastSeq = Math.max(this.lastSeq, message.seq);
+    if (message.type === "reply") {
+      const pending = this.pending.get(message.id);
+      if (pending) {
+        this.pending.delete(message.id);
+        if (message.ok) pending.resolve(message.result);
+        else pending.reject(new TouchdError(message.error?.code ?? "unknown", message.error?.message ?? ""));
+      }
+      return;
+    }
+    if (message.type === "reload") {
+      const dropped = new Set(message.dropped?.added ?? []);
+      const mine = this.ownedViews.filter((name) => dropped.has(name));
+      if (mine.length > 0) this.addViewsAgain(mine);
+    }
+    this.push(message);
+  }
+
+  async restore() {
+    for (const subscription of this.subscriptions) {
+      try {
+        subscription.serverId = (await this.requestNow("subscribe", subscription.args)).subscription;
+      } catch {
+        subscription.serverId = null;
+      }
+    }
+    return this.addViewsAgain(this.ownedViews);
+  }
+
+  async addViewsAgain(names) {
+    const restored = [];
+    for (const name of names) {
+      const owned = this.views.get(name);
+      if (!owned) continue;
+      try {
+        await this.requestNow("add_view", { view: name, parent: owned.parent, properties: owned.properties, keep: owned.keep });
+        restored.push(name);
+      } catch (error) {
+        if (error instanceof ConnectionLost) break;
+        this.views.delete(name); // its parent is gone, say: it can no longer be owned
+      }
+    }
+    return restored;
+  }
+
+  async lost(transport, reason) {
+    if (this.transport !== transport) return;
+    this.transport = null;
+    this.hello = null;
+    this.failPending(reason);
+    if (this.closed) return;
+    this.push({ type: "disconnected", seq: 0, reason });
+    if (!this.reconnect) {
+      this.closed = true;
+      this.push(null);
+      return;
+    }
+    try {
+      await this.open(false);
+    } catch (error) {
+      this.push({ type: "disconnected", seq: 0, reason: error.message });
+      this.push(null);
+    }
+  }
+}
