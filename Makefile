@@ -49,9 +49,10 @@ release:
 	$(SWIFT_RELEASE) --product touchd
 	$(SWIFT_RELEASE) --product touchctl
 
-# touchd(8), touchctl(1), touchd-layout(5): man/*.in with the options and the layout's keys filled in.
+# touchd(8), touchctl(1), touchd-layout(5): man/*.in with the options and the layout's keys filled in,
+# written to man/ beside their templates, where they are committed (the tests check they are fresh).
 man: release
-	python3 scripts/man/generate.py --touchd $(RELEASE)/touchd --touchctl $(RELEASE)/touchctl --out $(SCRATCH)/man
+	python3 scripts/man/generate.py --touchd $(RELEASE)/touchd --touchctl $(RELEASE)/touchctl --out man
 
 # Binaries, systemd units (with this PREFIX in ExecStart) under this PREFIX, sysusers/tmpfiles, an
 # example layout in $(SYSCONFDIR)/touchd (never overwriting one that is there), docs, man pages and
@@ -73,9 +74,9 @@ install: release man
 	install -m644 README.md docs/layout.md docs/protocol.md docs/operations.md docs/limits.md $(DESTDIR)$(DOCDIR)/
 	install -m644 config/kiosk.toml config/media-kiosk.toml config/seed-experiment.toml examples/kiosk_client.py \
 		examples/calibrate.py $(DESTDIR)$(DOCDIR)/examples/
-	install -Dm644 $(SCRATCH)/man/touchd.8 $(DESTDIR)$(MANDIR)/man8/touchd.8
-	install -Dm644 $(SCRATCH)/man/touchctl.1 $(DESTDIR)$(MANDIR)/man1/touchctl.1
-	install -Dm644 $(SCRATCH)/man/touchd-layout.5 $(DESTDIR)$(MANDIR)/man5/touchd-layout.5
+	install -Dm644 man/touchd.8 $(DESTDIR)$(MANDIR)/man8/touchd.8
+	install -Dm644 man/touchctl.1 $(DESTDIR)$(MANDIR)/man1/touchctl.1
+	install -Dm644 man/touchd-layout.5 $(DESTDIR)$(MANDIR)/man5/touchd-layout.5
 	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	for tool in touchd touchctl; do \
 		$(RELEASE)/$$tool --generate-completion-script bash | sed '1{/^#!/d}' > $(DESTDIR)$(BASHCOMPDIR)/$$tool && \

@@ -116,5 +116,7 @@ public func formatNumber(_ value: Double) -> String {
     guard value.isFinite else { return String(value) }
     if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
     let scaled = (value * 1000).rounded() / 1000
+    // One form: a value that rounds to a whole number is written as one (`1080`, never `1080.0`).
+    if scaled == scaled.rounded() && abs(scaled) < 1e15 { return String(Int64(scaled)) }
     return String(scaled)
 }

@@ -53,6 +53,10 @@ public enum Limits {
     /// metres at any real screen's density; past this, sums of offsets stay exact in a `Double`
     /// and any conversion to an integer cell or pixel stays far inside `Int`.
     public static let maximumPoints = 1_000_000.0
+    /// The finest step of a number touchd writes with a fraction (JSON: at most 6 decimals). A
+    /// location clamped inside a region's far edge stays this far inside, so that it is written
+    /// inside too.
+    public static let writtenCoordinateStep = 0.000_001
 
     /// A position in some view's or window's coordinates (points).
     public static let coordinate = NumberDomain(-maximumPoints...maximumPoints, unit: "points")

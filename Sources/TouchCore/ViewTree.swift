@@ -147,7 +147,9 @@ public struct ViewTree: Sendable {
         }
     }
 
-    /// Removes a view and its whole subtree, with the controllers whose root views go with it.
+    /// Removes a view and its whole subtree, with the controllers whose root views go with it. A
+    /// controller those presented stays, presented by none (as UIKit's is once its presenter is
+    /// gone): its next responder becomes its root view's superview.
     /// - Returns: the removed responders (views and controllers), parents before children.
     /// - Throws: ``ViewTreeError/unknownView(_:)`` when `id` is not a view.
     @discardableResult
@@ -169,6 +171,9 @@ public struct ViewTree: Sendable {
                 controllers[controller] = nil
                 controllerIDs.removeAll { $0 == controller }
                 removed.append(controller)
+                for presented in controllerIDs where controllers[presented]?.presentedBy == controller {
+                    controllers[presented]?.presentedBy = nil
+                }
                 for w in windowIDs {
                     let wi = Int(nodeIndex[w]!)
                     if nodes[wi].window?.rootController == controller { nodes[wi].window?.rootController = nil }

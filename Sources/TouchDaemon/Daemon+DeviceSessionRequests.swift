@@ -103,6 +103,7 @@ extension Daemon {
             return .failure(RequestError("bad_argument", "\"targets\": \(error)"))
         }
         cancelTouches(ofDevice: found.id)
+        deviceSessions.endedCalibrations[client] = nil
         deviceSessions.calibrations[found.id] = DeviceSessions.Calibration(client: client, session: session, file: found.calibrationFile)
         input.setHeld(found.id, true)
         observer.deviceSession("calibration started\(describe(client)): its touches are held from the application", device: found.id)
@@ -126,7 +127,7 @@ extension Daemon {
     }
 
     private func assignCalibrationPoint(sample: Int, target: Int, for client: SocketServer.ClientHandle) -> RequestResult {
-        guard let device = deviceSessions.calibratedDevice(of: client) else { return .failure(Self.noCalibration) }
+        guard let device = deviceSessions.calibratedDevice(of: client) else { return .failure(noCalibration(for: client)) }
         do {
             try deviceSessions.calibrations[device]?.session.assign(sample: sample, toTarget: target)
         } catch {
@@ -139,7 +140,7 @@ extension Daemon {
     /// entry's `calibration_file`, and ends the session. A fit that fails leaves the session open.
     private func finishCalibration(for client: SocketServer.ClientHandle) -> RequestResult {
         guard let device = deviceSessions.calibratedDevice(of: client), let calibration = deviceSessions.calibrations[device] else {
-            return .failure(Self.noCalibration)
+            return .failure(noCalibration(for: client))
         }
         let outcome: CalibrationOutcome
         do {
@@ -172,7 +173,7 @@ extension Daemon {
     }
 
     private func cancelCalibration(for client: SocketServer.ClientHandle) -> RequestResult {
-        guard let device = deviceSessions.calibratedDevice(of: client) else { return .failure(Self.noCalibration) }
+        guard let device = deviceSessions.calibratedDevice(of: client) else { return .failure(noCalibration(for: client)) }
         endCalibration(of: device)
         observer.deviceSession("calibration cancelled\(describe(client)): nothing changed", device: device)
         return .success(ReplyResult.done)
@@ -214,6 +215,7 @@ extension Daemon {
         if !deviceSessions.isRecorded(device) { input.setRecording(device, false) }
         if let calibration = deviceSessions.calibrations[device] {
             endCalibration(of: device)
+            deviceSessions.endedCalibrations[calibration.client] = (device, reason)
             server.send(MessageEncoder.calibrationEnded(device: device, reason: reason), to: calibration.client)
         }
     }
@@ -222,12 +224,14 @@ extension Daemon {
     func endCalibrations(reason: String) {
         for (device, calibration) in deviceSessions.calibrations.sorted(by: { $0.key < $1.key }) {
             endCalibration(of: device)
+            deviceSessions.endedCalibrations[calibration.client] = (device, reason)
             server.send(MessageEncoder.calibrationEnded(device: device, reason: reason), to: calibration.client)
         }
     }
 
     /// A client left: its recordings stop and its calibration is cancelled.
     func endDeviceSessions(of client: SocketServer.ClientHandle) {
+        deviceSessions.endedCalibrations[client] = nil
         for device in deviceSessions.stopRecording(nil, by: client) where !deviceSessions.isRecorded(device) {
             input.setRecording(device, false)
         }
@@ -239,7 +243,15 @@ extension Daemon {
 
     // MARK: - Replies
 
-    private static let noCalibration = RequestError("no_calibration", "this connection calibrates no device: send calibrate first")
+    /// The reply to a calibration request from a client that calibrates nothing: why its last
+    /// calibration ended when it ended without the client's asking, else that it never began.
+    private func noCalibration(for client: SocketServer.ClientHandle) -> RequestError {
+        if let ended = deviceSessions.endedCalibrations[client] {
+            return RequestError(
+                "no_calibration", "the calibration of \"\(ended.device)\" ended: \(ended.reason); nothing changed; send calibrate to begin again")
+        }
+        return RequestError("no_calibration", "this connection calibrates no device: send calibrate first")
+    }
 
     private func unknownDevice(_ device: String, among present: [SessionDevice]) -> RequestError {
         let listed = present.isEmpty ? "none is present" : "present: " + present.map(\.id).joined(separator: ", ")

@@ -21,9 +21,19 @@ extension Daemon {
         case .setControl(let view, let value, let enabled): setControl(view, value: value, enabled: enabled)
         case .addView(let view, let parent, let changes, let keep): addView(view, parent: parent, changes, keep: keep, for: client)
         case .removeView(let view): removeView(view)
-        case .views: .success(TreeDescription.views(app.tree, firstResponders: app.firstRespondersByWindow, controls: app.controlSpecs))
+        case .views: .success(viewsDescription)
         case .snapshot(let window, let heatmap, let touches): snapshot(window: window, heatmap: heatmap, touches: touches)
         }
+    }
+
+    /// The `views` reply: every responder with its properties, and every gesture recognizer with
+    /// its state.
+    var viewsDescription: JSONValue {
+        let recognizers = app.gestureRecognizerSpecs
+        var states: [ResponderID: GestureState] = [:]
+        for spec in recognizers { states[spec.id] = app.gestureState(of: spec.id) }
+        return TreeDescription.views(
+            app.tree, firstResponders: app.firstRespondersByWindow, controls: app.controlSpecs, recognizers: recognizers, states: states)
     }
 
     private func hitTest(_ point: Point, window: ResponderID?) -> RequestResult {

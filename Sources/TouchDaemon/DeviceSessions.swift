@@ -15,6 +15,9 @@ struct DeviceSessions {
     private(set) var recordings: [SocketServer.ClientHandle: Set<String>] = [:]
     /// The calibrations, by device.
     var calibrations: [String: Calibration] = [:]
+    /// Why a client's calibration ended without its asking (its device went away, a reload), until
+    /// it starts another or leaves: so that its next request says so.
+    var endedCalibrations: [SocketServer.ClientHandle: (device: String, reason: String)] = [:]
 
     /// The clients recording `device`.
     func recorders(of device: String) -> [SocketServer.ClientHandle] {

@@ -47,6 +47,9 @@ public final class LiveDeviceSource: InputSource {
     var recorded: Set<String> = []
     /// The devices held out of dispatch (a calibration session), by identity.
     var held: Set<String> = []
+    /// Whether another source (a replayed recording) feeds the layout too: then no live device at
+    /// start is no problem worth a warning.
+    public var besideOtherInput = false
 
     /// A source matching devices to `layout`'s entries and mapping them into `tree`; `clock` (the
     /// loop's: the kernel's monotonic clock, which evdev stamps events with) stamps what it makes
@@ -69,7 +72,10 @@ public final class LiveDeviceSource: InputSource {
         }
         watcher.start { [unowned self] event in self.handle(event) }
         if let error = watcher.monitorError { logger.warning("no hotplug: \(error)") }
-        if open.isEmpty { logger.warning("\(noDeviceMatches)") }
+        if open.isEmpty {
+            // Beside a replay, the replayed device is the input: only the debug log says none is live.
+            logger.log(level: besideOtherInput ? .debug : .warning, "\(noDeviceMatches)")
+        }
     }
 
     /// Why no device is in use at start: none present, or each present one ignored (with its

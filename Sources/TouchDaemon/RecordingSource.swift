@@ -89,13 +89,19 @@ public final class RecordingSource: InputSource {
     /// The recording's device while it is present; nothing once it has ended.
     public var deviceDescriptions: [JSONValue] {
         guard isPresent else { return [] }
-        return [.object([("device", .string(deviceID)), ("name", .string(name)), ("source", "recording")])]
+        guard case .object(let members) = announcement else { return [] }
+        return [.object([("device", .string(deviceID))] + members)]
     }
 
     public var presentDevices: [(id: String, description: JSONValue)] { isPresent ? [(deviceID, announcement)] : [] }
 
-    /// What the `devices` topic is told of the device.
-    private var announcement: JSONValue { .object([("name", .string(name)), ("source", "recording")]) }
+    /// What the `devices` topic is told of the device: what it is told of a live device (its
+    /// name, kind and the entry that matched it; a recording has no device node), and that it is
+    /// a recording.
+    private var announcement: JSONValue {
+        let matched = replay.match?.explanation ?? replay.window.map { "mapped onto window \($0)" } ?? "no entry"
+        return .object([("name", .string(name)), ("kind", .string(replay.kind.rawValue)), ("matched", .string(matched)), ("source", "recording")])
+    }
 
     /// Reports the recording's anomalies and its device, then starts playing unless it waits for
     /// a subscriber.

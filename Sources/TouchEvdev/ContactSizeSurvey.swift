@@ -38,13 +38,22 @@ public struct ContactSizeSurvey: Sendable {
     public private(set) var contacts: [Contact] = []
     /// Contacts not kept past ``maximumContacts``.
     public private(set) var contactsLeftOut = 0
+    /// When the measurement began: the recording's first event, or the first frame; contacts'
+    /// times are reported from it.
+    public private(set) var start: EventTime?
     private var live: [UInt64: Contact] = [:]
 
     /// A survey of a device with these axes.
     public init(capabilities: DeviceCapabilities) { self.capabilities = capabilities }
 
+    /// The measurement began at `time` (a recording's first event), unless it began earlier.
+    public mutating func begin(at time: EventTime) {
+        if start.map({ time < $0 }) ?? true { start = time }
+    }
+
     /// Takes one frame's contacts into account.
     public mutating func add(_ frame: ContactFrame) {
+        if start == nil { start = frame.time }
         for contact in frame.contacts {
             var entry = live[contact.id] ?? Contact(id: contact.id, began: frame.time, last: frame.time)
             entry.last = frame.time
@@ -99,7 +108,9 @@ public struct ContactSizeSurvey: Sendable {
                 let fraction = (Double(value) - Double(axis.minimum)) / (Double(axis.maximum) - Double(axis.minimum))
                 return "\(value) (\(ContactSizeReport.decimal(fraction * 100)) % of the range)"
             })
-        return ContactSizeReport(contacts: contacts, contactsLeftOut: contactsLeftOut, unitsPerMillimetre: perMillimetre, touchMajor: size, pressure: pressure)
+        return ContactSizeReport(
+            contacts: contacts, contactsLeftOut: contactsLeftOut, start: start ?? EventTime(microseconds: 0), unitsPerMillimetre: perMillimetre,
+            touchMajor: size, pressure: pressure)
     }
 }
 
@@ -142,9 +153,16 @@ public struct ContactSizeReport: Sendable {
 
     public let contacts: [ContactSizeSurvey.Contact]
     public let contactsLeftOut: Int
+    /// When the measurement began (``ContactSizeSurvey/start``).
+    public let start: EventTime
     public let unitsPerMillimetre: Double?
     public let touchMajor: Measure
     public let pressure: Measure
+
+    /// Seconds from the measurement's start to `time`: how the text and `--json` give a contact's times.
+    public func secondsFromStart(_ time: EventTime) -> Double {
+        Double(time.microseconds &- start.microseconds) / 1_000_000
+    }
 
     /// The report as text, one line each: the contacts, each measure's distribution, and the
     /// suggestions with their reasons.
@@ -153,7 +171,7 @@ public struct ContactSizeReport: Sendable {
         for contact in contacts {
             let duration = Double(contact.last.microseconds - contact.began.microseconds) / 1_000_000
             lines.append(
-                "\(pad(String(contact.id), 7))  \(pad(Self.decimal(contact.began.seconds), 9))  \(pad(Self.decimal(duration), 12))  "
+                "\(pad(String(contact.id), 7))  \(pad(Self.decimal(secondsFromStart(contact.began)), 9))  \(pad(Self.decimal(duration), 12))  "
                     + "\(pad(String(contact.frames), 6))  \(pad(contact.largestTouchMajor.map(touchMajor.format) ?? "-", 19))  "
                     + (contact.largestPressure.map(pressure.format) ?? "-"))
         }

@@ -78,8 +78,15 @@ public struct DeviceMapping: Hashable, Sendable {
             let fuzz = axes.touchMajor?.fuzz ?? 0
             tolerance = DeviceMapping.length((fuzz > 0 ? Double(fuzz) / 2 : 0.5) * pointsPerUnit)
             pressureAxis = axes.pressure.flatMap { $0.maximum > $0.minimum ? $0 : nil }
-            farX = region.maxX.nextDown
-            farY = region.maxY.nextDown
+            farX = Self.far(region.minX, region.maxX)
+            farY = Self.far(region.minY, region.maxY)
+        }
+
+        /// The largest coordinate a clamped location takes below `max`: a step of
+        /// ``TouchCore/Limits/writtenCoordinateStep`` inside, so that it is still inside when written
+        /// (rounded to that step), never `max` itself; `min` when the region is narrower than that.
+        static func far(_ min: Double, _ max: Double) -> Double {
+            Swift.max(min, Swift.min(max.nextDown, max - Limits.writtenCoordinateStep))
         }
 
         static func pointsPerUnit(axes: MappingAxes, target: MappingTarget, region: Rect) -> Double {
@@ -137,8 +144,9 @@ public struct DeviceMapping: Hashable, Sendable {
     /// When the transform clamps (the default), the location lies in the region's half-open area,
     /// `minX ..< maxX` by `minY ..< maxY`, as a view's bounds are: a contact at an axis's maximum
     /// (which real panels report), or one that a rotation, an inversion or a calibration puts
-    /// there, lands just inside the far edge, where the window's hit-test finds it, never on the
-    /// edge itself, which belongs to nothing.
+    /// there, lands a millionth of a point inside the far edge (``TouchCore/Limits/writtenCoordinateStep``,
+    /// so that it is written inside too: `1079.999999` in a 1080-point window), where the window's
+    /// hit-test finds it, never on the edge itself, which belongs to nothing.
     public func location(x: Int32, y: Int32) -> Point {
         let storage = self.storage
         let normal = storage.transform.apply(to: Point(x: Self.normalise(x, storage.axes.x), y: Self.normalise(y, storage.axes.y)))

@@ -36,7 +36,8 @@ public struct DaemonSpec: Hashable, Sendable {
 }
 
 /// A user or a group as the layout or a command-line flag names it: by number or by name. Names
-/// are looked up when the daemon starts (`touchd run`), not when the layout is read.
+/// are looked up when the daemon starts (`touchd run`) and by `touchd check`, not when the layout
+/// is read.
 public enum AccountRef: Hashable, Sendable, CustomStringConvertible {
     case id(UInt32)
     case name(String)

@@ -31,11 +31,22 @@ extension LocatorScanner {
 
     /// An array: each element is recorded under its index.
     mutating func readArray(at path: TOMLPath) {
+        let opened = here
         advance()
         var element = 0
         while true {
+            let lineBefore = line
             skipBlank()
-            guard let c = current else { return }
+            guard let c = current else {
+                refuse(at: opened, kind: .syntax, "TOML syntax error: this array is not closed: expected `]` before the end of the file")
+                return
+            }
+            // A key or a table header at the start of a line cannot be an element: the array was
+            // left open above it (the TOML parser would blame the line it stopped at).
+            if line > lineBefore, startsKeyOrHeader() {
+                refuse(at: opened, kind: .syntax, "TOML syntax error: this array is not closed: expected `]` before line \(line)")
+                return
+            }
             if c == "]" {
                 advance()
                 return
@@ -55,6 +66,28 @@ extension LocatorScanner {
             if index == start { advance() }
             element += 1
         }
+    }
+
+    /// Whether the text here is a key followed by `=` (`id = `, `match.kind =`) or a table header
+    /// (`[view]`, `[[view]]`, `[a.b]`): neither is an array element. A bracketed word that is a
+    /// value (`[true]`, `[inf]`) is an element.
+    func startsKeyOrHeader() -> Bool {
+        var offset = 0
+        var brackets = 0
+        while brackets < 2, peek(offset) == "[" {
+            brackets += 1
+            offset += 1
+        }
+        var word = ""
+        while let c = peek(offset), ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || c == "_" || c == "-" || c == "." {
+            word.unicodeScalars.append(c)
+            offset += 1
+        }
+        guard let first = word.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first) || first == "_",
+            !["true", "false", "inf", "nan"].contains(word)
+        else { return false }
+        while let c = peek(offset), c == " " || c == "\t" { offset += 1 }
+        return brackets == 0 ? peek(offset) == "=" : peek(offset) == "]"
     }
 
     /// An inline table: its keys are recorded under the table's path.

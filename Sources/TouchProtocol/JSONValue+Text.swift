@@ -21,7 +21,8 @@ extension JSONValue {
 
     /// A number as JSON text: whole values below 1e15 without a fraction, values from 2^53 on in
     /// Swift's shortest round-trip form (`1e+300`), others rounded to 6 decimals and then in that
-    /// form; non-finite numbers (not valid JSON) as `null`.
+    /// form, or without a fraction when the rounding gives a whole number (`3`, never `3.0`);
+    /// non-finite numbers (not valid JSON) as `null`.
     ///
     /// Every finite value gives valid JSON that reads back to the value within a millionth (or
     /// within the last bits of its magnitude).
@@ -29,6 +30,9 @@ extension JSONValue {
         guard v.isFinite else { return "null" }
         if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
         if abs(v) >= wholeNumbersFrom { return String(v) }
-        return String((v * 1_000_000).rounded() / 1_000_000)
+        // One form: a value that rounds to a whole number is written as one (`1080`, never `1080.0`).
+        let rounded = (v * 1_000_000).rounded() / 1_000_000
+        if rounded == rounded.rounded() && abs(rounded) < 1e15 { return String(Int64(rounded)) }
+        return String(rounded)
     }
 }

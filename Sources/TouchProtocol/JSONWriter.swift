@@ -184,6 +184,11 @@ public struct JSONWriter: ~Copyable {
             } else if rest <= -0.5 {
                 micros -= 1
             }
+            if micros % 1_000_000 == 0 {
+                // One form: a value that rounds to a whole number is written as one (`1080`, never `1080.0`).
+                int(micros / 1_000_000)
+                return
+            }
             if micros.magnitude >= 1_000 {
                 fixedMicros(micros)
                 return

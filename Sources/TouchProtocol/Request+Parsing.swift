@@ -206,10 +206,16 @@ extension ViewChanges {
                 hitExpansion = EdgeInsets(all: try RequestField.number(v, path, in: Limits.length))
             }
         default:
+            let names = Self.settableProperties
+            let suggestion = Spelling.closest(to: key, among: names).map { "did you mean \"\($0)\"? " } ?? ""
             throw RequestError(
                 "bad_argument",
-                "unknown view property \"\(excerpt(path))\": expected frame, bounds_origin, hidden, alpha, interactive, clips_to_bounds, multiple_touch, exclusive_touch or hit_expansion"
-            )
+                "unknown view property \"\(excerpt(path))\": \(suggestion)expected \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")")
         }
     }
+
+    /// The properties a `set` or `add_view` request may give, in the order messages list them.
+    static let settableProperties = [
+        "frame", "bounds_origin", "hidden", "alpha", "interactive", "clips_to_bounds", "multiple_touch", "exclusive_touch", "hit_expansion",
+    ]
 }

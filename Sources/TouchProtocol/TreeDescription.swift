@@ -2,53 +2,138 @@ import TouchCore
 
 /// JSON descriptions of the tree and of hit-tests, for replies and the CLI.
 public enum TreeDescription {
-    /// Every responder: windows (with their views depth first), controllers, application and delegate.
-    /// Each window says which responder is its first responder, and that responder has
-    /// `is_first_responder: true`; a view that is one of `controls` has `control` (``control(_:)``).
-    public static func views(_ tree: ViewTree, firstResponders: [ResponderID: ResponderID] = [:], controls: [ControlSpec] = []) -> JSONValue {
+    /// Every responder: windows (with their views depth first), controllers, gesture recognizers
+    /// (`recognizers`, each with its state from `states`), application and delegate. Each window
+    /// says which responder is its first responder, and that responder has `is_first_responder:
+    /// true`; a view that is one of `controls` has `control` (``control(_:)``). Every property a
+    /// layout or a `set` request can give a window or a view is there, under the layout's key.
+    public static func views(
+        _ tree: ViewTree, firstResponders: [ResponderID: ResponderID] = [:], controls: [ControlSpec] = [],
+        recognizers: [GestureRecognizerSpec] = [], states: [ResponderID: GestureState] = [:]
+    ) -> JSONValue {
         var items: [JSONValue] = []
         let first = Set(firstResponders.values)
         var controlByView: [ResponderID: ControlSpec] = [:]
         for spec in controls { controlByView[spec.view] = spec }
-        func mark(_ item: JSONValue, _ id: ResponderID) -> JSONValue {
-            guard case .object(var members) = item else { return item }
+        var recognizersByView: [ResponderID: [ResponderID]] = [:]
+        for spec in recognizers { recognizersByView[spec.view, default: []].append(spec.id) }
+        func mark(_ members: [(String, JSONValue)], _ id: ResponderID) -> JSONValue {
+            var members = members
             members.append(("is_first_responder", .bool(first.contains(id))))
             if let spec = controlByView[id] { members.append(("control", control(spec))) }
             return .object(members)
         }
         for window in tree.windowIDs {
-            let w = tree.windowProperties(of: window)!
-            items.append(mark(
-                .object([
-                    ("id", .string(window.rawValue)), ("kind", "window"),
-                    ("size", .array([.double(w.size.width), .double(w.size.height)])), ("level", .double(w.level)),
-                    ("key", .bool(tree.keyWindow == window)), ("points_per_mm", .double(w.pointsPerMillimetre)),
-                    ("refresh_hz", .double(w.refreshRate)), ("display", .string(w.display)), ("root_controller", w.rootController.map { .string($0.rawValue) } ?? .null),
-                    ("first_responder", firstResponders[window].map { .string($0.rawValue) } ?? .null),
-                ]), window))
+            guard let w = tree.windowProperties(of: window) else { continue }
+            items.append(mark(windowMembers(window, w, tree: tree, firstResponder: firstResponders[window]), window))
             for view in tree.views(in: window) {
-                let p = tree.properties(of: view)!
-                items.append(mark(
-                    .object([
-                        ("id", .string(view.rawValue)), ("kind", "view"),
-                        ("parent", .string(tree.superview(of: view)!.rawValue)),
-                        ("frame", .array([p.frame.minX, p.frame.minY, p.frame.width, p.frame.height].map { .double($0) })),
-                        ("hidden", .bool(p.isHidden)), ("alpha", .double(p.alpha)), ("interactive", .bool(p.isUserInteractionEnabled)),
-                        ("controller", tree.controller(ofRootView: view).map { .string($0.rawValue) } ?? .null),
-                    ]), view))
+                guard let p = tree.properties(of: view) else { continue }
+                var members = viewMembers(view, p, tree: tree)
+                members.append(("gesture_recognizers", .array((recognizersByView[view] ?? []).map { .string($0.rawValue) })))
+                items.append(mark(members, view))
             }
         }
         for controller in tree.controllerIDs {
-            let c = tree.controllerProperties(of: controller)!
+            guard let c = tree.controllerProperties(of: controller) else { continue }
             items.append(mark(
-                .object([
+                [
                     ("id", .string(controller.rawValue)), ("kind", "controller"), ("view", .string(c.view.rawValue)),
                     ("presented_by", c.presentedBy.map { .string($0.rawValue) } ?? .null),
-                ]), controller))
+                ], controller))
         }
+        items += recognizers.map { recognizer($0, state: states[$0.id]) }
         items.append(.object([("id", .string(tree.applicationID.rawValue)), ("kind", "application")]))
         items.append(.object([("id", .string(tree.appDelegateID.rawValue)), ("kind", "app_delegate")]))
         return .array(items)
+    }
+
+    /// A window's members in `views`: one per layout key.
+    static func windowMembers(_ window: ResponderID, _ w: WindowProperties, tree: ViewTree, firstResponder: ResponderID?) -> [(String, JSONValue)] {
+        [
+            ("id", .string(window.rawValue)), ("kind", "window"),
+            ("size", .array([.double(w.size.width), .double(w.size.height)])), ("level", .double(w.level)),
+            ("key", .bool(tree.keyWindow == window)), ("points_per_mm", .double(w.pointsPerMillimetre)),
+            ("refresh_hz", .double(w.refreshRate)), ("display", .string(w.display)),
+            ("root_controller", w.rootController.map { .string($0.rawValue) } ?? .null),
+            ("first_responder", firstResponder.map { .string($0.rawValue) } ?? .null),
+            ("hidden", .bool(w.isHidden)), ("interactive", .bool(w.isUserInteractionEnabled)),
+        ] + hitTestMembers(w.hitTestPolicy)
+    }
+
+    /// A view's members in `views`: one per layout key (and `set` property), `hit_expansion` as
+    /// `[top, left, bottom, right]`.
+    static func viewMembers(_ view: ResponderID, _ p: ViewProperties, tree: ViewTree) -> [(String, JSONValue)] {
+        let e = p.hitExpansion
+        return [
+            ("id", .string(view.rawValue)), ("kind", "view"),
+            ("parent", tree.superview(of: view).map { .string($0.rawValue) } ?? .null),
+            ("frame", .array([p.frame.minX, p.frame.minY, p.frame.width, p.frame.height].map { .double($0) })),
+            ("bounds_origin", .array([.double(p.boundsOrigin.x), .double(p.boundsOrigin.y)])),
+            ("hidden", .bool(p.isHidden)), ("alpha", .double(p.alpha)), ("interactive", .bool(p.isUserInteractionEnabled)),
+            ("clips_to_bounds", .bool(p.clipsToBounds)), ("multiple_touch", .bool(p.isMultipleTouchEnabled)),
+            ("exclusive_touch", .bool(p.isExclusiveTouch)),
+            ("hit_expansion", .array([e.top, e.left, e.bottom, e.right].map { .double($0) })),
+        ] + hitTestMembers(p.hitTestPolicy) + [
+            ("controller", tree.controller(ofRootView: view).map { .string($0.rawValue) } ?? .null),
+        ]
+    }
+
+    /// `hit_test` as the layout spells it, and `redirect` (the view a redirect goes to, else null).
+    static func hitTestMembers(_ policy: HitTestPolicy) -> [(String, JSONValue)] {
+        let (name, redirect): (String, ResponderID?) =
+            switch policy {
+            case .default: ("default", nil)
+            case .passThrough: ("pass-through", nil)
+            case .capture: ("capture", nil)
+            case .redirect(let target): ("redirect", target)
+            case .redirectAnywhere(let target): ("redirect-anywhere", target)
+            case .refuse: ("none", nil)
+            }
+        return [("hit_test", .string(name)), ("redirect", redirect.map { .string($0.rawValue) } ?? .null)]
+    }
+
+    /// A gesture recognizer in `views`: its view, kind and settings under the layout's keys, and
+    /// its state now.
+    public static func recognizer(_ spec: GestureRecognizerSpec, state: GestureState?) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("id", .string(spec.id.rawValue)), ("kind", "gesture_recognizer"), ("view", .string(spec.view.rawValue)),
+            ("type", .string(spec.kind.name)),
+        ]
+        members += kindSettings(spec.kind)
+        members += [
+            ("cancels_touches_in_view", .bool(spec.cancelsTouchesInView)), ("delays_touches_began", .bool(spec.delaysTouchesBegan)),
+            ("delays_touches_ended", .bool(spec.delaysTouchesEnded)),
+            ("requires_failure_of", .array(spec.requiresFailureOf.map { .string($0.rawValue) })),
+            ("simultaneous_with", .array(spec.recognizesSimultaneouslyWith.map { .string($0.rawValue) })),
+            ("action", spec.action.map { .string($0) } ?? .null), ("payload", spec.payload),
+            ("state", state.map { .string($0.rawValue) } ?? .null),
+        ]
+        return .object(members)
+    }
+
+    /// A swipe's directions as the layout names them.
+    static func swipeDirectionNames(_ directions: SwipeDirections) -> [String] {
+        let named: [(SwipeDirections, String)] = [(.left, "left"), (.right, "right"), (.up, "up"), (.down, "down")]
+        return named.filter { directions.contains($0.0) }.map(\.1)
+    }
+
+    /// A recognizer kind's settings under the layout's keys.
+    static func kindSettings(_ kind: GestureKind) -> [(String, JSONValue)] {
+        func int(_ n: Int) -> JSONValue { .int(Int64(n)) }
+        switch kind {
+        case .tap(let taps, let touches): return [("taps", int(taps)), ("touches", int(touches))]
+        case .longPress(let duration, let movement, let touches):
+            return [("touches", int(touches)), ("duration", .double(duration)), ("movement_mm", .double(movement))]
+        case .pan(let minimum, let maximum, let threshold):
+            return [("min_touches", int(minimum)), ("max_touches", int(maximum)), ("threshold_mm", .double(threshold))]
+        case .swipe(let directions, let touches, let distance, let duration):
+            return [
+                ("directions", .array(swipeDirectionNames(directions).map { .string($0) })), ("touches", int(touches)), ("distance_mm", .double(distance)),
+                ("max_duration", .double(duration)),
+            ]
+        case .pinch(let threshold): return [("scale", .double(threshold))]
+        case .rotation(let radians): return [("angle_degrees", .double(radians * 180 / Double.pi))]
+        }
     }
 
     /// A control as it is now: its kind, whether it is enabled, and a toggle's or slider's state

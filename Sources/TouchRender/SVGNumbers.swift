@@ -10,11 +10,12 @@ import TouchCore
 private func writeNumber(_ value: Double, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
     // Below 1e12 a thousandth is far wider than a Double's spacing, so the shortest text of
     // `(value * 1000).rounded() / 1000` (what formatNumber writes for a fraction) is its three
-    // decimals without their trailing zeros, or `.0` when they are all zeros.
+    // decimals without their trailing zeros; when they are all zeros, formatNumber writes the
+    // whole number alone (one form: `12`, never `12.0`).
     guard value.isFinite, abs(value) < 1e12, buffer.count >= 32 else { return nil }
     let thousandths = (value * 1000).rounded()
     guard let k = Int64(exactly: thousandths) else { return nil }
-    let integral = value == value.rounded()
+    let integral = k % 1000 == 0
     var end = buffer.count
     func put(_ byte: UInt8) {
         end -= 1
@@ -40,8 +41,8 @@ private func writeNumber(_ value: Double, into buffer: UnsafeMutableBufferPointe
         put(digit(whole % 10))
         whole /= 10
     } while whole > 0
-    // formatNumber writes -0.0 as "0" when whole, "-0.0" when a small negative fraction rounds to it.
-    if integral ? k < 0 : thousandths.sign == .minus { put(UInt8(ascii: "-")) }
+    // A negative value that rounds to zero is written "0", as formatNumber writes it.
+    if k < 0 { put(UInt8(ascii: "-")) }
     return end
 }
 

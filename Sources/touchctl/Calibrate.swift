@@ -54,6 +54,10 @@ struct Calibrate: RequestCommand {
                 let sample = try Self.nextSample(c, pending: &pending)
                 _ = try c.request([("cmd", "calibration_point"), ("sample", sample), ("target", .int(Int64(index)))]) { message, _ in pending.append(message) }
             }
+            // The device may have gone away after the last touch: say so rather than ask to finish.
+            if let ended = pending.first(where: { $0["type"]?.stringValue == "calibration_ended" }) {
+                throw ConnectionError("the calibration ended: \(MonitorFormat.text(ended["reason"]))")
+            }
             let finished = try c.request([("cmd", "finish_calibration")])
             if json { print(finished.jsonText) }
             for line in Self.outcome(finished) { print(line) }

@@ -46,7 +46,7 @@ final class Connection {
             do {
                 received = try SystemCall.posix("recv", "touchd's socket") { chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
             } catch {
-                throw ConnectionError("cannot read from touchd: \(error.errnoText)")
+                throw ConnectionError("cannot read from touchd: \(error.errnoText)", lost: true)
             }
             guard case .done(let n) = received, n > 0 else { return nil }
             lines.append(chunk[0..<n])
@@ -64,7 +64,7 @@ final class Connection {
             do {
                 received = try SystemCall.posix("recv", "touchd's socket") { chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(truncatingIfNeeded: MSG_DONTWAIT)) } }
             } catch {
-                throw ConnectionError("cannot read from touchd: \(error.errnoText)")
+                throw ConnectionError("cannot read from touchd: \(error.errnoText)", lost: true)
             }
             guard case .done(let n) = received else { break }
             if n == 0 {
@@ -99,9 +99,9 @@ final class Connection {
                     line[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 }
             } catch {
-                throw ConnectionError("cannot send to touchd: \(error.errnoText)")
+                throw ConnectionError("cannot send to touchd: \(error.errnoText)", lost: true)
             }
-            guard case .done(let n) = outcome, n > 0 else { throw ConnectionError("cannot send to touchd: the connection is gone") }
+            guard case .done(let n) = outcome, n > 0 else { throw ConnectionError("cannot send to touchd: the connection is gone", lost: true) }
             sent += n
         }
         return id
@@ -119,7 +119,7 @@ final class Connection {
             }
             return try Self.result(of: message)
         }
-        throw ConnectionError("touchd closed the connection")
+        throw ConnectionError("touchd closed the connection", lost: true)
     }
 
     /// A reply's result, or its error thrown.
@@ -132,5 +132,11 @@ final class Connection {
 
 struct ConnectionError: Error, CustomStringConvertible {
     var description: String
-    init(_ description: String) { self.description = description }
+    /// Whether the connection itself is gone (touchd closed it, or the socket failed), as opposed
+    /// to touchd refusing a request: a watching command connects again after the first.
+    var isLost = false
+    init(_ description: String, lost: Bool = false) {
+        self.description = description
+        isLost = lost
+    }
 }

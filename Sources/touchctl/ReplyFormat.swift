@@ -24,9 +24,44 @@ enum ReplyFormat {
             case "controller":
                 lines.append("controller \(id) → \(MonitorFormat.text(item["view"]))"
                     + (item["presented_by"]?.stringValue.map { ", presented by \($0)" } ?? "") + first)
+            case "gesture_recognizer":
+                lines.append("gesture \(id): \(MonitorFormat.text(item["type"])) on \(MonitorFormat.text(item["view"]))"
+                    + (item["action"]?.stringValue.map { " → \($0)" } ?? "") + " (\(MonitorFormat.text(item["state"])))")
             default:
                 lines.append("\(MonitorFormat.text(item["kind"])) \(id)")
             }
+        }
+        return lines
+    }
+
+    /// A `hit_test` reply as `touchd hit-test` prints its own: the trace indented by depth, the hit
+    /// view with the point in its coordinates, its path and its responder chain.
+    static func hitTest(_ result: JSONValue) -> [String] {
+        func point(_ value: JSONValue?) -> String {
+            Point(x: value?["x"]?.numberValue ?? 0, y: value?["y"]?.numberValue ?? 0).description
+        }
+        func names(_ value: JSONValue?) -> [String] { (value?.arrayValue ?? []).map(\.plainText) }
+        var lines: [String] = []
+        var depth = 0
+        for step in result["trace"]?.arrayValue ?? [] {
+            let view = MonitorFormat.text(step["view"])
+            if step["step"] == "enter" {
+                lines.append(String(repeating: "  ", count: depth) + "→ \(view) enter at \(point(step["point"]))")
+                depth += 1
+            } else {
+                depth = max(depth - 1, 0)
+                lines.append(
+                    String(repeating: "  ", count: depth)
+                        + "← \(view) result: \(step["result"]?.stringValue ?? "nil") (\(MonitorFormat.text(step["reason"])))")
+            }
+        }
+        let window = MonitorFormat.text(result["window"])
+        if let view = result["view"]?.stringValue, case .object = result["point_in_view"] {
+            lines.append("hit: \(view) in window \(window) at \(point(result["point_in_view"])) (view coordinates)")
+            lines.append("path: \(names(result["path"]).joined(separator: " > "))")
+            lines.append("responder chain: \(names(result["responder_chain"]).joined(separator: " → "))")
+        } else {
+            lines.append("hit: nothing takes the point \(point(result["point"]))")
         }
         return lines
     }
@@ -38,6 +73,19 @@ enum ReplyFormat {
         if item["hidden"] == true { notes.append("hidden") }
         if let alpha = item["alpha"]?.numberValue, alpha < 1 { notes.append("alpha \(formatNumber(alpha))") }
         if item["interactive"] == false { notes.append("no interaction") }
+        if let origin = item["bounds_origin"]?.arrayValue?.compactMap(\.numberValue), origin.contains(where: { $0 != 0 }) {
+            notes.append("bounds origin (\(origin.map(formatNumber).joined(separator: ", ")))")
+        }
+        if item["clips_to_bounds"] == true { notes.append("clips to bounds") }
+        if item["multiple_touch"] == true { notes.append("multiple touch") }
+        if item["exclusive_touch"] == true { notes.append("exclusive touch") }
+        if let expansion = item["hit_expansion"]?.arrayValue?.compactMap(\.numberValue), expansion.contains(where: { $0 != 0 }) {
+            let same = Set(expansion).count == 1
+            notes.append("hit expansion " + (same ? formatNumber(expansion[0]) : "[" + expansion.map(formatNumber).joined(separator: ", ") + "]"))
+        }
+        if let policy = item["hit_test"]?.stringValue, policy != "default" {
+            notes.append("hit_test \(policy)" + (item["redirect"]?.stringValue.map { " → \($0)" } ?? ""))
+        }
         if let controller = item["controller"]?.stringValue { notes.append("root of \(controller)") }
         if let control = item["control"] { notes.append(Self.control(control)) }
         return "[\(frame)]" + (notes.isEmpty ? "" : " " + notes.joined(separator: ", "))

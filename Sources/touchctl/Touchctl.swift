@@ -19,6 +19,21 @@ struct Touchctl: ParsableCommand {
 
     @Option(name: .long, help: "touchd's socket (default: $TOUCHD_SOCKET, else /run/touchd/touchd.sock).")
     var socket: String?
+
+    /// Runs the command line as ArgumentParser does (parsing, help, exit codes), every error told
+    /// in one style, `touchctl: MESSAGE`, as touchd tells its own (ArgumentParser's is `Error:`).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            let text = fullMessage(for: error)
+            guard code != .success, !(error is ExitCode), text.hasPrefix("Error: ") else { Self.exit(withError: error) }
+            printError("touchctl: " + text.dropFirst("Error: ".count))
+            Self.exit(withError: code)
+        }
+    }
 }
 
 /// The socket option of every command, which may also be given before the command.
@@ -107,6 +122,10 @@ struct Monitor: ParsableCommand {
     var json = false
     @Option(name: .long, help: "Exit after this many messages.")
     var count: Int?
+    @Flag(
+        name: .long, inversion: .prefixedNo,
+        help: "When touchd goes away (a restart), connect again with growing waits and subscribe again (the default); with --no-reconnect, exit with status 1 instead.")
+    var reconnect = true
 
     /// The `subscribe` request, checked.
     func request() throws -> [(String, JSONValue)] {
@@ -124,25 +143,56 @@ struct Monitor: ParsableCommand {
 
     func run() throws {
         try touchctl.run {
-            let c = try connection.connect(root)
+            var c = try connection.connect(root)
             var seen = 0
-            /// Prints a message; false once `--count` messages have been printed.
-            func show(_ message: JSONValue, _ line: [UInt8]) -> Bool {
-                let type = message["type"]?.stringValue ?? ""
-                guard type != "hello" && type != "reply" else { return true }
-                print(json ? String(decoding: line, as: UTF8.self) : MonitorFormat.line(message))
-                fflush(nil)
-                seen += 1
-                return count.map { seen < $0 } ?? true
-            }
-            // The devices present come before the reply to the subscription.
-            var more = true
-            _ = try c.request(try request()) { message, line in if more { more = show(message, line) } }
-            guard more else { return }
-            while let (message, line) = try c.receive() {
-                guard show(message, line) else { return }
+            var backoff = Reconnection()
+            while true {
+                var said: String?
+                var goodbye: String?
+                do {
+                    if try follow(c, seen: &seen, goodbye: &said) { return }
+                    goodbye = said
+                } catch let error as ConnectionError where error.isLost {
+                    goodbye = said ?? error.description
+                }
+                let why = goodbye.map { " (\($0))" } ?? ""
+                let ending = Reconnection.ending(goodbye: said)
+                if ending == .finished { return }
+                guard reconnect, ending == .lost else { throw ConnectionError("touchd closed the connection\(why)") }
+                printError("touchctl monitor: touchd closed the connection\(why); connecting again (--no-reconnect exits instead)")
+                c = backoff.connectAgain(tool: "touchctl monitor") { try connection.connect(root) }
+                printError("touchctl monitor: connected again; subscribed as before")
             }
         }
+    }
+
+    /// Subscribes on `c` and prints what comes until `--count` messages were printed (true) or
+    /// touchd closed the connection (false, with its goodbye's reason when it said one).
+    private func follow(_ c: Connection, seen: inout Int, goodbye: inout String?) throws -> Bool {
+        var counted = seen
+        var reason: String?
+        defer {
+            seen = counted
+            goodbye = reason
+        }
+        /// Prints a message; false once `--count` messages have been printed.
+        func show(_ message: JSONValue, _ line: [UInt8]) -> Bool {
+            let type = message["type"]?.stringValue ?? ""
+            if type == "goodbye" { reason = message["reason"]?.stringValue }
+            guard type != "hello" && type != "reply" else { return true }
+            print(json ? String(decoding: line, as: UTF8.self) : MonitorFormat.line(message))
+            fflush(nil)
+            counted += 1
+            return count.map { counted < $0 } ?? true
+        }
+        // The devices present come before the reply to the subscription.
+        var more = true
+        _ = try c.request(try request()) { message, line in if more { more = show(message, line) } }
+        guard more else { return true }
+        while let (message, line) = try c.receive() {
+            guard show(message, line) else { return true }
+        }
+        return false
     }
 }
 
@@ -165,15 +215,7 @@ struct HitTest: RequestCommand {
         try touchctl.run {
             let result = try reply()
             if json { print(result.jsonText); return }
-            for step in result["trace"]?.arrayValue ?? [] {
-                if step["step"] == "enter" {
-                    print("→ \(MonitorFormat.text(step["view"])) enter at \(MonitorFormat.point(step["point"]))")
-                } else {
-                    print("← \(MonitorFormat.text(step["view"])) result: \(step["result"]?.stringValue ?? "nil") (\(MonitorFormat.text(step["reason"])))")
-                }
-            }
-            print("hit: \(result["view"]?.stringValue ?? "nothing") in \(MonitorFormat.text(result["window"]))")
-            print("responder chain: \((result["responder_chain"]?.arrayValue ?? []).map(\.plainText).joined(separator: " → "))")
+            for line in ReplyFormat.hitTest(result) { print(line) }
         }
     }
 }

@@ -21,6 +21,10 @@ struct Watch: ParsableCommand {
     @OptionGroup var connection: SocketOption
     @Option(name: .long, help: ArgumentHelp("Where to serve the page: an IP address and a port.", valueName: "HOST:PORT"))
     var listen = "127.0.0.1:8080"
+    @Flag(
+        name: .long, inversion: .prefixedNo,
+        help: "When touchd goes away (a restart), keep serving, connect again with growing waits and subscribe again (the default); with --no-reconnect, exit with status 1 instead.")
+    var reconnect = true
 
     func validate() throws {
         do {
@@ -50,24 +54,19 @@ struct Watch: ParsableCommand {
             let shown = address.host.contains(":") ? "[\(address.host)]" : address.host
             print("touchctl watch: serving http://\(shown):\(port)/ (Ctrl-C stops)")
             fflush(nil)
-            var failure: Error?
             try loop.register(signals.fd, for: .readable) { _ in
                 _ = try? signals.receive()
                 loop.stop()
             }
-            try loop.register(c.fd, for: .readable) { _ in
-                do {
-                    if try !feed.readAvailable() { loop.stop() }
-                } catch {
-                    failure = error
-                    loop.stop()
-                }
-            }
+            let link = LoopReconnection(
+                loop: loop, tool: "touchctl watch", reconnect: reconnect, connect: { try connection.connect(root) },
+                begin: { connection in try feed.restart(on: connection) }, read: { _ in try feed.readAvailable() }, goodbye: { feed.goodbye })
+            try link.follow(c)
             try loop.run()
             loop.unregister(signals.fd)
-            loop.unregister(c.fd)
+            link.close()
             server.close()
-            if let failure { throw failure }
+            if let failure = link.failure { throw failure }
         }
     }
 }
@@ -79,8 +78,10 @@ final class WatchFeed {
     /// The message types passed on to pages.
     static let shown: Set<String> = ["hit", "touch", "action", "device"]
 
-    let connection: Connection
+    private(set) var connection: Connection
     let server: WatchServer
+    /// The reason of the last goodbye touchd sent on the current connection, if any.
+    private(set) var goodbye: String?
 
     init(connection: Connection, server: WatchServer) {
         self.connection = connection
@@ -93,18 +94,25 @@ final class WatchFeed {
         try loadLayout()
     }
 
+    /// Starts again on a new connection (touchd came back): subscribes, loads the layout, and
+    /// has the pages load it again.
+    func restart(on connection: Connection) throws {
+        self.connection = connection
+        goodbye = nil
+        try start()
+        server.layoutChanged()
+    }
+
     /// Takes what touchd sent meanwhile; false once it closed the connection.
     func readAvailable() throws -> Bool {
-        guard let messages = try connection.receiveAvailable() else {
-            printError("touchctl watch: touchd closed the connection")
-            return false
-        }
+        guard let messages = try connection.receiveAvailable() else { return false }
         for (message, line) in messages { take(message, line) }
         return true
     }
 
     private func take(_ message: JSONValue, _ line: [UInt8]) {
         let type = message["type"]?.stringValue ?? ""
+        if type == "goodbye" { goodbye = message["reason"]?.stringValue }
         if type == "reload" {
             server.layoutChanged()
             do { try loadLayout() } catch { printError("touchctl watch: cannot load the reloaded layout: \(error)") }

@@ -1,7 +1,10 @@
 import ArgumentParser
+import Foundation
+import Logging
 import TouchCore
 import TouchDaemon
 import TouchLayout
+import TouchSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,8 +36,22 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         let path = try layoutFile()
         let (document, app) = try loadLayout(path)
+        try checkStartup(document, path: path)
         print(LayoutSummary.text(document: document, app: app, file: path))
+        for warning in StartupChecks.warnings(document: document) { print("warning: " + warning) }
     }
+}
+
+/// What stops the daemon from starting with a loaded layout on this system (``StartupChecks``):
+/// printed as the layout's own problems are, with the file, line and key, and exit status 1.
+/// `overrides` are the `[daemon]` keys the command line replaces.
+func checkStartup(_ document: LayoutDocument, path: String, overrides: StartupChecks.Overrides = StartupChecks.Overrides()) throws {
+    let text = (try? FileReader.readText(path, limit: Limits.maximumLayoutBytes)) ?? ""
+    let problems = StartupChecks.problems(daemon: document.daemon, layoutFile: path, lines: LayoutKeyLines(text: text), overrides: overrides)
+    guard !problems.isEmpty else { return }
+    let n = problems.count
+    printProblems(LayoutErrors(problems).description + "\n\(path): \(n) problem\(n == 1 ? "" : "s") on this system; the daemon would not start with it")
+    throw ExitCode.failure
 }
 
 /// Loads and validates a layout, printing every problem and exiting 1 when there are any.
@@ -43,11 +60,20 @@ func loadLayout(_ path: String) throws -> (LayoutDocument, Application) {
         let loaded = try LoadedLayout.load(path: path)
         return (loaded.document, loaded.app)
     } catch let errors {
-        var stderr = StandardError()
-        print(errors.description, to: &stderr)
         let n = errors.issues.count
-        print("\(path): \(n) problem\(n == 1 ? "" : "s"); nothing was loaded", to: &stderr)
+        printProblems(errors.description + "\n\(path): \(n) problem\(n == 1 ? "" : "s"); nothing was loaded")
         throw ExitCode.failure
+    }
+}
+
+/// Prints a layout's problems to standard error; under systemd (`JOURNAL_STREAM`, as for the
+/// unit's `ExecReload` check) every line at error priority, so `journalctl -p err` lists them.
+func printProblems(_ text: String) {
+    var stderr = StandardError()
+    if ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil {
+        print(JournalLogHandler.journalLines(text, level: .error), terminator: "", to: &stderr)
+    } else {
+        print(text, to: &stderr)
     }
 }
 

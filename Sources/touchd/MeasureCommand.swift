@@ -59,6 +59,7 @@ struct MeasureCommand: ParsableCommand {
         }
         var assembler = FrameAssembler(description: recording.description)
         var survey = ContactSizeSurvey(capabilities: assembler.capabilities)
+        if let first = recording.events.first { survey.begin(at: first.time) }
         for event in recording.events {
             if let frame = assembler.feed(event) { survey.add(frame) }
         }
@@ -96,7 +97,8 @@ struct MeasureCommand: ParsableCommand {
         }
         let contacts: [JSONValue] = report.contacts.map { c in
             .object([
-                ("contact", .int(Int64(clamping: c.id))), ("began", .double(c.began.seconds)), ("ended", .double(c.last.seconds)),
+                ("contact", .int(Int64(clamping: c.id))), ("began", .double(report.secondsFromStart(c.began))),
+                ("ended", .double(report.secondsFromStart(c.last))),
                 ("frames", .int(Int64(c.frames))), ("touch_major", c.largestTouchMajor.map { .int(Int64($0)) } ?? .null),
                 ("touch_major_mm", c.largestTouchMajor.flatMap { v in report.unitsPerMillimetre.map { .double(Double(v) / $0) } } ?? .null),
                 ("pressure", c.largestPressure.map { .int(Int64($0)) } ?? .null),

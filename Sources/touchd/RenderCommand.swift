@@ -84,7 +84,7 @@ struct RenderCommand: ParsableCommand {
                 var stderr = StandardError()
                 // The replay's own hint names `touchd replay`'s --window; here the flag is another.
                 let message = "\(error)".replacingOccurrences(of: "give --window to", with: "give --map-onto-window to")
-                print("touchd render: \(message)", to: &stderr)
+                print("touchd: \(message)", to: &stderr)
                 throw ExitCode.failure
             }
             var recorder = TouchPathRecorder()

@@ -58,7 +58,7 @@ struct ReplayCommand: ParsableCommand {
         do {
             replay = try mapping.replay(recording, layout: document, tree: app.tree)
         } catch {
-            print("touchd replay: \(error)", to: &stderr)
+            print("touchd: \(error)", to: &stderr)
             throw ExitCode.failure
         }
         if let desc = mapping.desc, let own = try? Recording.load(path: recording), own.descriptionSource == .embedded {

@@ -82,6 +82,7 @@ struct RunCommand: ParsableCommand {
         }
         let path = config
         let (document, app) = try loadLayout(path)
+        try checkStartup(document, path: path, overrides: overriddenKeys)
         // The one clock: the loop's, the input's, the notifier's.
         let clock = MonotonicClock()
         let sources = try inputSources(document: document, tree: app.tree, logger: logger, clock: clock)
@@ -124,7 +125,11 @@ struct RunCommand: ParsableCommand {
     /// The live devices (unless `--no-devices`) and the recording to replay (with `--replay`).
     private func inputSources(document: LayoutDocument, tree: ViewTree, logger: Logger, clock: MonotonicClock) throws -> [InputSource] {
         var sources: [InputSource] = []
-        if !noDevices { sources.append(LiveDeviceSource(layout: document, tree: tree, logger: logger, clock: clock)) }
+        if !noDevices {
+            let live = LiveDeviceSource(layout: document, tree: tree, logger: logger, clock: clock)
+            live.besideOtherInput = replay != nil
+            sources.append(live)
+        }
         if let replay {
             do {
                 let setup = try RecordingReplay(path: replay, descriptionPath: nil, layout: document, tree: tree, window: nil)
@@ -168,7 +173,17 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-    /// The listening socket systemd passed, if any; without one, the socket's directory is made.
+    /// The `[daemon]` keys the command line replaces.
+    private var overriddenKeys: StartupChecks.Overrides {
+        let flags: [(String?, String)] = [
+            (socket, "socket"), (socketGroup, "socket_group"), (allowUsers, "allow_users"), (allowGroups, "allow_groups"),
+            (controlUsers, "control_users"), (controlGroups, "control_groups"),
+        ]
+        return StartupChecks.Overrides(Set(flags.compactMap { $0.0 == nil ? nil : $0.1 }))
+    }
+
+    /// The listening socket systemd passed, if any. Without one, the socket's directory must exist;
+    /// only the unit's runtime directory (``StartupChecks/runtimeDirectory``) is made when missing.
     private func activatedSocket(path socket: String, logger: Logger) throws -> Int32? {
         let activated: Int32?
         do {
@@ -177,10 +192,15 @@ struct RunCommand: ParsableCommand {
             logger.critical("cannot start: \(error)")
             throw ExitCode.failure
         }
-        if activated == nil {
-            let directory = String(socket[..<(socket.lastIndex(of: "/") ?? socket.startIndex)])
+        guard activated == nil else { return activated }
+        if let problem = StartupChecks.socketDirectoryProblem(socket) {
+            logger.critical("cannot start: \(self.socket != nil ? "--socket " : "[daemon] socket in \(config): ")\(problem)")
+            throw ExitCode.failure
+        }
+        let directory = StartupChecks.runtimeDirectory
+        if socket.hasPrefix(directory + "/") {
             // An existing directory is fine; any other failure shows when the socket is bound.
-            if !directory.isEmpty { _ = try? SystemCall.require("mkdir", directory) { mkdir(directory, 0o755) } }
+            _ = try? SystemCall.require("mkdir", directory) { mkdir(directory, 0o755) }
         }
         return activated
     }

@@ -1,16 +1,18 @@
 import ArgumentParser
 
-/// Runs a command line as ArgumentParser does (parsing, help, messages and exit codes), except for
-/// a usage error found while a subcommand runs (a ``ValidationError`` thrown by its `run()`: a
-/// window the layout does not have, a group that does not exist): ArgumentParser would show the
-/// top-level usage with it; this shows the subcommand's, as for the errors found while parsing.
+/// Runs a command line as ArgumentParser does (parsing, help, messages and exit codes), with two
+/// differences. Every error is told in one style, `touchd: MESSAGE` (ArgumentParser's own is
+/// `Error: MESSAGE`), so that what touchd says reads the same wherever it comes from. And a usage
+/// error found while a subcommand runs (a ``ValidationError`` thrown by its `run()`: a window the
+/// layout does not have) shows the subcommand's usage, as for the errors found while parsing,
+/// where ArgumentParser would show the top-level one.
 enum SubcommandErrors {
     static func main<Root: ParsableCommand>(_ root: Root.Type) -> Never {
         var command: ParsableCommand
         do {
             command = try root.parseAsRoot()
         } catch {
-            root.exit(withError: error)
+            fail(root, error)
         }
         do {
             try command.run()
@@ -19,10 +21,26 @@ enum SubcommandErrors {
             let usage = root.usageString(for: type(of: command))
             let names = usage.split(separator: " ").prefix { !($0.hasPrefix("[") || $0.hasPrefix("<") || $0.hasPrefix("-")) }
             var standardError = StandardError()
-            print("Error: \(error.message)\nUsage: \(usage)\n  See '\(names.joined(separator: " ")) --help' for more information.", to: &standardError)
+            print(
+                "\(name(root)): \(error.message)\nUsage: \(usage)\n  See '\(names.joined(separator: " ")) --help' for more information.",
+                to: &standardError)
             root.exit(withError: ExitCode.validationFailure)
         } catch {
-            root.exit(withError: error)
+            fail(root, error)
         }
+    }
+
+    /// The tool's name, as its messages begin.
+    static func name<Root: ParsableCommand>(_ root: Root.Type) -> String { root.configuration.commandName ?? "touchd" }
+
+    /// Ends with `error` as ArgumentParser would, its message prefixed with the tool's name instead
+    /// of `Error:`; help, versions and exit codes as ArgumentParser has them.
+    static func fail<Root: ParsableCommand>(_ root: Root.Type, _ error: Error) -> Never {
+        let code = root.exitCode(for: error)
+        let text = root.fullMessage(for: error)
+        guard code != .success, !(error is ExitCode), text.hasPrefix("Error: ") else { root.exit(withError: error) }
+        var standardError = StandardError()
+        print("\(name(root)): " + text.dropFirst("Error: ".count), to: &standardError)
+        root.exit(withError: code)
     }
 }

@@ -47,6 +47,20 @@ import TouchCore
         #expect(tree.viewCount == 0)
     }
 
+    @Test func removingAPresentingControllerLeavesThePresentedOnePresentedByNone() throws {
+        var tree = makeTree { tree in
+            try tree.addView("home.root", parent: "window", view(rect(0, 0, 375, 667)))
+            try tree.addController("home", ControllerProperties(view: "home.root"))
+            try tree.setRootController("home", of: "window")
+            try tree.addView("dialog.root", parent: "window", view(rect(40, 200, 295, 200)))
+            try tree.addController("dialog", ControllerProperties(view: "dialog.root", presentedBy: "home"))
+        }
+        let removed = try tree.removeView("home.root")
+        #expect(removed == ["home.root", "home"])
+        #expect(tree.controllerProperties(of: "dialog")?.presentedBy == nil, "no controller is presented by one that is gone")
+        #expect(tree.responderChain(from: "dialog.root") == ["dialog.root", "dialog", "window", "application", "app_delegate"])
+    }
+
     @Test func buildingErrorsNameTheProblem() {
         var tree = seedExperimentTree()
         #expect(throws: ViewTreeError.duplicateID("blue")) { try tree.addView("blue", parent: "root", view(rect(0, 0, 1, 1))) }

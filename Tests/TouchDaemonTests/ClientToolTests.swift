@@ -66,6 +66,14 @@ import Testing
             #expect(try runToEnd(Binaries.touchctl, ["--socket", socket, "ping"]).stdout == "pong\n")
             #expect(try runToEnd(Binaries.touchctl, ["ping", "--socket", socket]).stdout == "pong\n")
 
+            // touchctl hit-test prints its trace as touchd hit-test does: indented, with the path.
+            for (x, y) in [("1212", "30"), ("5", "5"), ("600.5", "250.25")] {
+                let live = try runToEnd(Binaries.touchctl, ["--socket", socket, "hit-test", x, y])
+                let offline = try runToEnd(Binaries.touchd, ["hit-test", "--config", "config/kiosk.toml", x, y])
+                #expect(live.status == 0 && live.lines == offline.lines, "\(live.stdout)\n---\n\(offline.stdout)")
+                #expect(live.lines.contains { $0.hasPrefix("  → ") }, "\(live.stdout)")
+            }
+
             let views = try runToEnd(Binaries.touchctl, ["--socket", socket, "views"])
             #expect(views.status == 0, "\(views.stderr)")
             #expect(views.lines.first == "window main 1280×800, key, root controller home", "\(views.lines)")
@@ -92,6 +100,20 @@ import Testing
             #expect(try runToEnd(Binaries.touchctl, ["--socket", socket, "remove-view", "badge"]).stdout == "removed badge\n")
             let gone = try runToEnd(Binaries.touchctl, ["--socket", socket, "remove-view", "badge"])
             #expect(gone.status == 1 && gone.stderr.contains("unknown_view"), "\(gone.stderr)")
+
+            // What a set gives is readable again; recognizers are listed with their state.
+            let set = try runToEnd(Binaries.touchctl, ["--socket", socket, "set", "header.info", "exclusive_touch=true", "hit_expansion=20"])
+            #expect(set.status == 0, "\(set.stderr)")
+            let listed = try runToEnd(Binaries.touchctl, ["--socket", socket, "views", "--json"])
+            let info = listed.lines.first { $0.hasPrefix(#"{"id":"header.info","#) } ?? ""
+            #expect(info.contains(#""exclusive_touch":true"#) && info.contains(#""hit_expansion":[20,20,20,20]"#), "\(info)")
+            #expect(info.contains(#""gesture_recognizers":[]"#) && info.contains(#""hit_test":"default""#), "\(info)")
+            #expect(listed.lines.contains { $0.hasPrefix(#"{"id":"tile.doors.tap","kind":"gesture_recognizer","view":"tile.doors","type":"tap","#) }, "\(listed.stdout)")
+            let readable = try runToEnd(Binaries.touchctl, ["--socket", socket, "views"]).lines
+            #expect(readable.contains("gesture tile.doors.tap: tap on tile.doors → open-tile (possible)"), "\(readable)")
+            #expect(readable.contains { $0.hasPrefix("      header.info [1220, 38, 20, 20] exclusive touch, hit expansion 20") }, "\(readable)")
+            let misspelt = try runToEnd(Binaries.touchctl, ["--socket", socket, "set", "header.info", "hiden=true"])
+            #expect(misspelt.status == 64 && misspelt.stderr.contains(#"did you mean "hidden"?"#), "\(misspelt.stderr)")
             let control = try runToEnd(Binaries.touchctl, ["--socket", socket, "set-control", "header", "--enabled", "false"])
             #expect(control.status == 1 && control.stderr.contains("\"header\" is not a control"), "\(control.stderr)")
         }

@@ -111,6 +111,10 @@ import TouchSystem
         #expect(present.count == 1)
         #expect(present.first?["event"] as? String == "added" && present.first?["already_present"] as? Bool == true, "\(present)")
         #expect(present.first?["device"] as? String == "replay:timer test")
+        // What the protocol lists for a device, as a live one's says (a recording has no node).
+        let description = present.first?["description"] as? [String: Any] ?? [:]
+        #expect(description["name"] as? String == "timer test" && description["kind"] as? String == "touchscreen", "\(description)")
+        #expect(description["matched"] as? String == "mapped onto window main" && description["source"] as? String == "recording", "\(description)")
         // The announcement comes before the reply to the subscription.
         #expect(late.messages.compactMap { $0["type"] as? String } == ["hello", "device", "reply"])
         // A second subscription with the topic tells nothing again.

@@ -168,6 +168,25 @@ import TouchSystem
         #expect(!FileManager.default.fileExists(atPath: dir + "/panel.calibration"), "nothing was kept")
     }
 
+    @Test func aCalibrationWhoseDeviceWentAwaySaysSoWhenFinished() throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (h, clock) = try Self.harness(Self.recording(taps: [(1, Point(x: 100, y: 100))]), dir: dir)
+        let installer = try h.connectBare()
+        installer.send(#"{"id":1,"cmd":"calibrate"}"#)
+        try h.drain(installer)
+        #expect(installer.code(id: 1) == "ok")
+        // The recording ends after its one tap: the device goes away while the session runs.
+        try Self.step(h, clock, by: 0, installer)
+        try Self.step(h, clock, by: 2, installer)
+        #expect(installer.of(type: "calibration_ended").map { $0["reason"] as? String } == ["the device went away"])
+        installer.send(#"{"id":2,"cmd":"finish_calibration"}"#)
+        try h.drain(installer)
+        #expect(installer.code(id: 2) == "no_calibration")
+        let message = (installer.reply(id: 2)?["error"] as? [String: Any])?["message"] as? String ?? ""
+        #expect(message == "the calibration of \"replay:skewed panel\" ended: the device went away; nothing changed; send calibrate to begin again", "\(message)")
+    }
+
     @Test func aRecordingReadsBackAsTheEventsPlayed() throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -51,4 +51,19 @@ import TouchLayout
         #expect(tap(&app, 300, 400, at: 4, id: 4) == ["dialog.dismiss"])
         #expect(tap(&app, 340 + 320 + 100, 250 + 200 + 40, at: 5, id: 5) == ["confirmed"])
     }
+
+    /// touchd-layout(5)'s example: a valid layout whose button is a control (an action on
+    /// touch_up_inside), not a touches_ended handler.
+    @Test func theLayoutManPagesExampleIsAValidLayoutWithAButtonControl() throws {
+        let page = try String(contentsOfFile: Binaries.repository + "/man/touchd-layout.5.in", encoding: .utf8)
+        let section = try #require(page.range(of: "A window with one button"))
+        let start = try #require(page[section.upperBound...].range(of: ".nf\n"))
+        let end = try #require(page[start.upperBound...].range(of: "\n.fi"))
+        let text = page[start.upperBound..<end.lowerBound].replacingOccurrences(of: "\\-", with: "-")
+        let document = try LayoutLoader.parse(text, file: "touchd-layout.5")
+        #expect(document.handlers.isEmpty)
+        #expect(document.controls.map(\.view) == ["ok"])
+        #expect(document.controls.first?.targets.map(\.event.rawValue) == ["touch_up_inside"])
+        #expect(document.daemon.controlGroups == [.name("kiosk-app")])
+    }
 }

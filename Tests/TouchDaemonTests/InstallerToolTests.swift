@@ -67,7 +67,8 @@ import Glibc
         device.codes[EventType.abs]?.insert(AbsCode.mtTouchMajor)
         var events: [InputEvent] = []
         for (i, major) in [96, 100, 104, 320].enumerated() {
-            let t = Int64(i + 1) * 1_000_000
+            // Stamped as a recording of a live device is: seconds since the epoch.
+            let t = 1_330_495_943_000_000 + Int64(i) * 1_000_000
             events += [
                 InputEvent(time: EventTime(microseconds: t), type: EventType.abs, code: AbsCode.mtTrackingID, value: Int32(i)),
                 InputEvent(time: EventTime(microseconds: t), type: EventType.abs, code: AbsCode.mtTouchMajor, value: Int32(major)),
@@ -86,7 +87,12 @@ import Glibc
         #expect(size["suggested"] as? Int == 212 && size["most"] as? Int == 320, "\(size)")
         #expect((report["contacts"] as? [[String: Any]])?.compactMap { $0["touch_major_mm"] as? Double } == [6, 6.25, 6.5, 20])
         #expect((report["palm_pressure"] as? [String: Any])?["suggested"] is NSNull)
+        // Times count from the recording's start, in the JSON and in the text alike.
+        let contacts = report["contacts"] as? [[String: Any]] ?? []
+        #expect(contacts.compactMap { ($0["began"] as? NSNumber)?.doubleValue } == [0, 1, 2, 3], "\(contacts)")
+        #expect(contacts.compactMap { ($0["ended"] as? NSNumber)?.doubleValue } == [0.05, 1.05, 2.05, 3.05], "\(contacts)")
         let text = try runToEnd(Binaries.touchd, ["measure", path])
+        #expect(text.lines.dropFirst().prefix(4).map { $0.split(separator: " ").prefix(3).joined(separator: " ") } == ["1 0 0.05", "2 1 0.05", "3 2 0.05", "4 3 0.05"], "\(text.stdout)")
         #expect(text.lines.contains { $0.hasPrefix("suggested palm_touch_major = 212: 3 contacts reached at most 104 (6.5 mm)") }, "\(text.stdout)")
     }
 

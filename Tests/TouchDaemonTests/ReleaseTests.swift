@@ -53,6 +53,105 @@ import Glibc
         #expect(tmpfiles.contains("d /run/touchd 0755 touchd touchd -"))
     }
 
+    @Test func aReloadChecksTheLayoutItStartsWithBeforeSignalling() throws {
+        let service = try Self.settings("touchd.service")
+        let reload = service.filter { $0.key == "ExecReload" }.map(\.value)
+        let start = try #require(service.first { $0.key == "ExecStart" }?.value)
+        // systemd runs ExecReload lines in order and fails the reload at the first that fails.
+        #expect(reload.count == 2, "\(reload)")
+        #expect(reload.first == "/usr/local/bin/touchd check --config /etc/touchd/layout.toml")
+        #expect(start.hasPrefix("/usr/local/bin/touchd --config /etc/touchd/layout.toml "), "\(start)")
+        #expect(reload.last?.contains("kill -HUP \"$$MAINPID\"") == true, "\(reload)")
+    }
+
+    @Test func checksProblemsCarryErrorPriorityForTheJournal() throws {
+        let layout = temporaryPath("journal-check") + ".toml"
+        try "[[window]]\nid = \"w\"\nsize = [0, 10]\n".write(toFile: layout, atomically: true, encoding: .utf8)
+        defer { unlink(layout) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binaries.touchd)
+        process.arguments = ["check", layout]
+        process.environment = ProcessInfo.processInfo.environment.merging(["JOURNAL_STREAM": "8:1234"]) { $1 }
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = Pipe()
+        try process.run()
+        let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 2 && lines.allSatisfy { $0.hasPrefix("<3>\(layout):") }, "\(text)")
+    }
+
+    /// `scripts/install-deps.sh` against stand-ins for dpkg-query, apt-get and id: it installs only
+    /// what is missing, and refuses a plan that would upgrade an installed package.
+    @Test func installDepsInstallsOnlyWhatIsMissingAndNeverUpgrades() throws {
+        let bin = temporaryPath("fake-apt")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: bin) }
+        let log = bin + "/apt.log"
+        let scripts = [
+            "dpkg-query": #"for last; do :; done; case " $INSTALLED " in *" $last "*) echo "install ok installed";; *) exit 1;; esac"#,
+            "apt-get": #"echo "apt-get $*" >> "$LOG"; case " $* " in *" -s "*) printf '%b\n' "$PLAN";; esac"#,
+            "id": "echo 0",
+        ]
+        for (name, body) in scripts {
+            try ("#!/bin/sh\n" + body + "\n").write(toFile: bin + "/" + name, atomically: true, encoding: .utf8)
+            chmod(bin + "/" + name, 0o755)
+        }
+        func run(installed: String, plan: String, _ arguments: [String]) throws -> (ProcessResult, String) {
+            unlink(log)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["scripts/install-deps.sh"] + arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: Binaries.repository)
+            var environment = ProcessInfo.processInfo.environment
+            environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+            environment["INSTALLED"] = installed
+            environment["PLAN"] = plan
+            environment["LOG"] = log
+            process.environment = environment
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = Pipe()
+            try process.run()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            let calls = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            return (ProcessResult(status: process.terminationStatus, stdout: "", stderr: stderr), calls)
+        }
+        let base = "libevdev-dev libudev-dev pkg-config systemd"
+        // Everything there: apt-get is not run at all.
+        let (present, none) = try run(installed: base, plan: "", ["systemd"])
+        #expect(present.status == 0 && none.isEmpty, "\(none)")
+        // chromium missing, and installing it would upgrade libsystemd0: refused, nothing installed.
+        let (refused, plannedOnly) = try run(
+            installed: base, plan: "Inst libsystemd0 [252.17-1] (252.19-1 Debian:12)\\nInst chromium (120.0 Debian:12)", ["systemd", "chromium"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("apt-get would upgrade installed packages: libsystemd0"), "\(refused.stderr)")
+        #expect(!plannedOnly.contains(" -y "), "\(plannedOnly)")
+        // Only new packages in the plan: the missing one is installed, without upgrades.
+        let (installed, calls) = try run(installed: base, plan: "Inst chromium (120.0 Debian:12)", ["systemd", "chromium"])
+        #expect(installed.status == 0, "\(installed.stderr)")
+        #expect(calls.contains("install -y -q --no-upgrade --no-install-recommends chromium\n"), "\(calls)")
+        #expect(!calls.contains("systemd"), "\(calls)")
+    }
+
+    /// The man pages are committed generated (`man -l man/touchd.8` reads completely in the
+    /// repository); a template, an option or a layout key changed since makes this fail, with how
+    /// to write them again.
+    @Test(.enabled(if: ClientToolTests.python3 != nil, "python3 is not installed: the man pages cannot be generated"))
+    func theCommittedManPagesAreFresh() throws {
+        let run = try runToEnd(
+            ClientToolTests.python3 ?? "python3", ["scripts/man/generate.py", "--touchd", Binaries.touchd, "--touchctl", Binaries.touchctl, "--check"])
+        #expect(run.status == 0, "\(run.stderr)")
+        for page in ["touchd.8", "touchctl.1", "touchd-layout.5"] {
+            let text = try String(contentsOfFile: Binaries.repository + "/man/" + page, encoding: .utf8)
+            for marker in ["@VERSION@", "@DATE@", "@COMMANDS@", "@KEYS@"] { #expect(!text.contains(marker), "man/\(page) has \(marker) left") }
+            #expect(text.contains(".SH OPTIONS\n.TP") || text.contains(".SH OPTIONS\nThe tables"), "man/\(page)")
+        }
+    }
+
     @Test func everyLineOfAMessageCarriesItsPriorityForTheJournal() {
         #expect(JournalLogHandler.journalLines("one", level: .warning) == "<4>one\n")
         #expect(JournalLogHandler.journalLines("refused: a\nb\nc", level: .error) == "<3>refused: a\n<3>b\n<3>c\n")

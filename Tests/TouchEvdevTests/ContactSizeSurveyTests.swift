@@ -29,6 +29,29 @@ import TouchCore
         return survey
     }
 
+    /// A recording's epoch-sized timestamps: each contact's times count from the measurement's
+    /// start (the recording's first event), in the text as in the JSON.
+    @Test func timesCountFromTheMeasurementsStart() {
+        let device = TestDevices.slotted(pressure: true, touchMajor: true)
+        var assembler = FrameAssembler(description: device)
+        var survey = ContactSizeSurvey(capabilities: assembler.capabilities)
+        var script = EventScript()
+        script.down(slot: 0, id: 1, x: 100, y: 100)
+        script.syn()
+        script.up(slot: 0)
+        script.syn()
+        let recordedAt: Int64 = 1_330_495_944_185_000
+        let shift = recordedAt + 2_500_000 - script.events[0].time.microseconds
+        let events = script.events.map { InputEvent(time: EventTime(microseconds: $0.time.microseconds + shift), type: $0.type, code: $0.code, value: $0.value) }
+        survey.begin(at: EventTime(microseconds: recordedAt))
+        for event in events { if let frame = assembler.feed(event) { survey.add(frame) } }
+        survey.finish()
+        let report = survey.report
+        #expect(report.contacts.count == 1)
+        #expect(report.contacts.first.map { report.secondsFromStart($0.began) } == 2.5)
+        #expect(report.lines.dropFirst().first?.hasPrefix("      1        2.5  ") == true, "\(report.lines)")
+    }
+
     @Test func eachContactKeepsItsLargestSizeAndPressure() {
         let survey = Self.survey(majors: [96, 100, 112], pressures: [40, 60, 50])
         #expect(survey.contacts.map(\.largestTouchMajor) == [96, 100, 112])

@@ -63,11 +63,12 @@ import TouchEvdev
         }
     }
 
-    /// The far edges themselves are never reported: the largest location is the last one before it.
+    /// The far edges themselves are never reported: the largest location is a millionth of a point
+    /// before it, the finest step a written number shows, so that it is written inside too.
     @Test func theFarCornerIsTheLastPointBeforeTheEdge() {
         let mapping = DeviceMapping(axes: MappingAxes(x: Self.x, y: Self.y), target: MappingTarget(windowSize: Self.window, pointsPerMillimetre: 4))
         let p = mapping.location(x: Self.x.maximum, y: Self.y.maximum)
-        #expect(p == Point(x: 1920.0.nextDown, y: 1080.0.nextDown))
+        #expect(p == Point(x: 1920 - Limits.writtenCoordinateStep, y: 1080 - Limits.writtenCoordinateStep))
         let middle = mapping.location(x: 2048, y: 950)
         #expect(abs(middle.x - 1920 * 2048 / 4095) < 1e-9 && abs(middle.y - 540) < 1e-9, "inside the range nothing changes")
     }

@@ -17,7 +17,7 @@ import TouchEvdev
 
     /// The largest value below `edge`: where a contact at an axis's far end lands, inside the
     /// window's half-open area.
-    private func inside(_ edge: Double) -> Double { edge.nextDown }
+    private func inside(_ edge: Double) -> Double { edge - Limits.writtenCoordinateStep }
 
     @Test func identityScalesIntoTheWindow() {
         #expect(location(.identity, 0, 0) == [0, 0])
@@ -92,8 +92,9 @@ import TouchEvdev
         let target = MappingTarget(windowSize: Size(width: 800, height: 480), pointsPerMillimetre: 4)
         let mapping = DeviceMapping(axes: axes, transform: MappingTransform(calibration: matrix), target: target)
         for (x, y) in [(0, 0), (4095, 4095), (1000, 3000)] as [(Int32, Int32)] {
-            let tslibX = (3_276_000 - 800 * Double(x)) / 4095
-            let tslibY = 480 * Double(y) / 4095
+            // The far edges themselves are kept a written step inside (see the clamp).
+            let tslibX = min((3_276_000 - 800 * Double(x)) / 4095, 800 - Limits.writtenCoordinateStep)
+            let tslibY = min(480 * Double(y) / 4095, 480 - Limits.writtenCoordinateStep)
             let point = mapping.location(x: x, y: y)
             #expect(abs(point.x - tslibX) < 1e-9 && abs(point.y - tslibY) < 1e-9, "(\(x), \(y))")
         }
@@ -175,7 +176,7 @@ import TouchEvdev
         let mapping = DeviceMapping(axes: axes, target: MappingTarget(windowSize: Size(width: 976, height: 675), pointsPerMillimetre: 4))
         let low = mapping.location(x: -4620, y: -150)
         let high = mapping.location(x: 5140, y: 6600)
-        #expect([low.x, low.y, high.x, high.y] == [0, 0, 976.0.nextDown, 675.0.nextDown])
+        #expect([low.x, low.y, high.x, high.y] == [0, 0, inside(976), inside(675)])
         let middle = mapping.location(x: 260, y: 3225)
         #expect(abs(middle.x - 488) < 1e-9 && abs(middle.y - 337.5) < 1e-9)
     }

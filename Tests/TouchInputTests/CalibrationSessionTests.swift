@@ -97,7 +97,7 @@ private typealias EventType = TouchEvdev.EventType
     /// own `calibration`, and the orientation still applies after it.
     @Test func theCalibrationFilesMatrixComesFirst() throws {
         var spec = DeviceSpec(window: "main", rotation: .clockwise180, calibration: [1, 0, 0.25, 0, 1, 0])
-        #expect(try Self.pipeline(spec).mapping.location(x: 0, y: 0) == Point(x: 960, y: 800.nextDown))
+        #expect(try Self.pipeline(spec).mapping.location(x: 0, y: 0) == Point(x: 960, y: 800 - Limits.writtenCoordinateStep))
         spec.calibrationFileMatrix = CalibrationMatrix(a: 1, b: 0, c: 0.5, d: 0, e: 1, f: 0.5)
         #expect(try Self.pipeline(spec).mapping.location(x: 0, y: 0) == Point(x: 640, y: 400))
     }

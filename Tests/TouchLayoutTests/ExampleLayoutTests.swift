@@ -54,7 +54,7 @@ func hitView(_ document: LayoutDocument, window: ResponderID, x: Double, y: Doub
 
         let info = try #require(document.view("header.info"))
         #expect(info.frame.size == Size(width: 20, height: 20))
-        #expect(info.hitExpansion == EdgeInsets(all: 10))
+        #expect(info.hitExpansion == EdgeInsets(all: 13))
 
         // Every tile opens with a tap (a recognizer, so that a drag opens nothing); no tile handles
         // touches itself.
@@ -89,7 +89,7 @@ func hitView(_ document: LayoutDocument, window: ResponderID, x: Double, y: Doub
         #expect(document.view("dialog.root")?.isHidden == true)
         #expect(hitView(document, window: "main", x: 200, y: 300) == "tile.doors")
         #expect(hitView(document, window: "main", x: 40 + 410 + 5, y: 136 + 332 + 5) == "tile.cameras")
-        #expect(hitView(document, window: "main", x: 1212, y: 30) == "header.info")  // outside 20×20, inside +10
+        #expect(hitView(document, window: "main", x: 1212, y: 30) == "header.info")  // outside 20×20, inside +13
         #expect(hitView(document, window: "main", x: 1205, y: 30) == "header")
         #expect(hitView(document, window: "main", x: 100, y: 48) == "header")  // the title is not interactive
 

@@ -104,4 +104,11 @@ import TouchLayout
             #expect(!found.contains { $0.contains("never runs") || $0.contains("sends no action") || $0.contains("region") }, "\(name): \(found)")
         }
     }
+
+    @Test func theKioskLayoutPassesItsOwnTouchTargetLint() throws {
+        let path = configPath("kiosk.toml")
+        let document = try LayoutLoader.load(path: path)
+        let found = LayoutWarnings.warnings(document: document, app: try document.makeApplication(file: path))
+        #expect(found.isEmpty, "\(found)")
+    }
 }

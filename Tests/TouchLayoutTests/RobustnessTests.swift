@@ -118,6 +118,35 @@ struct SplitMix {
         #expect(found.first?.message.hasPrefix("TOML syntax error: Error while parsing \(context): expected") == true, "\(found)")
     }
 
+    @Test(arguments: [
+        ("[[window]]\nid = \"w\"\nsize = [800, 600\n\n[[view]]\nid = \"v\"\n", "before line 5"),
+        ("[[window]]\nid = \"w\"\nsize = [800,\n  600\nkey = true\n", "before line 5"),
+        ("[[window]]\nid = \"w\"\nsize = [800,\n  600,\n", "before the end of the file"),
+    ])
+    func anUnclosedArrayIsReportedWhereItOpens(text: String, before: String) {
+        let found = issues(text)
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.kind == .syntax)
+        #expect(found.first?.line == 3 && found.first?.column == 8, "\(found)")
+        #expect(found.first?.message == "TOML syntax error: this array is not closed: expected `]` \(before)", "\(found)")
+    }
+
+    @Test func bracketedValuesOnTheirOwnLinesAreStillElements() throws {
+        let document = try load(
+            baseLayout + """
+                [[handler]]
+                responder = "a"
+                on = "touches_began"
+                action = "x"
+                payload = [
+                  [true],
+                  [false],
+                  [1, 2]
+                ]
+                """)
+        #expect(document.handlers.count == 1)
+    }
+
     @Test func bareWordsAreToldToUseQuotes() {
         let found = issues("[[window]]\nid = main\n")
         #expect(found.first?.description == #"layout.toml:2:6: TOML syntax error: Error while parsing value: expected a string, number, boolean, date or time, saw "main"; text needs quotes: "main""#)

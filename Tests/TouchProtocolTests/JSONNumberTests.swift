@@ -55,7 +55,21 @@ import TouchProtocol
         #expect(Self.written(.nan) == "null")
         #expect(Self.written(.greatestFiniteMagnitude) == "1.7976931348623157e+308")
         #expect(Self.written(-1e303) == "-1e+303")
-        #expect(Self.written(.leastNonzeroMagnitude) == "0.0")
+        #expect(Self.written(.leastNonzeroMagnitude) == "0")
+    }
+
+    /// One form: a value that rounds to a whole number at 6 decimals is written as that whole
+    /// number, as a whole value is (`1080`, never `1080.0`); a location clamped inside a window's
+    /// far edge is written inside it.
+    @Test func aValueThatRoundsToAWholeNumberIsWrittenAsOne() {
+        for (v, text) in [
+            (1079.9999999999998, "1080"), (1080.0000004, "1080"), (-2.9999999, "-3"), (0.0000004, "0"), (-0.0000004, "0"),
+            (1080 - Limits.writtenCoordinateStep, "1079.999999"), (1080 - 2 * Limits.writtenCoordinateStep, "1079.999998"),
+            (12.5, "12.5"), (41, "41"),
+        ] as [(Double, String)] {
+            #expect(Self.written(v) == text, "\(v)")
+            #expect(JSONValue.double(v).jsonText == text, "\(v)")
+        }
     }
 
     /// Bit patterns drawn at random cover every exponent, subnormals and both signs.

@@ -4,13 +4,16 @@ import TouchProtocol
 
 /// The byte writer must print exactly what the documented number format prints: integral values
 /// below 1e15 as integers, values from 2^53 on in Swift's shortest round-trip form, others rounded
-/// to 6 decimals in that form.
+/// to 6 decimals in that form, or as an integer when that rounding gives a whole number (one form:
+/// `3`, never `3.0`).
 @Suite(.timeLimit(.minutes(10))) struct JSONWriterTests {
     static func reference(_ v: Double) -> String {
         guard v.isFinite else { return "null" }
         if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
         if abs(v) >= 9_007_199_254_740_992 { return String(v) }
-        return String((v * 1_000_000).rounded() / 1_000_000)
+        let rounded = (v * 1_000_000).rounded() / 1_000_000
+        if rounded == rounded.rounded() && abs(rounded) < 1e15 { return String(Int64(rounded)) }
+        return String(rounded)
     }
 
     static func written(_ v: Double) -> String {

@@ -57,6 +57,17 @@ import TouchProtocol
         #expect(error.message == message)
     }
 
+    @Test func aMisspeltViewPropertyGetsADidYouMean() {
+        guard case .failure(let error) = Request.parse(#"{"cmd":"set","view":"x","properties":{"hiden":true}}"#).result else {
+            Issue.record("parsed")
+            return
+        }
+        #expect(error.code == "bad_argument")
+        #expect(error.message.hasPrefix(#"unknown view property "properties.hiden": did you mean "hidden"? expected frame, "#), "\(error.message)")
+        guard case .failure(let far) = Request.parse(#"{"cmd":"set","view":"x","properties":{"colour":"red"}}"#).result else { return }
+        #expect(!far.message.contains("did you mean"), "\(far.message)")
+    }
+
     @Test(arguments: [
         ("{not json", "malformed_json"),
         ("[1,2]", "malformed_request"),

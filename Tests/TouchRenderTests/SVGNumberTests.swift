@@ -17,7 +17,7 @@ import TouchCore
             bytes.appendNumber(value)
             #expect(String(decoding: bytes, as: UTF8.self) == formatNumber(value), "\(value)")
         }
-        #expect(svgNumber(-0.0004) == "-0.0" && svgNumber(12.0004) == "12.0" && svgNumber(-0.0) == "0")
+        #expect(svgNumber(-0.0004) == "0" && svgNumber(12.0004) == "12" && svgNumber(-0.0) == "0", "one form: a value that rounds to a whole number is written as one")
     }
 
     @Test(arguments: 0..<8)

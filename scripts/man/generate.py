@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Writes touchd's man pages from the templates in man/.
 
-    generate.py --touchd BIN --touchctl BIN --out DIR
+    generate.py --touchd BIN --touchctl BIN [--out DIR]    (default: man/, where they are committed)
+    generate.py --touchd BIN --touchctl BIN --check        (exit 1 when a committed page is stale)
+
+The generated pages are committed beside their templates (man/touchd.8 beside man/touchd.8.in), so
+that `man -l man/touchd.8` reads completely in the repository; `make man` writes them again after a
+template, an option or a layout key changed, and the tests run --check.
 
 Each template (man/touchd.8.in, man/touchctl.1.in, man/touchd-layout.5.in) holds the hand-written
 sections; the generated parts come from their one home:
@@ -133,13 +138,16 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--touchd", required=True)
     parser.add_argument("--touchctl", required=True)
-    parser.add_argument("--out", required=True)
+    parser.add_argument("--out", default=str(ROOT / "man"))
+    parser.add_argument("--check", action="store_true", help="compare with the pages in man/ instead of writing")
     args = parser.parse_args()
     version = re.search(r'static let number = "([^"]+)"', (ROOT / "Sources/TouchProtocol/ReleaseVersion.swift").read_text()).group(1)
     trailer = next(line for line in (ROOT / "debian/changelog").read_text().split("\n") if line.startswith(" -- "))
     date = email.utils.parsedate_to_datetime(trailer.split("  ", 1)[1]).strftime("%Y-%m-%d")
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    if not args.check:
+        out.mkdir(parents=True, exist_ok=True)
+    stale = []
     parts = {
         "touchd.8": {"@COMMANDS@": lambda: commands("touchd", args.touchd)},
         "touchctl.1": {"@COMMANDS@": lambda: commands("touchctl", args.touchctl)},
@@ -152,7 +160,17 @@ def main():
             if marker not in text:
                 sys.exit(f"man/{page}.in: no {marker}")
             text = text.replace(marker, make())
-        (out / page).write_text(text)
+        if not args.check:
+            (out / page).write_text(text)
+            continue
+        committed = ROOT / "man" / page
+        if not committed.exists() or committed.read_text() != text:
+            stale.append(f"man/{page}")
+    if stale:
+        sys.exit(
+            f"{', '.join(stale)}: stale (a template, an option or a layout key changed since they were generated); "
+            "write them again with `make man`, or: python3 scripts/man/generate.py --touchd .build/debug/touchd "
+            "--touchctl .build/debug/touchctl, and commit them")
 
 
 if __name__ == "__main__":

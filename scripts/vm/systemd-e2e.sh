@@ -54,6 +54,8 @@ for path in ./usr/bin/touchd ./usr/bin/touchctl ./usr/lib/systemd/system/touchd.
 done
 check "package: /etc/touchd/layout.toml is a conffile" "dpkg-deb -I '$deb' conffiles | grep -qx /etc/touchd/layout.toml"
 check "package: ExecStart runs /usr/bin/touchd" "grep -q '^ExecStart=/usr/bin/touchd ' '$w/pkg/usr/lib/systemd/system/touchd.service'"
+check "package: ExecReload checks the layout with /usr/bin/touchd before signalling" \
+  "grep '^ExecReload=' '$w/pkg/usr/lib/systemd/system/touchd.service' | head -1 | grep -qx 'ExecReload=/usr/bin/touchd check --config /etc/touchd/layout.toml'"
 for page in man8/touchd.8 man1/touchctl.1 man5/touchd-layout.5; do
   missing=$(for s in DESCRIPTION OPTIONS FILES SIGNALS ENVIRONMENT "EXIT STATUS" EXAMPLES "SEE ALSO"; do
     zcat "$w/pkg/usr/share/man/$page.gz" | grep -q "^\.SH \"\?$s\"\?\$" || echo "$s"; done)
