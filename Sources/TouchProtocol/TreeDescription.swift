@@ -34,6 +34,8 @@ public enum TreeDescription {
                         ("parent", .string(tree.superview(of: view)!.rawValue)),
                         ("frame", .array([p.frame.minX, p.frame.minY, p.frame.width, p.frame.height].map { .double($0) })),
                         ("hidden", .bool(p.isHidden)), ("alpha", .double(p.alpha)), ("interactive", .bool(p.isUserInteractionEnabled)),
+                        ("class", .string(p.viewClass.rawValue)), ("transform", transform(p.transform)),
+                        ("next_responder", p.nextResponder.map { .string($0.rawValue) } ?? .null),
                         ("controller", tree.controller(ofRootView: view).map { .string($0.rawValue) } ?? .null),
                     ]), view))
             }
@@ -44,11 +46,20 @@ public enum TreeDescription {
                 .object([
                     ("id", .string(controller.rawValue)), ("kind", "controller"), ("view", .string(c.view.rawValue)),
                     ("presented_by", c.presentedBy.map { .string($0.rawValue) } ?? .null),
+                    ("next_responder", c.nextResponder.map { .string($0.rawValue) } ?? .null),
                 ]), controller))
         }
         items.append(.object([("id", .string(tree.applicationID.rawValue)), ("kind", "application")]))
         items.append(.object([("id", .string(tree.appDelegateID.rawValue)), ("kind", "app_delegate")]))
         return .array(items)
+    }
+
+    /// A view's transform as a `set` request writes it: `translate`, `rotate` (degrees), `scale`.
+    public static func transform(_ t: ViewTransform) -> JSONValue {
+        .object([
+            ("translate", .array([.double(t.translation.x), .double(t.translation.y)])), ("rotate", .double(t.rotation)),
+            ("scale", .array([.double(t.scaleX), .double(t.scaleY)])),
+        ])
     }
 
     /// A control as it is now: its kind, whether it is enabled, and a toggle's or slider's state
