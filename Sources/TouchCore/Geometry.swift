@@ -240,11 +240,12 @@ public struct ViewTransform: Hashable, Sendable, CustomStringConvertible {
             c += termC
             s += termS
         }
+        // `+ 0` turns a negative zero into zero, so matrices print and compare plainly.
         switch quarters {
-        case 1: return (c, -s)
-        case 2: return (-s, -c)
-        case 3: return (-c, s)
-        default: return (s, c)
+        case 1: return (c + 0, -s + 0)
+        case 2: return (-s + 0, -c + 0)
+        case 3: return (-c + 0, s + 0)
+        default: return (s + 0, c + 0)
         }
     }
 

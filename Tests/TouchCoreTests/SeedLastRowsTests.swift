@@ -14,6 +14,35 @@ import TouchCore
         #expect(tree.responderChain(from: "black") == ["black", "orange", "root", "ViewController", "window", "application", "app_delegate"])
     }
 
+    /// Seed 001's log with blue's `next` overridden: the unhandled touch skips orange.
+    @Test func theTouchCallsFollowTheOverride() throws {
+        var tree = seedExperimentTree()
+        try tree.updateView("blue") { $0.nextResponder = "ViewController" }
+        var app = Application(tree: tree)
+        let reports = app.send(frame(1.0, contact(1, .began, 70, 150))) + app.send(frame(1.05, contact(1, .ended, 70, 150)))
+        #expect(
+            calls(reports, among: ["blue", "orange", "ViewController", "app_delegate"]) == [
+                "blue - touchesBegan", "ViewController - touchesBegan", "app_delegate - touchesBegan",
+                "blue - touchesEnded", "ViewController - touchesEnded", "app_delegate - touchesEnded",
+            ])
+    }
+
+    /// A touch on a rotated view is located in the view's own coordinates.
+    @Test func aTouchOnATransformedViewIsInTheViewsCoordinates() throws {
+        var tree = seedExperimentTree()
+        // Blue (20, 20, 150, 150) in orange, turned a quarter about its center and scaled twice.
+        try tree.updateView("blue") { $0.transform = ViewTransform(rotation: 90, scaleX: 2, scaleY: 2) }
+        var app = Application(tree: tree)
+        // Orange's (95, 55) is 40 above blue's center (95, 95): turned back a quarter and halved, it is
+        // 20 left of the center of blue's bounds (75, 75).
+        let reports = app.send(frame(1.0, contact(1, .began, 20 + 95, 100 + 55)))
+        let hit = try #require(reports.first?.hits.first)
+        #expect(hit.view == "blue")
+        #expect(hit.pointInView == Point(x: 55, y: 75))
+        let touch = try #require(reports.first?.event.allTouches.first)
+        #expect(touch.location(in: "blue", of: app.tree) == Point(x: 55, y: 75))
+    }
+
     @Test func aControllersOverrideAndAnOverrideToAResponderThatLeft() throws {
         var tree = seedExperimentTree()
         try tree.addView("side", parent: "window", view(rect(0, 0, 10, 10)))
