@@ -67,6 +67,26 @@ import TouchCore
         #expect(try load(toggled).controls.map(\.kind) == [.toggle(isOn: false)])
     }
 
+    @Test func aScaledButtonIsAsLargeAsItIsDrawn() throws {
+        // 40 points at 6.4 points per millimetre: 6.25 mm, too small for a finger; scaled twice, 12.5 mm.
+        let base = """
+            [[window]]
+            id = "w"
+            size = [400, 400]
+
+            [[view]]
+            id = "b"
+            parent = "w"
+            class = "button"
+            frame = [0, 0, 40, 40]
+
+            """
+        let small = try load(base)
+        #expect(LayoutWarnings.targetSizeWarnings(document: small, tree: try small.makeApplication().tree).count == 1)
+        let scaled = try load(base + "transform = { scale = 2 }\n")
+        #expect(LayoutWarnings.targetSizeWarnings(document: scaled, tree: try scaled.makeApplication().tree).isEmpty)
+    }
+
     @Test func anUnknownClassIsReportedWithItsPlace() {
         let text = Self.gallery.replacingOccurrences(of: "class = \"label\"", with: "class = \"lable\"")
         check(
