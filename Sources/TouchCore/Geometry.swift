@@ -120,3 +120,139 @@ public func formatNumber(_ value: Double) -> String {
     if scaled == scaled.rounded() && abs(scaled) < 1e15 { return String(Int64(scaled)) }
     return String(scaled)
 }
+
+/// An affine transform of the plane, `CGAffineTransform`'s matrix `[a b 0; c d 0; tx ty 1]`: it maps
+/// `(x, y)` to `(a·x + c·y + tx, b·x + d·y + ty)`.
+public struct AffineTransform: Hashable, Sendable {
+    public var a: Double
+    public var b: Double
+    public var c: Double
+    public var d: Double
+    public var tx: Double
+    public var ty: Double
+
+    public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+        self.a = a
+        self.b = b
+        self.c = c
+        self.d = d
+        self.tx = tx
+        self.ty = ty
+    }
+
+    public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+
+    public var isIdentity: Bool { self == .identity }
+
+    /// `point` mapped through the transform (`CGPointApplyAffineTransform`).
+    public func apply(_ point: Point) -> Point {
+        Point(x: a * point.x + c * point.y + tx, y: b * point.x + d * point.y + ty)
+    }
+
+    /// The determinant `a·d − b·c`: zero for a transform that flattens the plane.
+    public var determinant: Double { a * d - b * c }
+
+    /// The inverse transform (`CGAffineTransformInvert`), or `nil` when there is none (a zero or
+    /// non-finite determinant, or a non-finite result). Never traps.
+    public var inverted: AffineTransform? {
+        let det = determinant
+        guard det != 0, det.isFinite else { return nil }
+        let inverse = AffineTransform(
+            a: d / det, b: -b / det, c: -c / det, d: a / det,
+            tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
+        let parts = [inverse.a, inverse.b, inverse.c, inverse.d, inverse.tx, inverse.ty]
+        return parts.allSatisfy(\.isFinite) ? inverse : nil
+    }
+
+    /// `self` followed by `other` (`CGAffineTransformConcat(self, other)`): first `self`, then `other`.
+    public func concatenating(_ other: AffineTransform) -> AffineTransform {
+        AffineTransform(
+            a: a * other.a + b * other.c, b: a * other.b + b * other.d,
+            c: c * other.a + d * other.c, d: c * other.b + d * other.d,
+            tx: tx * other.a + ty * other.c + other.tx, ty: tx * other.b + ty * other.d + other.ty)
+    }
+
+    /// The smallest upright rectangle holding `rect` mapped through the transform
+    /// (`CGRectApplyAffineTransform`); `rect` itself for the identity.
+    public func boundingBox(of rect: Rect) -> Rect {
+        if isIdentity { return rect }
+        let corners = [
+            apply(rect.origin), apply(Point(x: rect.maxX, y: rect.minY)),
+            apply(Point(x: rect.minX, y: rect.maxY)), apply(Point(x: rect.maxX, y: rect.maxY)),
+        ]
+        var x0 = corners[0].x, x1 = corners[0].x, y0 = corners[0].y, y1 = corners[0].y
+        for p in corners.dropFirst() {
+            x0 = min(x0, p.x)
+            x1 = max(x1, p.x)
+            y0 = min(y0, p.y)
+            y1 = max(y1, p.y)
+        }
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}
+
+/// A view's `transform` as a layout or request writes it: a scale, then a rotation, then a
+/// translation, all about the view's center (UIKit's default anchor point). The counterpart of
+/// `CGAffineTransform(translationX:y:).rotated(by:).scaledBy(x:y:)`.
+public struct ViewTransform: Hashable, Sendable, CustomStringConvertible {
+    /// Points the view is moved by, in its superview's coordinates.
+    public let translation: Point
+    /// Degrees, clockwise on screen (y grows downwards, as in UIKit).
+    public let rotation: Double
+    /// Factors along the view's own x and y axes.
+    public let scaleX: Double
+    public let scaleY: Double
+    /// The matrix: view coordinates relative to its center → superview coordinates relative to
+    /// the view's center before the transform.
+    public let matrix: AffineTransform
+    /// The inverse of ``matrix``, `nil` when it has none.
+    public let inverse: AffineTransform?
+    /// Whether the transform leaves every point where it is.
+    public let isIdentity: Bool
+
+    public init(translation: Point = .zero, rotation: Double = 0, scaleX: Double = 1, scaleY: Double = 1) {
+        self.translation = translation
+        self.rotation = rotation
+        self.scaleX = scaleX
+        self.scaleY = scaleY
+        let (sin, cos) = Self.sineCosine(degrees: rotation)
+        matrix = AffineTransform(
+            a: cos * scaleX, b: sin * scaleX, c: -sin * scaleY, d: cos * scaleY, tx: translation.x, ty: translation.y)
+        inverse = matrix.inverted
+        isIdentity = matrix.isIdentity
+    }
+
+    public static let identity = ViewTransform()
+
+    /// Sine and cosine of an angle in degrees, exact at multiples of 90 degrees (so a quarter turn
+    /// maps whole points to whole points). The standard library has no trigonometry: the angle is
+    /// reduced to within 45 degrees of a quarter turn, where the Taylor series below are exact to
+    /// a few units in the last place.
+    static func sineCosine(degrees: Double) -> (sin: Double, cos: Double) {
+        guard degrees.isFinite else { return (.nan, .nan) }
+        var turns = degrees.truncatingRemainder(dividingBy: 360)
+        if turns < 0 { turns += 360 }
+        let quarters = (turns / 90).rounded()
+        let x = (turns - quarters * 90) * Double.pi / 180
+        let x2 = x * x
+        var s = x, c = 1.0, termS = x, termC = 1.0
+        for n in stride(from: 2.0, through: 18, by: 2) {
+            termC *= -x2 / ((n - 1) * n)
+            termS *= -x2 / (n * (n + 1))
+            c += termC
+            s += termS
+        }
+        // `+ 0` turns a negative zero into zero, so matrices print and compare plainly.
+        switch quarters {
+        case 1: return (c + 0, -s + 0)
+        case 2: return (-s + 0, -c + 0)
+        case 3: return (-c + 0, s + 0)
+        default: return (s + 0, c + 0)
+        }
+    }
+
+    public var description: String {
+        "translate (\(formatNumber(translation.x)), \(formatNumber(translation.y))) rotate \(formatNumber(rotation))° "
+            + "scale (\(formatNumber(scaleX)), \(formatNumber(scaleY)))"
+    }
+}

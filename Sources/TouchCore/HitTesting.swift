@@ -108,7 +108,8 @@ extension ViewTree {
     }
 
     /// Hit-tests the windows of `window`'s display from the top level down, as UIKit asks each window
-    /// in turn: the first window whose hit-test returns a view receives the touch.
+    /// in turn: the first window whose hit-test returns a view receives the touch. Hidden windows
+    /// are not asked (nor traced).
     public func hitTest(_ point: Point, onDisplayOf window: ResponderID, traced: Bool = false) -> HitTestResult? {
         guard let windowIndex = nodeIndex[window], nodes[Int(windowIndex)].window != nil else { return nil }
         // The only window, untraced (most touch-downs): no window list, no trace.
@@ -121,7 +122,8 @@ extension ViewTree {
         }
         guard let props = windowProperties(of: window) else { return nil }
         var trace: [HitTestStep] = []
-        for candidate in windowsForHitTesting(onDisplay: props.display) {
+        // UIKit asks only the windows that are shown: a hidden window is not entered at all.
+        for candidate in windowsForHitTesting(onDisplay: props.display) where windowProperties(of: candidate)?.isHidden != true {
             guard var result = hitTest(point, inWindow: candidate, traced: traced) else { continue }
             trace += result.trace
             if result.view != nil {
@@ -156,11 +158,21 @@ extension ViewTree {
         case .redirectAnywhere(let target):
             // Seed 000's `return self.subviews[0]`: no test of anything, for any point.
             if let targetIndex = nodeIndex[target], isStrictDescendant(targetIndex, of: index) { return finish(targetIndex, .redirected) }
-        case .default, .passThrough, .capture, .redirect: break
+        case .default, .passThrough, .capture, .redirect, .redirectInsideTarget: break
         }
         if let skip = ineligibility(props) { return finish(nil, skip) }
         // Seed 000's `return self;`: itself for every point that reaches it, inside it or not.
         if case .capture = props.hitTestPolicy { return finish(index, .captured) }
+        if case .redirectInsideTarget(let target) = props.hitTestPolicy {
+            // Seed 003's topView: `super.hitTest` first, then the covered button if the point is inside it.
+            let normal = defaultAnswer(node: index, point: point, traced: traced, trace: &trace)
+            if let targetIndex = nodeIndex[target], isEligibleBranch(from: targetIndex, below: index),
+                nodes[Int(targetIndex)].properties.hitArea.contains(convert(point, from: index, down: targetIndex))
+            {
+                return finish(targetIndex, .redirected)
+            }
+            return finish(normal.0, normal.1)
+        }
         guard props.hitArea.contains(point) else { return finish(nil, .outside) }
         switch props.hitTestPolicy {
         case .redirect(let target):
@@ -169,13 +181,27 @@ extension ViewTree {
             }
             if let hit = hitSubviews(of: index, point: point, traced: traced, trace: &trace) { return finish(hit, .hitSubview) }
             return finish(index, .hitSelf)
-        case .default, .passThrough, .refuse, .capture, .redirectAnywhere:
+        case .default, .passThrough, .refuse, .capture, .redirectAnywhere, .redirectInsideTarget:
             if let hit = hitSubviews(of: index, point: point, traced: traced, trace: &trace) {
                 return finish(hit, .hitSubview)
             }
             if case .passThrough = props.hitTestPolicy { return finish(nil, .passedThrough) }
             return finish(index, .hitSelf)
         }
+    }
+
+    /// UIKit's own answer for an eligible view: outside, a subview's answer, or itself.
+    private func defaultAnswer(node index: Int32, point: Point, traced: Bool, trace: inout [HitTestStep]) -> (Int32?, HitTestOutcome) {
+        guard nodes[Int(index)].properties.hitArea.contains(point) else { return (nil, .outside) }
+        if let hit = hitSubviews(of: index, point: point, traced: traced, trace: &trace) { return (hit, .hitSubview) }
+        return (index, .hitSelf)
+    }
+
+    /// A point in `ancestor`'s coordinates converted into those of `index`, a view below it.
+    private func convert(_ point: Point, from ancestor: Int32, down index: Int32) -> Point {
+        let parent = nodes[Int(index)].parent
+        guard index != ancestor, parent >= 0 else { return point }
+        return nodes[Int(index)].properties.pointFromSuperview(convert(point, from: ancestor, down: parent))
     }
 
     /// Asks the subviews from the topmost down. A superview with many subviews asks only those its
@@ -185,17 +211,15 @@ extension ViewTree {
     private func hitSubviews(of index: Int32, point: Point, traced: Bool, trace: inout [HitTestStep]) -> Int32? {
         if !traced, usesSubviewIndex, nodes[Int(index)].grid != nil {
             return nodes[Int(index)].grid!.firstCandidate(at: point) { child in
-                let frame = nodes[Int(child)].properties.frame.origin
-                let bounds = nodes[Int(child)].properties.boundsOrigin
                 var none: [HitTestStep] = []
-                return hitTest(node: child, point: point - frame + bounds, traced: false, trace: &none)
+                let local = nodes[Int(child)].properties.pointFromSuperview(point)
+                return hitTest(node: child, point: local, traced: false, trace: &none)
             }
         }
         let children = nodes[Int(index)].children
         for child in children.reversed() {
-            let frame = nodes[Int(child)].properties.frame.origin
-            let bounds = nodes[Int(child)].properties.boundsOrigin
-            if let hit = hitTest(node: child, point: point - frame + bounds, traced: traced, trace: &trace) { return hit }
+            let local = nodes[Int(child)].properties.pointFromSuperview(point)
+            if let hit = hitTest(node: child, point: local, traced: traced, trace: &trace) { return hit }
         }
         return nil
     }

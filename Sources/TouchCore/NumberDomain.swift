@@ -74,6 +74,9 @@ public enum Limits {
     public static let alpha = NumberDomain(0...1)
     /// An angle in degrees.
     public static let degrees = NumberDomain(-360_000...360_000, unit: "degrees")
+    /// A view transform's scale factor along one axis: positive (a mirror image is not offered) and
+    /// within a million-fold range, so the transform always has an inverse.
+    public static let transformScale = NumberDomain(0.001...1_000)
     /// Any other plain number a layout or request may carry (a slider's value and range, a scale):
     /// finite and of a magnitude no arithmetic here can overflow.
     public static let plainNumber = NumberDomain(-1e12...1e12)

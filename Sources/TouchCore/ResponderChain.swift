@@ -3,7 +3,9 @@ extension ViewTree {
     /// - a view: its controller when it is that controller's root view, else its superview;
     /// - a view controller: the window when it is that window's root controller, else the controller
     ///   that presented it, else its root view's superview;
-    /// - a window: the application; the application: the app delegate; the app delegate: `nil`.
+    /// - a window: the application; the application: the app delegate; the app delegate: `nil`;
+    /// - a view or controller with a `next` override (``ViewProperties/nextResponder``,
+    ///   ``ControllerProperties/nextResponder``): that responder, while the tree has it.
     public func nextResponder(of id: ResponderID) -> ResponderID? {
         // Names are unique across responders: the two fixed ones are compared before any look-up.
         if id == appDelegateID { return nil }
@@ -11,10 +13,12 @@ extension ViewTree {
         if let index = nodeIndex[id] {
             let node = nodes[Int(index)]
             if node.window != nil { return applicationID }
+            if let next = node.properties.nextResponder, kind(of: next) != nil { return next }
             if let controller = node.rootOf { return controller }
             return nodes[Int(node.parent)].id
         }
         if let controller = controllers[id] {
+            if let next = controller.nextResponder, kind(of: next) != nil { return next }
             for window in windowIDs where windowProperties(of: window)?.rootController == id {
                 return window
             }
@@ -26,7 +30,8 @@ extension ViewTree {
 
     /// The responder chain from `first` to the app delegate, both included.
     ///
-    /// Stops if a responder repeats (a presentation cycle the layout validation would have refused).
+    /// Stops if a responder repeats (a presentation or `next` override cycle the layout validation
+    /// would have refused).
     public func responderChain(from first: ResponderID) -> [ResponderID] {
         var chain: [ResponderID] = []
         chain.reserveCapacity(8)
@@ -37,6 +42,10 @@ extension ViewTree {
             var i = Int(start)
             while true {
                 chain.append(nodes[i].id)
+                if let next = nodes[i].properties.nextResponder, kind(of: next) != nil {
+                    current = next
+                    break
+                }
                 if let controller = nodes[i].rootOf {
                     current = controller
                     break

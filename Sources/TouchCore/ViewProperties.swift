@@ -19,6 +19,12 @@ public enum HitTestPolicy: Hashable, Sendable {
     /// `return self.subviews[0];` ("不管点击哪里": wherever the touch lands, red gets it). When the
     /// descendant has left the tree, the view behaves as `.default`.
     case redirectAnywhere(ResponderID)
+    /// The named descendant when the point is inside that descendant's hit area, else the
+    /// `.default` answer: seed 003's topView, whose `hitTest` returns the covered `underButton`
+    /// when `underButton.point(inside:)` accepts the point and `super.hitTest` otherwise. As for
+    /// `.redirect`, a descendant that is hidden, transparent or not interactive (itself or a view
+    /// between) is never returned, and the view itself is skipped like any view when it is.
+    case redirectInsideTarget(ResponderID)
     /// Never anything: `nil` at once, without the eligibility and point tests and without asking
     /// subviews (seed 001's `override func hitTest(...) { return nil }`). The superview then
     /// tries its other subviews, or becomes the hit view itself.
@@ -46,6 +52,16 @@ public struct ViewProperties: Hashable, Sendable {
     /// Points added to the bounds on each side for `point(inside:with:)` (seed 000's enlarged button).
     public var hitExpansion: EdgeInsets
     public var hitTestPolicy: HitTestPolicy
+    /// `transform`, about the view's center: hit-testing and every conversion between this view's
+    /// coordinates and its superview's go through it (`frame` is the frame without it: UIKit's
+    /// `center` and `bounds.size`).
+    public var transform: ViewTransform
+    /// The UIKit class the view stands for. Its defaults are applied where a layout is read
+    /// (``ViewClass/defaults(frame:)``); afterwards it is a label only.
+    public var viewClass: ViewClass
+    /// A `next` override: the responder after this view in the responder chain instead of its
+    /// controller or superview. Ignored while no responder has that id.
+    public var nextResponder: ResponderID?
 
     /// UIKit ignores views whose alpha is less than 0.01 (its documentation's rule; the seeds' sample
     /// code writes `<= 0.01`, touchd follows UIKit: a view with alpha exactly 0.01 can be hit).
@@ -55,7 +71,8 @@ public struct ViewProperties: Hashable, Sendable {
         frame: Rect, boundsOrigin: Point = .zero, isHidden: Bool = false, alpha: Double = 1,
         isUserInteractionEnabled: Bool = true, clipsToBounds: Bool = false,
         isMultipleTouchEnabled: Bool = false, isExclusiveTouch: Bool = false,
-        hitExpansion: EdgeInsets = .zero, hitTestPolicy: HitTestPolicy = .default
+        hitExpansion: EdgeInsets = .zero, hitTestPolicy: HitTestPolicy = .default,
+        transform: ViewTransform = .identity, viewClass: ViewClass = .view, nextResponder: ResponderID? = nil
     ) {
         self.frame = frame
         self.boundsOrigin = boundsOrigin
@@ -67,6 +84,9 @@ public struct ViewProperties: Hashable, Sendable {
         self.isExclusiveTouch = isExclusiveTouch
         self.hitExpansion = hitExpansion
         self.hitTestPolicy = hitTestPolicy
+        self.transform = transform
+        self.viewClass = viewClass
+        self.nextResponder = nextResponder
     }
 
     /// The view's own coordinate space: `bounds`.
@@ -74,6 +94,79 @@ public struct ViewProperties: Hashable, Sendable {
 
     /// The area `point(inside:with:)` accepts, in the view's own coordinates.
     public var hitArea: Rect { bounds.outset(by: hitExpansion) }
+
+    /// A point in the superview's coordinates converted into the view's own
+    /// (`convert(_:from: superview)`): without a transform, minus the frame's origin plus the
+    /// bounds' origin; with one, the offset from the frame's center through the inverse transform,
+    /// plus the bounds' center. A transform without an inverse gives a point that is in no area
+    /// (not a number), so the view is never hit; it never traps.
+    @inline(__always)
+    public func pointFromSuperview(_ point: Point) -> Point {
+        if transform.isIdentity { return point - frame.origin + boundsOrigin }
+        guard let inverse = transform.inverse else { return Point(x: .nan, y: .nan) }
+        return inverse.apply(point - frame.center) + bounds.center
+    }
+
+    /// A point in the view's coordinates converted into its superview's (`convert(_:to: superview)`).
+    public func pointToSuperview(_ point: Point) -> Point {
+        if transform.isIdentity { return point - boundsOrigin + frame.origin }
+        return transform.matrix.apply(point - bounds.center) + frame.center
+    }
+
+    /// The matrix that maps the view's coordinates into its superview's.
+    public var toSuperview: AffineTransform {
+        // p ↦ matrix(p − bounds.center) + frame.center, as one matrix.
+        var m = transform.matrix
+        let bc = bounds.center
+        m.tx += frame.center.x - (m.a * bc.x + m.c * bc.y)
+        m.ty += frame.center.y - (m.b * bc.x + m.d * bc.y)
+        return m
+    }
+
+    /// The upright rectangle, in the superview's coordinates, that holds `rect` (in the view's
+    /// coordinates) as it lies after the transform: `rect` moved by the frame without one.
+    public func boxInSuperview(_ rect: Rect) -> Rect {
+        if transform.isIdentity { return Rect(origin: rect.origin - boundsOrigin + frame.origin, size: rect.size) }
+        return toSuperview.boundingBox(of: rect)
+    }
+}
+
+/// The UIKit classes a layout's view can stand for, each with UIKit's defaults for it: labels and
+/// image views take no touches (`isUserInteractionEnabled = false`), buttons, switches and sliders
+/// are controls of the matching kind. A layout's own keys override each default.
+public enum ViewClass: String, Hashable, Sendable, CaseIterable {
+    /// `UIView`: every property at its plain default.
+    case view
+    /// `UILabel`: not interactive.
+    case label
+    /// `UIImageView`: not interactive.
+    case image
+    /// `UIButton`: a button control.
+    case button
+    /// `UISwitch`: a toggle control.
+    case `switch`
+    /// `UISlider`: a slider control.
+    case slider
+
+    /// A view of this class with UIKit's defaults for it.
+    public func defaults(frame: Rect) -> ViewProperties {
+        var properties = ViewProperties(frame: frame, viewClass: self)
+        switch self {
+        case .label, .image: properties.isUserInteractionEnabled = false
+        case .view, .button, .switch, .slider: break
+        }
+        return properties
+    }
+
+    /// The control a view of this class is (UIKit's `UIControl` subclasses), or `nil`.
+    public var controlKind: ControlKind? {
+        switch self {
+        case .button: .button
+        case .switch: .toggle(isOn: false)
+        case .slider: .slider(minimum: 0, maximum: 1, value: 0, step: nil, isContinuous: true)
+        case .view, .label, .image: nil
+        }
+    }
 }
 
 /// A window's properties. A window is also a view (as `UIWindow` is a `UIView`) whose frame is
@@ -144,9 +237,13 @@ public struct ControllerProperties: Hashable, Sendable {
     public var view: ResponderID
     /// The controller that presented this one (`presentingViewController`), if any.
     public var presentedBy: ResponderID?
+    /// A `next` override: the responder after this controller instead of its window, presenter or
+    /// root view's superview. Ignored while no responder has that id.
+    public var nextResponder: ResponderID?
 
-    public init(view: ResponderID, presentedBy: ResponderID? = nil) {
+    public init(view: ResponderID, presentedBy: ResponderID? = nil, nextResponder: ResponderID? = nil) {
         self.view = view
         self.presentedBy = presentedBy
+        self.nextResponder = nextResponder
     }
 }

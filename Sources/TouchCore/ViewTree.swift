@@ -242,16 +242,20 @@ public struct ViewTree: Sendable {
         }
     }
 
-    /// Where a subview can answer a point, in its superview's coordinates: its hit area (`frame`
-    /// grown by `hitExpansion`), nowhere when hit-testing always skips it (hidden, not interactive,
-    /// transparent), or everywhere when it answers points outside itself (capture, redirect
-    /// anywhere).
+    /// Where a subview can answer a point, in its superview's coordinates: the upright box holding
+    /// its hit area (`bounds` grown by `hitExpansion`) as its transform places it, nowhere when
+    /// hit-testing always skips it (hidden, not interactive, transparent), or everywhere when it
+    /// answers points outside itself (capture, redirect anywhere, redirect inside a target that
+    /// may stick out of it).
     func gridArea(of index: Int32) -> SubviewGrid.Area {
         let props = nodes[Int(index)].properties
         if case .redirectAnywhere = props.hitTestPolicy { return .everywhere }
         guard ineligibility(props) == nil else { return .never }
-        if case .capture = props.hitTestPolicy { return .everywhere }
-        return .rect(props.frame.outset(by: props.hitExpansion))
+        switch props.hitTestPolicy {
+        case .capture, .redirectInsideTarget: return .everywhere
+        case .default, .passThrough, .redirect, .redirectAnywhere, .refuse:
+            return .rect(props.boxInSuperview(props.hitArea))
+        }
     }
 
     private func checkCapacity(for id: ResponderID) throws(ViewTreeError) {
@@ -387,7 +391,8 @@ public struct ViewTree: Sendable {
     // MARK: - Coordinates
 
     /// Converts a point in window coordinates into `view`'s coordinates (`convert(_:from: nil)`).
-    /// Each step down subtracts the subview's frame origin and adds its bounds origin.
+    /// Each step down subtracts the subview's frame origin and adds its bounds origin, through the
+    /// inverse of its transform when it has one (``ViewProperties/pointFromSuperview(_:)``).
     public func convert(_ point: Point, fromWindowTo view: ResponderID) -> Point? {
         guard let index = nodeIndex[view] else { return nil }
         return convertFromWindow(point, to: index)
@@ -405,8 +410,7 @@ public struct ViewTree: Sendable {
         guard var index = nodeIndex[view] else { return nil }
         var p = point
         while nodes[Int(index)].parent >= 0 {
-            let props = nodes[Int(index)].properties
-            p = p - props.boundsOrigin + props.frame.origin
+            p = nodes[Int(index)].properties.pointToSuperview(p)
             index = nodes[Int(index)].parent
         }
         return p
@@ -429,8 +433,7 @@ public struct ViewTree: Sendable {
         // conversion first (views nest at most `maximumDepth` deep).
         let parent = nodes[Int(index)].parent
         guard parent >= 0 else { return point }
-        return convertFromWindow(point, to: parent) - nodes[Int(index)].properties.frame.origin
-            + nodes[Int(index)].properties.boundsOrigin
+        return nodes[Int(index)].properties.pointFromSuperview(convertFromWindow(point, to: parent))
     }
 }
 

@@ -69,7 +69,7 @@ public enum LayoutLoader {
             version: draft.version, application: draft.application, settings: draft.settings,
             windows: draft.windows.map(\.spec), controllers: draft.controllers.map(\.spec), views: draft.views.map(\.spec),
             handlers: draft.handlers.map(\.spec), devices: draft.devices.map(\.spec), gestures: draft.gestures.map(\.spec),
-            daemon: draft.daemon, controls: draft.controls.map(\.spec))
+            daemon: draft.daemon, controls: draft.controls.map(\.spec) + draft.classControls)
     }
 
     /// The TOML tree of text that ``SourceLocator`` let through.

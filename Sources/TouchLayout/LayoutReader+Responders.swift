@@ -9,10 +9,10 @@ extension LayoutReader {
             "hit_test", "refresh_hz",
         ]
         + firstResponderKeys
-    static let controllerKeys = ["id", "view", "presented_by"] + firstResponderKeys
+    static let controllerKeys = ["id", "view", "presented_by", "next_responder"] + firstResponderKeys
     static let viewKeys = [
         "id", "parent", "frame", "bounds_origin", "hidden", "alpha", "interactive", "clips_to_bounds",
-        "multiple_touch", "exclusive_touch", "hit_expansion", "hit_test", "redirect",
+        "multiple_touch", "exclusive_touch", "hit_expansion", "hit_test", "redirect", "class", "transform", "next_responder",
     ] + firstResponderKeys
 
     /// UIKit's names of the first-responder properties, for "did you mean".
@@ -31,7 +31,9 @@ extension LayoutReader {
         "userInteractionEnabled": "interactive", "hitTestPolicy": "hit_test",
         "refresh_rate": "refresh_hz", "maximumFramesPerSecond": "refresh_hz", "fps": "refresh_hz",
     ].merging(firstResponderAliases) { a, _ in a }.merging(hitTestAliases) { a, _ in a }
-    static let controllerAliases = ["presentingViewController": "presented_by", "root_view": "view"]
+    static let controllerAliases = [
+        "presentingViewController": "presented_by", "root_view": "view", "next": "next_responder", "nextResponder": "next_responder",
+    ]
         .merging(firstResponderAliases) { a, _ in a }
     static let viewAliases = [
         "userInteractionEnabled": "interactive", "multipleTouchEnabled": "multiple_touch",
@@ -39,6 +41,8 @@ extension LayoutReader {
         "expand": "hit_expansion", "expansion": "hit_expansion", "hit_slop": "hit_expansion", "touch_expansion": "hit_expansion",
         "hit_outset": "hit_expansion", "hitTestEdgeInsets": "hit_expansion", "touch_area": "hit_expansion", "hit_area": "hit_expansion",
         "touch_margin": "hit_expansion", "hit_margin": "hit_expansion", "hit_padding": "hit_expansion", "touch_padding": "hit_expansion",
+        "next": "next_responder", "nextResponder": "next_responder", "kind": "class", "type": "class",
+        "translate": "transform", "rotate": "transform", "rotation": "transform", "scale": "transform",
     ].merging(firstResponderAliases) { a, _ in a }.merging(hitTestAliases) { a, _ in a }
 
     /// The windows, controllers and views, each array within its budget.
@@ -87,10 +91,12 @@ extension LayoutReader {
         let id = readID(fields, what: "controller")
         let view = reference(fields, "view", required: true, expect: "the id of the controller's root [[view]]")
         let presentedBy = reference(fields, "presented_by", expect: "the id of the presenting [[controller]]")
+        let next = reference(fields, "next_responder", expect: Self.nextResponderExpectation)
         let traits = readFirstResponderTraits(fields, of: id)
         fields.rejectUnknownKeys(Self.controllerKeys, what: "a [[controller]]", aliases: Self.controllerAliases)
         return ControllerSpec(
-            id: id, properties: ControllerProperties(view: view ?? "", presentedBy: presentedBy), firstResponderTraits: traits)
+            id: id, properties: ControllerProperties(view: view ?? "", presentedBy: presentedBy, nextResponder: next),
+            firstResponderTraits: traits)
     }
 
     /// `can_become_first_responder` and `can_resign_first_responder` of a window, view or
@@ -111,7 +117,10 @@ extension LayoutReader {
         let id = readID(fields, what: "view")
         let parent = reference(fields, "parent", required: true, expect: "the id of a [[window]] or of a [[view]]")
         let frame = fields.numbers("frame", NumberElement.rectangle, required: true, expect: "[x, y, width, height] in points")
-        var properties = ViewProperties(frame: frame.map { Rect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) } ?? .zero)
+        let viewClass = fields.choice("class", ViewClass.allCases.map { ($0.rawValue, $0) }) ?? .view
+        var properties = viewClass.defaults(frame: frame.map { Rect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) } ?? .zero)
+        if let transform = readTransform(fields) { properties.transform = transform }
+        properties.nextResponder = reference(fields, "next_responder", expect: Self.nextResponderExpectation)
         if let origin = fields.numbers("bounds_origin", NumberElement.point, expect: "[x, y] in points") {
             properties.boundsOrigin = Point(x: origin[0], y: origin[1])
         }
@@ -142,7 +151,7 @@ extension LayoutReader {
         }
     }
 
-    private enum PolicyName { case `default`, passThrough, capture, redirect, redirectAnywhere, refuse }
+    private enum PolicyName { case `default`, passThrough, capture, redirect, redirectAnywhere, redirectInsideTarget, refuse }
 
     /// `hit_test`, with `redirect` (required by `"redirect"` and `"redirect-anywhere"`, refused
     /// otherwise).
@@ -151,24 +160,25 @@ extension LayoutReader {
             "hit_test",
             [
                 ("default", PolicyName.default), ("pass-through", .passThrough), ("capture", .capture), ("redirect", .redirect),
-                ("redirect-anywhere", .redirectAnywhere), ("none", .refuse),
+                ("redirect-anywhere", .redirectAnywhere), ("redirect-inside-target", .redirectInsideTarget), ("none", .refuse),
             ])
         let hitTestIsBad = fields.has("hit_test") && name == nil
-        let redirects = name == .redirect || name == .redirectAnywhere
+        let redirects = name == .redirect || name == .redirectAnywhere || name == .redirectInsideTarget
         let target = reference(fields, "redirect", expect: "the id of a strict descendant of this view")
         if !redirects && fields.has("redirect") && !hitTestIsBad {
             let current = name == nil ? "no hit_test" : "hit_test = \(quote(fields.values["hit_test"]?.stringValue ?? ""))"
             log.add(
                 .conflict, fields.at("redirect"),
-                "redirect has no effect with \(current): expected hit_test = \"redirect\" or \"redirect-anywhere\" alongside it, or no redirect")
+                "redirect has no effect with \(current): expected hit_test = \"redirect\", \"redirect-anywhere\" or \"redirect-inside-target\" alongside it, or no redirect")
         }
         if redirects && target == nil && !fields.has("redirect") {
-            let value = name == .redirect ? "redirect" : "redirect-anywhere"
+            let value = fields.values["hit_test"]?.stringValue ?? "redirect"
             fields.missing("redirect", "the id of a strict descendant of this view, required by hit_test = \"\(value)\"")
         }
         switch name {
         case .redirect: return target.map { .redirect($0) }
         case .redirectAnywhere: return target.map { .redirectAnywhere($0) }
+        case .redirectInsideTarget: return target.map { .redirectInsideTarget($0) }
         case .default: return .default
         case .passThrough: return .passThrough
         case .capture: return .capture

@@ -76,7 +76,7 @@ extension LayoutValidator {
         for entry in draft.views {
             let target: ResponderID
             switch entry.spec.hitTestPolicy {
-            case .redirect(let named), .redirectAnywhere(let named): target = named
+            case .redirect(let named), .redirectAnywhere(let named), .redirectInsideTarget(let named): target = named
             case .default, .passThrough, .capture, .refuse: continue
             }
             let at = path("view", entry.index, "redirect")

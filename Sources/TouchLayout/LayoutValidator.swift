@@ -54,6 +54,7 @@ struct LayoutValidator {
         checkViews(draft)
         checkControllers(draft)
         checkWindows(&draft)
+        checkNextResponders(draft)
         checkHandlers(draft)
         checkInitialFirstResponders(draft)
         checkGestures(draft)

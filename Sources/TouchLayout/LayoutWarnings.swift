@@ -93,9 +93,10 @@ public enum LayoutWarnings {
             guard tree.kind(of: id) == .view, let props = tree.properties(of: id), let window = tree.window(of: id),
                 let ppm = tree.windowProperties(of: window)?.pointsPerMillimetre
             else { continue }
+            // As drawn: the view's own scale enlarges or shrinks its hit area on the screen.
             let area = props.hitArea
-            let w = area.width / ppm
-            let h = area.height / ppm
+            let w = area.width * props.transform.scaleX / ppm
+            let h = area.height * props.transform.scaleY / ppm
             if min(w, h) < minimumTargetMillimetres {
                 warned.insert(id)
                 result.append(

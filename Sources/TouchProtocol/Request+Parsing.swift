@@ -205,6 +205,7 @@ extension ViewChanges {
             } else {
                 hitExpansion = EdgeInsets(all: try RequestField.number(v, path, in: Limits.length))
             }
+        case "transform": transform = try Self.transform(v, path: path)
         default:
             let names = Self.settableProperties
             let suggestion = Spelling.closest(to: key, among: names).map { "did you mean \"\($0)\"? " } ?? ""
@@ -217,5 +218,37 @@ extension ViewChanges {
     /// The properties a `set` or `add_view` request may give, in the order messages list them.
     static let settableProperties = [
         "frame", "bounds_origin", "hidden", "alpha", "interactive", "clips_to_bounds", "multiple_touch", "exclusive_touch", "hit_expansion",
+        "transform",
     ]
+
+    /// `{"translate": [x, y], "rotate": degrees, "scale": s or [sx, sy]}`, each part optional (an
+    /// empty object is the identity); the scale is never zero, so the transform has an inverse.
+    static func transform(_ v: JSONValue, path: String) throws(RequestError) -> ViewTransform {
+        guard case .object(let parts) = v else {
+            throw .badArgument(path, expected: #"an object {"translate": [x, y], "rotate": degrees, "scale": s or [sx, sy]}"#)
+        }
+        var translation = Point.zero
+        var rotation = 0.0
+        var scale = (1.0, 1.0)
+        for (key, value) in parts {
+            let at = "\(path).\(key)"
+            switch key {
+            case "translate":
+                let n = try RequestField.numbers(value, at, in: [Limits.coordinate, Limits.coordinate], meaning: "x, y")
+                translation = Point(x: n[0], y: n[1])
+            case "rotate": rotation = try RequestField.number(value, at, in: Limits.degrees)
+            case "scale":
+                if case .array = value {
+                    let n = try RequestField.numbers(value, at, in: [Limits.transformScale, Limits.transformScale], meaning: "sx, sy")
+                    scale = (n[0], n[1])
+                } else {
+                    let s = try RequestField.number(value, at, in: Limits.transformScale)
+                    scale = (s, s)
+                }
+            default:
+                throw RequestError("bad_argument", "unknown transform part \"\(excerpt(at))\": expected translate, rotate or scale")
+            }
+        }
+        return ViewTransform(translation: translation, rotation: rotation, scaleX: scale.0, scaleY: scale.1)
+    }
 }

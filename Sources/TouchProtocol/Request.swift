@@ -11,6 +11,7 @@ public struct ViewChanges: Hashable, Sendable {
     public var isMultipleTouchEnabled: Bool?
     public var isExclusiveTouch: Bool?
     public var hitExpansion: EdgeInsets?
+    public var transform: ViewTransform?
 
     public init() {}
 
@@ -25,6 +26,7 @@ public struct ViewChanges: Hashable, Sendable {
         if let isMultipleTouchEnabled { props.isMultipleTouchEnabled = isMultipleTouchEnabled }
         if let isExclusiveTouch { props.isExclusiveTouch = isExclusiveTouch }
         if let hitExpansion { props.hitExpansion = hitExpansion }
+        if let transform { props.transform = transform }
     }
 }
 

@@ -39,6 +39,7 @@ public enum TreeDescription {
                 [
                     ("id", .string(controller.rawValue)), ("kind", "controller"), ("view", .string(c.view.rawValue)),
                     ("presented_by", c.presentedBy.map { .string($0.rawValue) } ?? .null),
+                    ("next_responder", c.nextResponder.map { .string($0.rawValue) } ?? .null),
                 ], controller))
         }
         items += recognizers.map { recognizer($0, state: states[$0.id]) }
@@ -73,6 +74,8 @@ public enum TreeDescription {
             ("clips_to_bounds", .bool(p.clipsToBounds)), ("multiple_touch", .bool(p.isMultipleTouchEnabled)),
             ("exclusive_touch", .bool(p.isExclusiveTouch)),
             ("hit_expansion", .array([e.top, e.left, e.bottom, e.right].map { .double($0) })),
+            ("class", .string(p.viewClass.rawValue)), ("transform", transform(p.transform)),
+            ("next_responder", p.nextResponder.map { .string($0.rawValue) } ?? .null),
         ] + hitTestMembers(p.hitTestPolicy) + [
             ("controller", tree.controller(ofRootView: view).map { .string($0.rawValue) } ?? .null),
         ]
@@ -87,6 +90,7 @@ public enum TreeDescription {
             case .capture: ("capture", nil)
             case .redirect(let target): ("redirect", target)
             case .redirectAnywhere(let target): ("redirect-anywhere", target)
+            case .redirectInsideTarget(let target): ("redirect-inside-target", target)
             case .refuse: ("none", nil)
             }
         return [("hit_test", .string(name)), ("redirect", redirect.map { .string($0.rawValue) } ?? .null)]
@@ -134,6 +138,14 @@ public enum TreeDescription {
         case .pinch(let threshold): return [("scale", .double(threshold))]
         case .rotation(let radians): return [("angle_degrees", .double(radians * 180 / Double.pi))]
         }
+    }
+
+    /// A view's transform as a `set` request writes it: `translate`, `rotate` (degrees), `scale`.
+    public static func transform(_ t: ViewTransform) -> JSONValue {
+        .object([
+            ("translate", .array([.double(t.translation.x), .double(t.translation.y)])), ("rotate", .double(t.rotation)),
+            ("scale", .array([.double(t.scaleX), .double(t.scaleY)])),
+        ])
     }
 
     /// A control as it is now: its kind, whether it is enabled, and a toggle's or slider's state

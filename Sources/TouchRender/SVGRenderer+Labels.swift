@@ -23,6 +23,7 @@ extension SVGRenderer {
             case .redirect:
                 if case .redirect(let target) = f.hitTestPolicy { notes.append("redirect → \(target)") }
                 if case .redirectAnywhere(let target) = f.hitTestPolicy { notes.append("every touch → \(target)") }
+                if case .redirectInsideTarget(let target) = f.hitTestPolicy { notes.append("over \(target) → \(target)") }
             case .insideHidden, .insideTransparent, .insideNotInteractive, .insideCapture, .insideRefuse: break
             }
         }

@@ -278,7 +278,13 @@ public struct SVGRenderer: Sendable {
             svg.endContent()
             svg.startTag("rect")
             svg.attribute("class", "frame")
-            svg.rectAttributes(f.frame)
+            if let placement = f.placement {
+                // A transformed view: its bounds drawn through its matrix into the window.
+                svg.rectAttributes(placement.bounds)
+                svg.attribute("transform", Self.matrixText(placement.toWindow))
+            } else {
+                svg.rectAttributes(f.frame)
+            }
             frameStyle(&svg, f, colour: colour)
             svg.endEmptyTag()
             svg.end()
@@ -329,12 +335,24 @@ public struct SVGRenderer: Sendable {
             svg.attribute("class", "hit-area")
             svg.attribute("data-view", f.id.rawValue)
             svg.attribute("data-same-as-frame", same ? "true" : "false")
-            svg.rectAttributes(area)
+            if let placement = f.placement {
+                // Drawn as the view's own hit area through its matrix (what its superviews clip
+                // off is not subtracted).
+                svg.rectAttributes(placement.hitArea)
+                svg.attribute("transform", Self.matrixText(placement.toWindow))
+            } else {
+                svg.rectAttributes(area)
+            }
             svg.attribute("stroke", colours[index])
             if same { svg.attribute("visibility", "hidden") }
             svg.endEmptyTag()
         }
         svg.end()
+    }
+
+    /// SVG's `matrix(a b c d e f)` for a transform.
+    static func matrixText(_ m: AffineTransform) -> String {
+        "matrix(" + [m.a, m.b, m.c, m.d, m.tx, m.ty].map { svgNumber($0) }.joined(separator: " ") + ")"
     }
 
     /// Draws the heatmap's cells; returns how many.

@@ -70,6 +70,17 @@ public struct ViewFigure: Hashable, Sendable {
     public var conditions: [ViewCondition]
     /// The ancestor a condition inherited from (`inside-...`) comes from.
     public var inheritedFrom: ResponderID?
+    /// When the view or an ancestor has a transform: the matrix from the view's own coordinates
+    /// to the window's, with its bounds and hit area in its own coordinates (what a picture draws
+    /// through the matrix). ``frame`` and ``hitArea`` are then the upright boxes around them.
+    public var placement: Placement?
+
+    /// A transformed view's own rectangles and the matrix that puts them in the window.
+    public struct Placement: Hashable, Sendable {
+        public var toWindow: AffineTransform
+        public var bounds: Rect
+        public var hitArea: Rect
+    }
 
     /// Hidden itself or inside a hidden view: not on screen.
     public var isOffScreen: Bool { conditions.contains(.hidden) || conditions.contains(.insideHidden) }
@@ -97,15 +108,31 @@ public struct ViewFigure: Hashable, Sendable {
             var depth: Int
         }
         var inherited: [ResponderID: Inherited] = [window: Inherited(area: windowArea, condition: nil, from: nil, depth: 0)]
+        // Views whose chain up to the window has a transform: their matrix into the window.
+        var toWindow: [ResponderID: AffineTransform] = [:]
         var figures: [ViewFigure] = []
         for view in tree.views(in: window) {
             guard let props = tree.properties(of: view), let superview = tree.superview(of: view),
                 let parent = inherited[superview]
             else { continue }
-            let frameOrigin = tree.convert(props.frame.origin, toWindowFrom: superview) ?? props.frame.origin
-            let frame = Rect(origin: frameOrigin, size: props.frame.size)
-            let hitOrigin = tree.convert(props.hitArea.origin, toWindowFrom: view) ?? props.hitArea.origin
-            let hitArea = Rect(origin: hitOrigin, size: props.hitArea.size)
+            var frame: Rect
+            var hitArea: Rect
+            var placement: Placement?
+            if toWindow[superview] != nil || !props.transform.isIdentity {
+                let parentMatrix = toWindow[superview] ?? tree.convert(.zero, toWindowFrom: superview).map {
+                    AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: $0.x, ty: $0.y)
+                } ?? .identity
+                let matrix = props.toSuperview.concatenating(parentMatrix)
+                toWindow[view] = matrix
+                frame = matrix.boundingBox(of: props.bounds)
+                hitArea = matrix.boundingBox(of: props.hitArea)
+                placement = Placement(toWindow: matrix, bounds: props.bounds, hitArea: props.hitArea)
+            } else {
+                let frameOrigin = tree.convert(props.frame.origin, toWindowFrom: superview) ?? props.frame.origin
+                frame = Rect(origin: frameOrigin, size: props.frame.size)
+                let hitOrigin = tree.convert(props.hitArea.origin, toWindowFrom: view) ?? props.hitArea.origin
+                hitArea = Rect(origin: hitOrigin, size: props.hitArea.size)
+            }
             let reachable = parent.area.flatMap { hitArea.intersection($0) }
 
             let own = ownCondition(props)
@@ -116,7 +143,7 @@ public struct ViewFigure: Hashable, Sendable {
                     id: view, superview: superview, depth: parent.depth + 1, frame: frame, hitArea: hitArea,
                     effectiveHitArea: blocked ? nil : reachable, alpha: props.alpha, hitExpansion: props.hitExpansion,
                     hitTestPolicy: props.hitTestPolicy, conditions: conditions,
-                    inheritedFrom: parent.condition == nil ? nil : parent.from))
+                    inheritedFrom: parent.condition == nil ? nil : parent.from, placement: placement))
 
             // What the subviews inherit: the first reason, in hit-testing's order, that they are never asked.
             var next = Inherited(area: reachable, condition: parent.condition, from: parent.from, depth: parent.depth + 1)
@@ -149,7 +176,7 @@ public struct ViewFigure: Hashable, Sendable {
         case .default: break
         case .passThrough: conditions.append(.passThrough)
         case .capture: conditions.append(.capture)
-        case .redirect, .redirectAnywhere: conditions.append(.redirect)
+        case .redirect, .redirectAnywhere, .redirectInsideTarget: conditions.append(.redirect)
         case .refuse: conditions.append(.refuse)
         }
         if reachable == nil {
@@ -171,7 +198,7 @@ public struct ViewFigure: Hashable, Sendable {
             switch policy {
             case .capture: return .insideCapture
             case .refuse: return .insideRefuse
-            case .default, .passThrough, .redirect, .redirectAnywhere: return nil
+            case .default, .passThrough, .redirect, .redirectAnywhere, .redirectInsideTarget: return nil
             }
         }
     }

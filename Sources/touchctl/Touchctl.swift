@@ -222,7 +222,8 @@ struct HitTest: RequestCommand {
 
 struct SetView: RequestCommand {
     static let configuration = CommandConfiguration(
-        commandName: "set", abstract: "Change a view: hidden=true alpha=0.5 interactive=false frame=x,y,w,h hit_expansion=10 ...")
+        commandName: "set",
+        abstract: "Change a view: hidden=true alpha=0.5 interactive=false frame=x,y,w,h hit_expansion=10 translate=x,y rotate=30 scale=2 ...")
     @ParentCommand var root: Touchctl
     @OptionGroup var connection: SocketOption
     @Argument(help: "The view's id.") var view: String
@@ -247,6 +248,12 @@ struct SetView: RequestCommand {
             guard parts.count == 2 else { throw ValidationError("\"\(assignment)\": expected key=value") }
             guard !properties.contains(where: { $0.0 == parts[0] }) else { throw ValidationError("\"\(parts[0])\" is given twice") }
             properties.append((parts[0], try Self.value(parts[1], in: assignment)))
+        }
+        // translate=, rotate= and scale= together are the view's transform.
+        let transformParts = properties.filter { ["translate", "rotate", "scale"].contains($0.0) }
+        if !transformParts.isEmpty {
+            properties.removeAll { ["translate", "rotate", "scale"].contains($0.0) }
+            properties.append(("transform", .object(transformParts)))
         }
         return properties
     }

@@ -96,12 +96,16 @@ import TouchCore
     }
 
     @Test func aWindowThatReturnsNilSendsTheTouchToTheWindowBelow() throws {
-        for change in [{ (w: inout WindowProperties) in w.hitTestPolicy = .refuse }, { $0.isHidden = true }, { $0.isUserInteractionEnabled = false }] {
+        for (change, asked) in [
+            ({ (w: inout WindowProperties) in w.hitTestPolicy = .refuse }, true), ({ $0.isHidden = true }, false),
+            ({ $0.isUserInteractionEnabled = false }, true),
+        ] {
             let tree = try twoWindows(top: change)
             let result = try #require(tree.hitTest(Point(x: 150, y: 150), onDisplayOf: "bottom", traced: true))
             #expect(result.view == "under")
             #expect(result.window == "bottom")
-            #expect(result.trace.first?.view == "top", "the top window is asked first")
+            // The top window is asked first, unless it is hidden: UIKit never asks a hidden window.
+            #expect(result.trace.first?.view == (asked ? "top" : "bottom"))
         }
         // The default: the top window takes what lands inside it, on a view or not.
         let plain = try twoWindows { _ in }

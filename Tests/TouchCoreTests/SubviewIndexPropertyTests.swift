@@ -24,6 +24,11 @@ import TouchCore
             top: Double(dice.next(3) * 7), left: Double(dice.next(3) * 5) - 3, bottom: Double(dice.next(2) * 11),
             right: Double(dice.next(3) * 4))
         props.boundsOrigin = Point(x: Double(dice.next(3) * 10), y: Double(dice.next(2) * -7))
+        if dice.next(5) == 0 {
+            props.transform = ViewTransform(
+                translation: Point(x: Double(dice.next(41)) - 20, y: Double(dice.next(41)) - 20),
+                rotation: [90, 30, -45, 180][dice.next(4)], scaleX: [1, 2, 0.5][dice.next(3)], scaleY: [1, 1.5][dice.next(2)])
+        }
         switch dice.next(10) {
         case 0: props.hitTestPolicy = .passThrough
         case 1: props.hitTestPolicy = .capture
@@ -65,6 +70,7 @@ import TouchCore
                     $0.frame = props.frame
                     $0.hitExpansion = props.hitExpansion
                     $0.alpha = props.alpha
+                    $0.transform = props.transform
                 }
             }
         }

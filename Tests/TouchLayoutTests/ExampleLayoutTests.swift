@@ -25,7 +25,7 @@ func hitView(_ document: LayoutDocument, window: ResponderID, x: Double, y: Doub
         guard area.contains(point) else { return nil }
         switch view.hitTestPolicy {
         case .redirect(let target): return target
-        case .default, .passThrough, .refuse, .capture, .redirectAnywhere:
+        case .default, .passThrough, .refuse, .capture, .redirectAnywhere, .redirectInsideTarget:
             for subview in document.subviews(of: id).reversed() {
                 let local = Point(x: point.x - subview.frame.minX, y: point.y - subview.frame.minY)
                 if let found = hit(subview.id, local) { return found }

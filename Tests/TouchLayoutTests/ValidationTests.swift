@@ -412,7 +412,7 @@ import TouchCore
             of: "frame = [10, 10, 100, 100]", with: "frame = [10, 10, 100, 100]\nredirect = \"a.child\"")
         check(
             singleIssue(text), kind: .conflict, keyPath: "view[1].redirect", line: line(of: "redirect = ", in: text),
-            mentions: [#"expected hit_test = "redirect" or "redirect-anywhere" alongside it"#])
+            mentions: [#"expected hit_test = "redirect", "redirect-anywhere" or "redirect-inside-target" alongside it"#])
     }
 
     @Test func theRedirectPolicyNeedsATarget() {
