@@ -32,15 +32,20 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let path = try layoutFile()
-        let (document, app) = try loadLayout(path)
+        var stateWarnings: [String] = []
+        let (document, app) = try loadLayout(path) { stateWarnings.append($0) }
         print(LayoutSummary.text(document: document, app: app, file: path))
+        for warning in stateWarnings { print("warning: " + warning) }
     }
 }
 
-/// Loads and validates a layout, printing every problem and exiting 1 when there are any.
-func loadLayout(_ path: String) throws -> (LayoutDocument, Application) {
+/// Loads and validates a layout, printing every problem and exiting 1 when there are any. A state
+/// file left aside (``TouchDaemon/LoadedLayout/warnings``) is told to `warn`, by default as a
+/// `warning:` line on standard error.
+func loadLayout(_ path: String, warn: (String) -> Void = printWarning) throws -> (LayoutDocument, Application) {
     do throws(LayoutErrors) {
         let loaded = try LoadedLayout.load(path: path)
+        for warning in loaded.warnings { warn(warning.description) }
         return (loaded.document, loaded.app)
     } catch let errors {
         var stderr = StandardError()
@@ -49,6 +54,12 @@ func loadLayout(_ path: String) throws -> (LayoutDocument, Application) {
         print("\(path): \(n) problem\(n == 1 ? "" : "s"); nothing was loaded", to: &stderr)
         throw ExitCode.failure
     }
+}
+
+/// Prints `warning: TEXT` on standard error.
+func printWarning(_ text: String) {
+    var stderr = StandardError()
+    print("warning: " + text, to: &stderr)
 }
 
 /// Writes to standard error.

@@ -81,7 +81,7 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("--metrics-interval \(metricsInterval): expected \(Limits.metricsInterval)")
         }
         let path = config
-        let (document, app) = try loadLayout(path)
+        let (document, app) = try loadLayout(path) { logger.warning("\($0)") }
         // The one clock: the loop's, the input's, the notifier's.
         let clock = MonotonicClock()
         let sources = try inputSources(document: document, tree: app.tree, logger: logger, clock: clock)
