@@ -16,14 +16,14 @@ enum ReplyFormat {
                 depth[id] = 0
                 let size = (item["size"]?.arrayValue ?? []).compactMap(\.numberValue).map(formatNumber).joined(separator: "×")
                 let key = item["key"] == true ? ", key" : ""
-                lines.append("window \(id) \(size)\(key)" + (item["root_controller"]?.stringValue.map { ", root controller \($0)" } ?? ""))
+                lines.append("window \(id) \(size)\(key)" + (item["root_controller"]?.shownValue.map { ", root controller \($0)" } ?? ""))
             case "view":
                 let level = (depth[MonitorFormat.text(item["parent"])] ?? 0) + 1
                 depth[id] = level
                 lines.append(String(repeating: "  ", count: level) + id + " " + viewDetails(item) + first)
             case "controller":
                 lines.append("controller \(id) → \(MonitorFormat.text(item["view"]))"
-                    + (item["presented_by"]?.stringValue.map { ", presented by \($0)" } ?? "") + first)
+                    + (item["presented_by"]?.shownValue.map { ", presented by \($0)" } ?? "") + first)
             default:
                 lines.append("\(MonitorFormat.text(item["kind"])) \(id)")
             }
@@ -38,7 +38,7 @@ enum ReplyFormat {
         if item["hidden"] == true { notes.append("hidden") }
         if let alpha = item["alpha"]?.numberValue, alpha < 1 { notes.append("alpha \(formatNumber(alpha))") }
         if item["interactive"] == false { notes.append("no interaction") }
-        if let controller = item["controller"]?.stringValue { notes.append("root of \(controller)") }
+        if let controller = item["controller"]?.shownValue { notes.append("root of \(controller)") }
         if let control = item["control"] { notes.append(Self.control(control)) }
         return "[\(frame)]" + (notes.isEmpty ? "" : " " + notes.joined(separator: ", "))
     }
@@ -58,7 +58,7 @@ enum ReplyFormat {
         guard !items.isEmpty else { return ["no input device"] }
         return items.map { d in
             let name = "\"\(MonitorFormat.text(d["name"]))\""
-            if let reason = d["ignored"]?.stringValue {
+            if let reason = d["ignored"]?.shownValue {
                 return "\(MonitorFormat.text(d["devnode"])) \(MonitorFormat.text(d["kind"])) \(name): ignored: \(reason)"
             }
             if d["source"] == "recording" { return "\(MonitorFormat.text(d["device"])) \(name): replayed recording" }

@@ -169,10 +169,10 @@ struct HitTest: RequestCommand {
                 if step["step"] == "enter" {
                     print("→ \(MonitorFormat.text(step["view"])) enter at \(MonitorFormat.point(step["point"]))")
                 } else {
-                    print("← \(MonitorFormat.text(step["view"])) result: \(step["result"]?.stringValue ?? "nil") (\(MonitorFormat.text(step["reason"])))")
+                    print("← \(MonitorFormat.text(step["view"])) result: \(step["result"]?.shownValue ?? "nil") (\(MonitorFormat.text(step["reason"])))")
                 }
             }
-            print("hit: \(result["view"]?.stringValue ?? "nothing") in \(MonitorFormat.text(result["window"]))")
+            print("hit: \(result["view"]?.shownValue ?? "nothing") in \(MonitorFormat.text(result["window"]))")
             print("responder chain: \((result["responder_chain"]?.arrayValue ?? []).map(\.plainText).joined(separator: " → "))")
         }
     }
