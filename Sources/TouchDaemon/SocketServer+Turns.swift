@@ -117,6 +117,7 @@ extension SocketServer {
             guard let line = client.nextLine() else { return .drained }
             budget -= 1
             guard !line.isEmpty, let onRequest else { continue }
+            noteActivity(of: client)
             switch onRequest(handle, line) {
             case .reply(let message, let heavy):
                 statistics.requestsServed += 1
