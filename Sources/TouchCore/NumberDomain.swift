@@ -109,6 +109,12 @@ public enum Limits {
 
     /// The most clients connected to the socket at once; one more is told `goodbye` and closed.
     public static let maximumClients = 64
+    /// Of ``maximumClients``, the places only a client with the control role may take: read-only
+    /// clients, however many, never keep the kiosk app out.
+    public static let reservedControlClients = 8
+    /// The most connections one user (or, without credentials, all unknown peers together) may
+    /// have open with the read-only role.
+    public static let maximumReadOnlyClientsPerUser = 16
     /// The longest request line, in bytes without its newline; a longer one ends the connection.
     public static let maximumRequestLineBytes = 64 * 1024
     /// The most request lines served for one client in one turn of the event loop; the rest wait

@@ -3,17 +3,20 @@ import TouchEvdev
 import TouchLayout
 import TouchSystem
 
-/// The calibration files a layout's `[[device]]` entries name (`calibration_file`): read with the
-/// layout, so that a bad file is reported like any other problem of the layout (by `touchd check`,
-/// at start and on reload), and written by a calibration session.
+/// The calibration files a layout's `[[device]]` entries name (`calibration_file`): touchd's own
+/// state, read with the layout (by `touchd check`, at start and on reload) and written by a
+/// calibration session.
 ///
-/// A file that does not exist yet is no problem: the device has not been calibrated, and its other
-/// calibrations apply. Problems name the file, the line and field at fault and what was expected
-/// there, never what the file holds.
+/// A state file is never a reason not to start: a file that does not exist yet, cannot be read or
+/// is not what the writer writes (empty after a power cut, damaged, edited by hand) is left aside
+/// with a warning, and the device's other calibrations apply until a session writes it anew.
+/// Warnings name the file, the line and field at fault and what was expected there, never what the
+/// file holds.
 public enum CalibrationFiles {
     /// Reads every calibration file `document` names into its device entries
     /// (``TouchLayout/DeviceSpec/calibrationFileMatrix``), each through ``TouchSystem/FileReader``
-    /// (at most ``TouchCore/Limits/maximumCalibrationFileBytes``). Returns the problems found.
+    /// (at most ``TouchCore/Limits/maximumCalibrationFileBytes``). Returns the warnings: each file
+    /// that could not be used, which was left aside.
     public static func load(into document: inout LayoutDocument, layoutFile: String) -> [LayoutIssue] {
         var issues: [LayoutIssue] = []
         for index in document.devices.indices {
@@ -26,7 +29,7 @@ public enum CalibrationFiles {
                 if case .system(_, let cause) = error, cause.isMissing { continue }
                 issues.append(LayoutIssue(
                     kind: .unreadableFile, file: path, line: nil, keyPath: keyPath,
-                    message: "cannot read the calibration file named in \(layoutFile): \(error.reason)"))
+                    message: "cannot read the calibration file named in \(layoutFile): \(error.reason); \(Self.leftAside)"))
                 continue
             }
             do throws(CalibrationError) {
@@ -34,15 +37,26 @@ public enum CalibrationFiles {
             } catch {
                 issues.append(LayoutIssue(
                     kind: .invalidValue, file: path, line: error.line, keyPath: keyPath,
-                    message: "\(error.problem) (the calibration file named in \(layoutFile))"))
+                    message: "\(error.problem) (the calibration file named in \(layoutFile)); \(Self.leftAside)"))
             }
         }
         return issues
     }
 
-    /// Writes `file` to `path`, replacing what was there (all or nothing: ``TouchSystem/FileWriter``).
+    /// What happens to a calibration file that cannot be used, for warnings.
+    static let leftAside = "the file is left aside and the device's other calibrations apply until a calibration session writes it"
+
+    /// Writes `file` to `path`, replacing what was there (all or nothing, and durable:
+    /// ``TouchSystem/FileWriter``). The text is read back first: a file the reader would refuse
+    /// (a matrix outside ``TouchCore/Limits/calibrationCoefficient``) is never written.
     /// - Throws: ``TouchSystem/FileWriteError``.
     public static func save(_ file: CalibrationFile, to path: String) throws(FileWriteError) {
-        try FileWriter.write(text: file.text, to: path, mode: 0o644)
+        let text = file.text
+        do throws(CalibrationError) {
+            _ = try CalibrationFile.parse(text)
+        } catch {
+            throw FileWriteError(path: path, reason: "not written: \(error.problem)")
+        }
+        try FileWriter.write(text: text, to: path, mode: 0o644)
     }
 }

@@ -29,6 +29,8 @@ final class ClientConnection {
     var isScheduled = false
     /// What the loop watches the descriptor for.
     var watching: EventLoop.Readiness = .readable
+    /// When the client last made a request, or connected (seconds on the loop's clock).
+    var lastActivity = 0.0
 
     enum InputEnd { case closed, lineTooLong }
 

@@ -10,6 +10,14 @@ public struct ClientLimits: Hashable, Sendable {
     public var maximumLineLength: Int
     /// The most clients connected at once.
     public var maximumClients: Int
+    /// Of ``maximumClients``, the places kept for clients with the control role (at most a quarter
+    /// of them).
+    public var reservedControlClients: Int
+    /// The most read-only connections of one user.
+    public var maximumReadOnlyClientsPerUser: Int
+    /// How long a read-only connection without a subscription may go without a request before it
+    /// is closed (seconds): it holds a place and receives nothing.
+    public var idleTimeout: Double
     /// The most request lines served for one client in one turn of the loop.
     public var maximumRequestsPerTurn: Int
     /// The most request bytes read from one client in one turn of the loop.
@@ -36,7 +44,9 @@ public struct ClientLimits: Hashable, Sendable {
         maximumRequestBytesPerTurn: Int = Limits.maximumRequestBytesPerTurn, maximumReplyBytes: Int = Limits.maximumReplyBytes,
         maximumHeavyReplyBytesInFlight: Int = Limits.maximumHeavyReplyBytesInFlight,
         maximumSubscriptionsPerClient: Int = Limits.maximumSubscriptionsPerClient, maximumViewsPerClient: Int = Limits.maximumViewsPerClient,
-        acceptBackoff: Double = 1, closingStallTimeout: Double = 10, maximumClosingTime: Double = 60
+        acceptBackoff: Double = 1, closingStallTimeout: Double = 10, maximumClosingTime: Double = 60,
+        reservedControlClients: Int = Limits.reservedControlClients, maximumReadOnlyClientsPerUser: Int = Limits.maximumReadOnlyClientsPerUser,
+        idleTimeout: Double = 60
     ) {
         self.maximumQueuedBytes = maximumQueuedBytes
         self.maximumLineLength = maximumLineLength
@@ -50,6 +60,10 @@ public struct ClientLimits: Hashable, Sendable {
         self.acceptBackoff = acceptBackoff
         self.closingStallTimeout = closingStallTimeout
         self.maximumClosingTime = maximumClosingTime
+        // A quarter of the places at most: a small daemon (a test's, the fuzzer's) keeps most for all.
+        self.reservedControlClients = min(max(reservedControlClients, 0), max(maximumClients, 0) / 4)
+        self.maximumReadOnlyClientsPerUser = max(maximumReadOnlyClientsPerUser, 0)
+        self.idleTimeout = idleTimeout
     }
 
     /// The queued bytes past which a client's requests wait (its replies would only pile up):

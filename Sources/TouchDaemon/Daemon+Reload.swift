@@ -35,6 +35,7 @@ extension Daemon {
         let outcome: Result<Int, any Error>
         do {
             let fresh = try LoadedLayout.load(path: layoutFile)
+            for warning in fresh.warnings { observer.inputProblem(warning.description) }
             let running = TreeState(app)
             replaceApplication(fresh.app)
             input.layoutChanged(to: fresh.document, tree: app.tree)

@@ -40,9 +40,18 @@ enum RequestFamily {
         }
     }
 
-    /// Whether the request's reply may be large and costly (a dump of the tree, a picture): one
-    /// such request is served a turn for all clients, and one reply at a time per client.
+    /// Whether the request is costly (a dump of the tree, a picture, a hit-test's walk and trace
+    /// through every view of a large layout): one such request is served a turn for all clients.
     var isHeavy: Bool {
+        switch self {
+        case .tree(.views), .tree(.snapshot), .tree(.hitTest): true
+        case .session, .tree, .responders, .daemon, .deviceSession: false
+        }
+    }
+
+    /// Whether the request's reply may be large (a dump of the tree, a picture): one such reply at
+    /// a time per client, and a bound on those unwritten for all clients.
+    var hasLargeReply: Bool {
         switch self {
         case .tree(.views), .tree(.snapshot): true
         case .session, .tree, .responders, .daemon, .deviceSession: false
@@ -92,13 +101,13 @@ extension Daemon {
         }
         let family = RequestFamily(request)
         if family.isHeavy {
-            switch server.admitHeavyRequest(for: client) {
+            switch server.admitHeavyRequest(for: client, largeReply: family.hasLargeReply) {
             case .now: break
             case .nextTurn: return .nextTurn
             case .busy(let reason): return .reply(Reply.error(id, RequestError("busy", reason)), heavy: false)
             }
         }
-        return .reply(bounded(reply(to: id, perform(family, for: client))), heavy: family.isHeavy)
+        return .reply(bounded(reply(to: id, perform(family, for: client))), heavy: family.hasLargeReply)
     }
 
     /// Serves a request by its family.

@@ -6,7 +6,8 @@ import Glibc
 #endif
 
 /// Accepting connections: each is given its role by the peer policy, or refused with a reason;
-/// at most ``ClientLimits/maximumClients`` are served at once. When the process or the system is
+/// at most ``ClientLimits/maximumClients`` are served at once, some of the places kept for the
+/// control role (`SocketServer+Places.swift`). When the process or the system is
 /// out of descriptors, accepting pauses for ``ClientLimits/acceptBackoff`` (the listening socket is
 /// not watched meanwhile, so the loop does not spin on a connection it cannot take; waiting
 /// clients stay in the kernel's backlog), as swift-nio's accept backoff does.
@@ -50,6 +51,10 @@ extension SocketServer {
             statistics.refusedFull += 1
             return refuse(fd, reason: "too many clients: at most \(limits.maximumClients) are served at once")
         }
+        if let reason = placeRefusal(role: role, credentials: credentials) {
+            statistics.refusedPlaces += 1
+            return refuse(fd, reason: reason)
+        }
         do {
             try loop.register(fd, for: .readable) { [unowned self] readiness in self.handle(fd: fd, readiness) }
         } catch {
@@ -60,6 +65,7 @@ extension SocketServer {
             fd: fd, serial: nextSerial, credentials: credentials, role: role, maximumLineLength: limits.maximumLineLength)
         nextSerial += 1
         clients[fd] = client
+        noteActivity(of: client)
         statistics.accepted += 1
         onClientsChanged?()
         if let greeting { deliver(greeting(role), to: client) }

@@ -3,7 +3,8 @@ import TouchProtocol
 
 /// How the request handler answered one request line.
 public enum RequestAnswer {
-    /// A reply for the client. `heavy` for `snapshot` and `views`: it ends the client's turn.
+    /// A reply for the client. `heavy` for `snapshot` and `views` (a large reply): it ends the
+    /// client's turn.
     case reply(OutboundMessage, heavy: Bool)
     /// The request waits for the client's next turn (this turn's `snapshot`/`views` was served).
     case nextTurn
@@ -117,6 +118,7 @@ extension SocketServer {
             guard let line = client.nextLine() else { return .drained }
             budget -= 1
             guard !line.isEmpty, let onRequest else { continue }
+            noteActivity(of: client)
             switch onRequest(handle, line) {
             case .reply(let message, let heavy):
                 statistics.requestsServed += 1
@@ -149,11 +151,17 @@ extension SocketServer {
         }
     }
 
-    /// Whether a `snapshot` or `views` request of `handle` may be served now: one a turn for all
-    /// clients, none while the client's previous one is unwritten, none while such replies of all
-    /// clients together exceed ``ClientLimits/maximumHeavyReplyBytesInFlight``.
-    public func admitHeavyRequest(for handle: ClientHandle) -> HeavyRequestAdmission {
+    /// Whether a costly request (`snapshot`, `views`, `hit_test`) of `handle` may be served now:
+    /// one a turn for all clients; for one with a `largeReply` (`snapshot`, `views`), none while
+    /// the client's previous one is unwritten, none while such replies of all clients together
+    /// exceed ``ClientLimits/maximumHeavyReplyBytesInFlight``.
+    public func admitHeavyRequest(for handle: ClientHandle, largeReply: Bool = true) -> HeavyRequestAdmission {
         guard let client = client(handle) else { return .nextTurn }
+        guard largeReply else {
+            if heavySlotTaken { return .nextTurn }
+            heavySlotTaken = true
+            return .now
+        }
         if client.outbox.heavyReplyBytesUnwritten > 0 {
             return .busy("this connection's last snapshot or views reply is still being written: read it first")
         }

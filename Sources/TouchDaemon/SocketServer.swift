@@ -19,7 +19,9 @@ public final class SocketServer {
     /// Whether the descriptor came from systemd (then the file is never unlinked by touchd).
     public let isActivated: Bool
     public let limits: ClientLimits
-    public let policy: PeerPolicy
+    /// Who may connect, and with which role: applies to each connection as it is accepted (a
+    /// change affects the connections accepted afterwards only).
+    public var policy: PeerPolicy
     let loop: EventLoop
     var clients: [Int32: ClientConnection] = [:]
     /// Clients being disconnected whose last words the socket did not take at once
@@ -29,7 +31,8 @@ public final class SocketServer {
     var ready: [ClientConnection] = []
     /// Whether a turn is due at the end of the current wakeup.
     var turnScheduled = false
-    /// Whether this turn's `snapshot` or `views` request was served (one a turn, for all clients).
+    /// Whether this turn's `snapshot`, `views` or `hit_test` request was served (one a turn, for
+    /// all clients).
     var heavySlotTaken = false
     /// Whether the listening socket is unwatched until ``acceptTimer`` (out of descriptors).
     var acceptPaused = false
@@ -40,6 +43,8 @@ public final class SocketServer {
     var acceptTimer: TimerHandle?
     /// Checks clients being disconnected for progress.
     var closingTimer: TimerHandle?
+    /// Closes quiet read-only connections without a subscription (`SocketServer+Places.swift`).
+    var idleTimer: TimerHandle?
     /// Answers each request line of a client (its bytes, without the newline).
     public var onRequest: ((_ client: ClientHandle, _ line: [UInt8]) -> RequestAnswer)?
     /// The first message of a connection, for its role.
@@ -61,6 +66,11 @@ public final class SocketServer {
         public var refused = 0
         /// Clients refused because ``ClientLimits/maximumClients`` were connected.
         public var refusedFull = 0
+        /// Read-only clients refused because the places left are kept for control clients, or
+        /// their user has ``ClientLimits/maximumReadOnlyClientsPerUser`` connections.
+        public var refusedPlaces = 0
+        /// Read-only connections without a subscription closed after ``ClientLimits/idleTimeout``.
+        public var closedIdle = 0
         /// Times accepting paused because descriptors ran out.
         public var acceptBackoffs = 0
         public var disconnectedSlow = 0
@@ -118,6 +128,7 @@ public final class SocketServer {
         turnTimer = loop.timer { [unowned self] in self.scheduleTurn() }
         acceptTimer = loop.timer { [unowned self] in self.resumeAccepting() }
         closingTimer = loop.timer { [unowned self] in self.checkClosingClients() }
+        idleTimer = loop.timer { [unowned self] in self.closeIdleClients() }
     }
 
 
@@ -134,7 +145,7 @@ public final class SocketServer {
             Descriptor.close(client.fd)
         }
         for fd in closing.keys { closeLingering(fd, stalled: false) }
-        for timer in [turnTimer, acceptTimer, closingTimer] { timer?.cancel() }
+        for timer in [turnTimer, acceptTimer, closingTimer, idleTimer] { timer?.cancel() }
         ready.removeAll()
         loop.unregister(listenFD)
         if !isActivated {

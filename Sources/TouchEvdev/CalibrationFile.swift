@@ -34,17 +34,63 @@ public struct CalibrationFile: Hashable, Sendable {
     /// What a calibration file is called in errors.
     public static let source = "calibration file"
 
-    /// The file's text.
+    /// The file's text, which ``parse(_:)`` reads back whenever the matrix is within
+    /// ``TouchCore/Limits/calibrationCoefficient`` (a fitted one always is): what the reader would
+    /// refuse is left out or brought into its domain here. The device's identity loses its control
+    /// characters and is cut to ``TouchCore/Limits/maximumDeviceNameBytes`` (a name the line cannot
+    /// carry as it is becomes its ASCII form, `?` for the rest, or is left out); the residuals keep
+    /// their first ``TouchCore/Limits/maximumCalibrationPoints``, each brought into
+    /// ``TouchCore/Limits/millimetres`` (none when one is not a number).
     public var text: String {
+        let residuals = Self.writableResiduals(residualsMillimetres)
+        let name = device.flatMap(Self.writableName)
+        for candidate in [name, Self.asciiForm(name), nil] as [String?] {
+            let text = Self.text(matrix: matrix, device: candidate, residuals: residuals)
+            if candidate == nil || (try? Self.parse(text))?.device == candidate { return text }
+        }
+        return Self.text(matrix: matrix, device: nil, residuals: residuals)
+    }
+
+    private static func text(matrix: CalibrationMatrix, device: String?, residuals: [Double]) -> String {
         var lines = [
             "# touchd calibration: written by a calibration session (touchctl calibrate), read through",
             "# the calibration_file of a [[device]] entry of the layout (docs/layout.md).",
             "version 1",
             "matrix " + matrix.description,
         ]
-        if let device { lines.append("device " + String(String.UnicodeScalarView(device.unicodeScalars.filter { $0 != "\n" && $0 != "\r" }))) }
-        if !residualsMillimetres.isEmpty { lines.append("residual_mm " + residualsMillimetres.map { String($0) }.joined(separator: " ")) }
+        if let device { lines.append("device " + device) }
+        if !residuals.isEmpty { lines.append("residual_mm " + residuals.map { String($0) }.joined(separator: " ")) }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A device identity as the `device` line carries it: without control characters or outer
+    /// spaces, at most ``TouchCore/Limits/maximumDeviceNameBytes`` (cut between characters), or
+    /// `nil` when nothing is left.
+    static func writableName(_ name: String) -> String? {
+        var kept = String.UnicodeScalarView(name.unicodeScalars.filter { !Identifier.isControl($0) })
+        var text = String(kept).trimmingSpaces()
+        while text.utf8.count > Limits.maximumDeviceNameBytes {
+            kept = String.UnicodeScalarView(text.unicodeScalars.dropLast())
+            text = String(kept).trimmingSpaces()
+        }
+        return text.isEmpty ? nil : text
+    }
+
+    /// A name with every scalar outside printable ASCII written as `?`.
+    static func asciiForm(_ name: String?) -> String? {
+        guard let name else { return nil }
+        let ascii = String(String.UnicodeScalarView(name.unicodeScalars.map { (0x20..<0x7F).contains($0.value) ? $0 : "?" })).trimmingSpaces()
+        return ascii.isEmpty ? nil : ascii
+    }
+
+    /// The residuals the `residual_mm` line carries: the first
+    /// ``TouchCore/Limits/maximumCalibrationPoints``, each within ``TouchCore/Limits/millimetres``;
+    /// none when one is not a number.
+    static func writableResiduals(_ residuals: [Double]) -> [Double] {
+        let domain = Limits.millimetres.range
+        let first = residuals.prefix(Limits.maximumCalibrationPoints)
+        guard !first.contains(where: \.isNaN) else { return [] }
+        return first.map { min(max($0, domain.lowerBound), domain.upperBound) }
     }
 
     /// Reads a calibration file's text.

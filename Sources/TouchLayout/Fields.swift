@@ -73,6 +73,8 @@ struct Fields {
         return checkedIdentifier(node, at: at(key), expect: expect)
     }
 
+    /// `node` as an identifier (``TouchCore/Identifier``: no control characters, at most
+    /// ``Limits/maximumIdentifierBytes`` bytes).
     func checkedIdentifier(_ node: TOMLNode, at path: TOMLPath, expect: String) -> String? {
         guard let text = checkedString(node, at: path, expect: expect) else { return nil }
         let bytes = text.utf8.count
@@ -80,6 +82,10 @@ struct Fields {
             log.add(
                 .exceedsLimit, path,
                 "\(node.shortText) is \(bytes) bytes long: expected \(expect), of at most \(Limits.maximumIdentifierBytes) bytes")
+            return nil
+        }
+        if let problem = Identifier.problem(in: text) {
+            log.add(.invalidValue, path, "the string \(problem): expected \(expect), without control characters")
             return nil
         }
         return text

@@ -137,7 +137,8 @@ extension LocatorScanner {
         }
     }
 
-    /// Reads a "basic string" and returns its value with escapes decoded.
+    /// Reads a "basic string" and returns its value with escapes decoded. An escaped NUL is refused
+    /// (``refuse(at:kind:_:)``): the parser would end the string there without a word.
     mutating func readBasicString() -> String {
         advance()
         var out = String.UnicodeScalarView()
@@ -158,7 +159,13 @@ extension LocatorScanner {
             case "r": out.append("\r")
             case "e": out.append("\u{1B}")
             case "u", "U", "x":
-                if let scalar = readHexEscape(digits: e == "u" ? 4 : e == "U" ? 8 : 2) { out.append(scalar) }
+                let position = here
+                guard let scalar = readHexEscape(digits: e == "u" ? 4 : e == "U" ? 8 : 2) else { continue }
+                // The parser hands strings over as C strings: a NUL would silently cut one short.
+                if scalar.value == 0 {
+                    refuse(at: position, kind: .invalidValue, "a NUL character (\\u0000) in a string: expected text without control characters")
+                }
+                out.append(scalar)
             default: out.append(e)
             }
         }

@@ -21,8 +21,9 @@ public struct JSONReadError: Error, Hashable, Sendable, CustomStringConvertible 
 /// Strict: exactly the grammar (no `NaN`, `Infinity`, comments, trailing commas or leading zeros),
 /// well-formed UTF-8 throughout, no control character inside a string, every `\u` surrogate in a
 /// pair, no key twice in an object, nothing but whitespace after the value, no number that
-/// overflows a `Double`. Numbers written without a fraction or exponent that fit in `Int64` are
-/// ``JSONValue/int(_:)``, all others ``JSONValue/double(_:)``. Arrays and objects may nest at most
+/// overflows a `Double`. Numbers written without a fraction or exponent are integers, read exactly
+/// as ``JSONValue/int(_:)`` (so a request's `id` comes back digit for digit), and refused when they
+/// do not fit in `Int64` rather than rounded to a double; all others are ``JSONValue/double(_:)``. Arrays and objects may nest at most
 /// `maximumDepth` deep, checked before each one is entered: reading never recurses deeper.
 public struct JSONReader {
     private let bytes: [UInt8]
@@ -147,7 +148,14 @@ public struct JSONReader {
             skipDigits()
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        if whole, let exact = Int64(text) { return .int(exact) }
+        if whole {
+            guard let exact = Int64(text) else {
+                throw JSONReadError(
+                    offset: start,
+                    reason: "the integer \(excerpt(text)) is outside -9223372036854775808 to 9223372036854775807: integers are read exactly or not at all")
+            }
+            return .int(exact)
+        }
         guard let value = Double(text), value.isFinite else {
             throw JSONReadError(offset: start, reason: "the number \(excerpt(text)) is too large for a double")
         }

@@ -18,7 +18,7 @@ extension RequestError {
 /// field in messages (`properties.frame[2]`).
 enum RequestField {
     /// What an identifier field expects, for messages.
-    static let identifierDomain = "a string of 1 to \(Limits.maximumIdentifierBytes) bytes"
+    static let identifierDomain = Identifier.expectation
 
     /// A number in `domain`.
     static func number(_ value: JSONValue, _ path: String, in domain: NumberDomain) throws(RequestError) -> Double {
@@ -67,15 +67,23 @@ enum RequestField {
         return text
     }
 
+    /// An identifier (``TouchCore/Identifier``): a name, a view filter.
+    static func name(_ value: JSONValue, _ path: String) throws(RequestError) -> String {
+        guard case .string(let text) = value, Identifier.problem(in: text) == nil else {
+            throw .badArgument(path, expected: identifierDomain)
+        }
+        return text
+    }
+
     /// A required identifier: a view, window or responder.
     static func identifier(_ value: JSONValue?, _ path: String) throws(RequestError) -> ResponderID {
         guard let value else { throw .missing(path, expected: identifierDomain) }
-        return ResponderID(try string(value, path))
+        return ResponderID(try name(value, path))
     }
 
     static func optionalIdentifier(_ value: JSONValue?, _ path: String) throws(RequestError) -> ResponderID? {
         guard let value else { return nil }
-        return ResponderID(try string(value, path))
+        return ResponderID(try name(value, path))
     }
 
     /// An optional list of identifiers (names, view filters), at most
@@ -86,7 +94,7 @@ enum RequestField {
             throw .badArgument(path, expected: "an array of at most \(Limits.maximumRequestListEntries) strings")
         }
         var strings: [String] = []
-        for (i, item) in items.enumerated() { strings.append(try string(item, "\(path)[\(i)]")) }
+        for (i, item) in items.enumerated() { strings.append(try name(item, "\(path)[\(i)]")) }
         return strings
     }
 

@@ -18,43 +18,103 @@ public struct FileWriteError: Error, Hashable, Sendable, CustomStringConvertible
 }
 
 /// Writes whole files as touchd writes every file it makes (pictures, recordings, state): all or
-/// nothing. The bytes go to a new file beside the target, which then replaces it by `rename`, so
-/// a reader sees the old file or the new one, never half of one, and a failed write leaves the old
-/// file as it was.
+/// nothing, and durable. The bytes go to a new file beside the target under a name nobody can
+/// predict (`NAME.new-` and 16 random hexadecimal digits, created exclusively: a file left there by
+/// an earlier crash or by someone else is never written through and never blocks a write), which
+/// is flushed to the disk (`fsync`), its directory with it, and then replaces the target by
+/// `rename`, after which the directory is flushed again. A reader sees the old file or the new
+/// one, never half of one, and a power cut at any moment leaves one of them, never an empty file;
+/// a failed write leaves the old file as it was.
 public enum FileWriter {
+    /// How many names are tried before a write gives up (each is new and random: a clash is a
+    /// stale file of the same random name, or someone creating files there on purpose).
+    static let temporaryNameAttempts = 16
+
     /// Writes `bytes` to `path`, replacing what was there.
     /// - Parameter mode: the new file's permissions (the process's umask applies).
     /// - Throws: ``FileWriteError`` naming the file and the failed call.
     public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(FileWriteError) {
-        let temporary = "\(path).new-\(getpid())"
+        var temporary: String?
         do throws(SystemError) {
-            let fd = try SystemCall.descriptor("open", temporary) {
-                open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, mode)
-            }
-            var written = 0
-            var failure: SystemError?
-            while written < bytes.count {
-                do throws(SystemError) {
-                    let outcome = try SystemCall.posix("write", path) {
-                        bytes.withUnsafeBytes { all in
-                            let rest = UnsafeRawBufferPointer(rebasing: all[written...])
-                            return Glibc.write(fd, rest.baseAddress, rest.count)
-                        }
-                    }
-                    guard case .done(let n) = outcome, n > 0 else { throw SystemError(call: "write", subject: path, errno: EIO) }
-                    written += n
-                } catch {
-                    failure = error
-                    break
-                }
-            }
-            if let closing = Descriptor.close(fd, temporary), failure == nil { failure = closing }
+            let (fd, name) = try createTemporary(beside: path, mode: mode)
+            temporary = name
+            var failure = writeAll(bytes, to: fd, path: path)
+            if failure == nil { failure = syncFile(fd, path) }
+            if let closing = Descriptor.close(fd, name), failure == nil { failure = closing }
             if let failure { throw failure }
-            try SystemCall.require("rename", path) { rename(temporary, path) }
+            let directory = directory(of: path)
+            try syncDirectory(directory)
+            try SystemCall.require("rename", path) { rename(name, path) }
+            temporary = nil
+            try syncDirectory(directory)
         } catch {
-            unlink(temporary)
+            if let temporary { unlink(temporary) }
             throw FileWriteError(path: path, reason: "\(error.errnoText) in \(error.call)")
         }
+    }
+
+    /// A new file beside `path` under a random name, opened for writing: created here, never one
+    /// that was there.
+    static func createTemporary(beside path: String, mode: mode_t) throws(SystemError) -> (Int32, String) {
+        var attempt = 0
+        while true {
+            attempt += 1
+            var generator = SystemRandomNumberGenerator()
+            let suffix = String(generator.next(), radix: 16)
+            let name = "\(path).new-\(String(repeating: "0", count: max(0, 16 - suffix.utf8.count)))\(suffix)"
+            do throws(SystemError) {
+                let fd = try SystemCall.descriptor("open", name) {
+                    open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, mode)
+                }
+                return (fd, name)
+            } catch where error.errno == EEXIST && attempt < temporaryNameAttempts {
+                continue
+            }
+        }
+    }
+
+    /// Writes every byte to `fd`; the error, if any.
+    private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) -> SystemError? {
+        var written = 0
+        while written < bytes.count {
+            do throws(SystemError) {
+                let outcome = try SystemCall.posix("write", path) {
+                    bytes.withUnsafeBytes { all in
+                        let rest = UnsafeRawBufferPointer(rebasing: all[written...])
+                        return Glibc.write(fd, rest.baseAddress, rest.count)
+                    }
+                }
+                guard case .done(let n) = outcome, n > 0 else { return SystemError(call: "write", subject: path, errno: EIO) }
+                written += n
+            } catch {
+                return error
+            }
+        }
+        return nil
+    }
+
+    private static func syncFile(_ fd: Int32, _ subject: String) -> SystemError? {
+        do throws(SystemError) {
+            try SystemCall.require("fsync", subject) { fsync(fd) }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Flushes a directory's entries to the disk (a file created or renamed in it).
+    private static func syncDirectory(_ directory: String) throws(SystemError) {
+        let fd = try SystemCall.descriptor("open", directory) { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        let failure = syncFile(fd, directory)
+        Descriptor.close(fd, directory)
+        if let failure { throw failure }
+    }
+
+    /// The directory a path names a file in: `.` for a bare name, `/` for one at the root.
+    static func directory(of path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        let directory = String(path[..<slash])
+        return directory.isEmpty ? "/" : directory
     }
 
     /// Removes a file this process wrote (a metrics file when the daemon stops); a file that is

@@ -93,7 +93,7 @@ struct Calibrate: RequestCommand {
             "calibrating \(MonitorFormat.text(started["device"])) (window \(MonitorFormat.text(started["window"])), region [\(region)], "
                 + "\(MonitorFormat.text(started["points_per_mm"])) points per mm): its touches reach no view until the end"
         ]
-        if let file = started["calibration_file"]?.stringValue {
+        if let file = started["calibration_file"]?.shownValue {
             lines.append("the result will be kept in \(file)")
         } else {
             lines.append("note: the device's [[device]] entry names no calibration_file: the result lasts until the next reload or restart")

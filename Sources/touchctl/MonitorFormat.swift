@@ -3,15 +3,22 @@ import TouchCore
 import TouchProtocol
 
 extension JSONValue {
-    /// A string as it is; any other value as JSON text.
+    /// A string as touchctl shows it (non-printable characters escaped: ``TerminalText``); any
+    /// other value as JSON text.
     var plainText: String {
-        if case .string(let text) = self { return text }
+        if case .string(let text) = self { return TerminalText.escaped(text) }
         return jsonText
     }
 
     var stringValue: String? {
         guard case .string(let text) = self else { return nil }
         return text
+    }
+
+    /// The string as touchctl shows it: its non-printable characters escaped (``TerminalText``).
+    var shownValue: String? {
+        guard case .string(let text) = self else { return nil }
+        return TerminalText.escaped(text)
     }
 
     var numberValue: Double? {
@@ -64,16 +71,16 @@ enum MonitorFormat {
         case "hit":
             let path = (m["path"]?.arrayValue ?? []).map(\.plainText).joined(separator: " > ")
             let delivered = m["delivered"] == true ? "" : " (not delivered: \(text(m["reason"])))"
-            return "hit     touch \(text(m["touch"])) → \(m["view"]?.stringValue ?? "nothing") at \(point(m["point"])) tap \(text(m["tap_count"])) [\(path)]\(delivered)"
+            return "hit     touch \(text(m["touch"])) → \(m["view"]?.shownValue ?? "nothing") at \(point(m["point"])) tap \(text(m["tap_count"])) [\(path)]\(delivered)"
         case "action":
-            var line = "action  \(text(m["name"])) from \(m["responder"]?.stringValue ?? "no responder") on \(text(m["event"]))"
-            if let control = m["control"]?.stringValue {
+            var line = "action  \(text(m["name"])) from \(m["responder"]?.shownValue ?? "no responder") on \(text(m["event"]))"
+            if let control = m["control"]?.shownValue {
                 line += " of control \(control) (\(text(m["control_event"])) → \(text(m["control_action"]))"
                 line += (m["value"].map { ", value \($0.plainText)" } ?? "") + ")"
             }
             return line + " touches \((m["touches"] ?? .array([])).jsonText) payload \((m["payload"] ?? .object([])).jsonText)"
         case "touch":
-            return "touch   \(text(m["touch"])) \(text(m["phase"])) at \(point(m["location"])) in \(m["view"]?.stringValue ?? "-") \(point(m["location_in_view"])) force \(m["force"].map(\.plainText) ?? "0")"
+            return "touch   \(text(m["touch"])) \(text(m["phase"])) at \(point(m["location"])) in \(m["view"]?.shownValue ?? "-") \(point(m["location_in_view"])) force \(m["force"].map(\.plainText) ?? "0")"
         case "gesture":
             var values: [String] = []
             for key in ["taps", "direction", "scale", "rotation"] { if let v = m[key] { values.append("\(key) \(v.plainText)") } }
@@ -89,11 +96,11 @@ enum MonitorFormat {
     /// Presses, remote control, motion, first responders, devices, reloads and the connection's notices.
     static func stateLine(_ type: String, _ m: JSONValue) -> String? {
         switch type {
-        case "press": "press   \(text(m["press"])) \(text(m["key"])) \(text(m["phase"])) → \(m["responder"]?.stringValue ?? "-")"
-        case "remote_control": "remote  \(text(m["subtype"])) (\(text(m["key"]))) → \(m["responder"]?.stringValue ?? "-")"
-        case "motion": "motion  \(text(m["subtype"])) \(text(m["phase"])) → \(m["responder"]?.stringValue ?? "-")"
+        case "press": "press   \(text(m["press"])) \(text(m["key"])) \(text(m["phase"])) → \(m["responder"]?.shownValue ?? "-")"
+        case "remote_control": "remote  \(text(m["subtype"])) (\(text(m["key"]))) → \(m["responder"]?.shownValue ?? "-")"
+        case "motion": "motion  \(text(m["subtype"])) \(text(m["phase"])) → \(m["responder"]?.shownValue ?? "-")"
         case "first_responder":
-            "first   \(text(m["window"])): \(m["previous"]?.stringValue ?? "none") → \(m["first_responder"]?.stringValue ?? "none") (\(text(m["cause"])))"
+            "first   \(text(m["window"])): \(m["previous"]?.shownValue ?? "none") → \(m["first_responder"]?.shownValue ?? "none") (\(text(m["cause"])))"
         case "device":
             "device  \(text(m["event"])) \(text(m["device"]))" + (m["already_present"] == true ? " (already present)" : "")
         case "reload":

@@ -16,17 +16,17 @@ enum ReplyFormat {
                 depth[id] = 0
                 let size = (item["size"]?.arrayValue ?? []).compactMap(\.numberValue).map(formatNumber).joined(separator: "×")
                 let key = item["key"] == true ? ", key" : ""
-                lines.append("window \(id) \(size)\(key)" + (item["root_controller"]?.stringValue.map { ", root controller \($0)" } ?? ""))
+                lines.append("window \(id) \(size)\(key)" + (item["root_controller"]?.shownValue.map { ", root controller \($0)" } ?? ""))
             case "view":
                 let level = (depth[MonitorFormat.text(item["parent"])] ?? 0) + 1
                 depth[id] = level
                 lines.append(String(repeating: "  ", count: level) + id + " " + viewDetails(item) + first)
             case "controller":
                 lines.append("controller \(id) → \(MonitorFormat.text(item["view"]))"
-                    + (item["presented_by"]?.stringValue.map { ", presented by \($0)" } ?? "") + first)
+                    + (item["presented_by"]?.shownValue.map { ", presented by \($0)" } ?? "") + first)
             case "gesture_recognizer":
                 lines.append("gesture \(id): \(MonitorFormat.text(item["type"])) on \(MonitorFormat.text(item["view"]))"
-                    + (item["action"]?.stringValue.map { " → \($0)" } ?? "") + " (\(MonitorFormat.text(item["state"])))")
+                    + (item["action"]?.shownValue.map { " → \($0)" } ?? "") + " (\(MonitorFormat.text(item["state"])))")
             default:
                 lines.append("\(MonitorFormat.text(item["kind"])) \(id)")
             }
@@ -52,11 +52,11 @@ enum ReplyFormat {
                 depth = max(depth - 1, 0)
                 lines.append(
                     String(repeating: "  ", count: depth)
-                        + "← \(view) result: \(step["result"]?.stringValue ?? "nil") (\(MonitorFormat.text(step["reason"])))")
+                        + "← \(view) result: \(step["result"]?.shownValue ?? "nil") (\(MonitorFormat.text(step["reason"])))")
             }
         }
         let window = MonitorFormat.text(result["window"])
-        if let view = result["view"]?.stringValue, case .object = result["point_in_view"] {
+        if let view = result["view"]?.shownValue, case .object = result["point_in_view"] {
             lines.append("hit: \(view) in window \(window) at \(point(result["point_in_view"])) (view coordinates)")
             lines.append("path: \(names(result["path"]).joined(separator: " > "))")
             lines.append("responder chain: \(names(result["responder_chain"]).joined(separator: " → "))")
@@ -83,10 +83,10 @@ enum ReplyFormat {
             let same = Set(expansion).count == 1
             notes.append("hit expansion " + (same ? formatNumber(expansion[0]) : "[" + expansion.map(formatNumber).joined(separator: ", ") + "]"))
         }
-        if let policy = item["hit_test"]?.stringValue, policy != "default" {
-            notes.append("hit_test \(policy)" + (item["redirect"]?.stringValue.map { " → \($0)" } ?? ""))
+        if let policy = item["hit_test"]?.shownValue, policy != "default" {
+            notes.append("hit_test \(policy)" + (item["redirect"]?.shownValue.map { " → \($0)" } ?? ""))
         }
-        if let controller = item["controller"]?.stringValue { notes.append("root of \(controller)") }
+        if let controller = item["controller"]?.shownValue { notes.append("root of \(controller)") }
         if let control = item["control"] { notes.append(Self.control(control)) }
         return "[\(frame)]" + (notes.isEmpty ? "" : " " + notes.joined(separator: ", "))
     }
@@ -106,7 +106,7 @@ enum ReplyFormat {
         guard !items.isEmpty else { return ["no input device"] }
         return items.map { d in
             let name = "\"\(MonitorFormat.text(d["name"]))\""
-            if let reason = d["ignored"]?.stringValue {
+            if let reason = d["ignored"]?.shownValue {
                 return "\(MonitorFormat.text(d["devnode"])) \(MonitorFormat.text(d["kind"])) \(name): ignored: \(reason)"
             }
             if d["source"] == "recording" { return "\(MonitorFormat.text(d["device"])) \(name): replayed recording" }

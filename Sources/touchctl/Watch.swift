@@ -15,7 +15,10 @@ struct Watch: ParsableCommand {
             touchd's messages (hits, touches, actions, devices) as Server-Sent Events, the recent \
             ones first, and loads the layout again after a reload. It needs the read-only role only, \
             fetches nothing from elsewhere, and binds only where --listen says (an IP address and \
-            port; port 0 picks a free one, and the line printed at start says which).
+            port; port 0 picks a free one, and the line printed at start says which). What touchd \
+            says is served only with a token: a new random one each start, printed in the page's \
+            address (after #token=, which the browser never sends), or the one in --token-file. \
+            Every request must name this server in its Host header (DNS rebinding gets nothing).
             """)
     @ParentCommand var root: Touchctl
     @OptionGroup var connection: SocketOption
@@ -25,6 +28,14 @@ struct Watch: ParsableCommand {
         name: .long, inversion: .prefixedNo,
         help: "When touchd goes away (a restart), keep serving, connect again with growing waits and subscribe again (the default); with --no-reconnect, exit with status 1 instead.")
     var reconnect = true
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A file whose first line is the token the page needs (16 to 256 letters, digits, '-', '_', '.', '~'), instead of a new random one.",
+            valueName: "FILE"), completion: .file())
+    var tokenFile: String?
+    @Option(name: .customLong("host"), help: ArgumentHelp("A further name browsers may reach the page by (its Host header); repeatable.", valueName: "NAME"))
+    var hosts: [String] = []
 
     func validate() throws {
         do {
@@ -32,6 +43,35 @@ struct Watch: ParsableCommand {
         } catch {
             throw ValidationError("--listen \(listen): expected HOST:PORT with an IP address (127.0.0.1:8080, [::1]:8080, 0.0.0.0:8080 for every address)")
         }
+        for name in hosts where name.isEmpty || name.utf8.count > 253 || !name.utf8.allSatisfy(Self.isHostByte) {
+            throw ValidationError("--host \(TerminalText.escaped(name)): expected a host name of 1 to 253 letters, digits, '-' and '.'")
+        }
+    }
+
+    private static func isHostByte(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+    }
+
+    /// The token: the first line of --token-file, or a new random one (128 bits, hexadecimal).
+    func token() throws -> (token: String, generated: Bool) {
+        guard let tokenFile else {
+            var generator = SystemRandomNumberGenerator()
+            let words = [generator.next(), generator.next()].map { String($0, radix: 16) }
+            return (words.map { String(repeating: "0", count: 16 - $0.utf8.count) + $0 }.joined(), true)
+        }
+        let text: String
+        do {
+            text = try FileReader.readText(tokenFile, limit: 4096)
+        } catch {
+            throw ConnectionError("--token-file \(tokenFile): \(error)")
+        }
+        let line = String(text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? "").trimmed(of: " \t\r")
+        let allowed = line.utf8.allSatisfy { Self.isHostByte($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "~") }
+        guard (16...256).contains(line.utf8.count), allowed else {
+            throw ConnectionError("--token-file \(tokenFile): expected a first line of 16 to 256 letters, digits, '-', '_', '.' or '~'")
+        }
+        return (line, false)
     }
 
     func run() throws {
@@ -48,11 +88,16 @@ struct Watch: ParsableCommand {
             } catch {
                 throw ConnectionError("cannot listen on \(listen): \(error)")
             }
-            let server = try WatchServer(loop: loop, listenFD: listenFD, address: address, port: port)
+            let (token, generated) = try token()
+            let server = try WatchServer(loop: loop, listenFD: listenFD, address: address, port: port, token: token, names: hosts)
             let feed = WatchFeed(connection: c, server: server)
             try feed.start()
             let shown = address.host.contains(":") ? "[\(address.host)]" : address.host
-            print("touchctl watch: serving http://\(shown):\(port)/ (Ctrl-C stops)")
+            if generated {
+                print("touchctl watch: serving http://\(shown):\(port)/#token=\(token) (Ctrl-C stops)")
+            } else {
+                print("touchctl watch: serving http://\(shown):\(port)/ (open it with #token= and the token of \(tokenFile ?? ""); Ctrl-C stops)")
+            }
             fflush(nil)
             try loop.register(signals.fd, for: .readable) { _ in
                 _ = try? signals.receive()

@@ -7,7 +7,12 @@
 /// at each touch-down (`circle.hit`, with `data-touch`, `data-view`, `data-window`), each touch's
 /// path (`polyline.path`), both in the colour of the view that received the touch, and lists the
 /// actions. A `layout` event (the daemon reloaded) loads the pictures again. The body's
-/// `data-state` is `loading`, then `live` once the layout is shown and the stream open.
+/// `data-state` is `loading`, then `live` once the layout is shown and the stream open, or
+/// `unauthorized` when the page has no token.
+///
+/// The token comes in the address's fragment (`#token=…`) on the first load: the script keeps it
+/// in the port's cookie (`touchctl_watch_PORT`, `SameSite=Strict`, for this session), which
+/// `/layout` and `/events` requests carry, and takes it out of the address bar.
 enum WatchPage {
     static let html = """
         <!doctype html>
@@ -62,9 +67,20 @@ enum WatchPage {
           document.getElementById("status").textContent = text;
         }
 
+        function keepToken() {
+          const given = new URLSearchParams(location.hash.slice(1)).get("token");
+          if (!given) return;
+          document.cookie = "touchctl_watch_" + location.port + "=" + encodeURIComponent(given) + "; path=/; SameSite=Strict";
+          history.replaceState(null, "", location.pathname);
+        }
+
         async function loadLayout() {
           ready = false;
           const response = await fetch("/layout", { cache: "no-store" });
+          if (response.status === 401) {
+            setState("unauthorized", "no token: open the address touchctl watch printed (with its #token=)");
+            throw "unauthorized";
+          }
           const layout = await response.json();
           const main = document.getElementById("windows");
           main.textContent = "";
@@ -199,7 +215,8 @@ enum WatchPage {
           };
         }
 
-        loadLayout().then(start, (error) => setState("error", "cannot load the layout: " + error));
+        keepToken();
+        loadLayout().then(start, (error) => { if (error !== "unauthorized") setState("error", "cannot load the layout: " + error); });
 
         """#
 }

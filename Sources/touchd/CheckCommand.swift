@@ -35,10 +35,11 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let path = try layoutFile()
-        let (document, app) = try loadLayout(path)
+        var stateWarnings: [String] = []
+        let (document, app) = try loadLayout(path) { stateWarnings.append($0) }
         try checkStartup(document, path: path)
         print(LayoutSummary.text(document: document, app: app, file: path))
-        for warning in StartupChecks.warnings(document: document) { print("warning: " + warning) }
+        for warning in StartupChecks.warnings(document: document) + stateWarnings { print("warning: " + warning) }
     }
 }
 
@@ -54,10 +55,13 @@ func checkStartup(_ document: LayoutDocument, path: String, overrides: StartupCh
     throw ExitCode.failure
 }
 
-/// Loads and validates a layout, printing every problem and exiting 1 when there are any.
-func loadLayout(_ path: String) throws -> (LayoutDocument, Application) {
+/// Loads and validates a layout, printing every problem and exiting 1 when there are any. A state
+/// file left aside (``TouchDaemon/LoadedLayout/warnings``) is told to `warn`, by default as a
+/// `warning:` line on standard error.
+func loadLayout(_ path: String, warn: (String) -> Void = printWarning) throws -> (LayoutDocument, Application) {
     do throws(LayoutErrors) {
         let loaded = try LoadedLayout.load(path: path)
+        for warning in loaded.warnings { warn(warning.description) }
         return (loaded.document, loaded.app)
     } catch let errors {
         let n = errors.issues.count
@@ -75,6 +79,12 @@ func printProblems(_ text: String) {
     } else {
         print(text, to: &stderr)
     }
+}
+
+/// Prints `warning: TEXT` on standard error.
+func printWarning(_ text: String) {
+    var stderr = StandardError()
+    print("warning: " + text, to: &stderr)
 }
 
 /// Writes to standard error.

@@ -81,7 +81,7 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("--metrics-interval \(metricsInterval): expected \(Limits.metricsInterval)")
         }
         let path = config
-        let (document, app) = try loadLayout(path)
+        let (document, app) = try loadLayout(path) { logger.warning("\($0)") }
         try checkStartup(document, path: path, overrides: overriddenKeys)
         // The one clock: the loop's, the input's, the notifier's.
         let clock = MonotonicClock()

@@ -77,7 +77,8 @@ import TouchLayout
         """
 
     /// A calibration file not written yet is no problem (the device is not calibrated); one that is
-    /// there is read with the layout and refused like a pointercal file, without its text.
+    /// there is read with the layout, and one that is damaged is left aside with a warning that
+    /// names the line and field, without its text: touchd's own state never stops it.
     @Test func calibrationFilesAreReadWithTheLayout() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -88,9 +89,9 @@ import TouchLayout
         #expect(loaded.document.devices.first?.calibrationFileMatrix?.f == 0.01)
         try "version 1\nmatrix 1 0 hunter2 0 1 0\n".write(toFile: dir + "/screen.calibration", atomically: true, encoding: .utf8)
         let result = try run(["check", "--config", dir + "/layout.toml"])
-        #expect(result.status == 1)
+        #expect(result.status == 0)
         #expect(
-            result.output.contains("\(dir)/screen.calibration:2: device[0].calibration_file: field 4: expected \(Limits.calibrationCoefficient)"),
+            result.output.contains("warning: \(dir)/screen.calibration:2: device[0].calibration_file: field 4: expected \(Limits.calibrationCoefficient)"),
             "\(result.output)")
         #expect(result.output.contains("the calibration file named in \(dir)/layout.toml") && !result.output.contains("hunter2"), "\(result.output)")
     }

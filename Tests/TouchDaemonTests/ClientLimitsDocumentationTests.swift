@@ -14,6 +14,9 @@ import TouchDaemon
         let defaults = ClientLimits()
         let rows = [
             "| clients connected at once | \(Limits.maximumClients) |",
+            "| places of those kept for clients with the control role | \(Limits.reservedControlClients) |",
+            "| read-only connections of one user (all peers without credentials count as one) | \(Limits.maximumReadOnlyClientsPerUser) |",
+            "| a read-only connection without a subscription, without a request | \(Int(defaults.idleTimeout)) s |",
             "| request line | \(Limits.maximumRequestLineBytes) bytes |",
             "| request lines served per client per turn of the event loop | \(Limits.maximumRequestsPerTurn) |",
             "| request bytes read per client per turn | \(Limits.maximumRequestBytesPerTurn) |",
@@ -31,5 +34,6 @@ import TouchDaemon
         ]
         for row in rows { #expect(page.contains(row), "docs/limits.md lacks \(row)") }
         #expect(defaults.maximumClients == Limits.maximumClients && defaults.maximumQueuedBytes == Limits.maximumQueuedBytesPerClient)
+        #expect(defaults.reservedControlClients == Limits.reservedControlClients)
     }
 }

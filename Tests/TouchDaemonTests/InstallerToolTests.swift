@@ -155,7 +155,7 @@ import Glibc
     }
 
     /// One HTTP request to the watch page's server: the status line and the body read within a second.
-    static func get(_ port: UInt16, _ path: String, method: String = "GET", host: String? = nil) throws -> (status: String, body: String) {
+    static func get(_ port: UInt16, _ path: String, method: String = "GET", host: String? = nil, token: String? = nil) throws -> (status: String, body: String) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -166,7 +166,8 @@ import Glibc
         #expect(connected == 0)
         var timeout = timeval(tv_sec: 1, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let request = "\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\n\r\n"
+        let authorization = token.map { "Cookie: touchctl_watch_\(port)=\($0)\r\n" } ?? ""
+        let request = "\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\n\(authorization)\r\n"
         _ = request.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -203,22 +204,24 @@ import Glibc
         while !line.contains(10), let byte = try out.fileHandleForReading.read(upToCount: 1), !byte.isEmpty { line += byte }
         let text = String(decoding: line, as: UTF8.self)
         let port = try #require(text.split(separator: ":").last.flatMap { UInt16($0.prefix { $0.isNumber }) }, "\(text)")
-        #expect(text.hasPrefix("touchctl watch: serving http://127.0.0.1:\(port)/"))
+        #expect(text.hasPrefix("touchctl watch: serving http://127.0.0.1:\(port)/#token="))
+        let token = String(try #require(text.split(separator: "#token=").last?.split(separator: " ").first))
+        #expect(try Self.get(port, "/layout").status == "HTTP/1.1 401 Unauthorized", "what touchd says needs the token")
         let page = try Self.get(port, "/")
         #expect(page.status == "HTTP/1.1 200 OK" && page.body.contains(#"<script src="/watch.js"></script>"#))
         #expect(try Self.get(port, "/watch.js").body.contains("new EventSource(\"/events\")"))
-        let layout = try Self.get(port, "/layout")
+        let layout = try Self.get(port, "/layout", token: token)
         let windows = (try JSONSerialization.jsonObject(with: Data(layout.body.utf8)) as? [String: Any])?["windows"] as? [[String: Any]]
         #expect(windows?.map { $0["id"] as? String } == ["main"])
         let svg = windows?.first?["svg"] as? String ?? ""
         #expect(svg.contains(#"data-view="tile.doors""#))
         #expect(!svg.contains(#"class="touch""#), "the page draws the touches itself")
         usleep(1_500_000)
-        let events = try Self.get(port, "/events")
+        let events = try Self.get(port, "/events", token: token)
         #expect(events.status == "HTTP/1.1 200 OK")
         #expect(events.body.contains(#"data: {"seq":"#) && events.body.contains(#""type":"hit","time":1,"touch":1"#), "the recent messages come first")
-        #expect(try Self.get(port, "/layout", host: "attacker.example:80").status == "HTTP/1.1 421 Misdirected Request")
-        #expect(try Self.get(port, "/layout", host: "localhost:\(port)").status == "HTTP/1.1 200 OK")
+        #expect(try Self.get(port, "/layout", host: "attacker.example:80", token: token).status == "HTTP/1.1 421 Misdirected Request")
+        #expect(try Self.get(port, "/layout", host: "localhost:\(port)", token: token).status == "HTTP/1.1 200 OK")
         #expect(try Self.get(port, "/", method: "POST").status == "HTTP/1.1 405 Method Not Allowed")
         #expect(try Self.get(port, "/etc/passwd").status == "HTTP/1.1 404 Not Found")
     }

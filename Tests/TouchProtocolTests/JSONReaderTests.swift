@@ -21,11 +21,14 @@ import TouchProtocol
         #expect(try Self.read(#"{"z":1,"a":2}"#) == .object([("z", .int(1)), ("a", .int(2))]))
     }
 
-    @Test func integersThatFitInInt64StayIntegers() throws {
+    @Test func integersAreReadExactlyOrNotAtAll() throws {
         #expect(try Self.read("9223372036854775807") == .int(.max))
         #expect(try Self.read("-9223372036854775808") == .int(.min))
-        #expect(try Self.read("9223372036854775808") == .double(9_223_372_036_854_775_808))
-        #expect(try Self.read("-9223372036854775809") == .double(-9_223_372_036_854_775_809))
+        #expect(try Self.read("9007199254740993") == .int(9_007_199_254_740_993), "2^53 + 1, which a double cannot hold")
+        for outside in ["9223372036854775808", "-9223372036854775809", "18446744073709551616", String(repeating: "9", count: 400)] {
+            #expect(throws: JSONReadError.self, "\(outside.prefix(30))") { try Self.read(outside) }
+        }
+        #expect(try Self.read("9223372036854775808.0") == .double(9_223_372_036_854_775_808), "a fraction makes it a double")
         #expect(try Self.read("-0") == .int(0))
         #expect(try Self.read("1.0") == .double(1))
         #expect(try Self.read("1e2") == .double(100))
@@ -62,6 +65,7 @@ import TouchProtocol
         // Numbers that overflow.
         ("1e400", 0, "the number 1e400 is too large for a double"),
         ("[-1e400]", 1, "the number -1e400 is too large for a double"),
+        ("[18446744073709551616]", 1, "the integer 18446744073709551616 is outside -9223372036854775808 to 9223372036854775807: integers are read exactly or not at all"),
         // Strings.
         (#""abc"#, 0, "unterminated string"),
         ("\"a\u{1}b\"", 2, "control character 0x01 in a string: it must be escaped"),

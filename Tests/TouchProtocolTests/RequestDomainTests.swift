@@ -30,7 +30,7 @@ import TouchProtocol
 
     static let point = "a finite number from -1000000 to 1000000 (points)"
     static let length = "a finite number from 0 to 1000000 (points)"
-    static let identifier = "a string of 1 to 256 bytes"
+    static let identifier = "a string of 1 to 256 bytes without control characters"
 
     @Test(arguments: [
         (#"{"cmd":"unsubscribe","subscription":1e300}"#, #""subscription": expected a whole number from 1 to 2147483647"#),

@@ -1,5 +1,5 @@
 import Testing
-import TouchSystem
+@testable import TouchSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,6 +28,38 @@ import Glibc
         try FileWriter.write([], to: path)
         #expect(try contents(path) == "")
         #expect(entries() == ["picture.svg"], "no temporary file is left behind")
+    }
+
+    @Test func aStaleTemporaryFileNeverBlocksAWriteNorIsWrittenThrough() throws {
+        let path = directory + "/screen.calibration"
+        // What an earlier writer left after a crash, under the names it used (NAME.new-PID), and a
+        // link someone placed to have the writer write elsewhere.
+        let stale = ["\(path).new-\(getpid())", "\(path).new-1", "\(path).new-0000000000000000"]
+        for name in stale { try FileWriter.write(text: "stale", to: name) }
+        let elsewhere = directory + "/elsewhere"
+        try FileWriter.write(text: "untouched", to: elsewhere)
+        #expect(symlink(elsewhere, "\(path).new-link") == 0)
+        for round in 0..<20 {
+            try FileWriter.write(text: "version \(round)", to: path)
+            #expect(try contents(path) == "version \(round)")
+        }
+        for name in stale { #expect(try contents(name) == "stale") }
+        #expect(try contents(elsewhere) == "untouched")
+        #expect(Set(entries()) == Set(stale.map { String($0.split(separator: "/").last ?? "") } + ["screen.calibration", "elsewhere", "screen.calibration.new-link"]))
+    }
+
+    @Test func temporaryNamesAreNewAndUnpredictable() throws {
+        let path = directory + "/state"
+        var names: Set<String> = []
+        for _ in 0..<50 {
+            let (fd, name) = try FileWriter.createTemporary(beside: path, mode: 0o600)
+            close(fd)
+            #expect(name.hasPrefix(path + ".new-") && name.utf8.count == path.utf8.count + 5 + 16)
+            names.insert(name)
+        }
+        #expect(names.count == 50, "every name is new")
+        #expect(FileWriter.directory(of: "/var/lib/touchd/x") == "/var/lib/touchd")
+        #expect(FileWriter.directory(of: "/x") == "/" && FileWriter.directory(of: "x") == ".")
     }
 
     @Test func aFailedWriteNamesTheFileAndLeavesNothing() throws {
@@ -72,3 +104,4 @@ extension String {
         return String(s)
     }
 }
+

@@ -8,7 +8,9 @@ touchscreen; `touchctl watch --listen 127.0.0.1:0` serves the page; Chromium ope
 read the page as it is drawn: the replayed first tap (touch 1, on tile.doors at (200.05, 250.10)
 window points) must appear as a touch-down mark on that view, at that point of the picture, with
 its path in the view's colour and its action listed; and the page must have fetched nothing from
-anywhere but touchctl. Prints `ok - ...` or `FAIL - ...` per check and `N passed, N failed`; exits 0
+anywhere but touchctl. The page is opened at the address touchctl printed, with its `#token=`:
+without the token `/layout` and `/events` must answer 401, and once loaded the page must have taken
+the token out of its address. Prints `ok - ...` or `FAIL - ...` per check and `N passed, N failed`; exits 0
 only when every check passed. Needs only Python's standard library and Debian's chromium.
 """
 import argparse
@@ -22,7 +24,9 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.parse
+import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -133,6 +137,7 @@ PROBE = r"""
     view: view && {colour: view.getAttribute('data-colour'), box: box(view.querySelector('rect.frame'))},
     actions: [...document.querySelectorAll('#actions li')].map((li) => li.dataset.action),
     elsewhere: performance.getEntriesByType('resource').map((e) => e.name).filter((n) => !n.startsWith(origin)),
+    address: location.href,
   };
 })()
 """
@@ -165,6 +170,16 @@ def run(args, work, processes):
     if "serving http://" not in line:
         raise RuntimeError(f"touchctl watch did not start: {line!r}")
     url = line.split("serving ", 1)[1].split(" ", 1)[0]
+    if "#token=" not in url:
+        raise RuntimeError(f"touchctl watch printed no token: {line!r}")
+    base = url.split("#", 1)[0]
+    refused = {}
+    for path in ("layout", "events"):
+        try:
+            with urllib.request.urlopen(base + path, timeout=10) as response:
+                refused[path] = response.status
+        except urllib.error.HTTPError as error:
+            refused[path] = error.code
     profile = os.path.join(work, "chromium")
     processes.append(start(
         [args.chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
@@ -175,8 +190,10 @@ def run(args, work, processes):
     port, path = open(active).read().split()[:2]
     tools = DevTools(f"ws://127.0.0.1:{port}{path}")
     tools.open(url)
-    return wait_for(lambda: (lambda p: p if p and p.get("state") == "live" and p.get("hit") and p.get("actions") else None)(tools.evaluate(PROBE)),
+    page = wait_for(lambda: (lambda p: p if p and p.get("state") == "live" and p.get("hit") and p.get("actions") else None)(tools.evaluate(PROBE)),
                     60, "the page to show the replayed tap")
+    page["refused"] = refused
+    return page
 
 
 def main():
@@ -230,6 +247,8 @@ def main():
     check("the path follows the touch", bool(path.get("points")) and path["points"].startswith("200.04884,250.097694"))
     check(f"the tap's action is listed ({page['actions'][:3]})", "open-tile" in page["actions"])
     check(f"nothing was fetched from elsewhere ({page['elsewhere']})", page["elsewhere"] == [])
+    check(f"without the token /layout and /events answer 401 ({page['refused']})", page["refused"] == {"layout": 401, "events": 401})
+    check(f"the page took the token out of its address ({page['address']})", "token" not in page["address"])
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
 
