@@ -29,26 +29,31 @@ public struct ViewPatterns: Hashable, Sendable {
 
     /// The patterns of several subscriptions, each with its mask.
     public init(masked lists: [(patterns: [String], mask: UInt64)]) {
-        var prefixMasks: [[UInt8]: UInt64] = [:]
+        var listed: [(bytes: [UInt8], mask: UInt64)] = []
         for (patterns, mask) in lists {
             for pattern in patterns {
                 if pattern.hasSuffix("*") {
-                    prefixMasks[Array(String(pattern.dropLast()).utf8), default: 0] |= mask
+                    listed.append((Array(String(pattern.dropLast()).utf8), mask))
                 } else {
                     exact[ResponderID(pattern), default: 0] |= mask
                 }
             }
         }
-        prefixes = prefixMasks.keys.sorted { $0.lexicographicallyPrecedes($1) }
+        listed.sort { a, b in a.bytes.withUnsafeBufferPointer { x in b.bytes.withUnsafeBufferPointer { Self.compare(x, $0) < 0 } } }
         // In sorted order every prefix of a pattern comes before it, and the prefixes of the
-        // pattern before it that also begin it are the stack's.
+        // pattern before it that also begin it are the stack's. Equal prefixes are merged.
         var stack: [Int] = []
-        for (i, bytes) in prefixes.enumerated() {
-            while let top = stack.last, !bytes.starts(with: prefixes[top]) { stack.removeLast() }
+        for (bytes, mask) in listed {
+            if let last = prefixes.last, last.count == bytes.count, Self.begins(last, bytes) {
+                masks[masks.count - 1] |= mask
+                continue
+            }
+            while let top = stack.last, !Self.begins(prefixes[top], bytes) { stack.removeLast() }
             let parent = stack.last ?? -1
             parents.append(parent)
-            masks.append((prefixMasks[bytes] ?? 0) | (parent >= 0 ? masks[parent] : 0))
-            stack.append(i)
+            masks.append(mask | (parent >= 0 ? masks[parent] : 0))
+            prefixes.append(bytes)
+            stack.append(prefixes.count - 1)
         }
     }
 
@@ -60,7 +65,7 @@ public struct ViewPatterns: Hashable, Sendable {
         let exactMask = exact.isEmpty ? 0 : exact[view] ?? 0
         guard !prefixes.isEmpty else { return exactMask }
         let utf8 = view.rawValue.utf8
-        return exactMask | (utf8.withContiguousStorageIfAvailable { prefixMask(of: $0) } ?? prefixMask(of: Array(utf8)))
+        return exactMask | (utf8.withContiguousStorageIfAvailable { prefixMask(of: $0) } ?? Array(utf8).withUnsafeBufferPointer { prefixMask(of: $0) })
     }
 
     /// Whether `view` matches one of the patterns.
@@ -69,38 +74,38 @@ public struct ViewPatterns: Hashable, Sendable {
     /// The masks of the prefixes that begin `bytes`. The last prefix not after `bytes` is the only
     /// candidate of its length or longer: any prefix that begins `bytes` lies between them, so it
     /// also begins that one, and the ones that begin both are on its chain of parents.
-    private func prefixMask<C: Collection<UInt8>>(of bytes: C) -> UInt64 {
+    private func prefixMask(of bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var low = 0
         var high = prefixes.count
         while low < high {
             let mid = low + (high - low) / 2
-            if Self.compare(prefixes[mid], bytes) <= 0 { low = mid + 1 } else { high = mid }
+            if prefixes[mid].withUnsafeBufferPointer({ Self.compare($0, bytes) }) <= 0 { low = mid + 1 } else { high = mid }
         }
         var i = low - 1
         guard i >= 0 else { return 0 }
-        let common = Self.commonPrefixLength(prefixes[i], bytes)
+        let common = prefixes[i].withUnsafeBufferPointer { Self.commonPrefixLength($0, bytes) }
         while i >= 0, prefixes[i].count > common { i = parents[i] }
         return i >= 0 ? masks[i] : 0
     }
 
-    /// -1, 0 or 1 as `a` comes before, equals or comes after `b`, byte by byte.
-    private static func compare<C: Collection<UInt8>>(_ a: [UInt8], _ b: C) -> Int {
-        var j = b.startIndex
-        for x in a {
-            guard j != b.endIndex else { return 1 }
-            let y = b[j]
-            if x != y { return x < y ? -1 : 1 }
-            j = b.index(after: j)
-        }
-        return j == b.endIndex ? 0 : -1
+    /// Whether `prefix` begins `bytes`.
+    private static func begins(_ prefix: [UInt8], _ bytes: [UInt8]) -> Bool {
+        prefix.count <= bytes.count
+            && prefix.withUnsafeBufferPointer { p in bytes.withUnsafeBufferPointer { commonPrefixLength(p, $0) == p.count } }
     }
 
-    private static func commonPrefixLength<C: Collection<UInt8>>(_ a: [UInt8], _ b: C) -> Int {
+    /// -1, 0 or 1 as `a` comes before, equals or comes after `b`, byte by byte. (Written out on
+    /// buffers, not generic collections: patterns are compiled in every build, debug ones too.)
+    private static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let n = commonPrefixLength(a, b)
+        if n < a.count && n < b.count { return a[n] < b[n] ? -1 : 1 }
+        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
+    }
+
+    private static func commonPrefixLength(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let end = min(a.count, b.count)
         var n = 0
-        for (x, y) in zip(a, b) {
-            guard x == y else { break }
-            n += 1
-        }
+        while n < end, a[n] == b[n] { n += 1 }
         return n
     }
 }
