@@ -70,7 +70,7 @@ public struct SubscriptionSet: Sendable {
         severalForms = interest.touchForms.rawValue.nonzeroBitCount > 1
         viewGroups = stride(from: 0, to: subscriptions.count, by: 64).map { start in
             let group = subscriptions[start..<min(start + 64, subscriptions.count)]
-            return ViewPatterns(masked: group.enumerated().map { k, s in (s.views ?? [], UInt64(1) << UInt64(k)) })
+            return ViewPatterns(masked: group.enumerated().map { k, s in (s.views ?? [], UInt64(1) << k) })
         }
     }
 
@@ -96,7 +96,7 @@ public struct SubscriptionSet: Sendable {
                 let subscription = subscriptions[start + k]
                 guard subscription.passesAllButViews(message, topic: topic) else { continue }
                 if subscription.views == nil { return true }
-                candidates |= UInt64(1) << UInt64(k)
+                candidates |= UInt64(1) << k
             }
             if candidates != 0, message.containsView(where: { patterns.mask(of: $0) & candidates != 0 }) { return true }
         }

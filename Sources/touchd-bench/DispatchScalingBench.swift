@@ -49,7 +49,7 @@ struct DispatchScalingBench {
             tree = HitTestBench.flat(1)
             for n in 0..<max(size - 1, 0) {
                 let location = Point(x: Double(n % 1000), y: Double(n / 1000))
-                held.append(InputContact(id: UInt64(n + 1), phase: .began, location: location))
+                held.append(InputContact(id: UInt64(truncatingIfNeeded: n + 1), phase: .began, location: location))
             }
         }
         app = Application(tree: tree, gestureRecognizers: recognizers)
@@ -77,7 +77,7 @@ struct DispatchScalingBench {
         var time = 1.0
         if !held.isEmpty { deliver(app.send(InputFrame(device: "bench", window: "window", timestamp: time, contacts: held))) }
         var best = Double.infinity
-        let finger = UInt64(held.count + 1_000_000)
+        let finger = UInt64(truncatingIfNeeded: held.count + 1_000_000)
         for _ in 0..<rounds {
             time += 1
             let start = threadCPUNanoseconds()
