@@ -5,7 +5,8 @@
 # measured in the same run (whole pipeline / decode only, 10,000 / 100 views), an instruction count
 # (callgrind), an allocation count, or a memory and wakeup figure of the real daemon.
 #
-# Sections: in-process pipeline on real recordings (touchd-bench), hit-test scaling, snapshot time, instructions
+# Sections: in-process pipeline on real recordings (touchd-bench), hit-test scaling, the cost of a tap as views,
+# recognizers on one view, subscription patterns and touches grow (dispatch scaling), snapshot time, instructions
 # per frame under callgrind (in-process, and of the real daemon replaying the daemon benchmarks'
 # stream: scripts/bench/daemon-instructions.sh), heap allocations per move frame (a preloaded
 # malloc counter), memory (peak RSS of the daemon with a 1,000-view layout and 10 subscribed
@@ -61,6 +62,8 @@ python3 scripts/bench/make-layout.py 1000 > "$work/views-1000.toml"
 
 echo "hit-test scaling..." >&2
 "$bench" hit-test >> "$table"
+echo "dispatch scaling..." >&2
+"$bench" dispatch-scaling >> "$table"
 
 echo "snapshot..." >&2
 "$bench" snapshot >> "$table"

@@ -45,11 +45,15 @@ extension Application {
             // Recognizers a timer finished are ready for the next touch at once.
             if fired { resetFinishedRecognizers(time: time, report: &report) }
         }
-        // A timer that fires is over: each recognizer's machine leaves its timed state.
-        while let (id, due) = gestures.nextTimer, due <= time {
-            fired = true
-            if let next = gestures.timerFired(id, at: due) {
-                transition(id, to: next, time: due, report: &report)
+        // A timer that fires is over: each recognizer's machine leaves its timed state. The timers
+        // due are found once per pass, first due first; one whose recognizer's deadline moved
+        // meanwhile waits for the next pass, which takes the deadlines as they are then.
+        while case let due = gestures.timers(dueBy: time), !due.isEmpty {
+            for (id, at) in due where gestures.recognizers[id]?.deadline == at {
+                fired = true
+                if let next = gestures.timerFired(id, at: at) {
+                    transition(id, to: next, time: at, report: &report)
+                }
             }
         }
     }
@@ -70,9 +74,15 @@ extension Application {
             }
             gestures.touches[touch.id, default: TouchArbitration()].recognizers = ids
         }
+        // Each recognizer's touches of this event, in the event's order: one pass over the touches'
+        // recognizers rather than one over the touches per recognizer.
+        var mine: [ResponderID: [Touch]] = [:]
+        for touch in changed {
+            for id in gestures.touches[touch.id]?.recognizers ?? [] where mine[id]?.last?.id != touch.id { mine[id, default: []].append(touch) }
+        }
+        guard !mine.isEmpty else { return }
         for id in gestures.order {
-            let mine = changed.filter { gestures.touches[$0.id]?.recognizers?.contains(id) == true }
-            guard !mine.isEmpty, let next = gestures.touchesChanged(id, mine, time: time) else { continue }
+            guard let touches = mine[id], let next = gestures.touchesChanged(id, touches, time: time) else { continue }
             transition(id, to: next, time: time, report: &report)
         }
     }
@@ -115,7 +125,7 @@ extension Application {
     /// Lets the recognizers waiting for `id` to fail go ahead with the recognition they hold back,
     /// once no other recognizer they wait for is still deciding.
     private mutating func releaseWaiters(of id: ResponderID, time: Double, report: inout DispatchReport) {
-        for other in gestures.order where gestures.recognizers[other]?.spec.requiresFailureOf.contains(id) == true {
+        for other in gestures.waiters[id] ?? [] {
             // Deciding again holds it once more, commits it or fails it.
             if let held = gestures.recognizers[other]?.held {
                 transition(other, to: held.state, time: time, report: &report)
@@ -164,7 +174,7 @@ extension Application {
         // Every other recognizer of these touches fails, unless it may recognize simultaneously.
         for other in gestures.order where other != id {
             guard let o = gestures.recognizers[other], o.state == .possible, o.isEngaged,
-                !Set(o.touchIDs).isDisjoint(with: touches) || o.spec.requiresFailureOf.contains(id),
+                o.touchIDs.contains(where: touches.contains) || o.spec.requiresFailureOf.contains(id),
                 !gestures.simultaneous(id, other)
             else { continue }
             transition(other, to: .failed, time: time, report: &report)

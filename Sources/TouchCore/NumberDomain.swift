@@ -181,8 +181,12 @@ extension Limits {
     public static let gestureCount = NumberDomain(1...10, wholeNumbers: true)
     /// The tap count a handler runs for.
     public static let tapCount = NumberDomain(1...1_000, unit: "taps", wholeNumbers: true)
-    /// A window's display refresh rate (`refresh_hz`): 0 (every input frame) or up to 1,000 Hz.
+    /// A window's display refresh rate (`refresh_hz`): 0 (every input frame) or up to 1,000 Hz,
+    /// and not below ``minimumRefreshRate`` unless 0.
     public static let refreshRate = NumberDomain(0...1_000, unit: "Hz")
+    /// The least refresh rate other than 0: moves wait at most a tenth of a second for their tick,
+    /// so the samples one `touch` message carries stay few.
+    public static let minimumRefreshRate = 10.0
     /// How many events the application's event queue holds.
     public static let queueCapacity = NumberDomain(16...1_048_576, unit: "events", wholeNumbers: true)
     /// A threshold in a device's own units (palm pressure and size), which the device pipeline

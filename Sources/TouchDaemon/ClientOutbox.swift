@@ -66,17 +66,30 @@ final class ClientOutbox {
         return Int(unsent)
     }
 
-    enum SendOutcome { case queued, dropped, overflow }
+    /// Queued; dropped (the client is told later); dropped, its `dropped` notice queued at once; or
+    /// not queued, though it may not be dropped.
+    enum SendOutcome { case queued, dropped, droppedWithNotice, overflow }
+
+    /// The most bytes a line adds to a message's body: `{"seq":N,`, `}` and the newline.
+    static let lineFramingBytes = 32
 
     /// Numbers `message` and queues it, within `limit` bytes.
     ///
     /// A droppable message is dropped (and counted) when the queue is within ``noticeReserve`` of
-    /// the limit; one that may not be dropped overflows only at the limit itself. A pending drop
-    /// notice goes out first as soon as the queue is below half the limit.
+    /// the limit, or when its line would take the queue past the limit (a large `hit_test` trace
+    /// or move buffer is never queued whole for a client that reads promptly, only to cut it);
+    /// one that may not be dropped overflows only at the limit itself. A pending drop notice goes
+    /// out first as soon as the queue is below half the limit.
     func send(_ message: OutboundMessage, limit: Int) -> SendOutcome {
         let seq = nextSeq
         nextSeq += 1
         let droppableLimit = max(limit - Self.noticeReserve, limit / 2)
+        if message.droppable, queuedBytes < droppableLimit, queuedBytes + message.bodyCount + Self.lineFramingBytes > limit {
+            noteDropped(seq)
+            guard queuedBytes < limit / 2 else { return .dropped }
+            queueDropNotice()
+            return .droppedWithNotice
+        }
         if queuedBytes >= (message.droppable ? droppableLimit : limit) {
             guard message.droppable else { return .overflow }
             noteDropped(seq)

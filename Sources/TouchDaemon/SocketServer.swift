@@ -231,12 +231,10 @@ public final class SocketServer {
         case .queued:
             statistics.sentMessages += 1
             if heavy { client.outbox.markLastLineHeavy() }
-            if !batching {
-                flush(client)
-            } else if !client.awaitsFlush {
-                client.awaitsFlush = true
-                unflushed.append(client)
-            }
+            flushWhenBatchEnds(client)
+        case .droppedWithNotice:
+            statistics.droppedMessages += 1
+            flushWhenBatchEnds(client)
         case .dropped:
             statistics.droppedMessages += 1
         case .overflow:
@@ -246,6 +244,16 @@ public final class SocketServer {
             let lost = client.outbox.nextSeq - 1
             let reason = "too slow: a message that may not be dropped could not be queued"
             statistics.droppedMessages += end(client, lost: lost, lastWords: [MessageEncoder.goodbye(reason: reason)])
+        }
+    }
+
+    /// Flushes the client now, or when the batch ends while one runs.
+    private func flushWhenBatchEnds(_ client: ClientConnection) {
+        if !batching {
+            flush(client)
+        } else if !client.awaitsFlush {
+            client.awaitsFlush = true
+            unflushed.append(client)
         }
     }
 

@@ -109,6 +109,19 @@ struct Fields {
         return checkedNumber(node, at: at(key), in: domain)
     }
 
+    /// A number in `domain` that is 0 or at least `minimum` (a rate: 0 turns it off, and the least
+    /// other rate bounds the work and memory of one period).
+    func number(_ key: String, in domain: NumberDomain, zeroOrAtLeast minimum: Double) -> Double? {
+        guard let value = number(key, in: domain) else { return nil }
+        guard value == 0 || value >= minimum else {
+            let unit = domain.unit.isEmpty ? "" : " (\(domain.unit))"
+            let expected = "0 or a finite number from \(formatNumber(minimum)) to \(formatNumber(domain.range.upperBound))\(unit)"
+            log.add(.invalidValue, at(key), "\(values[key]?.shortText ?? "") is out of range: expected \(expected)")
+            return nil
+        }
+        return value
+    }
+
     /// `node` as a number in `domain`; `name` (`"height"`) prefixes the value in messages.
     func checkedNumber(_ node: TOMLNode, at path: TOMLPath, in domain: NumberDomain, name: String? = nil) -> Double? {
         let value: Double

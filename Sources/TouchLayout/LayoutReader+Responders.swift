@@ -70,7 +70,8 @@ extension LayoutReader {
         if let level = fields.number("level", in: Limits.plainNumber) { properties.level = level }
         let key = fields.bool("key")
         if let n = fields.number("points_per_mm", in: Limits.pointsPerMillimetre) { properties.pointsPerMillimetre = n }
-        properties.refreshRate = fields.number("refresh_hz", in: Limits.refreshRate) ?? WindowProperties.layoutRefreshRate
+        properties.refreshRate =
+            fields.number("refresh_hz", in: Limits.refreshRate, zeroOrAtLeast: Limits.minimumRefreshRate) ?? WindowProperties.layoutRefreshRate
         if let display = fields.identifier("display", expect: "a non-empty display name") { properties.display = display }
         properties.rootController = reference(fields, "root_controller", expect: "the id of a [[controller]]")
         if let hidden = fields.bool("hidden") { properties.isHidden = hidden }

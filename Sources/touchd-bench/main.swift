@@ -11,6 +11,7 @@ let usage = """
     usage: touchd-bench pipeline --layout FILE --window ID RECORDING...
            touchd-bench hit-test
            touchd-bench snapshot
+           touchd-bench dispatch-scaling
            touchd-bench memory --layout FILE --window ID RECORDING [--frames N]
            touchd-bench allocations --layout FILE --window ID RECORDING...   (with the script's malloc counter preloaded)
            touchd-bench run --stage decode|whole|both --passes N --layout FILE --window ID RECORDING   (for callgrind)
@@ -108,6 +109,8 @@ case "hit-test":
     }
 case "snapshot":
     SnapshotBench.run()
+case "dispatch-scaling":
+    DispatchScalingBench.run()
 case "memory":
     guard let bench = arguments.benches().first else { fail(usage) }
     var app = bench.app

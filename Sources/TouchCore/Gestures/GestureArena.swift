@@ -20,6 +20,9 @@ struct GestureArena: Sendable {
     var order: [ResponderID] = []
     /// Recognizers by the view they are attached to.
     var byView: [ResponderID: [ResponderID]] = [:]
+    /// The recognizers that require each recognizer to fail, in attachment order: who a failure
+    /// lets go ahead, found without going through every recognizer.
+    private(set) var waiters: [ResponderID: [ResponderID]] = [:]
     /// What arbitration knows of each touch it still has to answer for: a touch has a record from
     /// its touch-down (when it reaches recognizers or its view's `touchesBegan`) until it has
     /// finished and no recognizer tracks or holds it.
@@ -30,23 +33,51 @@ struct GestureArena: Sendable {
 
     mutating func add(_ recognizer: GestureRecognizer) {
         let id = recognizer.spec.id
-        if recognizers[id] == nil { order.append(id) }
+        let replacing = recognizers[id] != nil
+        if !replacing { order.append(id) }
         recognizers[id] = recognizer
         byView[recognizer.spec.view, default: []].append(id)
+        if replacing {
+            indexWaiters()
+        } else {
+            // The newest recognizer is the last in attachment order.
+            for other in recognizer.spec.requiresFailureOf where waiters[other]?.last != id { waiters[other, default: []].append(id) }
+        }
     }
 
     mutating func remove(attachedTo view: ResponderID) {
-        for id in byView[view] ?? [] {
-            recognizers[id] = nil
-            order.removeAll { $0 == id }
-        }
+        guard let ids = byView[view] else { return }
+        for id in ids { recognizers[id] = nil }
+        let removed = Set(ids)
+        order.removeAll { removed.contains($0) }
         byView[view] = nil
+        indexWaiters()
+    }
+
+    /// Builds ``waiters`` again from the recognizers, in attachment order.
+    private mutating func indexWaiters() {
+        waiters = [:]
+        for id in order {
+            for other in recognizers[id]?.spec.requiresFailureOf ?? [] where waiters[other]?.last != id {
+                waiters[other, default: []].append(id)
+            }
+        }
     }
 
     var isEmpty: Bool { recognizers.isEmpty }
 
     /// The earliest timer of any recognizer.
     var nextDeadline: Double? { recognizers.values.compactMap(\.deadline).min() }
+
+    /// The recognizers whose timers are due at or before `time`, first due first (by id among
+    /// equals): the order ``nextTimer`` gives them in, found in one pass.
+    func timers(dueBy time: Double) -> [(id: ResponderID, due: Double)] {
+        var due: [(id: ResponderID, due: Double)] = []
+        for (id, r) in recognizers {
+            if let deadline = r.deadline, deadline <= time { due.append((id, deadline)) }
+        }
+        return due.sorted { $0.due < $1.due || ($0.due == $1.due && $0.id < $1.id) }
+    }
 
     /// The recognizer whose timer is due first (the first by id among equals), and when.
     var nextTimer: (id: ResponderID, due: Double)? {
@@ -102,9 +133,11 @@ struct GestureArena: Sendable {
         return ra.spec.recognizesSimultaneouslyWith.contains(b) || rb.spec.recognizesSimultaneouslyWith.contains(a)
     }
 
-    /// Whether a recognizer tracking `touch` still holds its view calls back with `flag`.
+    /// Whether a recognizer tracking `touch` still holds its view calls back with `flag`. The
+    /// recognizers are asked last first: when one recognizes, the others fail in attachment order,
+    /// each failure asking this again, and the last of them answers it at once until its own turn.
     func holds(_ touch: TouchID, _ flag: KeyPath<GestureRecognizerSpec, Bool>) -> Bool {
-        (touches[touch]?.recognizers ?? []).contains { id in
+        (touches[touch]?.recognizers ?? []).reversed().contains { id in
             guard let r = recognizers[id] else { return false }
             return r.spec[keyPath: flag] && r.state == .possible && r.isEngaged
         }
