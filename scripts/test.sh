@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The whole test suite, in order: the code lints (no function over 60 lines in Sources/; no
 # conversion that can trap outside the reviewed list), the unit and integration tests (core, layout,
-# evdev, protocol, socket, process and recording tests), a short seeded run of every fuzzing target,
+# evdev, protocol, socket, process and recording tests), TUIO out of a replay read by python-osc (from
+# PyPI, in a virtual environment under .build), a short seeded run of every fuzzing target,
 # the watch page in a headless browser (Debian's chromium over its DevTools protocol), the end-to-end
 # run on a real Linux kernel under QEMU (uinput and uhid devices, udevd, hotplug, recording and
-# calibration), then the Debian package on a real systemd boot (Debian 12 under QEMU, systemd as PID 1).
+# calibration, touchd in front of a GUI read by libinput), then the Debian package on a real systemd
+# boot (Debian 12 under QEMU, systemd as PID 1).
 # Tests that read ../shared/recordings say plainly when it is absent (and fail when CI is set).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +20,8 @@ bash scripts/lint/conversions.sh --strict
 echo "== tests" >&2
 swift build --build-tests
 swift test --skip-build
+echo "== TUIO, read by an independent OSC decoder (python-osc)" >&2
+python3 scripts/tuio/replay-check.py --bin "$(swift build --show-bin-path)"
 echo "== fuzzing: every target for 20 s, seeded, under libFuzzer, ASan and LSan" >&2
 bash scripts/fuzz.sh --seconds 20
 echo "== the watch page, in a headless browser" >&2
