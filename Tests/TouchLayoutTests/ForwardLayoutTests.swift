@@ -56,3 +56,28 @@ import TouchLayout
         }
     }
 }
+
+/// The forwarding example of docs/layout.md loads, and forwards as the text says.
+@Suite struct ForwardDocumentedExampleTests {
+    static func documentedExample() throws -> String {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        parts.removeLast(3)
+        let text = try String(contentsOfFile: parts.joined(separator: "/") + "/docs/layout.md", encoding: .utf8)
+        let section = try #require(text.range(of: "## Forwarding to the compositor"))
+        let start = try #require(text.range(of: "```toml\n", range: section.upperBound..<text.endIndex))
+        let end = try #require(text.range(of: "```", range: start.upperBound..<text.endIndex))
+        return String(text[start.upperBound..<end.lowerBound])
+    }
+
+    @Test func theAppForwardsAndTheServiceCornerKeepsItsTouches() throws {
+        var app = try LayoutLoader.parse(try Self.documentedExample(), file: "docs/layout.md").makeApplication()
+        #expect(app.forwardingWindows == ["screen"])
+        func tap(_ id: UInt64, _ x: Double, _ y: Double, _ t: Double) -> [DispatchReport] {
+            let down = InputFrame(device: "d", window: "screen", timestamp: t, contacts: [InputContact(id: id, phase: .began, location: Point(x: x, y: y))])
+            let up = InputFrame(device: "d", window: "screen", timestamp: t + 0.05, contacts: [InputContact(id: id, phase: .ended, location: Point(x: x, y: y))])
+            return app.send(down) + app.send(up)
+        }
+        #expect(tap(1, 500, 500, 1).flatMap(\.forwarded).map(\.phase) == [.began, .ended])
+        #expect(tap(2, 1850, 50, 2).flatMap(\.forwarded).isEmpty)
+    }
+}
