@@ -78,9 +78,11 @@ public struct VirtualTouchscreen: Sendable {
             guard known == nil, let slot = slots.firstIndex(where: { $0 == nil }) else { return false }
             slots[slot] = touch.touch
             select(slot, into: &out)
+            // A finger before the tracking id: a reader (libinput) takes the slot's tool type when
+            // the touch begins, and a slot's last touch may have ended as a palm.
+            emit(EventType.abs, AbsCode.mtToolType, MTToolType.finger, into: &out)
             emit(EventType.abs, AbsCode.mtTrackingID, nextTrackingID, into: &out)
             nextTrackingID = nextTrackingID >= 65_535 ? 0 : nextTrackingID + 1
-            emit(EventType.abs, AbsCode.mtToolType, MTToolType.finger, into: &out)
             place(touch, slot: slot, into: &out)
         case .moved:
             guard let slot = known, !palms.contains(slot) else { return false }
