@@ -6,7 +6,10 @@
 # guest runs a uinput keyboard and a uinput accelerometer: presses, remote control, shakes and the
 # first responder (scripts/vm/e2e-keys-job). A third runs the installer's tools: a skewed uinput
 # touchscreen calibrated with `touchctl calibrate`, and a touchscreen recorded through the daemon and
-# from its node, each recording replayed against the live run (scripts/vm/e2e-installer-job).
+# from its node, each recording replayed against the live run (scripts/vm/e2e-installer-job). A fourth
+# puts touchd in front of a GUI: a skewed touchscreen calibrated by touchd, what its layout does not
+# take forwarded to its virtual touchscreen, read there by Debian's libinput debug-events, and the
+# virtual touchscreen's life (stop, reload, crash, no uinput) (scripts/vm/e2e-forward-job).
 #
 # Runs from anywhere, as root on Debian 12 (or through sudo): installs what it needs on first use
 # (scripts/vm/setup.sh caches the lab under $TOUCHD_VMLAB, default /tmp/touchd-vm). Ends with an
@@ -16,7 +19,7 @@ cd "$(dirname "$0")/../.."
 started=$(date +%s)
 give_up() { echo "e2e: $1" >&2; echo "0 passed, 1 failed"; exit 1; }
 
-bash scripts/install-deps.sh || give_up "cannot install the build dependencies"
+bash scripts/install-deps.sh libinput-tools || give_up "cannot install the build dependencies and libinput-tools"
 bash scripts/vm/setup.sh || give_up "cannot set up the VM lab"
 ready=$(date +%s)
 buildlog=$(mktemp)
@@ -31,13 +34,20 @@ rm -f "$buildlog"
 built=$(date +%s)
 
 bin=.build-release/release
-log=$(mktemp); trap 'rm -f "$log"' EXIT
-# Three jobs, each in its own guest: touch devices, keys and motion, the installer's tools. Their
-# counts are summed.
+log=$(mktemp); forward=$(mktemp -d); trap 'rm -rf "$log" "$forward"' EXIT
+# The forwarding job reads touchd's virtual touchscreen with Debian's libinput debug-events, which
+# needs libinput's device quirks in the guest.
+debug_events=/usr/libexec/libinput/libinput-debug-events
+[ -x "$debug_events" ] || give_up "no $debug_events (Debian's libinput-tools)"
+cp -a scripts/vm/e2e-forward-job/. "$forward/"
+mkdir -p "$forward/share"; cp -r /usr/share/libinput "$forward/share/"
+# Four jobs, each in its own guest: touch devices, keys and motion, the installer's tools, touchd
+# in front of a GUI. Their counts are summed.
 passed=0 failed=0 rc=0
-for job in scripts/vm/e2e-job scripts/vm/e2e-keys-job scripts/vm/e2e-installer-job; do
+for job in scripts/vm/e2e-job scripts/vm/e2e-keys-job scripts/vm/e2e-installer-job "$forward"; do
   echo "=== $job"
-  bash scripts/vm/run.sh --udev --timeout 600 "$job" "$bin/touchd" "$bin/touchctl" | tee "$log"
+  extra=(); [ "$job" = "$forward" ] && extra=("$debug_events")
+  bash scripts/vm/run.sh --udev --timeout 600 "$job" "$bin/touchd" "$bin/touchctl" "${extra[@]}" | tee "$log"
   job_rc=${PIPESTATUS[0]}
   summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
   if [ -z "$summary" ]; then
