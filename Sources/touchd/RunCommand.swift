@@ -74,10 +74,14 @@ struct RunCommand: ParsableCommand {
 
     @Option(
         name: .long, parsing: .singleValue,
-        help: "Send touches as TUIO 1.1 cursors (/tuio/2Dcur bundles over UDP) to HOST:PORT, or to PORT on the loopback (repeatable).")
+        help: ArgumentHelp(
+            "Send touches as TUIO 1.1 cursors (/tuio/2Dcur bundles over UDP) to HOST:PORT, or to PORT on the loopback (repeatable).",
+            valueName: "address"))
     var tuio: [String] = []
 
-    @Option(name: .long, help: "Which touches go out as TUIO cursors: forwarded (those the layout's forward passes on: the default) or all.")
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Which touches go out as TUIO cursors: forwarded (those the layout's forward passes on) or all.", valueName: "touches"))
     var tuioTouches: String = TUIOTouches.forwarded.rawValue
 
     func run() throws {
