@@ -45,13 +45,14 @@ mkdir -p "$forward/share"; cp -r /usr/share/libinput "$forward/share/"
 # in front of a GUI. Their counts are summed.
 passed=0 failed=0 rc=0
 for job in scripts/vm/e2e-job scripts/vm/e2e-keys-job scripts/vm/e2e-installer-job "$forward"; do
-  echo "=== $job"
-  extra=(); [ "$job" = "$forward" ] && extra=("$debug_events")
+  extra=(); name=$job
+  [ "$job" = "$forward" ] && extra=("$debug_events") name=scripts/vm/e2e-forward-job
+  echo "=== $name"
   bash scripts/vm/run.sh --udev --timeout 600 "$job" "$bin/touchd" "$bin/touchctl" "${extra[@]}" | tee "$log"
   job_rc=${PIPESTATUS[0]}
   summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
   if [ -z "$summary" ]; then
-    echo "e2e: $job ended without a result (run.sh exit $job_rc)" >&2
+    echo "e2e: $name ended without a result (run.sh exit $job_rc)" >&2
     failed=$((failed + 1)); rc=1; continue
   fi
   job_passed=${summary%% passed*}
@@ -59,7 +60,7 @@ for job in scripts/vm/e2e-job scripts/vm/e2e-keys-job scripts/vm/e2e-installer-j
   passed=$((passed + job_passed)); failed=$((failed + job_failed))
   # A guest that exited non-zero although every check passed is a failure too.
   if [ "$job_rc" -ne 0 ] && [ "$job_failed" -eq 0 ]; then
-    echo "e2e: the guest of $job exited $job_rc although every check passed" >&2
+    echo "e2e: the guest of $name exited $job_rc although every check passed" >&2
     failed=$((failed + 1))
   fi
   [ "$job_rc" -ne 0 ] && rc=$job_rc
