@@ -2,10 +2,12 @@
 # The whole test suite, in order: the code lints (no function over 60 lines in Sources/; no
 # conversion that can trap outside the reviewed list), the unit and integration tests (core, layout,
 # evdev, protocol, socket, process and recording tests), the Python client and its MQTT bridge against
-# the daemon and a real broker, the JavaScript client against the daemon, a short seeded run of every fuzzing target,
-# the watch page in a headless browser (Debian's chromium over its DevTools protocol), the end-to-end
+# the daemon and a real broker, the JavaScript client against the daemon, TUIO out of a replay read by
+# python-osc (from PyPI, in a virtual environment under .build), a short seeded run of every fuzzing
+# target, the watch page in a headless browser (Debian's chromium over its DevTools protocol), the end-to-end
 # run on a real Linux kernel under QEMU (uinput and uhid devices, udevd, hotplug, recording and
-# calibration), then the Debian package on a real systemd boot (Debian 12 under QEMU, systemd as PID 1).
+# calibration, touchd in front of a GUI read by libinput), then the Debian package on a real systemd
+# boot (Debian 12 under QEMU, systemd as PID 1).
 # Tests that read ../shared/recordings say plainly when it is absent (and fail when CI is set).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +26,8 @@ echo "== the Python client and the MQTT bridge, against the daemon and mosquitto
 TOUCHD_BIN="$(swift build --show-bin-path)" /usr/bin/python3 -m unittest discover -s clients/python/tests -v
 echo "== the JavaScript client, against the daemon" >&2
 TOUCHD_BIN="$(swift build --show-bin-path)" node --test clients/js/test/
+echo "== TUIO, read by an independent OSC decoder (python-osc)" >&2
+python3 scripts/tuio/replay-check.py --bin "$(swift build --show-bin-path)"
 echo "== fuzzing: every target for 20 s, seeded, under libFuzzer, ASan and LSan" >&2
 bash scripts/fuzz.sh --seconds 20
 echo "== the watch page, in a headless browser" >&2

@@ -171,6 +171,7 @@ extension Application {
                 if trigger == .touchesBegan && !gestures.isEmpty { for touch in group.touches { gestures.beganDelivered(touch.id) } }
             }
         }
+        if !forwarding.modes.isEmpty { forwardUnrouted(report.changedTouches, report: &report) }
         retireFinished(changed)
         if !gestures.isEmpty { resetFinishedRecognizers(time: event.timestamp, report: &report) }
     }
@@ -222,7 +223,7 @@ extension Application {
     /// back or claim their touches, and no control tracks them.
     private func canSkipCalls(for trigger: HandlerTrigger) -> Bool {
         !recordsResponderCalls && !handlers.hasHandlers(for: trigger) && gestures.isEmpty && !gestures.hasClaims
-            && controls.isEmpty && trigger != .touchesBegan
+            && controls.isEmpty && trigger != .touchesBegan && forwarding.modes.isEmpty
     }
 
     /// Counts the calls of `trigger` that would pass along their chains unhandled: one per view
@@ -277,11 +278,13 @@ extension Application {
     ) {
         if !controls.isEmpty && isControl(first) {
             controlTracks(first, trigger: trigger, touches: touches, report: &report)
+            forwardCall(trigger, touches, consumed: true, report: &report)
             return
         }
-        walkResponderChain(from: first, trigger: trigger, touches: touches.map(\.id), detail: [], report: &report) {
+        let consumed = walkResponderChain(from: first, trigger: trigger, touches: touches.map(\.id), detail: [], report: &report) {
             $0.matches(trigger, touches: touches)
         }
+        forwardCall(trigger, touches, consumed: consumed, report: &report)
     }
 
     /// The walk every responder call makes, touches or not: from `first` up the responder chain,
@@ -290,13 +293,15 @@ extension Application {
     /// that reaches the end is counted as unhandled. A call no responder has a handler for passes
     /// along the whole chain without a walk unless responder calls are recorded (`touches` is not
     /// even worked out then).
+    /// - Returns: whether a handler consumed the call (it did not reach the end of the chain).
+    @discardableResult
     mutating func walkResponderChain(
         from first: ResponderID, trigger: HandlerTrigger, touches: @autoclosure () -> [TouchID], detail: [String],
         report: inout DispatchReport, matches: (Handler) -> Bool
-    ) {
+    ) -> Bool {
         guard recordsResponderCalls || handlers.hasHandlers(for: trigger) else {
             statistics.unhandledCalls += 1
-            return
+            return false
         }
         let touches = touches()
         for responder in tree.responderChain(from: first) {
@@ -320,12 +325,13 @@ extension Application {
             }
             if !passesOn {
                 if recordsResponderCalls { report.markCall(recorded, passedOn: false) }
-                return
+                return true
             }
         }
         if recordsResponderCalls {
             report.unhandled.append(ResponderCall(responder: first, trigger: trigger, touches: touches, detail: detail))
         }
         statistics.unhandledCalls += 1
+        return false
     }
 }

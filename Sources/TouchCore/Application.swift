@@ -92,6 +92,8 @@ public struct Application: Sendable {
     var taps: TapTracker
     var gestures = GestureArena()
     var controls: [ResponderID: ControlState] = [:]
+    /// What goes on to the windows' virtual touchscreens (`Forwarding/Application+Forwarding.swift`).
+    var forwarding = ForwardingState()
     /// Each window's first responder, by window.
     var firstResponders: [ResponderID: ResponderID] = [:]
     var responderTraits: [ResponderID: FirstResponderTraits] = [:]

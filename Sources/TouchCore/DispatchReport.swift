@@ -97,6 +97,8 @@ public struct DispatchReport: Hashable, Sendable {
     public var remoteControl: RemoteControlInput? = nil
     /// The motion this event carried.
     public var motion: MotionInput? = nil
+    /// The touches passed on to the windows' virtual touchscreens, in order (``ForwardMode``).
+    public var forwarded: [ForwardedTouch] = []
     /// Where a press, remote-control or motion event started: the first responder or the root.
     public var startResponder: ResponderID? = nil
     /// First-responder changes that handlers made during this event, in order.

@@ -158,6 +158,7 @@ extension Daemon {
             for report in reports {
                 if !report.anomalies.isEmpty { for anomaly in report.anomalies { observer.anomaly(anomaly) } }
                 recentTouches.record(report)
+                for sink in services.sinks { sink.deliver(report) }
                 let messages = MessageEncoder.messages(for: report, interest: interest)
                 for message in messages { server.broadcast(message) }
             }

@@ -16,6 +16,7 @@ extension Daemon {
         cancelAllTouches()  // dispatches what is queued first
         let previous = app
         app = newApp
+        for sink in services.sinks { sink.applicationChanged(app) }
         updateDiagnostics()
         app.continueNumbering(after: previous)
         viewOwnership.removeAll()  // the views clients added went with the old tree

@@ -17,11 +17,17 @@ public struct DaemonServices {
     public var layoutFile: String?
     /// Who hears what the daemon does (the log and systemd for the real daemon).
     public var observer: any DaemonObserver
+    /// Where dispatched reports go besides the clients (the windows' virtual touchscreens, TUIO).
+    public var sinks: [any ReportSink]
 
-    public init(input: InputSources = InputSources(), layoutFile: String? = nil, observer: any DaemonObserver = SilentObserver()) {
+    public init(
+        input: InputSources = InputSources(), layoutFile: String? = nil, observer: any DaemonObserver = SilentObserver(),
+        sinks: [any ReportSink] = []
+    ) {
         self.input = input
         self.layoutFile = layoutFile
         self.observer = observer
+        self.sinks = sinks
     }
 }
 
@@ -112,6 +118,7 @@ public final class Daemon {
     /// and reports what they found odd up front.
     /// - Throws: the first source's error that cannot start.
     public func startInput() throws {
+        for sink in services.sinks { sink.applicationChanged(app) }
         try input.start(on: loop) { [unowned self] event in self.receive(event) }
     }
 
@@ -121,6 +128,7 @@ public final class Daemon {
         observer.stopping()
         stopMetricsFile()
         cancelAllTouches()
+        for sink in services.sinks { sink.stop() }
         input.stop()
         gestureTimer.cancel()
         displayTimer.cancel()

@@ -59,10 +59,11 @@ public final class DaemonRunner {
     ///   - clock: the clock of the loop, the input sources and the notifier (the kernel's monotonic
     ///     clock).
     ///   - layoutFile: the file a reload reads again; nil refuses reloads.
+    ///   - sinks: where reports go besides the clients and the windows' virtual touchscreens (TUIO).
     /// - Throws: ``SystemError`` (the socket, the loop, the signals) or an input source's error.
     public init(
         app: Application, options: Options, clock: any TimeSource, sources: [InputSource], activatedFD: Int32? = nil, logger: Logger,
-        notifier: SystemdNotifier, layoutFile: String?
+        notifier: SystemdNotifier, layoutFile: String?, sinks: [any ReportSink] = []
     ) throws {
         loop = try EventLoop(clock: clock)
         loop.onError = { error in logger.error("\(error)") }
@@ -73,9 +74,12 @@ public final class DaemonRunner {
         let server = try SocketServer(
             path: options.socketPath, loop: loop, mode: options.socketMode, group: options.socketGroup, activatedFD: activatedFD,
             limits: options.limits, policy: options.peerPolicy)
+        // The windows that forward touches get virtual touchscreens (none are made for a layout
+        // that forwards nothing).
+        let screens = VirtualTouchscreens(warn: { logger.warning("\($0)") }, note: { logger.info("\($0)") })
         let services = DaemonServices(
             input: InputSources(sources, daemonEndsWithInput: options.exitWhenInputEnds), layoutFile: layoutFile,
-            observer: ServiceReporter(logger: logger, notifier: notifier, clock: clock))
+            observer: ServiceReporter(logger: logger, notifier: notifier, clock: clock), sinks: [screens] + sinks)
         daemon = Daemon(app: app, server: server, loop: loop, version: options.version, services: services)
         try loop.register(signals.fd, for: .readable) { [unowned self] _ in self.receiveSignals() }
         startWatchdog()

@@ -44,6 +44,8 @@ extension DeviceWatcher {
     func add(_ info: UdevInputDevice, attempt: Int = 1) {
         guard open[info.devnode] == nil else { return }
         pending.removeValue(forKey: info.devnode)?.timer.cancel()
+        // touchd's own virtual touchscreens are never opened: what it forwards must not come back.
+        if info.isVirtualTouchscreen { return }
         let device: EvdevDevice
         do {
             device = try EvdevDevice(path: info.devnode)

@@ -9,6 +9,9 @@ public enum DeviceMatch: Hashable, Sendable {
     case unmatched(reasons: [String])
     /// The first entry that takes the device says to leave it alone (`ignore = true`).
     case ignored(index: Int)
+    /// One of touchd's own virtual touchscreens (what it forwards touches to): never read, whatever
+    /// the layout says, or every forwarded touch would come back in.
+    case virtualTouchscreen
 
     /// A sentence for `touchd devices` and the logs.
     public var explanation: String {
@@ -17,6 +20,7 @@ public enum DeviceMatch: Hashable, Sendable {
         case .unmatched(let reasons):
             reasons.isEmpty ? "no [[device]] entry in the layout" : "no entry matched: " + reasons.joined(separator: "; ")
         case .ignored(let index): "device[\(index)] takes it and ignores it (ignore = true)"
+        case .virtualTouchscreen: "touchd's own virtual touchscreen (forwarded touches): never read"
         }
     }
 }
@@ -25,6 +29,7 @@ public enum DeviceMatch: Hashable, Sendable {
 public enum DeviceMatcher {
     /// The first entry of `specs` that takes `device`, or every entry's reason for not taking it.
     public static func match(_ device: DeviceFacts, in specs: [DeviceSpec]) -> DeviceMatch {
+        if VirtualTouchscreenDescription.isVirtualTouchscreen(name: device.name) { return .virtualTouchscreen }
         var reasons: [String] = []
         for (index, spec) in specs.enumerated() {
             if let reason = mismatch(device, spec.match) {

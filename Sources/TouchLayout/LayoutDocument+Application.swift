@@ -8,10 +8,12 @@ extension LayoutDocument {
     /// accepted; a failure here is reported as a ``LayoutErrors`` all the same.
     public func makeApplication(file: String = "layout") throws(LayoutErrors) -> Application {
         do {
-            return Application(
+            var app = Application(
                 tree: try makeTree(), handlers: HandlerTable(handlers), gestureRecognizers: gestures, controls: controls,
                 settings: settings, firstResponderTraits: firstResponderTraits,
                 initialFirstResponders: windows.compactMap(\.firstResponder))
+            app.forwardModes = forwardModes
+            return app
         } catch {
             throw LayoutErrors([
                 LayoutIssue(kind: .invalidValue, file: file, line: nil, column: nil, keyPath: "", id: nil, message: error.description)

@@ -6,13 +6,14 @@ extension LayoutReader {
     static let windowKeys =
         [
             "id", "size", "level", "key", "points_per_mm", "display", "root_controller", "first_responder", "hidden", "interactive",
-            "hit_test", "refresh_hz",
+            "hit_test", "refresh_hz", "forward",
         ]
         + firstResponderKeys
     static let controllerKeys = ["id", "view", "presented_by", "next_responder"] + firstResponderKeys
     static let viewKeys = [
         "id", "parent", "frame", "bounds_origin", "hidden", "alpha", "interactive", "clips_to_bounds",
         "multiple_touch", "exclusive_touch", "hit_expansion", "hit_test", "redirect", "class", "transform", "next_responder",
+        "forward",
     ] + firstResponderKeys
 
     /// UIKit's names of the first-responder properties, for "did you mean".
@@ -85,7 +86,9 @@ extension LayoutReader {
             fields, "first_responder", expect: "the id of a responder of this window with can_become_first_responder = true")
         let traits = readFirstResponderTraits(fields, of: id)
         fields.rejectUnknownKeys(Self.windowKeys, what: "a [[window]]", aliases: Self.windowAliases)
-        return (WindowSpec(id: id, properties: properties, firstResponder: firstResponder, firstResponderTraits: traits), key)
+        var window = WindowSpec(id: id, properties: properties, firstResponder: firstResponder, firstResponderTraits: traits)
+        window.forward = readForward(fields)
+        return (window, key)
     }
 
     private func readController(_ fields: Fields) -> ControllerSpec {
@@ -135,7 +138,9 @@ extension LayoutReader {
         if let policy = readHitTest(fields) { properties.hitTestPolicy = policy }
         let traits = readFirstResponderTraits(fields, of: id)
         fields.rejectUnknownKeys(Self.viewKeys, what: "a [[view]]", aliases: Self.viewAliases)
-        return ViewSpec(id: id, parent: parent ?? "", properties: properties, firstResponderTraits: traits)
+        var view = ViewSpec(id: id, parent: parent ?? "", properties: properties, firstResponderTraits: traits)
+        view.forward = readForward(fields)
+        return view
     }
 
     /// `hit_expansion`: one length for every side, or four.

@@ -32,6 +32,8 @@ public struct WindowSpec: Hashable, Sendable {
     /// `can_become_first_responder` and `can_resign_first_responder` of the window itself, when
     /// the entry has either (else UIKit's defaults apply).
     public var firstResponderTraits: FirstResponderTraits?
+    /// `forward`: what of its touches goes on to its virtual touchscreen, when the entry says.
+    public var forward: ForwardMode?
 
     public init(
         id: ResponderID, properties: WindowProperties, firstResponder: ResponderID? = nil,
@@ -84,6 +86,9 @@ public struct ViewSpec: Hashable, Sendable {
     public var properties: ViewProperties
     /// `can_become_first_responder` and `can_resign_first_responder`, when the entry has either.
     public var firstResponderTraits: FirstResponderTraits?
+    /// `forward`: what of its subtree's touches goes on to the window's virtual touchscreen, when
+    /// the entry says (else its superview's mode applies).
+    public var forward: ForwardMode?
 
     public init(
         id: ResponderID, parent: ResponderID, properties: ViewProperties, firstResponderTraits: FirstResponderTraits? = nil

@@ -2,8 +2,9 @@
 import Glibc
 #endif
 
-/// An IP address and TCP port (`sockaddr_in` or `sockaddr_in6`): the one place such an address is
-/// built, for `touchctl watch`'s page. The daemon itself never listens on IP.
+/// An IP address and port (`sockaddr_in` or `sockaddr_in6`): the one place such an address is
+/// built, for `touchctl watch`'s page and the daemon's TUIO datagrams. The daemon itself never
+/// listens on IP.
 ///
 /// Written `HOST:PORT`: an IPv4 literal (`127.0.0.1:8080`), `localhost` (127.0.0.1), or an IPv6
 /// literal in brackets (`[::1]:8080`). No name is looked up: the address listened on is the one
@@ -67,6 +68,24 @@ public struct InternetSocketAddress: Sendable, CustomStringConvertible {
                 try SystemCall.require("bind", description) { bind(fd, address, length) }
             }
             try SystemCall.require("listen", description) { listen(fd, backlog) }
+        } catch {
+            Descriptor.close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// A new non-blocking UDP socket connected to this address (the caller owns it): what `send`
+    /// writes datagrams to (TUIO).
+    /// - Throws: ``SystemError`` from `socket` or `connect`.
+    public func connectedDatagram() throws(SystemError) -> Int32 {
+        let family: Int32 = if case .v4 = storage { AF_INET } else { AF_INET6 }
+        let type = Int32(truncatingIfNeeded: SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue)
+        let fd = try SystemCall.descriptor("socket", description) { socket(family, type, 0) }
+        do {
+            _ = try withSockaddr { address, length throws(SystemError) in
+                try SystemCall.require("connect", description) { connect(fd, address, length) }
+            }
         } catch {
             Descriptor.close(fd)
             throw error

@@ -72,6 +72,18 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "Exit once the replay has ended.")
     var exitAfterReplay = false
 
+    @Option(
+        name: .long, parsing: .singleValue,
+        help: ArgumentHelp(
+            "Send touches as TUIO 1.1 cursors (/tuio/2Dcur bundles over UDP) to HOST:PORT, or to PORT on the loopback (repeatable).",
+            valueName: "address"))
+    var tuio: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Which touches go out as TUIO cursors: forwarded (those the layout's forward passes on) or all.", valueName: "touches"))
+    var tuioTouches: String = TUIOTouches.forwarded.rawValue
+
     func run() throws {
         let logger = try bootstrapLogging()
         guard replaySpeed > 0, replaySpeed.isFinite else {
@@ -92,19 +104,44 @@ struct RunCommand: ParsableCommand {
             socketPath: socket, socketMode: mode_t(daemonSpec.socketMode), socketGroup: try socketGroupID(daemonSpec),
             peerPolicy: try peerPolicy(daemonSpec), version: ReleaseVersion.of("touchd"), exitWhenInputEnds: exitAfterReplay,
             metricsFile: metricsFile ?? daemonSpec.metricsFile, metricsInterval: metricsInterval ?? daemonSpec.metricsInterval)
+        let sinks = try tuioSinks(logger: logger)
         let activated = try activatedSocket(path: socket, logger: logger)
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment, clock: clock)
         let runner: DaemonRunner
         do {
             runner = try DaemonRunner(
                 app: app, options: options, clock: clock, sources: sources, activatedFD: activated, logger: logger, notifier: notifier,
-                layoutFile: path)
+                layoutFile: path, sinks: sinks)
         } catch let error as SystemError {
             let hint = StartupHints.socket(error, path: socket).map { "; \($0)" } ?? ""
             logger.critical("cannot start: \(error)\(hint)")
             throw ExitCode.failure
         }
         try runner.run()
+    }
+
+    /// The TUIO sender, when `--tuio` names targets.
+    private func tuioSinks(logger: Logger) throws -> [any ReportSink] {
+        guard !tuio.isEmpty else { return [] }
+        guard let touches = TUIOTouches(rawValue: tuioTouches) else {
+            throw ValidationError("--tuio-touches \(tuioTouches): expected forwarded or all")
+        }
+        var targets: [InternetSocketAddress] = []
+        for text in tuio {
+            // A port alone is one on the loopback.
+            let written = text.allSatisfy(\.isASCII) && !text.isEmpty && text.allSatisfy(\.isNumber) ? "127.0.0.1:\(text)" : text
+            do { targets.append(try InternetSocketAddress(parsing: written)) } catch {
+                throw ValidationError("--tuio \(text): expected HOST:PORT with an IP address (127.0.0.1:3333, [::1]:3333) or a port")
+            }
+        }
+        do {
+            let sender = try TUIOSender(targets: targets, touches: touches, warn: { logger.warning("\($0)") })
+            logger.info("sending TUIO", metadata: ["to": "\(targets.map(\.description).joined(separator: ", "))", "touches": "\(touches.rawValue)"])
+            return [sender]
+        } catch {
+            logger.critical("cannot send TUIO: \(error)")
+            throw ExitCode.failure
+        }
     }
 
     /// Sends every log line to standard error at `--log-level`, with journald's priorities when

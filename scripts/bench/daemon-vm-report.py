@@ -10,6 +10,7 @@ Prints the table (medians over the complete runs of each reader) and one line pe
   touches-input CPU      touchd subscribed to touches at input rate <= 10 x the floor
   hit latency            touchd's hit messages, p99 <= 2 x the relay floor's p99
   touches-60hz age       the newest sample's age at the client, p99 <= one display period + the relay's p99
+  forwarded latency      a forwarded touch, source timestamp -> read() of the virtual touchscreen, p99 <= 2 x the relay's p99
 Exits 0 whether or not the goals are met; 1 when the log holds no usable runs.
 """
 import statistics
@@ -23,6 +24,7 @@ LABELS = {
     "touchd-kiosk": "touchd, hits + actions",
     "touchd-display": "touchd, touches at 60 Hz",
     "touchd-input": "touchd, touches at input rate",
+    "forward": "touchd, forwarded to its touchscreen",
 }
 DISPLAY_PERIOD_US = 1e6 / 60
 
@@ -164,6 +166,8 @@ def print_goals(rows):
     goal("hit latency p99", kiosk and kiosk["p99"], relay99 and 2 * relay99, " us", kiosk, "2 x the relay floor's p99")
     goal("touches at 60 Hz, newest sample's age p99", display and display["p99"], relay99 and DISPLAY_PERIOD_US + relay99, " us",
          display, "one display period + the relay floor's p99")
+    forward = rows.get("forward")
+    goal("forwarded touch latency p99", forward and forward["p99"], relay99 and 2 * relay99, " us", forward, "2 x the relay floor's p99")
 
 
 if __name__ == "__main__":

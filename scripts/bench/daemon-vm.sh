@@ -3,6 +3,7 @@
 #
 #   bash scripts/bench/daemon-vm.sh        (from anywhere; as root or through sudo; ~10 min)
 #   settings: REPS=3 ICOUNT=shift=0,sleep=off TIMEOUT=1800 KEEP=DIR (keep the guest's raw output)
+#             READERS="relay forward" (some of the readers below only; default: all)
 #
 # Builds touchd as scripts/vm/e2e.sh does, the guest programs in scripts/bench/guest (static C),
 # and a layout of 340 views (60 Hz); boots the scripts/vm lab under QEMU -icount (guest time counts
@@ -14,6 +15,9 @@
 #   libinput        libinput debug-events --quiet, and printing
 #   touchd          the daemon with one client (bench-subscriber) subscribed to hits and actions,
 #                   to touches at 60 Hz, or to touches at the input's rate
+#   forward         the daemon forwarding every touch to its virtual touchscreen, read there with the
+#                   source by bench-forward: the forwarded touch's latency from the source's kernel
+#                   timestamp to the read() of the virtual touchscreen (goal: p99 <= 2 x the relay's)
 # and prints a table (CPU, ratio to the floor, latency p50/p99, events seen) and one
 # "goal NAME: ... met|missed" line per goal.
 # The method is in docs/performance.md ("Whole daemon on a real kernel") and in scripts/bench/vm-job/run. Exits 0 when the
@@ -33,7 +37,7 @@ rm -f "$buildlog"
 w=$(mktemp -d); trap 'rm -rf "$w"' EXIT
 mkdir -p "$w/job" "$w/bin"
 cp -a scripts/bench/vm-job/. "$w/job/"
-for prog in bench-player bench-floor bench-subscriber bench-relay bench-relay-sub; do
+for prog in bench-player bench-floor bench-subscriber bench-relay bench-relay-sub bench-forward; do
   gcc -static -O2 -Wall -o "$w/bin/$prog" "scripts/bench/guest/$prog.c" -lm || fail "cannot build $prog"
 done
 gcc -O2 -Wall -shared -fPIC -o "$w/bin/bench-readprobe.so" scripts/bench/guest/bench-readprobe.c -ldl || fail "cannot build bench-readprobe.so"
@@ -44,6 +48,30 @@ mkdir -p "$w/job/share"; cp -r /usr/share/libinput "$w/job/share/"
 # The layout: one 1280x800 window of 20 rows of 16 cells (340 views), the rows with handlers.
 bash scripts/bench/stream-layout.sh > "$w/job/layout.toml"
 .build-release/release/touchd check --config "$w/job/layout.toml" > "$w/check.txt" 2>&1 || { cat "$w/check.txt" >&2; fail "the benchmark's layout does not load"; }
+# The forwarding layout: the bench touchscreen's axes one to one on the window's points, one
+# full-screen view forwarding what touchd does not take, moves at input rate.
+cat > "$w/job/forward.toml" <<'LAYOUT'
+[[window]]
+id = "screen"
+size = [4095, 2559]
+points_per_mm = 16
+refresh_hz = 0
+
+[[view]]
+id = "app"
+parent = "screen"
+frame = [0, 0, 4095, 2559]
+forward = "unclaimed"
+
+[[device]]
+match.name = "touchd bench touchscreen"
+window = "screen"
+grab = false
+LAYOUT
+.build-release/release/touchd check --config "$w/job/forward.toml" > "$w/check.txt" 2>&1 || { cat "$w/check.txt" >&2; fail "the forwarding layout does not load"; }
+
+# The settings the guest's job reads.
+{ echo "REPS=$REPS"; [ -n "${READERS:-}" ] && echo "READERS=\"$READERS\""; } > "$w/job/settings"
 
 log=$w/guest.log
 echo "daemon-vm: booting the guest (QEMU -icount $ICOUNT, REPS=$REPS)..." >&2

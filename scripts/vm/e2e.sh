@@ -6,7 +6,10 @@
 # guest runs a uinput keyboard and a uinput accelerometer: presses, remote control, shakes and the
 # first responder (scripts/vm/e2e-keys-job). A third runs the installer's tools: a skewed uinput
 # touchscreen calibrated with `touchctl calibrate`, and a touchscreen recorded through the daemon and
-# from its node, each recording replayed against the live run (scripts/vm/e2e-installer-job).
+# from its node, each recording replayed against the live run (scripts/vm/e2e-installer-job). A fourth
+# puts touchd in front of a GUI: a skewed touchscreen calibrated by touchd, what its layout does not
+# take forwarded to its virtual touchscreen, read there by Debian's libinput debug-events, and the
+# virtual touchscreen's life (stop, reload, crash, no uinput) (scripts/vm/e2e-forward-job).
 #
 # Runs from anywhere, as root on Debian 12 (or through sudo): installs what it needs on first use
 # (scripts/vm/setup.sh caches the lab under $TOUCHD_VMLAB, default /tmp/touchd-vm). Ends with an
@@ -16,7 +19,7 @@ cd "$(dirname "$0")/../.."
 started=$(date +%s)
 give_up() { echo "e2e: $1" >&2; echo "0 passed, 1 failed"; exit 1; }
 
-bash scripts/install-deps.sh || give_up "cannot install the build dependencies"
+bash scripts/install-deps.sh libinput-tools || give_up "cannot install the build dependencies and libinput-tools"
 bash scripts/vm/setup.sh || give_up "cannot set up the VM lab"
 ready=$(date +%s)
 buildlog=$(mktemp)
@@ -31,17 +34,25 @@ rm -f "$buildlog"
 built=$(date +%s)
 
 bin=.build-release/release
-log=$(mktemp); trap 'rm -f "$log"' EXIT
-# Three jobs, each in its own guest: touch devices, keys and motion, the installer's tools. Their
-# counts are summed.
+log=$(mktemp); forward=$(mktemp -d); trap 'rm -rf "$log" "$forward"' EXIT
+# The forwarding job reads touchd's virtual touchscreen with Debian's libinput debug-events, which
+# needs libinput's device quirks in the guest.
+debug_events=/usr/libexec/libinput/libinput-debug-events
+[ -x "$debug_events" ] || give_up "no $debug_events (Debian's libinput-tools)"
+cp -a scripts/vm/e2e-forward-job/. "$forward/"
+mkdir -p "$forward/share"; cp -r /usr/share/libinput "$forward/share/"
+# Four jobs, each in its own guest: touch devices, keys and motion, the installer's tools, touchd
+# in front of a GUI. Their counts are summed.
 passed=0 failed=0 rc=0
-for job in scripts/vm/e2e-job scripts/vm/e2e-keys-job scripts/vm/e2e-installer-job; do
-  echo "=== $job"
-  bash scripts/vm/run.sh --udev --timeout 600 "$job" "$bin/touchd" "$bin/touchctl" | tee "$log"
+for job in scripts/vm/e2e-job scripts/vm/e2e-keys-job scripts/vm/e2e-installer-job "$forward"; do
+  extra=(); name=$job
+  [ "$job" = "$forward" ] && extra=("$debug_events") name=scripts/vm/e2e-forward-job
+  echo "=== $name"
+  bash scripts/vm/run.sh --udev --timeout 600 "$job" "$bin/touchd" "$bin/touchctl" "${extra[@]}" | tee "$log"
   job_rc=${PIPESTATUS[0]}
   summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
   if [ -z "$summary" ]; then
-    echo "e2e: $job ended without a result (run.sh exit $job_rc)" >&2
+    echo "e2e: $name ended without a result (run.sh exit $job_rc)" >&2
     failed=$((failed + 1)); rc=1; continue
   fi
   job_passed=${summary%% passed*}
@@ -49,7 +60,7 @@ for job in scripts/vm/e2e-job scripts/vm/e2e-keys-job scripts/vm/e2e-installer-j
   passed=$((passed + job_passed)); failed=$((failed + job_failed))
   # A guest that exited non-zero although every check passed is a failure too.
   if [ "$job_rc" -ne 0 ] && [ "$job_failed" -eq 0 ]; then
-    echo "e2e: the guest of $job exited $job_rc although every check passed" >&2
+    echo "e2e: the guest of $name exited $job_rc although every check passed" >&2
     failed=$((failed + 1))
   fi
   [ "$job_rc" -ne 0 ] && rc=$job_rc

@@ -46,4 +46,64 @@ static inline int touchd_peer_groups(int fd, unsigned int *groups, int capacity)
 static inline int touchd_socket_unsent(int fd, int *unsent) {
     return ioctl(fd, SIOCOUTQ, unsent);
 }
+#include <linux/uinput.h>
+
+/* uinput (the ioctls are function-like macros, which do not import). Each returns what ioctl
+ * returns: 0, or -1 with errno set. */
+static inline int touchd_uinput_set_bit(int fd, int kind, int code) {
+    switch (kind) {
+    case 0: return ioctl(fd, UI_SET_EVBIT, code);
+    case 1: return ioctl(fd, UI_SET_KEYBIT, code);
+    case 2: return ioctl(fd, UI_SET_ABSBIT, code);
+    case 3: return ioctl(fd, UI_SET_PROPBIT, code);
+    default: errno = EINVAL; return -1;
+    }
+}
+
+static inline int touchd_uinput_abs_setup(int fd, int code, int minimum, int maximum, int resolution) {
+    struct uinput_abs_setup setup;
+    memset(&setup, 0, sizeof setup);
+    setup.code = (unsigned short)code;
+    setup.absinfo.minimum = minimum;
+    setup.absinfo.maximum = maximum;
+    setup.absinfo.resolution = resolution;
+    return ioctl(fd, UI_ABS_SETUP, &setup);
+}
+
+/* The device's name is cut to UINPUT_MAX_NAME_SIZE - 1 bytes. */
+static inline int touchd_uinput_dev_setup(int fd, const char *name, unsigned short bus, unsigned short vendor,
+                                          unsigned short product, unsigned short version) {
+    struct uinput_setup setup;
+    memset(&setup, 0, sizeof setup);
+    strncpy(setup.name, name, UINPUT_MAX_NAME_SIZE - 1);
+    setup.id.bustype = bus;
+    setup.id.vendor = vendor;
+    setup.id.product = product;
+    setup.id.version = version;
+    return ioctl(fd, UI_DEV_SETUP, &setup);
+}
+
+static inline int touchd_uinput_set_phys(int fd, const char *phys) { return ioctl(fd, UI_SET_PHYS, phys); }
+static inline int touchd_uinput_create(int fd) { return ioctl(fd, UI_DEV_CREATE); }
+static inline int touchd_uinput_destroy(int fd) { return ioctl(fd, UI_DEV_DESTROY); }
+
+/* The created device's sysfs name (inputN), zero-terminated in `out` of `size` bytes. */
+static inline int touchd_uinput_sysname(int fd, char *out, unsigned int size) {
+    return ioctl(fd, UI_GET_SYSNAME(size), out);
+}
+
+/* Writes `count` events (types, codes, values side by side) in one write(2); the kernel stamps
+ * them. Returns what write returns. */
+static inline long touchd_uinput_write(int fd, const unsigned short *types, const unsigned short *codes, const int *values,
+                                       int count) {
+    struct input_event events[64];
+    if (count < 0 || count > 64) { errno = EINVAL; return -1; }
+    memset(events, 0, sizeof events);
+    for (int i = 0; i < count; i++) {
+        events[i].type = types[i];
+        events[i].code = codes[i];
+        events[i].value = values[i];
+    }
+    return write(fd, events, sizeof(struct input_event) * (size_t)count);
+}
 #endif
