@@ -6,7 +6,7 @@ import Glibc
 
 /// A swift-log handler writing one line per message to standard error.
 ///
-/// Under systemd (`JOURNAL_STREAM` set) each line starts with the syslog priority in angle brackets
+/// Under systemd (standard error is the `JOURNAL_STREAM`, ``JournalStream``) each line starts with the syslog priority in angle brackets
 /// (`<3>` for errors), which journald turns into the entry's priority; a message of several lines
 /// (a refused reload lists every problem of the layout) carries it on each line, since journald
 /// makes every line an entry of its own. Elsewhere lines read

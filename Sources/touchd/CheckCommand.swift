@@ -70,11 +70,11 @@ func loadLayout(_ path: String, warn: (String) -> Void = printWarning) throws ->
     }
 }
 
-/// Prints a layout's problems to standard error; under systemd (`JOURNAL_STREAM`, as for the
+/// Prints a layout's problems to standard error; under systemd (standard error is the `JOURNAL_STREAM`, as for the
 /// unit's `ExecReload` check) every line at error priority, so `journalctl -p err` lists them.
 func printProblems(_ text: String) {
     var stderr = StandardError()
-    if ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil {
+    if JournalStream.isStandardError {
         print(JournalLogHandler.journalLines(text, level: .error), terminator: "", to: &stderr)
     } else {
         print(text, to: &stderr)

@@ -150,7 +150,7 @@ struct RunCommand: ParsableCommand {
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw ValidationError("--log-level \(logLevel): expected trace, debug, info, notice, warning, error or critical")
         }
-        let forJournal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
+        let forJournal = JournalStream.isStandardError
         LoggingSystem.bootstrap { label in
             var handler = JournalLogHandler(label: label, forJournal: forJournal)
             handler.logLevel = level

@@ -95,9 +95,9 @@ import Glibc
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = notify.path
         environment["WATCHDOG_USEC"] = "200000"
-        environment["JOURNAL_STREAM"] = "8:1234"
-        process.environment = environment
         let stderr = Pipe()
+        environment["JOURNAL_STREAM"] = journalStream(of: stderr)
+        process.environment = environment
         process.standardError = stderr
         try process.run()
         defer { if process.isRunning { process.terminate() } }

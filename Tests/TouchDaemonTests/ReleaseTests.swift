@@ -71,8 +71,8 @@ import Glibc
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Binaries.touchd)
         process.arguments = ["check", layout]
-        process.environment = ProcessInfo.processInfo.environment.merging(["JOURNAL_STREAM": "8:1234"]) { $1 }
         let stderr = Pipe()
+        process.environment = ProcessInfo.processInfo.environment.merging(["JOURNAL_STREAM": journalStream(of: stderr)]) { $1 }
         process.standardError = stderr
         process.standardOutput = Pipe()
         try process.run()
@@ -165,8 +165,8 @@ import Glibc
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Binaries.touchd)
         process.arguments = ["--config", layout, "--no-devices", "--socket", socket]
-        process.environment = ProcessInfo.processInfo.environment.merging(["JOURNAL_STREAM": "8:1234"]) { $1 }
         let stderr = Pipe()
+        process.environment = ProcessInfo.processInfo.environment.merging(["JOURNAL_STREAM": journalStream(of: stderr)]) { $1 }
         process.standardError = stderr
         try process.run()
         defer { if process.isRunning { process.terminate() } }
@@ -193,4 +193,12 @@ import Glibc
         #expect(problems.allSatisfy { $0.hasPrefix("<3>") }, "\(log)")
         #expect(log.split(separator: "\n").allSatisfy { $0.hasPrefix("<") }, "every line has a priority: \(log)")
     }
+}
+
+/// `DEVICE:INODE` of a pipe's writing end, as systemd sets `JOURNAL_STREAM` for the stream it gives
+/// a service: touchd writes journal priorities only when its standard error is that stream.
+func journalStream(of pipe: Pipe) -> String {
+    var info = stat()
+    _ = fstat(pipe.fileHandleForWriting.fileDescriptor, &info)
+    return "\(info.st_dev):\(info.st_ino)"
 }
