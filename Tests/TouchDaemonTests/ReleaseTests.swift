@@ -99,7 +99,7 @@ import Glibc
             try ("#!/bin/sh\n" + body + "\n").write(toFile: bin + "/" + name, atomically: true, encoding: .utf8)
             chmod(bin + "/" + name, 0o755)
         }
-        func run(installed: String, plan: String, _ arguments: [String]) throws -> (ProcessResult, String) {
+        func run(installed: String, plan: String, _ arguments: [String], upgrades: String? = nil) throws -> (ProcessResult, String) {
             unlink(log)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -110,6 +110,7 @@ import Glibc
             environment["INSTALLED"] = installed
             environment["PLAN"] = plan
             environment["LOG"] = log
+            environment["TOUCHD_DEPS_UPGRADE"] = upgrades
             process.environment = environment
             let err = Pipe()
             process.standardError = err
@@ -135,6 +136,13 @@ import Glibc
         #expect(installed.status == 0, "\(installed.stderr)")
         #expect(calls.contains("install -y -q --no-upgrade --no-install-recommends chromium\n"), "\(calls)")
         #expect(!calls.contains("systemd"), "\(calls)")
+        // The test suite's own tools on a fresh machine: allowed, the upgrades named.
+        let (allowed, allowedCalls) = try run(
+            installed: base, plan: "Inst libsystemd0 [252.17-1] (252.19-1 Debian:12)\\nInst chromium (120.0 Debian:12)", ["systemd", "chromium"],
+            upgrades: "allow")
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(allowed.stderr.contains("upgrades installed packages they need: libsystemd0"), "\(allowed.stderr)")
+        #expect(allowedCalls.contains("install -y -q --no-upgrade --no-install-recommends chromium\n"), "\(allowedCalls)")
     }
 
     /// The man pages are committed generated (`man -l man/touchd.8` reads completely in the
