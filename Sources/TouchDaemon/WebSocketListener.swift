@@ -49,6 +49,8 @@ public final class WebSocketListener {
     private var pending: [Int32: Pending] = [:]
     private var timeoutTimer: TimerHandle?
     private let warn: (String) -> Void
+    /// The tokens file's problem last logged (each is logged once, when it appears).
+    private var lastTokensProblem: String?
 
     /// Listens on the settings' address.
     /// - Throws: ``SystemError`` from `socket`, `bind` (`EADDRINUSE`...) or `listen`.
@@ -69,7 +71,10 @@ public final class WebSocketListener {
             throw error
         }
         timeoutTimer = loop.timer { [unowned self] in self.expireHandshakes() }
-        if case .failure(let problem) = tokens.current() { warn("websocket: \(problem): every connection is refused until there are tokens") }
+        if case .failure(let problem) = tokens.current() {
+            lastTokensProblem = problem.text
+            warn("websocket: \(problem): every connection is refused until there are tokens")
+        }
     }
 
     /// Closes the connections still in their handshake and the listening socket.
@@ -143,8 +148,14 @@ public final class WebSocketListener {
         }
         let known: WebSocketTokens
         switch tokens.current() {
-        case .failure(let problem): return drop(fd, HTTPRefusal(.serviceUnavailable, "touchd cannot read its tokens: \(problem)"))
-        case .success(let read): known = read
+        case .failure(let problem):
+            // The details are the operator's (the log), not an unauthenticated peer's.
+            if problem.text != lastTokensProblem { warn("websocket: \(problem): every connection is refused until there are tokens") }
+            lastTokensProblem = problem.text
+            return drop(fd, HTTPRefusal(.serviceUnavailable, "touchd has no usable tokens file: its log says why"))
+        case .success(let read):
+            lastTokensProblem = nil
+            known = read
         }
         guard let token = handshake.token else {
             return drop(fd, HTTPRefusal(.unauthorized, "a token is required: Authorization: Bearer TOKEN, or the subprotocol touchd.bearer.TOKEN"))

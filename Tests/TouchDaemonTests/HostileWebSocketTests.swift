@@ -249,6 +249,18 @@ import Glibc
         try w.exchange([unmasked, binary])
         #expect(unmasked.closeCode == 1002 && binary.closeCode == 1003)
         #expect(w.h.daemon.server.statistics.webSocketProtocolErrors == 4)
+        // Pings sent by the thousand to a peer that never reads: the pongs stop piling up once its
+        // queue is half full (it is no longer read).
+        let pinger = try w.client()
+        pinger.answersPings = false
+        let ping = WebSocketTestClient.frame(opcode: 9, Array(repeating: 0x70, count: 125))
+        for _ in 0..<20 {
+            pinger.write(Array([[UInt8]](repeating: ping, count: 1_000).joined()))
+            try w.h.settle()
+        }
+        #expect(w.h.daemon.server.totalQueuedBytes <= w.h.daemon.server.limits.maximumQueuedBytes + 128 << 10,
+                "queued for the pinger: \(w.h.daemon.server.totalQueuedBytes)")
+        try probe.check("a peer pinging without reading")
         #expect(residentBytes() - memory < 32 << 20, "memory: \(residentBytes() - memory) bytes more")
     }
 
