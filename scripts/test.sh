@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite, in order: the code lints (no function over 60 lines in Sources/; no
-# conversion that can trap outside the reviewed list), the unit and integration tests (core, layout,
+# The whole test suite, in order: the code lints (no function over 60 lines in Sources/; each
+# module's imports as docs/architecture.md's table lists them; no conversion that can trap outside
+# the reviewed list), the unit and integration tests (core, layout,
 # evdev, protocol, socket, process and recording tests), the Python client and its MQTT bridge against
 # the daemon and a real broker, the WebSocket listener checked by python3-websockets, the JavaScript
 # client against the daemon, TUIO out of a replay read by
@@ -23,6 +24,8 @@ bash scripts/install-deps.sh systemd librsvg2-bin python3 python3-pip nodejs chr
   python3-websockets
 echo "== lint: function length" >&2
 python3 scripts/lint/function-length.py
+echo "== lint: every module imports what docs/architecture.md's table says" >&2
+python3 scripts/lint/imports.py
 echo "== lint: conversions that can trap" >&2
 bash scripts/lint/conversions.sh --strict
 echo "== tests" >&2
