@@ -1,8 +1,5 @@
 import TouchSystem
 import TouchProtocol
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One connected client: who it is and its role, its subscriptions, the request bytes it sent
 /// and not yet served, and its ``ClientOutbox`` of lines not yet written.
@@ -154,7 +151,7 @@ final class ClientConnection {
         while total < maximumBytes, inputEnd == nil {
             let want = min(chunk.count, maximumBytes - total)
             let received = try? chunk.withUnsafeMutableBytes { bytes throws(SystemError) in
-                try SystemCall.posix("recv", "client socket") { recv(fd, bytes.baseAddress, want, 0) }
+                try SocketIO.receive(fd, into: UnsafeMutableRawBufferPointer(rebasing: bytes.prefix(want)), "client socket")
             }
             // Nothing more now (would block); or the peer closed (0), or the connection failed.
             guard case .done(let n) = received, n > 0 else {

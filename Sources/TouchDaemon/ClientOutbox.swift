@@ -1,9 +1,5 @@
 import TouchSystem
-import CLinux
 import TouchProtocol
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The lines waiting for one client's socket, numbered, and how they reach it.
 ///
@@ -64,11 +60,7 @@ final class ClientOutbox {
 
     /// The bytes a socket holds that its peer has not read (`SIOCOUTQ`), or `nil` when the kernel
     /// does not tell.
-    static func unsentBytes(_ fd: Int32) -> Int? {
-        var unsent: Int32 = 0
-        guard (try? SystemCall.require("ioctl(SIOCOUTQ)", "client socket") { touchd_socket_unsent(fd, &unsent) }) != nil else { return nil }
-        return Int(unsent)
-    }
+    static func unsentBytes(_ fd: Int32) -> Int? { SocketIO.unsentBytes(fd) }
 
     /// Queued; dropped (the client is told later); dropped, its `dropped` notice queued at once; or
     /// not queued, though it may not be dropped.
@@ -220,7 +212,7 @@ final class ClientOutbox {
                 return .wouldBlock
             }
             let sent = try? pending.withQueuedBytes { bytes throws(SystemError) in
-                try SystemCall.posix("send", "client socket") { Glibc.send(fd, bytes.baseAddress, size, Int32(MSG_NOSIGNAL)) }
+                try SocketIO.send(fd, UnsafeRawBufferPointer(rebasing: bytes.prefix(size)), "client socket")
             }
             switch sent {
             case .done(let n) where n > 0:
@@ -296,10 +288,8 @@ struct SocketRoom {
 
     init(fd: Int32) {
         self.fd = fd
-        var size: Int32 = 0
-        var length = socklen_t(MemoryLayout<Int32>.size)
-        let known = getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, &length) == 0 && Int(size) >= 64 * 1024
-        capacity = known ? Int(size) - Self.reserve : nil
+        let size = SocketIO.sendBufferSize(fd) ?? 0
+        capacity = size >= 64 * 1024 ? size - Self.reserve : nil
     }
 
     /// Whether a send of `n` bytes leaves the reserve free.

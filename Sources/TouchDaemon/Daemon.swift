@@ -1,12 +1,8 @@
 import TouchSystem
-import CLinux
 import TouchCore
 import TouchLayout
 import TouchProtocol
 import TouchRender
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The daemon's collaborators, given at `init`: where its input comes from, the layout file a
 /// reload reads again, and who hears of what it does. The clock is its loop's.

@@ -1,12 +1,8 @@
 import TouchInput
 import TouchSystem
-import CLinux
 import Logging
 import TouchCore
 import TouchProtocol
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Runs the daemon: the event loop with the socket server, signals and input sources, until SIGTERM
 /// or SIGINT. SIGHUP reloads the layout (a bad file is reported and the old layout keeps running).
@@ -17,8 +13,8 @@ import Glibc
 public final class DaemonRunner {
     public struct Options: Sendable {
         public var socketPath: String
-        public var socketMode: mode_t
-        public var socketGroup: gid_t?
+        public var socketMode: UInt32
+        public var socketGroup: UInt32?
         public var peerPolicy: PeerPolicy
         public var limits: ClientLimits
         public var version: String
@@ -31,7 +27,7 @@ public final class DaemonRunner {
         public var webSocket: WebSocketListener.Settings?
 
         public init(
-            socketPath: String, socketMode: mode_t = 0o660, socketGroup: gid_t? = nil, peerPolicy: PeerPolicy = PeerPolicy(),
+            socketPath: String, socketMode: UInt32 = 0o660, socketGroup: UInt32? = nil, peerPolicy: PeerPolicy = PeerPolicy(),
             limits: ClientLimits = ClientLimits(), version: String, exitWhenInputEnds: Bool = false, metricsFile: String? = nil,
             metricsInterval: Double = Limits.defaultMetricsInterval, webSocket: WebSocketListener.Settings? = nil
         ) {
@@ -73,7 +69,7 @@ public final class DaemonRunner {
         self.notifier = notifier
         self.logger = logger
         metrics = options.metricsFile.map { ($0, options.metricsInterval) }
-        signals = try SignalSource([SIGTERM, SIGINT, SIGHUP, SIGPIPE])
+        signals = try SignalSource([ProcessSignal.terminate, ProcessSignal.interrupt, ProcessSignal.hangUp, ProcessSignal.brokenPipe])
         let server = try SocketServer(
             path: options.socketPath, loop: loop, mode: options.socketMode, group: options.socketGroup, activatedFD: activatedFD,
             limits: options.limits, policy: options.peerPolicy)
@@ -138,10 +134,10 @@ public final class DaemonRunner {
 
     private func handle(signal: Int32) {
         switch signal {
-        case SIGTERM, SIGINT:
-            logger.info("stopping", metadata: ["signal": "\(signal == SIGTERM ? "SIGTERM" : "SIGINT")"])
+        case ProcessSignal.terminate, ProcessSignal.interrupt:
+            logger.info("stopping", metadata: ["signal": "\(signal == ProcessSignal.terminate ? "SIGTERM" : "SIGINT")"])
             stop(reason: "shutting down")
-        case SIGHUP:
+        case ProcessSignal.hangUp:
             // The outcome is logged and told to systemd by the daemon's observer.
             _ = try? daemon.reload(by: .signal)
         default:

@@ -1,8 +1,5 @@
 import Logging
 import TouchSystem
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A swift-log handler writing one line per message to standard error.
 ///
@@ -54,19 +51,9 @@ public struct JournalLogHandler: LogHandler {
         if forJournal {
             line = Self.journalLines(text, level: event.level)
         } else {
-            var now = time(nil)
-            var tm = tm()
-            gmtime_r(&now, &tm)
-            var buffer = [CChar](repeating: 0, count: 32)
-            strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &tm)
-            line = "\(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) \(event.level) \(label): \(text)\n"
+            line = "\(WallClock.timestampUTC()) \(event.level) \(label): \(text)\n"
         }
         // A line standard error does not take has nowhere else to go.
-        var bytes = Array(line.utf8)
-        while !bytes.isEmpty, case .done(let n)? = try? bytes.withUnsafeBytes({ raw in
-            try SystemCall.posix("write", "standard error") { Glibc.write(2, raw.baseAddress, raw.count) }
-        }), n > 0 {
-            bytes.removeFirst(min(n, bytes.count))
-        }
+        Array(line.utf8).withUnsafeBytes { StandardError.write($0) }
     }
 }

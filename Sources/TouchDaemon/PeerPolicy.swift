@@ -1,11 +1,7 @@
-import CLinux
 import TouchSystem
 import TouchCore
 import TouchLayout
 import TouchProtocol
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Who may connect, and with which role, decided from the peer's credentials when it connects
 /// (SO_PEERCRED, and SO_PEERGROUPS for its supplementary groups). `docs/operations.md` explains the
@@ -29,7 +25,7 @@ public struct PeerPolicy: Hashable, Sendable {
 
     public init(
         allowedUIDs: Set<UInt32> = [], allowedGIDs: Set<UInt32> = [], controlUIDs: Set<UInt32> = [], controlGIDs: Set<UInt32> = [],
-        daemonUID: UInt32 = geteuid()
+        daemonUID: UInt32 = Accounts.effectiveUserID
     ) {
         self.allowedUIDs = allowedUIDs
         self.allowedGIDs = allowedGIDs
@@ -108,58 +104,7 @@ enum AccountLookup {
         return ids
     }
 
-    static func userID(_ name: String) -> UInt32? {
-        var entry = passwd()
-        var result: UnsafeMutablePointer<passwd>?
-        var buffer = [CChar](repeating: 0, count: 16 * 1024)
-        guard getpwnam_r(name, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
-        return entry.pw_uid
-    }
+    static func userID(_ name: String) -> UInt32? { Accounts.userID(name) }
 
-    static func groupID(_ name: String) -> UInt32? {
-        var entry = group()
-        var result: UnsafeMutablePointer<group>?
-        // Large groups list every member: give the entry room.
-        var buffer = [CChar](repeating: 0, count: 256 * 1024)
-        guard getgrnam_r(name, &entry, &buffer, buffer.count, &result) == 0, result != nil else { return nil }
-        return entry.gr_gid
-    }
-}
-
-/// The credentials of a connected peer: SO_PEERCRED's process, user and primary group, and
-/// SO_PEERGROUPS's supplementary groups (empty on kernels before 4.13), as they were at `connect`.
-public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
-    public var pid: Int32
-    public var uid: UInt32
-    public var gid: UInt32
-    public var supplementaryGIDs: [UInt32]
-
-    public init(pid: Int32, uid: UInt32, gid: UInt32, supplementaryGIDs: [UInt32] = []) {
-        self.pid = pid
-        self.uid = uid
-        self.gid = gid
-        self.supplementaryGIDs = supplementaryGIDs
-    }
-
-    public var description: String { "uid \(uid), gid \(gid), pid \(pid)" }
-
-    /// Reads a connected socket's peer credentials; `nil` when the kernel gives none.
-    static func of(socket fd: Int32) -> PeerCredentials? {
-        var cred = touchd_ucred()
-        guard (try? SystemCall.require("getsockopt(SO_PEERCRED)", "client socket") { touchd_peer_credentials(fd, &cred) }) != nil else { return nil }
-        var groups = [UInt32](repeating: 0, count: 64)
-        func readGroups() -> Int {
-            let capacity = Int32(clamping: groups.count)
-            // A kernel before 4.13 has no SO_PEERGROUPS: then only the primary group is known.
-            return (try? SystemCall.require("getsockopt(SO_PEERGROUPS)", "client socket") { touchd_peer_groups(fd, &groups, capacity) }) ?? 0
-        }
-        var n = readGroups()
-        if n > groups.count {
-            // The kernel gives at most NGROUPS_MAX (65536) groups.
-            groups = [UInt32](repeating: 0, count: min(n, 65_536))
-            n = readGroups()
-        }
-        let supplementary = Array(groups.prefix(min(n, groups.count)))
-        return PeerCredentials(pid: cred.pid, uid: cred.uid, gid: cred.gid, supplementaryGIDs: supplementary)
-    }
+    static func groupID(_ name: String) -> UInt32? { Accounts.groupID(name) }
 }

@@ -1,9 +1,5 @@
-import CLinux
 import TouchSystem
 import TouchProtocol
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Accepting connections: each is given its role by the peer policy, or refused with a reason;
 /// at most ``ClientLimits/maximumClients`` are served at once, some of the places kept for the
@@ -20,24 +16,19 @@ extension SocketServer {
         var attempts = 0
         while attempts < Self.maximumAcceptsPerWakeup && !acceptPaused {
             attempts += 1
-            let accepted: SystemCall.Outcome
+            let accepted: SocketIO.Accepted
             do {
-                accepted = try SystemCall.posix("accept4", path) {
-                    accept4(listenFD, nil, nil, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
-                }
+                accepted = try SocketIO.accept(listenFD, path)
             } catch {
-                switch error.errno {
-                case ECONNABORTED, EPROTO: continue
-                case EMFILE, ENFILE, ENOBUFS, ENOMEM: pauseAccepting()
-                default:
-                    loop.onError(error)
-                    return
-                }
-                continue
+                loop.onError(error)
+                return
             }
-            // Would block: nobody waits.
-            guard case .done(let fd) = accepted else { return }
-            admit(Int32(truncatingIfNeeded: fd))
+            switch accepted {
+            case .connection(let fd): admit(fd)
+            case .gaveUp: continue
+            case .outOfResources: pauseAccepting()
+            case .nothingWaiting: return
+            }
         }
     }
 

@@ -1,8 +1,5 @@
 import TouchSystem
 import TouchProtocol
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A client being disconnected whose last lines its socket did not take at once.
 struct ClosingClient {

@@ -1,9 +1,5 @@
 import TouchSystem
-import CLinux
 import TouchProtocol
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The daemon's Unix stream socket: accepts clients, serves their request lines in fair turns,
 /// and fans messages out to the clients whose subscriptions match, never blocking on any of them.
@@ -111,7 +107,7 @@ public final class SocketServer {
     /// A socket file left behind is removed only when nothing answers on it: a running daemon's
     /// socket is never taken over.
     public init(
-        path: String, loop: EventLoop, mode: mode_t = 0o660, group: gid_t? = nil, activatedFD: Int32? = nil,
+        path: String, loop: EventLoop, mode: UInt32 = 0o660, group: UInt32? = nil, activatedFD: Int32? = nil,
         limits: ClientLimits = ClientLimits(), policy: PeerPolicy = PeerPolicy()
     ) throws(SystemError) {
         self.path = path
@@ -125,22 +121,7 @@ public final class SocketServer {
         } else {
             isActivated = false
             try SocketServer.removeStaleSocket(at: path)
-            let fd = try SystemCall.descriptor("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
-            do {
-                let address = try UnixSocketAddress(path: path)
-                let oldMask = umask(0o177)
-                defer { umask(oldMask) }
-                try address.withSockaddr { sockaddr, length throws(SystemError) in
-                    try SystemCall.require("bind", path) { bind(fd, sockaddr, length) }
-                }
-                try SystemCall.require("chmod", path) { chmod(path, mode) }
-                if let group { try SystemCall.require("chown", path) { chown(path, uid_t.max, group) } }
-                try SystemCall.require("listen", path) { listen(fd, 64) }
-            } catch {
-                Descriptor.close(fd)
-                throw error
-            }
-            listenFD = fd
+            listenFD = try UnixSocketAddress(path: path).listeningStream(mode: mode, group: group)
         }
         try loop.register(listenFD, for: .readable) { [unowned self] _ in self.acceptClients() }
         turnTimer = loop.timer { [unowned self] in self.scheduleTurn() }
@@ -174,7 +155,7 @@ public final class SocketServer {
         loop.unregister(listenFD)
         if !isActivated {
             Descriptor.close(listenFD)
-            _ = try? SystemCall.require("unlink", path) { unlink(path) }
+            try? FileStatus.remove(path)
         }
     }
 
@@ -326,16 +307,15 @@ public final class SocketServer {
 
     /// Removes a socket file nobody listens on; refuses when a daemon answers on it.
     static func removeStaleSocket(at path: String) throws(SystemError) {
-        var st = stat()
-        guard (try? SystemCall.require("lstat", path) { lstat(path, &st) }) != nil else { return }
-        guard (st.st_mode & S_IFMT) == S_IFSOCK else { throw SystemError(call: "bind", subject: "\(path) exists and is not a socket", errno: EEXIST) }
+        guard let status = try? FileStatus.of(path, followingLinks: false) else { return }
+        guard status.kind == .socket else { throw SystemError.alreadyExists(call: "bind", subject: "\(path) exists and is not a socket") }
         let address = try UnixSocketAddress(path: path)
         do {
             Descriptor.close(try address.connectedStream())
-        } catch where error.errno == ECONNREFUSED || error.errno == ENOENT {
-            _ = try? SystemCall.require("unlink", path) { unlink(path) }
+        } catch where error.isConnectionRefused || error.isMissing {
+            try? FileStatus.remove(path)
             return
         }
-        throw SystemError(call: "bind", subject: "\(path): another touchd is listening on it", errno: EADDRINUSE)
+        throw SystemError.addressInUse(call: "bind", subject: "\(path): another touchd is listening on it")
     }
 }

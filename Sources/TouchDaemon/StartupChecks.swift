@@ -1,9 +1,6 @@
 import TouchCore
 import TouchLayout
 import TouchSystem
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What the daemon refuses at start besides the layout itself, checked against this system: the
 /// accounts the `[daemon]` lists name, the socket's directory. `touchd check` and `touchd run`
@@ -42,7 +39,7 @@ public enum StartupChecks {
                             + "\(list.isGroup ? "group (groupadd makes one)" : "user") or a numeric id"))
             }
         }
-        if let group = daemon.socketGroup, !overrides.keys.contains("socket_group"), gid_t(group) == nil, !known(group, isGroup: true) {
+        if let group = daemon.socketGroup, !overrides.keys.contains("socket_group"), UInt32(group) == nil, !known(group, isGroup: true) {
             issues.append(
                 lines.issue(
                     .invalidValue, file: layoutFile, keyPath: "daemon.socket_group",
@@ -92,13 +89,13 @@ public enum StartupChecks {
     public static func socketDirectoryProblem(_ path: String) -> String? {
         let directory = directory(of: path)
         guard !directory.isEmpty, directory != runtimeDirectory else { return nil }
-        var info = stat()
-        guard stat(directory, &info) == 0 else {
-            let reason = String(cString: strerror(errno))
-            return "\(path): its directory \(directory) cannot be used (\(reason)): touchd makes only \(runtimeDirectory); "
+        let info: FileStatus
+        do { info = try FileStatus.of(directory) } catch {
+            let reason = error.errnoText
+            return "\(path): its directory \(directory) cannot be used: \(reason); touchd makes only \(runtimeDirectory); "
                 + "create the directory first or choose a socket in an existing one"
         }
-        guard info.st_mode & S_IFMT == S_IFDIR else { return "\(path): \(directory) is not a directory" }
+        guard info.kind == .directory else { return "\(path): \(directory) is not a directory" }
         return nil
     }
 
@@ -123,12 +120,11 @@ public enum StartupChecks {
     }
 
     static func known(_ name: String, isGroup: Bool) -> Bool {
-        isGroup ? AccountLookup.groupID(name) != nil : AccountLookup.userID(name) != nil
+        isGroup ? Accounts.groupID(name) != nil : Accounts.userID(name) != nil
     }
 
     static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0
+        (try? FileStatus.of(path)) != nil
     }
 
     static func directory(of path: String) -> String {

@@ -1,10 +1,6 @@
 import TouchCore
 import TouchProtocol
 import TouchSystem
-import CLinux
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Which touches go out as TUIO cursors.
 public enum TUIOTouches: String, Sendable, CaseIterable {
@@ -100,13 +96,13 @@ public final class TUIOSender: ReportSink {
             let address = targets[i].address
             let result = datagram.withUnsafeBytes { bytes in
                 Result { () throws(SystemError) -> SystemCall.Outcome in
-                    try SystemCall.posix("send", address) { Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+                    try SocketIO.send(fd, bytes, address)
                 }
             }
             switch result {
             case .success:
                 targets[i].failing = false
-            case .failure(let error) where error.errno == ECONNREFUSED:
+            case .failure(let error) where error.isConnectionRefused:
                 // Nobody listens there now: TUIO's datagrams are for whoever does.
                 break
             case .failure(let error):

@@ -1,10 +1,6 @@
-import CLinux
 import TouchCore
 import TouchSystem
 import TouchProtocol
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The protocol over WebSocket (RFC 6455), on the daemon's own event loop: for web pages in a
 /// kiosk browser, which cannot open a Unix socket (`[daemon] websocket`, `docs/protocol.md`).
@@ -121,7 +117,7 @@ public final class WebSocketListener {
         guard var entry = pending[fd] else { return }
         var chunk = [UInt8](repeating: 0, count: 4096)
         let received = try? chunk.withUnsafeMutableBytes { bytes throws(SystemError) in
-            try SystemCall.posix("recv", "WebSocket connection") { recv(fd, bytes.baseAddress, bytes.count, 0) }
+            try SocketIO.receive(fd, into: bytes, "WebSocket connection")
         }
         guard case .done(let n) = received, n > 0 else {
             if received != .wouldBlock { drop(fd) }
@@ -210,9 +206,7 @@ public final class WebSocketListener {
 
     /// Writes `bytes` without waiting; whether the socket took them all.
     private static func sendWhole(_ bytes: [UInt8], to fd: Int32) -> Bool {
-        let sent = try? bytes.withUnsafeBytes { raw throws(SystemError) in
-            try SystemCall.posix("send", "WebSocket connection") { send(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL)) }
-        }
+        let sent = try? bytes.withUnsafeBytes { raw throws(SystemError) in try SocketIO.send(fd, raw, "WebSocket connection") }
         guard case .done(let n) = sent else { return false }
         return n == bytes.count
     }
@@ -237,27 +231,21 @@ struct TokensFile {
     /// The tokens, or why there are none to check against. A file that group or others may read
     /// is refused: a token is a password.
     mutating func current() -> Result<WebSocketTokens, Problem> {
-        var status = stat()
-        do {
-            try SystemCall.require("stat", path) { stat(path, &status) }
-        } catch {
+        let status: FileStatus
+        do { status = try FileStatus.of(path) } catch {
             stamp = nil
-            return .failure(Problem(text: error.errno == ENOENT ? "\(path) does not exist: add a token to it (docs/operations.md)" : "\(error)"))
+            return .failure(Problem(text: error.isMissing ? "\(path) does not exist: add a token to it (docs/operations.md)" : "\(error)"))
         }
-        let now = [
-            Int(truncatingIfNeeded: status.st_ino), Int(truncatingIfNeeded: status.st_size), Int(truncatingIfNeeded: status.st_mode),
-            status.st_mtim.tv_sec, status.st_mtim.tv_nsec, status.st_ctim.tv_sec, status.st_ctim.tv_nsec,
-        ]
-        if now != stamp {
-            stamp = now
-            cached = Self.read(path, mode: status.st_mode)
+        if status.stamp != stamp {
+            stamp = status.stamp
+            cached = Self.read(path, permissions: status.permissions)
         }
         return cached
     }
 
-    private static func read(_ path: String, mode: mode_t) -> Result<WebSocketTokens, Problem> {
-        guard mode & 0o077 == 0 else {
-            return .failure(Problem(text: "\(path) may be read by group or others (mode \(String(mode & 0o777, radix: 8))): chmod 600 it"))
+    private static func read(_ path: String, permissions: UInt32) -> Result<WebSocketTokens, Problem> {
+        guard permissions & 0o077 == 0 else {
+            return .failure(Problem(text: "\(path) may be read by group or others (mode \(String(permissions & 0o777, radix: 8))): chmod 600 it"))
         }
         do {
             let bytes = try FileReader.read(path, limit: WebSocketTokens.maximumFileBytes)

@@ -36,3 +36,15 @@ public final class SignalSource {
         return result
     }
 }
+
+/// The signals the daemon handles, by what they ask.
+public enum ProcessSignal {
+    /// `SIGTERM`: stop (systemd's stop).
+    public static let terminate = SIGTERM
+    /// `SIGINT`: stop (Ctrl-C).
+    public static let interrupt = SIGINT
+    /// `SIGHUP`: reload.
+    public static let hangUp = SIGHUP
+    /// `SIGPIPE`: taken so that a write to a closed connection is an error, not the end.
+    public static let brokenPipe = SIGPIPE
+}

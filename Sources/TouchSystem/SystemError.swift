@@ -40,6 +40,15 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The process or system ran out of descriptors (`EMFILE`, `ENFILE`).
     public var isOutOfDescriptors: Bool { errno == EMFILE || errno == ENFILE }
 
+    /// Nobody listens at the address (`ECONNREFUSED`).
+    public var isConnectionRefused: Bool { errno == ECONNREFUSED }
+
+    /// `EEXIST`, for a refusal touchd makes itself: something is in the way.
+    public static func alreadyExists(call: String, subject: String) -> SystemError { SystemError(call: call, subject: subject, errno: EEXIST) }
+
+    /// `EADDRINUSE`, for a refusal touchd makes itself: another process serves the address.
+    public static func addressInUse(call: String, subject: String) -> SystemError { SystemError(call: call, subject: subject, errno: EADDRINUSE) }
+
     /// `strerror`'s text followed by the symbolic name: `No such device (ENODEV)`.
     public var errnoText: String {
         let text = String(cString: strerror(errno))

@@ -1,3 +1,4 @@
+import CLinux
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -44,6 +45,30 @@ public struct UnixSocketAddress: Sendable {
             try withSockaddr { address, length throws(SystemError) in
                 try SystemCall.require("connect", path) { connect(fd, address, length) }
             }
+        } catch {
+            Descriptor.close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// A new non-blocking stream socket bound to this path and listening (the caller owns it): the
+    /// file is made with `mode` (no wider while it is made: the umask keeps it private until
+    /// `chmod`), and given to `group` when one is named.
+    /// - Throws: ``SystemError`` from `socket`, `bind` (`EADDRINUSE`: the file exists), `chmod`,
+    ///   `chown` or `listen`.
+    public func listeningStream(mode: UInt32, group: UInt32?, backlog: Int32 = 64) throws(SystemError) -> Int32 {
+        let type = Int32(truncatingIfNeeded: SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue)
+        let fd = try SystemCall.descriptor("socket", path) { socket(AF_UNIX, type, 0) }
+        do {
+            let oldMask = umask(0o177)
+            defer { umask(oldMask) }
+            try withSockaddr { address, length throws(SystemError) in
+                try SystemCall.require("bind", path) { bind(fd, address, length) }
+            }
+            try SystemCall.require("chmod", path) { chmod(path, mode_t(truncatingIfNeeded: mode)) }
+            if let group { try SystemCall.require("chown", path) { chown(path, uid_t.max, group) } }
+            try SystemCall.require("listen", path) { listen(fd, backlog) }
         } catch {
             Descriptor.close(fd)
             throw error

@@ -120,7 +120,7 @@ struct RunCommand: ParsableCommand {
         let daemonSpec = document.daemon
         let socket = self.socket ?? daemonSpec.socket
         let options = DaemonRunner.Options(
-            socketPath: socket, socketMode: mode_t(daemonSpec.socketMode), socketGroup: try socketGroupID(daemonSpec),
+            socketPath: socket, socketMode: daemonSpec.socketMode, socketGroup: try socketGroupID(daemonSpec),
             peerPolicy: try peerPolicy(daemonSpec), version: ReleaseVersion.of("touchd"), exitWhenInputEnds: exitAfterReplay,
             metricsFile: metricsFile ?? daemonSpec.metricsFile, metricsInterval: metricsInterval ?? daemonSpec.metricsInterval,
             webSocket: try webSocketSettings(daemonSpec, logger: logger))
@@ -226,10 +226,10 @@ struct RunCommand: ParsableCommand {
     }
 
     /// The socket file's group: `--socket-group`, else the layout's, else none (the daemon's own).
-    private func socketGroupID(_ daemonSpec: DaemonSpec) throws -> gid_t? {
+    private func socketGroupID(_ daemonSpec: DaemonSpec) throws -> UInt32? {
         guard let socketGroup = self.socketGroup ?? daemonSpec.socketGroup else { return nil }
-        if let n = gid_t(socketGroup) { return n }
-        if let g = getgrnam(socketGroup) { return g.pointee.gr_gid }
+        if let n = UInt32(socketGroup) { return n }
+        if let id = Accounts.groupID(socketGroup) { return id }
         let source = self.socketGroup != nil ? "--socket-group \(socketGroup)" : "[daemon] socket_group \"\(socketGroup)\" in \(config)"
         throw ValidationError("\(source): no such group")
     }

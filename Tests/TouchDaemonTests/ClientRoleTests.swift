@@ -1,3 +1,4 @@
+import TouchSystem
 import Foundation
 import Testing
 import TouchCore

@@ -1,3 +1,4 @@
+import TouchSystem
 import Testing
 import TouchDaemon
 

@@ -1,4 +1,3 @@
-import TouchSystem
 import CLinux
 #if canImport(Glibc)
 import Glibc
@@ -27,7 +26,7 @@ public final class SystemdNotifier {
             watchdogInterval = nil
         }
         guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty, let address = try? UnixSocketAddress(path: path),
-            let fd = try? SystemCall.descriptor("socket", path, { socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) })
+            let fd = try? SocketIO.unixDatagram(path)
         else {
             fd = -1
             address = nil
@@ -47,11 +46,7 @@ public final class SystemdNotifier {
     public func notify(_ state: String) -> Bool {
         guard fd >= 0, let address else { return false }
         let bytes = Array(state.utf8)
-        let outcome = try? address.withSockaddr { sa, length in
-            try bytes.withUnsafeBytes { raw in
-                try SystemCall.posix("sendto", address.path) { sendto(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL), sa, length) }
-            }
-        }
+        let outcome = try? bytes.withUnsafeBytes { raw throws(SystemError) in try SocketIO.send(fd, raw, to: address) }
         return outcome == .done(bytes.count)
     }
 
@@ -98,24 +93,18 @@ public enum SocketActivation {
 
     /// Checks that `fd` is a listening Unix-domain stream socket.
     public static func check(_ fd: Int32) throws(Unusable) {
-        var info = stat()
-        do {
-            try SystemCall.require("fstat", "fd \(fd)") { fstat(fd, &info) }
-        } catch {
+        let info: FileStatus
+        do { info = try FileStatus.of(descriptor: fd) } catch {
             throw Unusable(description: "socket activation passed descriptor \(fd), which is not open (\(error.errnoText))")
         }
-        guard info.st_mode & S_IFMT == S_IFSOCK else {
+        guard info.kind == .socket else {
             throw Unusable(description: "socket activation passed descriptor \(fd), which is not a socket")
         }
-        func option(_ name: Int32) -> Int32? {
-            var value: Int32 = 0
-            var length = socklen_t(MemoryLayout<Int32>.size)
-            return (try? SystemCall.require("getsockopt", "fd \(fd)") { getsockopt(fd, SOL_SOCKET, name, &value, &length) }).map { _ in value }
-        }
-        guard option(SO_DOMAIN) == AF_UNIX else {
+        func option(_ name: Int32) -> Int? { SocketIO.intOption(fd, name) }
+        guard option(SO_DOMAIN) == Int(AF_UNIX) else {
             throw Unusable(description: "socket activation passed descriptor \(fd), which is not a Unix-domain socket (ListenStream= must be a path)")
         }
-        guard option(SO_TYPE) == Int32(SOCK_STREAM.rawValue) else {
+        guard option(SO_TYPE) == Int(SOCK_STREAM.rawValue) else {
             throw Unusable(description: "socket activation passed descriptor \(fd), which is not a stream socket (expected ListenStream=)")
         }
         guard option(SO_ACCEPTCONN) == 1 else {
