@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A full-screen calibration client for touchd, using only Python's standard library (tkinter).
+"""A full-screen calibration client for touchd, with touchd's Python client library and tkinter.
 
 Starts a calibration session (the `calibrate` request: the device's touches reach no view while
 it runs), shows each target full screen in turn as a cross in a circle, takes the next touch for
@@ -12,75 +12,58 @@ user with touchd's control role:
 The screen is taken to show the device's window, edge to edge: a target at window point (x, y)
 is drawn at (x, y) scaled by the screen's size over the window's. --text prints the targets
 instead of drawing them (no display needed).
+
+It needs the touchd_client package: `pip install ./clients/python` in touchd's repository installs
+it (run from a checkout of the repository, the example finds it there without installing); the
+full-screen mode needs tkinter too (Debian: python3-tk).
 """
 import argparse
-import json
-import os
-import socket
+import importlib.util
 import sys
+from pathlib import Path
+
+if importlib.util.find_spec("touchd_client") is None:  # run from a checkout: use the repository's copy
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "clients" / "python"))
+from touchd_client import DEFAULT_SOCKET, BlockingClient, ConnectionLost, Disconnected, Goodbye, TouchdError  # noqa: E402
 
 
 class Session:
-    """A calibration session over touchd's socket: newline-delimited JSON both ways."""
+    """A calibration session: while it runs, touchd sends the device's touches to this client only
+    (`calibration_touch` at touch-down, `calibration_sample` when the finger lifts)."""
 
-    def __init__(self, path, device=None):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(path)
-        self.buffer = b""
-        self.next_id = 1
-        self.pending = []
-        request = {"cmd": "calibrate"}
-        if device:
-            request["device"] = device
-        self.started = self.request(request)
+    def __init__(self, touchd, device=None):
+        self.touchd = touchd
+        self.started = self.request("calibrate", **({"device": device} if device else {}))
         self.targets = self.started["targets"]
         self.current = 0
 
-    def send(self, request):
-        request = dict(request, id=self.next_id)
-        self.next_id += 1
-        self.sock.sendall((json.dumps(request) + "\n").encode())
-        return request["id"]
-
-    def read(self):
-        """The messages that have arrived; blocks until one has. Raises EOFError when touchd closed."""
-        while b"\n" not in self.buffer:
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise EOFError("touchd closed the connection")
-            self.buffer += chunk
-        *lines, self.buffer = self.buffer.split(b"\n")
-        return [json.loads(line) for line in lines if line]
-
-    def request(self, request):
-        """Sends a request and waits for its reply; other messages are kept for later."""
-        wanted = self.send(request)
-        while True:
-            for message in self.read():
-                if message.get("type") == "reply" and message.get("id") == wanted:
-                    if not message.get("ok"):
-                        raise RuntimeError(f"{request['cmd']}: {message['error']['code']}: {message['error']['message']}")
-                    return message.get("result")
-                self.pending.append(message)
+    def request(self, cmd, **arguments):
+        try:
+            return self.touchd.request(cmd, **arguments)
+        except TouchdError as error:
+            raise RuntimeError(f"{cmd}: {error}") from error
 
     def take(self, message):
         """Takes a message; returns what the screen should do: 'touched', 'next', 'done' or None."""
-        kind = message.get("type")
-        if kind == "calibration_ended":
-            raise RuntimeError("the calibration ended: " + message.get("reason", ""))
-        if kind == "calibration_touch":
+        if message is None or isinstance(message, Disconnected):
+            raise RuntimeError(getattr(message, "reason", "touchd closed the connection"))
+        if isinstance(message, Goodbye):
+            raise RuntimeError(f"touchd closed the connection: {message.reason}")
+        if message.type == "calibration_ended":
+            raise RuntimeError("the calibration ended: " + message.raw.get("reason", ""))
+        if message.type == "calibration_touch":
             return "touched"
-        if kind == "calibration_sample" and self.current < len(self.targets):
-            self.request({"cmd": "calibration_point", "sample": message["sample"], "target": self.current})
+        if message.type == "calibration_sample" and self.current < len(self.targets):
+            self.request("calibration_point", sample=message.raw["sample"], target=self.current)
             self.current += 1
             return "next" if self.current < len(self.targets) else "done"
         return None
 
     def finish(self):
-        return self.request({"cmd": "finish_calibration"})
+        return self.request("finish_calibration")
 
     def cancel(self):
-        self.send({"cmd": "cancel_calibration"})
+        self.request("cancel_calibration")
 
 
 def summary(result):
@@ -90,35 +73,43 @@ def summary(result):
     return lines
 
 
-def run_text(session):
+def run_text(touchd, device):
     """Prints each target and waits for its touch."""
+    session = Session(touchd, device)
     print(f"calibrating {session.started['device']} (window {session.started['window']})", flush=True)
-    while session.current < len(session.targets):
-        wanted = session.current
-        target = session.targets[wanted]
-        print(f"touch target {wanted} at ({target['x']:g}, {target['y']:g})", flush=True)
-        while session.current == wanted:
-            messages, session.pending = session.pending or session.read(), []
-            for index, message in enumerate(messages):
-                session.take(message)
-                if session.current != wanted:
-                    # What came after this target's touch is the next target's.
-                    session.pending = messages[index + 1:] + session.pending
-                    break
+    step = "next"
+    while step != "done":
+        if step == "next":
+            target = session.targets[session.current]
+            print(f"touch target {session.current} at ({target['x']:g}, {target['y']:g})", flush=True)
+        step = session.take(touchd.next_message())
     for line in summary(session.finish()):
         print(line)
 
 
-def run_screen(session):
-    """Draws each target full screen and waits for its touch."""
-    import tkinter
-
-    root = tkinter.Tk()
+def open_screen():
+    """A full-screen black window; a RuntimeError says why there is none."""
+    try:
+        import tkinter
+        root = tkinter.Tk()
+    except ImportError as error:
+        raise RuntimeError(f"the full-screen mode needs tkinter ({error}; Debian: python3-tk); --text prints the targets instead") from error
+    except tkinter.TclError as error:
+        raise RuntimeError(f"cannot open the screen ({error}); --text prints the targets instead") from error
     root.attributes("-fullscreen", True)
     root.configure(background="black", cursor="none")
+    return root
+
+
+def run_screen(touchd, device):
+    """Draws each target full screen and waits for its touch."""
+    root = open_screen()  # before the session: without a screen, the device is never held
+    import tkinter
+
     canvas = tkinter.Canvas(root, background="black", highlightthickness=0)
     canvas.pack(fill="both", expand=True)
     root.update()
+    session = Session(touchd, device)
     width, height = root.winfo_width(), root.winfo_height()
     window_width, window_height = session.started.get("window_size", [width, height])
     scale = (width / window_width, height / window_height)
@@ -128,8 +119,6 @@ def run_screen(session):
         canvas.create_text(width / 2, height / 2 + 80, text=text, fill=colour, font=("sans", 18), justify="center")
 
     def draw():
-        if session.current >= len(session.targets):
-            return
         target = session.targets[session.current]
         x, y = target["x"] * scale[0], target["y"] * scale[1]
         show(f"Touch the centre of the cross ({session.current + 1} of {len(session.targets)}). Escape cancels.")
@@ -143,41 +132,50 @@ def run_screen(session):
         root.bind("<Key>", lambda _: root.destroy())
         root.bind("<Button>", lambda _: root.destroy())
 
-    def readable(*_):
+    def poll():
+        """Takes the messages that have come (the library reads them on its own thread)."""
         try:
-            messages, session.pending = session.pending, []
-            for message in messages or session.read():
-                step = session.take(message)
+            while True:
+                try:
+                    step = session.take(touchd.next_message(timeout=0.001))
+                except TimeoutError:
+                    break
                 if step == "next":
                     draw()
                 elif step == "done":
-                    root.tk.deletefilehandler(session.sock)
                     finish()
                     return
-        except (RuntimeError, EOFError) as error:
+        except (RuntimeError, ConnectionLost) as error:
             show(str(error), "red")
             root.after(3000, root.destroy)
+            return
+        root.after(20, poll)
 
     def cancel(_):
-        session.cancel()
+        try:
+            session.cancel()
+        except (RuntimeError, ConnectionLost):
+            pass  # the session is over anyway
         root.destroy()
 
     root.bind("<Escape>", cancel)
-    root.tk.createfilehandler(session.sock, tkinter.READABLE, readable)
     draw()
+    poll()
     root.mainloop()
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--socket", default=os.environ.get("TOUCHD_SOCKET", "/run/touchd/touchd.sock"))
+    parser.add_argument("--socket", default=DEFAULT_SOCKET,
+                        help="touchd's socket (default: $TOUCHD_SOCKET, else /run/touchd/touchd.sock)")
     parser.add_argument("--device", help="the device's identity (default: touchd's only touch device)")
     parser.add_argument("--text", action="store_true", help="print the targets instead of drawing them")
     args = parser.parse_args()
     try:
-        session = Session(args.socket, args.device)
-        run_text(session) if args.text else run_screen(session)
-    except (OSError, RuntimeError, EOFError) as error:
+        # A session belongs to its connection: a lost connection ends it, so there is no reconnecting.
+        with BlockingClient(args.socket, reconnect=False) as touchd:
+            (run_text if args.text else run_screen)(touchd, args.device)
+    except (ConnectionLost, RuntimeError) as error:
         print(f"calibrate.py: {error}", file=sys.stderr)
         return 1
     return 0

@@ -37,6 +37,14 @@ public struct ClientLimits: Hashable, Sendable {
     public var closingStallTimeout: Double
     /// The longest a client being disconnected is kept while it reads its last words (seconds).
     public var maximumClosingTime: Double
+    /// How long a WebSocket client may be quiet before touchd pings it, and then how long it has
+    /// to answer before its connection is closed (seconds): a peer that vanished without closing
+    /// (a half-open connection) does not hold its place.
+    public var webSocketPingInterval: Double
+    /// How long a WebSocket connection's handshake may take, from its accept (seconds).
+    public var webSocketHandshakeTimeout: Double
+    /// The most WebSocket connections accepted and still in their handshake.
+    public var maximumPendingWebSocketHandshakes: Int
 
     public init(
         maximumQueuedBytes: Int = Limits.maximumQueuedBytesPerClient, maximumLineLength: Int = Limits.maximumRequestLineBytes,
@@ -46,8 +54,12 @@ public struct ClientLimits: Hashable, Sendable {
         maximumSubscriptionsPerClient: Int = Limits.maximumSubscriptionsPerClient, maximumViewsPerClient: Int = Limits.maximumViewsPerClient,
         acceptBackoff: Double = 1, closingStallTimeout: Double = 10, maximumClosingTime: Double = 60,
         reservedControlClients: Int = Limits.reservedControlClients, maximumReadOnlyClientsPerUser: Int = Limits.maximumReadOnlyClientsPerUser,
-        idleTimeout: Double = 60
+        idleTimeout: Double = 60, webSocketPingInterval: Double = 30, webSocketHandshakeTimeout: Double = 5,
+        maximumPendingWebSocketHandshakes: Int = 64
     ) {
+        self.webSocketPingInterval = max(webSocketPingInterval, 0.01)
+        self.webSocketHandshakeTimeout = max(webSocketHandshakeTimeout, 0.01)
+        self.maximumPendingWebSocketHandshakes = max(maximumPendingWebSocketHandshakes, 1)
         self.maximumQueuedBytes = maximumQueuedBytes
         self.maximumLineLength = maximumLineLength
         self.maximumClients = maximumClients

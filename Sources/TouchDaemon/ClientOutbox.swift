@@ -26,6 +26,8 @@ final class ClientOutbox {
     static let noticeReserve = 512
 
     private let fd: Int32
+    /// How each message is delimited: a line (the Unix socket) or a WebSocket text frame.
+    let framing: ByteQueue.Framing
     private(set) var nextSeq: UInt64 = 1
     /// Queued bytes not yet taken by the socket.
     private let pending = ByteQueue()
@@ -34,7 +36,8 @@ final class ClientOutbox {
     private(set) var writtenTotal = 0
     private var queuedTotal = 0
     /// Each queued line's start and end (stream positions) and sequence number, oldest first, from
-    /// `lineHead` on.
+    /// `lineHead` on. A WebSocket control frame (a pong, a ping, the close) is a line numbered 0:
+    /// it is not a message.
     private var lineEnds: [(start: Int, end: Int, seq: UInt64)] = []
     private var lineHead = 0
     /// Dropped messages not yet reported: count and the sequence numbers of the first and last.
@@ -44,8 +47,9 @@ final class ClientOutbox {
     private var heavyReplyEnd = 0
     private var room: SocketRoom
 
-    init(fd: Int32) {
+    init(fd: Int32, framing: ByteQueue.Framing = .line) {
         self.fd = fd
+        self.framing = framing
         room = SocketRoom(fd: fd)
     }
 
@@ -70,8 +74,9 @@ final class ClientOutbox {
     /// not queued, though it may not be dropped.
     enum SendOutcome { case queued, dropped, droppedWithNotice, overflow }
 
-    /// The most bytes a line adds to a message's body: `{"seq":N,`, `}` and the newline.
-    static let lineFramingBytes = 32
+    /// The most bytes a line adds to a message's body: `{"seq":N,`, `}` and the newline, or a
+    /// WebSocket frame's header.
+    static let lineFramingBytes = 42
 
     /// Numbers `message` and queues it, within `limit` bytes.
     ///
@@ -134,12 +139,11 @@ final class ClientOutbox {
         if lineHead < lineEnds.count {
             let keep = lineEnds[lineHead].start < writtenTotal ? lineHead + 1 : lineHead
             let keptEnd = keep > lineHead ? lineEnds[lineHead].end : writtenTotal
-            if keep < lineEnds.count {
-                let first = lineEnds[keep].seq
-                let last = lineEnds[lineEnds.count - 1].seq
+            let numbered = lineEnds[keep...].lazy.map(\.seq).filter { $0 != 0 }
+            if let first = numbered.first, let last = numbered.reversed().first {
                 missed = (min(first, missed?.first ?? first), max(last, missed?.last ?? last))
             }
-            discarded = lineEnds.count - keep
+            discarded = numbered.count
             pending.removeLast(queuedTotal - keptEnd)
             queuedTotal = keptEnd
             lineEnds.removeLast(lineEnds.count - keep)
@@ -189,9 +193,19 @@ final class ClientOutbox {
     private func append(_ message: OutboundMessage, seq: UInt64) {
         let start = queuedTotal
         let before = pending.count
-        pending.appendLine(message, seq: seq)
+        pending.append(message, seq: seq, framing: framing)
         queuedTotal += pending.count - before
         lineEnds.append((start, queuedTotal, seq))
+    }
+
+    /// Queues a WebSocket control frame (a pong, a ping, the closing frame) after what is queued,
+    /// past the limit (it is at most 127 bytes). Nothing for a line connection.
+    func sendControlFrame(_ frame: [UInt8]) {
+        guard framing == .webSocketText, !frame.isEmpty else { return }
+        let start = queuedTotal
+        frame.withUnsafeBytes { pending.append($0) }
+        queuedTotal += frame.count
+        lineEnds.append((start, queuedTotal, 0))
     }
 
     enum FlushOutcome { case done, wouldBlock, failed }

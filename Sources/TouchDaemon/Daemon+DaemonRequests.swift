@@ -50,6 +50,13 @@ extension Daemon {
         c.messagesDropped = server.droppedMessages
         c.clientsDisconnectedSlow = server.disconnectedSlow
         c.clientsClosedStalled = server.closedStalled
+        c.clientsRefusedPlaces = server.refusedPlaces
+        c.clientsClosedIdle = server.closedIdle
+        c.websocketHandshakes = server.webSocketHandshakes
+        c.websocketRefused = server.webSocketRefused
+        c.websocketHandshakeTimeouts = server.webSocketHandshakeTimeouts
+        c.websocketProtocolErrors = server.webSocketProtocolErrors
+        c.websocketPingTimeouts = server.webSocketPingTimeouts
         c.remoteControlIgnored = s.remoteControlEventsIgnored
         c.activeTouches = app.activeTouches.count
         c.wakeups = loop.wakeups

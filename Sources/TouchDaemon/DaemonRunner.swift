@@ -27,12 +27,15 @@ public final class DaemonRunner {
         /// Where to write the daemon's metrics, and how often (``Daemon/startMetricsFile(path:interval:)``).
         public var metricsFile: String?
         public var metricsInterval: Double
+        /// The WebSocket listener's address and rules, when it listens.
+        public var webSocket: WebSocketListener.Settings?
 
         public init(
             socketPath: String, socketMode: mode_t = 0o660, socketGroup: gid_t? = nil, peerPolicy: PeerPolicy = PeerPolicy(),
             limits: ClientLimits = ClientLimits(), version: String, exitWhenInputEnds: Bool = false, metricsFile: String? = nil,
-            metricsInterval: Double = Limits.defaultMetricsInterval
+            metricsInterval: Double = Limits.defaultMetricsInterval, webSocket: WebSocketListener.Settings? = nil
         ) {
+            self.webSocket = webSocket
             self.metricsFile = metricsFile
             self.metricsInterval = metricsInterval
             self.socketPath = socketPath
@@ -74,6 +77,9 @@ public final class DaemonRunner {
         let server = try SocketServer(
             path: options.socketPath, loop: loop, mode: options.socketMode, group: options.socketGroup, activatedFD: activatedFD,
             limits: options.limits, policy: options.peerPolicy)
+        if let settings = options.webSocket {
+            server.webSocketListener = try WebSocketListener(settings: settings, server: server, loop: loop) { logger.warning("\($0)") }
+        }
         // The windows that forward touches get virtual touchscreens (none are made for a layout
         // that forwards nothing).
         let screens = VirtualTouchscreens(warn: { logger.warning("\($0)") }, note: { logger.info("\($0)") })
@@ -104,6 +110,9 @@ public final class DaemonRunner {
     public func run() throws {
         let socket = daemon.server.isActivated ? "descriptor \(daemon.server.listenFD) from systemd" : daemon.server.path
         logger.info("listening", metadata: ["socket": "\(socket)", "views": "\(daemon.app.tree.viewCount)"])
+        if let listener = daemon.server.webSocketListener {
+            logger.info("websocket: listening on \(listener.boundAddress)", metadata: ["tokens": "\(listener.settings.tokensFile)"])
+        }
         daemon.announceReady()
         if let metrics {
             logger.info("writing metrics", metadata: ["file": "\(metrics.path)", "every": "\(metrics.interval) s"])

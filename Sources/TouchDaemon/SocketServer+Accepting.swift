@@ -47,14 +47,26 @@ extension SocketServer {
             statistics.refused += 1
             return refuse(fd, reason: "not allowed")
         }
+        if let reason = admissionRefusal(role: role, credentials: credentials, transport: .unixSocket) { return refuse(fd, reason: reason) }
+        connect(fd, credentials: credentials, role: role, transport: .unixSocket)
+    }
+
+    /// Why a client with `role` gets no place now (the refusal counted), or `nil` when it may come in.
+    func admissionRefusal(role: ClientRole, credentials: PeerCredentials?, transport: ClientTransport) -> String? {
         guard clients.count < limits.maximumClients else {
             statistics.refusedFull += 1
-            return refuse(fd, reason: "too many clients: at most \(limits.maximumClients) are served at once")
+            return "too many clients: at most \(limits.maximumClients) are served at once"
         }
-        if let reason = placeRefusal(role: role, credentials: credentials) {
+        if let reason = placeRefusal(role: role, quotaKey: ClientConnection.quotaKey(credentials: credentials, transport: transport)) {
             statistics.refusedPlaces += 1
-            return refuse(fd, reason: reason)
+            return reason
         }
+        return nil
+    }
+
+    /// Serves the connection `fd` (admitted) from now on: greets it and reads what it sent
+    /// already (`initialBytes`: what came with a WebSocket handshake).
+    func connect(_ fd: Int32, credentials: PeerCredentials?, role: ClientRole, transport: ClientTransport, initialBytes: [UInt8] = []) {
         do {
             try loop.register(fd, for: .readable) { [unowned self] readiness in self.handle(fd: fd, readiness) }
         } catch {
@@ -62,13 +74,19 @@ extension SocketServer {
             return
         }
         let client = ClientConnection(
-            fd: fd, serial: nextSerial, credentials: credentials, role: role, maximumLineLength: limits.maximumLineLength)
+            fd: fd, serial: nextSerial, credentials: credentials, role: role, transport: transport, maximumLineLength: limits.maximumLineLength)
         nextSerial += 1
         clients[fd] = client
         noteActivity(of: client)
+        client.lastHeard = loop.clock.seconds
         statistics.accepted += 1
+        if client.isWebSocket { watchWebSocketKeepalive() }
         onClientsChanged?()
         if let greeting { deliver(greeting(role), to: client) }
+        if !initialBytes.isEmpty {
+            client.receive(initialBytes)
+            schedule(client)
+        }
     }
 
     /// Tells a client that is not let in why, without waiting for it, and closes its connection.

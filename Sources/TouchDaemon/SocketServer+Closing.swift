@@ -31,12 +31,18 @@ extension SocketServer {
     static let closingCheckInterval = 0.5
 
     /// Ends a client's connection: the lines not yet started are discarded and reported, with
-    /// `lost` (a message numbered and never queued), in a `dropped` notice; `lastWords` follow;
-    /// then the connection closes once they are written. Returns how many messages were newly lost.
+    /// `lost` (a message numbered and never queued), in a `dropped` notice; `before` and a
+    /// `goodbye` with `reason` follow (and, for a WebSocket client, a close frame with `code` and
+    /// the reason); then the connection closes once they are written. Returns how many messages
+    /// were newly lost.
     @discardableResult
-    func end(_ client: ClientConnection, lost: UInt64? = nil, lastWords: [OutboundMessage]) -> Int {
+    func end(
+        _ client: ClientConnection, lost: UInt64? = nil, reason: String, code: WebSocketCloseCode = .policyViolation,
+        before: [OutboundMessage] = []
+    ) -> Int {
         let newlyLost = client.outbox.abandonBacklog(lost: lost)
-        for message in lastWords { client.outbox.sendFinal(message) }
+        for message in before + [MessageEncoder.goodbye(reason: reason)] { client.outbox.sendFinal(message) }
+        client.outbox.sendControlFrame(WebSocketFrameEncoder.close(code, reason: reason))
         finish(client)
         return newlyLost
     }

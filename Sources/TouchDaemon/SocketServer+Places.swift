@@ -10,21 +10,20 @@ import TouchProtocol
 extension SocketServer {
     /// Why a client with `role` and `credentials` gets no place now (beyond the limit of all
     /// clients), or `nil` when it may come in.
-    func placeRefusal(role: ClientRole, credentials: PeerCredentials?) -> String? {
+    func placeRefusal(role: ClientRole, quotaKey: String) -> String? {
         guard role == .readOnly else { return nil }
         var readOnly = 0
         var sameUser = 0
         for client in clients.values where client.role == .readOnly {
             readOnly += 1
-            if client.credentials?.uid == credentials?.uid { sameUser += 1 }
+            if client.quotaKey == quotaKey { sameUser += 1 }
         }
         let places = limits.maximumClients - limits.reservedControlClients
         if readOnly >= places {
             return "too many read-only clients: \(places) places are theirs, \(limits.reservedControlClients) are kept for control clients"
         }
         if sameUser >= limits.maximumReadOnlyClientsPerUser {
-            let who = credentials.map { "user \($0.uid)" } ?? "peers without credentials"
-            return "too many read-only connections of \(who): at most \(limits.maximumReadOnlyClientsPerUser) a user"
+            return "too many read-only connections of \(quotaKey): at most \(limits.maximumReadOnlyClientsPerUser) a user (or WebSocket token)"
         }
         return nil
     }
@@ -52,7 +51,7 @@ extension SocketServer {
             }
             statistics.closedIdle += 1
             let reason = "idle: no subscription and no request for \(formatNumber(limits.idleTimeout)) s"
-            _ = end(client, lastWords: [MessageEncoder.goodbye(reason: reason)])
+            _ = end(client, reason: reason)
         }
         if let next { idleTimer?.schedule(after: max(next - now, 0)) }
     }

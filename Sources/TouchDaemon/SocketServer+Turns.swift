@@ -39,7 +39,11 @@ extension SocketServer {
             guard writeBacklog(of: client) else { return }
         }
         guard readiness.contains(.readable) || readiness.contains(.hangup) else { return }
-        if !client.hasLineWaiting { client.read(maximumBytes: limits.maximumRequestBytesPerTurn) }
+        if !client.hasLineWaiting {
+            client.read(maximumBytes: limits.maximumRequestBytesPerTurn)
+            client.lastHeard = loop.clock.seconds
+            client.pingSent = nil
+        }
         schedule(client)
     }
 
@@ -140,14 +144,17 @@ extension SocketServer {
         case nil:
             updateWatching(client)
         case .closed:
-            // The peer closed its side: what is queued for it is still written, then the connection closes.
+            // The peer closed its side: what is queued for it is still written (a WebSocket
+            // client's close is answered), then the connection closes.
+            client.outbox.sendControlFrame(WebSocketFrameEncoder.close(.normal, reason: ""))
             finish(client)
         case .lineTooLong:
             end(
-                client,
-                lastWords: [
-                    MessageEncoder.lineTooLong(maximumLineLength: limits.maximumLineLength), MessageEncoder.goodbye(reason: "request line too long"),
-                ])
+                client, reason: "request line too long", code: .messageTooBig,
+                before: [MessageEncoder.lineTooLong(maximumLineLength: limits.maximumLineLength)])
+        case .webSocketFailure(let failure):
+            statistics.webSocketProtocolErrors += 1
+            end(client, reason: failure.reason, code: failure.code)
         }
     }
 

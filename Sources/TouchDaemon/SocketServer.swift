@@ -45,6 +45,11 @@ public final class SocketServer {
     var closingTimer: TimerHandle?
     /// Closes quiet read-only connections without a subscription (`SocketServer+Places.swift`).
     var idleTimer: TimerHandle?
+    /// Pings quiet WebSocket clients and closes those that do not answer (`SocketServer+WebSocket.swift`).
+    var keepaliveTimer: TimerHandle?
+    /// The WebSocket listener whose clients this server serves too, when there is one: it closes
+    /// with the server.
+    public var webSocketListener: WebSocketListener?
     /// Answers each request line of a client (its bytes, without the newline).
     public var onRequest: ((_ client: ClientHandle, _ line: [UInt8]) -> RequestAnswer)?
     /// The first message of a connection, for its role.
@@ -55,6 +60,8 @@ public final class SocketServer {
     /// wakeup's work: what it owned can be let go.
     public var onClientGone: ((ClientHandle) -> Void)?
     public internal(set) var statistics = Statistics()
+    /// Whether ``shutdown(reason:)`` ran (a second call does nothing: the descriptors are closed).
+    private var hasShutDown = false
     /// Whether writes are held back until the end of a ``batch(_:)``.
     var batching = false
     /// The clients with bytes queued during the current batch.
@@ -79,6 +86,17 @@ public final class SocketServer {
         public var requestsServed = 0
         /// Connections closed with last words the client had not read (it stopped reading).
         public var closedStalled = 0
+        /// WebSocket handshakes completed (the connections then count in ``accepted``).
+        public var webSocketHandshakes = 0
+        /// WebSocket handshakes refused (bad request, origin or token; no place), with an HTTP status.
+        public var webSocketRefused = 0
+        /// WebSocket connections closed because their handshake did not arrive in time, or too
+        /// many handshakes were waiting.
+        public var webSocketHandshakeTimeouts = 0
+        /// WebSocket clients closed for breaking the protocol or a bound (a frame too large...).
+        public var webSocketProtocolErrors = 0
+        /// WebSocket clients closed for not answering a ping.
+        public var webSocketPingTimeouts = 0
     }
 
     /// A client as request handlers see it: a connection, never confused with a later one that
@@ -129,6 +147,7 @@ public final class SocketServer {
         acceptTimer = loop.timer { [unowned self] in self.resumeAccepting() }
         closingTimer = loop.timer { [unowned self] in self.checkClosingClients() }
         idleTimer = loop.timer { [unowned self] in self.closeIdleClients() }
+        keepaliveTimer = loop.timer { [unowned self] in self.pingQuietWebSocketClients() }
     }
 
 
@@ -136,16 +155,21 @@ public final class SocketServer {
     /// Each client gets `goodbye` with `reason` after the lines it was being sent: lines not yet
     /// started are reported in a `dropped` notice instead, so none is cut.
     public func shutdown(reason: String) {
+        guard !hasShutDown else { return }
+        hasShutDown = true
+        webSocketListener?.shutdown()
+        webSocketListener = nil
         for client in clients.values.sorted(by: { $0.serial < $1.serial }) {
             client.outbox.abandonBacklog(lost: nil)
             client.outbox.sendFinal(MessageEncoder.goodbye(reason: reason))
+            client.outbox.sendControlFrame(WebSocketFrameEncoder.close(.goingAway, reason: reason))
             _ = client.outbox.flush(final: true)
             forget(client)
             loop.unregister(client.fd)
             Descriptor.close(client.fd)
         }
         for fd in closing.keys { closeLingering(fd, stalled: false) }
-        for timer in [turnTimer, acceptTimer, closingTimer, idleTimer] { timer?.cancel() }
+        for timer in [turnTimer, acceptTimer, closingTimer, idleTimer, keepaliveTimer] { timer?.cancel() }
         ready.removeAll()
         loop.unregister(listenFD)
         if !isActivated {
@@ -210,7 +234,7 @@ public final class SocketServer {
     /// for all.
     public func disconnect(_ handle: ClientHandle, reason: String) {
         guard let client = client(handle) else { return }
-        end(client, lastWords: [MessageEncoder.goodbye(reason: reason)])
+        end(client, reason: reason, code: .normal)
     }
 
     /// Per-client figures for the `stats` command.
@@ -243,7 +267,7 @@ public final class SocketServer {
             // missed and why it is disconnected.
             let lost = client.outbox.nextSeq - 1
             let reason = "too slow: a message that may not be dropped could not be queued"
-            statistics.droppedMessages += end(client, lost: lost, lastWords: [MessageEncoder.goodbye(reason: reason)])
+            statistics.droppedMessages += end(client, lost: lost, reason: reason)
         }
     }
 

@@ -51,7 +51,40 @@ public enum StartupChecks {
         if !overrides.keys.contains("socket"), let problem = socketDirectoryProblem(daemon.socket) {
             issues.append(lines.issue(.invalidValue, file: layoutFile, keyPath: "daemon.socket", message: problem))
         }
+        if !overrides.keys.contains("websocket"), let address = daemon.webSocket,
+            case .refused(let problem) = webSocketReadiness(address: address, tokensFile: daemon.webSocketTokens)
+        {
+            issues.append(lines.issue(.invalidValue, file: layoutFile, keyPath: "daemon.websocket", message: problem))
+        }
         return issues
+    }
+
+    /// Whether the WebSocket listener can start on `address` with the tokens in `tokensFile`.
+    public enum WebSocketReadiness: Hashable, Sendable {
+        case ready
+        /// It starts, but lets nobody in until the tokens file is fixed (on the loopback only).
+        case warning(String)
+        case refused(String)
+    }
+
+    /// The address must be an IP literal and a port; on any address but the loopback the tokens
+    /// file must hold tokens (a listener others can reach is never without authentication), while
+    /// on the loopback a missing or unusable file is a warning (every connection is refused until
+    /// it is fixed; it is read again at each handshake).
+    public static func webSocketReadiness(address text: String, tokensFile: String) -> WebSocketReadiness {
+        let address: InternetSocketAddress
+        do { address = try InternetSocketAddress(parsing: text) } catch {
+            return .refused("\(text) is not HOST:PORT with an IP address (127.0.0.1:8765, [::1]:8765): no name is looked up")
+        }
+        var file = TokensFile(path: tokensFile)
+        switch file.current() {
+        case .success(let tokens) where !tokens.entries.isEmpty: return .ready
+        case .success:
+            let problem = "\(tokensFile) holds no token"
+            return address.isLoopback ? .warning(problem) : .refused("\(text) is not on the loopback and \(problem): add one (docs/operations.md)")
+        case .failure(let problem):
+            return address.isLoopback ? .warning(problem.text) : .refused("\(text) is not on the loopback and \(problem.text)")
+        }
     }
 
     /// Why the daemon cannot make its socket at `path` (its directory does not exist, or is no
@@ -80,6 +113,11 @@ public enum StartupChecks {
         }
         if let file = document.daemon.metricsFile, case let directory = directory(of: file), !directory.isEmpty, !exists(directory) {
             warnings.append("daemon.metrics_file: the directory \(directory) does not exist: the daemon cannot write \(file) until it does")
+        }
+        if let address = document.daemon.webSocket,
+            case .warning(let problem) = webSocketReadiness(address: address, tokensFile: document.daemon.webSocketTokens)
+        {
+            warnings.append("daemon.websocket: \(problem): every WebSocket connection is refused until there are tokens")
         }
         return warnings
     }

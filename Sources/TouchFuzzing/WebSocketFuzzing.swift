@@ -1,7 +1,8 @@
 import TouchCore
 import TouchProtocol
 
-/// The WebSocket listener's parsers: an HTTP request head and the client frames after it.
+/// The WebSocket listener's parsers: an HTTP request head and the client frames after it (and the
+/// head's bytes read as a tokens file, ``WebSocketTokens``).
 ///
 /// The first byte picks how the stream is cut (1 to 64 bytes a chunk); the next two split the rest
 /// into a head and frames. The head goes to ``HTTPRequestHead/parse(_:)`` chunk by chunk, as bytes
@@ -23,6 +24,7 @@ public enum WebSocketFuzzing {
         let rest = Array(input.remaining)
         let headBytes = Array(rest.prefix(split)), frameBytes = Array(rest.dropFirst(split))
         try checkHead(headBytes, chunk: chunk)
+        try checkTokens(headBytes)
         let texts = try checkFrames(frameBytes, chunk: chunk)
         for text in texts { try checkRoundTrip(text, pieces: chunk) }
     }
@@ -50,6 +52,21 @@ public enum WebSocketFuzzing {
             try require(refusal.status == .headersTooLarge, "a whole stream refused (\(refusal)) that parses in chunks")
         default:
             try require(false, "the head parser gave \(whole) whole and \(answer) in chunks")
+        }
+    }
+
+    /// The same bytes as a tokens file: every token read is a valid one, found again with its role
+    /// and place, and its prefix is not a token.
+    private static func checkTokens(_ bytes: [UInt8]) throws(FuzzViolation) {
+        guard let tokens = try? WebSocketTokens(parsing: bytes) else { return }
+        try require(tokens.entries.count <= WebSocketTokens.maximumTokens, "\(tokens.entries.count) tokens")
+        for (index, entry) in tokens.entries.enumerated() {
+            try require(WebSocketTokens.isValid(entry.token), "an invalid token was read")
+            let text = String(decoding: entry.token, as: UTF8.self)
+            let match = tokens.match(text)
+            try require(match?.index == index && match?.role == entry.role, "a token read is not found with its role")
+            let shorter = String(text.dropLast())
+            try require(tokens.match(shorter).map { tokens.entries[$0.index].token == Array(shorter.utf8) } ?? true, "a prefix matched")
         }
     }
 

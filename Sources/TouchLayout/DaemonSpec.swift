@@ -13,7 +13,11 @@ import TouchCore
 /// | `control_groups` | array of group names or ids | `[]` | members of these groups have the control role |
 /// | `metrics_file` | string | none | an absolute path the daemon writes its figures to, for node_exporter's textfile collector |
 /// | `metrics_interval` | number | `15` | seconds between two writes of the metrics file (1 to 3600) |
+/// | `websocket` | string | none | `HOST:PORT` (an IP literal) to serve the protocol over WebSocket on |
+/// | `websocket_tokens` | string | `"/var/lib/touchd/websocket-tokens"` | the tokens file (absolute path) |
+/// | `websocket_origins` | array of strings | `[]` | the browser origins (`http://host:port`, `https://...`, `null`) let in |
 public struct DaemonSpec: Hashable, Sendable {
+    public static let defaultWebSocketTokens = "/var/lib/touchd/websocket-tokens"
     public static let defaultSocket = "/run/touchd/touchd.sock"
     public var socket: String = DaemonSpec.defaultSocket
     public var socketGroup: String?
@@ -26,13 +30,38 @@ public struct DaemonSpec: Hashable, Sendable {
     public var metricsFile: String?
     /// Seconds between two writes of the metrics file.
     public var metricsInterval: Double = Limits.defaultMetricsInterval
+    /// Where the WebSocket listener listens (`HOST:PORT`), when it does.
+    public var webSocket: String?
+    /// The file of tokens WebSocket clients present.
+    public var webSocketTokens: String = DaemonSpec.defaultWebSocketTokens
+    /// The `Origin`s a browser's WebSocket may come from.
+    public var webSocketOrigins: [String] = []
 
     public init() {}
 
     static let keys = [
         "socket", "socket_group", "socket_mode", "allow_users", "allow_groups", "control_users", "control_groups", "metrics_file",
-        "metrics_interval",
+        "metrics_interval", "websocket", "websocket_tokens", "websocket_origins",
     ]
+
+    /// Whether `text` is an origin as a browser sends it: `null`, or `http://` or `https://` and a
+    /// host with an optional port, in printable ASCII, without a path.
+    public static func isOrigin(_ text: String) -> Bool {
+        if text == "null" { return true }
+        guard text.utf8.count <= 255, text.utf8.allSatisfy({ $0 > 32 && $0 < 127 }) else { return false }
+        for scheme in ["http://", "https://"] where text.hasPrefix(scheme) {
+            let rest = text.dropFirst(scheme.count)
+            return !rest.isEmpty && !rest.contains("/") && !rest.contains("?") && !rest.contains("#") && !rest.contains("@")
+        }
+        return false
+    }
+
+    /// Whether `text` looks like `HOST:PORT` (the daemon checks the host is an IP literal when it
+    /// starts, and `touchd check` does).
+    public static func isListenAddress(_ text: String) -> Bool {
+        guard let colon = text.lastIndex(of: ":"), colon > text.startIndex, let port = Int(text[text.index(after: colon)...]) else { return false }
+        return (0...65535).contains(port) && text.utf8.allSatisfy { $0 > 32 && $0 < 127 }
+    }
 }
 
 /// A user or a group as the layout or a command-line flag names it: by number or by name. Names

@@ -32,12 +32,45 @@ extension LayoutReader {
             }
         }
         if let interval = fields.number("metrics_interval", in: Limits.metricsInterval) { spec.metricsInterval = interval }
+        readWebSocket(fields, into: &spec)
         if let accounts = readAccounts(fields, "allow_users") { spec.allowUsers = accounts }
         if let accounts = readAccounts(fields, "allow_groups") { spec.allowGroups = accounts }
         if let accounts = readAccounts(fields, "control_users") { spec.controlUsers = accounts }
         if let accounts = readAccounts(fields, "control_groups") { spec.controlGroups = accounts }
         fields.rejectUnknownKeys(DaemonSpec.keys, what: "[daemon]", aliases: Self.daemonAliases)
         return spec
+    }
+
+    /// `websocket`, `websocket_tokens` and `websocket_origins`.
+    private func readWebSocket(_ fields: Fields, into spec: inout DaemonSpec) {
+        if let address = fields.string("websocket", expect: "HOST:PORT with an IP address, such as \"127.0.0.1:8765\"") {
+            if DaemonSpec.isListenAddress(address) {
+                spec.webSocket = address
+            } else {
+                log.add(.invalidValue, fields.at("websocket"), "\(quote(address)) is not HOST:PORT: expected an IP address and a port, such as \"127.0.0.1:8765\"")
+            }
+        }
+        if let path = fields.string("websocket_tokens", expect: "an absolute path for the tokens file") {
+            if path.hasPrefix("/") {
+                spec.webSocketTokens = path
+            } else {
+                log.add(.invalidValue, fields.at("websocket_tokens"), "\(quote(path)) is relative: expected an absolute path")
+            }
+        }
+        guard let node = fields.values["websocket_origins"] else { return }
+        guard case .array(let items) = node, items.count <= Limits.maximumLayoutEntries else {
+            return fields.wrongType(fields.at("websocket_origins"), node, "an array of at most \(Limits.maximumLayoutEntries) origins")
+        }
+        let expected = "an origin such as \"http://127.0.0.1:8080\", \"https://kiosk.example\" or \"null\""
+        for (index, item) in items.enumerated() {
+            let path = fields.at("websocket_origins").appending(index: index)
+            guard let origin = fields.checkedString(item, at: path, expect: expected) else { continue }
+            guard DaemonSpec.isOrigin(origin) else {
+                log.add(.invalidValue, path, "\(quote(origin)) is not an origin: expected \(expected) (a scheme and a host, no path)")
+                continue
+            }
+            spec.webSocketOrigins.append(origin)
+        }
     }
 
     /// An array of users or groups, each a name or a numeric id (``AccountRef``), of at most

@@ -57,20 +57,34 @@ public final class ByteQueue {
     }
 
     /// Appends `message`'s line, `{"seq":N,<body>}` and a newline (``OutboundMessage/line(seq:)``).
-    public func appendLine(_ message: OutboundMessage, seq: UInt64) {
+    public func appendLine(_ message: OutboundMessage, seq: UInt64) { append(message, seq: seq, framing: .line) }
+
+    /// How a message's JSON object is delimited in the stream.
+    public enum Framing: Sendable, Hashable {
+        /// Followed by a newline (the Unix socket).
+        case line
+        /// Carried by one WebSocket text frame, without a newline (RFC 6455: a server's frames
+        /// are not masked).
+        case webSocketText
+    }
+
+    /// Appends `message` as `{"seq":N,<body>}`, delimited as `framing` says.
+    public func append(_ message: OutboundMessage, seq: UInt64, framing: Framing) {
         let prefix: StaticString = #"{"seq":"#
         let bodyCount = message.bodyCount
-        makeRoom(prefix.utf8CodeUnitCount + 20 + 1 + bodyCount + 2)
-        let start = fields.pointee.storage + fields.pointee.tail
-        var p = start
-        p.update(from: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
-        p += prefix.utf8CodeUnitCount
         var digits = 1
         var rest = seq / 10
         while rest > 0 {
             digits += 1
             rest /= 10
         }
+        let objectCount = prefix.utf8CodeUnitCount + digits + (bodyCount > 0 ? 1 + bodyCount : 0) + 1
+        makeRoom(10 + objectCount + 1)
+        let start = fields.pointee.storage + fields.pointee.tail
+        var p = start
+        if framing == .webSocketText { p = Self.writeFrameHeader(textPayloadLength: objectCount, at: p) }
+        p.update(from: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        p += prefix.utf8CodeUnitCount
         var n = seq
         var i = digits
         repeat {
@@ -82,12 +96,40 @@ public final class ByteQueue {
         if bodyCount > 0 {
             p.pointee = UInt8(ascii: ",")
             p += 1
-            message.withBodyBytes { body in p.update(from: body.baseAddress!, count: bodyCount) }
+            message.withBodyBytes { body in
+                if let base = body.baseAddress { p.update(from: base, count: bodyCount) }
+            }
             p += bodyCount
         }
-        p[0] = UInt8(ascii: "}")
-        p[1] = UInt8(ascii: "\n")
-        fields.pointee.tail += p + 2 - start
+        p.pointee = UInt8(ascii: "}")
+        p += 1
+        if framing == .line {
+            p.pointee = UInt8(ascii: "\n")
+            p += 1
+        }
+        fields.pointee.tail += p - start
+    }
+
+    /// Writes the header of an unfragmented, unmasked text frame of `length` bytes; returns where
+    /// the payload starts (at most 10 bytes on).
+    private static func writeFrameHeader(textPayloadLength length: Int, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        start[0] = 0x81
+        if length < 126 {
+            start[1] = UInt8(truncatingIfNeeded: length)
+            return start + 2
+        }
+        if length <= 0xFFFF {
+            start[1] = 126
+            start[2] = UInt8(truncatingIfNeeded: length >> 8)
+            start[3] = UInt8(truncatingIfNeeded: length)
+            return start + 4
+        }
+        start[1] = 127
+        let wide = UInt64(truncatingIfNeeded: length)  // a count is never negative
+        for (index, shift) in stride(from: 56 as UInt64, through: 0, by: -8).enumerated() {
+            start[2 + index] = UInt8(truncatingIfNeeded: wide >> shift)
+        }
+        return start + 10
     }
 
     /// Gives up the first `n` queued bytes (they were written).

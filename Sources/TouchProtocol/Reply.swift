@@ -85,6 +85,21 @@ public struct StatsCounters: Hashable, Sendable {
     public var clientsDisconnectedSlow = 0
     /// Connections closed with last words the client had not read.
     public var clientsClosedStalled = 0
+    /// Read-only clients refused: the places left are kept for control clients, or their user (or
+    /// WebSocket token) had the most read-only connections.
+    public var clientsRefusedPlaces = 0
+    /// Read-only connections without a subscription closed for being quiet.
+    public var clientsClosedIdle = 0
+    /// WebSocket handshakes completed.
+    public var websocketHandshakes = 0
+    /// WebSocket handshakes refused with an HTTP status.
+    public var websocketRefused = 0
+    /// WebSocket connections whose handshake did not arrive in time.
+    public var websocketHandshakeTimeouts = 0
+    /// WebSocket clients closed for breaking the protocol or a bound.
+    public var websocketProtocolErrors = 0
+    /// WebSocket clients closed for not answering a ping.
+    public var websocketPingTimeouts = 0
     /// Remote-control events that came while the application was not receiving them.
     public var remoteControlIgnored = 0
     /// Touches down now.
@@ -127,6 +142,13 @@ public struct StatsCounters: Hashable, Sendable {
             ("messages_dropped", messagesDropped, .counter, "Droppable messages a slow client did not get."),
             ("clients_disconnected_slow", clientsDisconnectedSlow, .counter, "Clients let go because they did not read."),
             ("clients_closed_stalled", clientsClosedStalled, .counter, "Connections closed with last words the client had not read."),
+            ("clients_refused_places", clientsRefusedPlaces, .counter, "Read-only connections refused: places kept for control clients, or a user's quota."),
+            ("clients_closed_idle", clientsClosedIdle, .counter, "Read-only connections without a subscription closed for being quiet."),
+            ("websocket_handshakes", websocketHandshakes, .counter, "WebSocket handshakes completed."),
+            ("websocket_refused", websocketRefused, .counter, "WebSocket handshakes refused with an HTTP status."),
+            ("websocket_handshake_timeouts", websocketHandshakeTimeouts, .counter, "WebSocket connections whose handshake did not arrive in time."),
+            ("websocket_protocol_errors", websocketProtocolErrors, .counter, "WebSocket clients closed for breaking the protocol or a bound."),
+            ("websocket_ping_timeouts", websocketPingTimeouts, .counter, "WebSocket clients closed for not answering a ping."),
             ("remote_control_ignored", remoteControlIgnored, .counter, "Remote-control events that came while the application was not receiving them."),
             ("active_touches", activeTouches, .gauge, "Touches down now."),
             ("wakeups", wakeups, .counter, "Times the event loop woke up."),

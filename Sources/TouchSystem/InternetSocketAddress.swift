@@ -49,6 +49,14 @@ public struct InternetSocketAddress: Sendable, CustomStringConvertible {
         self.port = port
     }
 
+    /// Whether the address is on the loopback: `127.0.0.0/8` or `::1` (only this machine reaches it).
+    public var isLoopback: Bool {
+        switch storage {
+        case .v4(let address): UInt32(bigEndian: address.sin_addr.s_addr) >> 24 == 127
+        case .v6: host == "::1" || host == "0:0:0:0:0:0:0:1"
+        }
+    }
+
     /// `HOST:PORT`, with an IPv6 host in brackets.
     public var description: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
 

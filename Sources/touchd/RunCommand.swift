@@ -81,6 +81,25 @@ struct RunCommand: ParsableCommand {
 
     @Option(
         name: .long,
+        help: ArgumentHelp(
+            "Serve the protocol over WebSocket on HOST:PORT, an IP address (default: the layout's [daemon] websocket, else none).",
+            valueName: "address"))
+    var websocket: String?
+
+    @Option(
+        name: .long,
+        help: "The WebSocket tokens file (default: the layout's [daemon] websocket_tokens, else /var/lib/touchd/websocket-tokens).")
+    var websocketTokens: String?
+
+    @Option(
+        name: .long, parsing: .singleValue,
+        help: ArgumentHelp(
+            "A browser origin let in over WebSocket, such as http://127.0.0.1:8080 (repeatable; default: the layout's [daemon] websocket_origins).",
+            valueName: "origin"))
+    var websocketOrigin: [String] = []
+
+    @Option(
+        name: .long,
         help: ArgumentHelp("Which touches go out as TUIO cursors: forwarded (those the layout's forward passes on) or all.", valueName: "touches"))
     var tuioTouches: String = TUIOTouches.forwarded.rawValue
 
@@ -103,7 +122,8 @@ struct RunCommand: ParsableCommand {
         let options = DaemonRunner.Options(
             socketPath: socket, socketMode: mode_t(daemonSpec.socketMode), socketGroup: try socketGroupID(daemonSpec),
             peerPolicy: try peerPolicy(daemonSpec), version: ReleaseVersion.of("touchd"), exitWhenInputEnds: exitAfterReplay,
-            metricsFile: metricsFile ?? daemonSpec.metricsFile, metricsInterval: metricsInterval ?? daemonSpec.metricsInterval)
+            metricsFile: metricsFile ?? daemonSpec.metricsFile, metricsInterval: metricsInterval ?? daemonSpec.metricsInterval,
+            webSocket: try webSocketSettings(daemonSpec, logger: logger))
         let sinks = try tuioSinks(logger: logger)
         let activated = try activatedSocket(path: socket, logger: logger)
         let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment, clock: clock)
@@ -118,6 +138,32 @@ struct RunCommand: ParsableCommand {
             throw ExitCode.failure
         }
         try runner.run()
+    }
+
+    /// The WebSocket listener's settings: the flags, else the layout's `[daemon]` keys; none when
+    /// neither names an address. A listener off the loopback without tokens is refused.
+    private func webSocketSettings(_ spec: DaemonSpec, logger: Logger) throws -> WebSocketListener.Settings? {
+        guard let text = websocket ?? spec.webSocket else { return nil }
+        let tokensFile = websocketTokens ?? spec.webSocketTokens
+        let origins = websocketOrigin.isEmpty ? spec.webSocketOrigins : websocketOrigin
+        let source = websocket != nil ? "--websocket \(text)" : "[daemon] websocket in \(config)"
+        if let bad = origins.first(where: { !DaemonSpec.isOrigin($0) }) {
+            throw ValidationError("--websocket-origin \(bad): expected an origin such as http://127.0.0.1:8080, https://kiosk.example or null")
+        }
+        guard tokensFile.hasPrefix("/") else { throw ValidationError("--websocket-tokens \(tokensFile): expected an absolute path") }
+        switch StartupChecks.webSocketReadiness(address: text, tokensFile: tokensFile) {
+        case .refused(let problem):
+            logger.critical("cannot start: \(source): \(problem)")
+            throw ExitCode.failure
+        case .warning, .ready:
+            // A warning is logged by the listener as it starts.
+            break
+        }
+        do {
+            return WebSocketListener.Settings(address: try InternetSocketAddress(parsing: text), tokensFile: tokensFile, origins: origins)
+        } catch {
+            throw ValidationError("\(source): \(error)")
+        }
     }
 
     /// The TUIO sender, when `--tuio` names targets.
@@ -214,7 +260,7 @@ struct RunCommand: ParsableCommand {
     private var overriddenKeys: StartupChecks.Overrides {
         let flags: [(String?, String)] = [
             (socket, "socket"), (socketGroup, "socket_group"), (allowUsers, "allow_users"), (allowGroups, "allow_groups"),
-            (controlUsers, "control_users"), (controlGroups, "control_groups"),
+            (controlUsers, "control_users"), (controlGroups, "control_groups"), (websocket ?? websocketTokens, "websocket"),
         ]
         return StartupChecks.Overrides(Set(flags.compactMap { $0.0 == nil ? nil : $0.1 }))
     }

@@ -26,13 +26,16 @@ VIEW = {"frame": [10, 700, 120, 60]}
 
 
 class Daemon:
-    """touchd on a private socket, with the kiosk layout and, if given, a replay."""
+    """touchd on a private socket, with the kiosk layout and, if given, a replay (after which it
+    exits, with `exit_after_replay`)."""
 
-    def __init__(self, socket, replay=None, layout=LAYOUT):
+    def __init__(self, socket, replay=None, layout=LAYOUT, exit_after_replay=False):
         arguments = [os.path.join(BIN, "touchd"), "--config", str(layout), "--socket", socket,
                      "--log-level", "error", "--no-devices"]
         if replay:
             arguments += ["--replay", str(replay), "--replay-waits-for-client"]
+        if exit_after_replay:
+            arguments.append("--exit-after-replay")
         self.process = subprocess.Popen(arguments, stdin=subprocess.DEVNULL)
         deadline = time.monotonic() + 20
         while not os.path.exists(socket):
