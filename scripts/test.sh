@@ -6,7 +6,8 @@
 # the daemon and a real broker, the WebSocket listener checked by python3-websockets, the JavaScript
 # client against the daemon, TUIO out of a replay read by
 # python-osc (from PyPI, in a virtual environment under .build), a short seeded run of every fuzzing
-# target, the watch page in a headless browser (Debian's chromium over its DevTools protocol), the end-to-end
+# target, the watch page and the web kiosk example in a headless browser (Debian's chromium over its
+# DevTools protocol; the web kiosk over touchd's WebSocket listener), the end-to-end
 # run on a real Linux kernel under QEMU (uinput and uhid devices, udevd, hotplug, recording and
 # calibration, touchd in front of a GUI read by libinput), then the Debian package on a real systemd
 # boot (Debian 12 under QEMU, systemd as PID 1).
@@ -43,6 +44,9 @@ echo "== fuzzing: every target for 20 s, seeded, under libFuzzer, ASan and LSan"
 bash scripts/fuzz.sh --seconds 20
 echo "== the watch page, in a headless browser" >&2
 python3 scripts/browser/watch-page.py --bin "$(swift build --show-bin-path)"
+echo "== the web kiosk example, in a headless browser, across a restart of touchd" >&2
+node --test examples/web-kiosk/test/
+python3 scripts/browser/web-kiosk.py --bin "$(swift build --show-bin-path)"
 echo "== end to end, on a real kernel" >&2
 bash scripts/vm/e2e.sh
 echo "== the Debian package, on a real systemd boot" >&2
