@@ -21,6 +21,21 @@ import TouchLayout
         #expect(app.handlers.count > 0)
     }
 
+    /// The web kiosk's layout: one window and root, and a tap anywhere is the `tap` action.
+    @Test func theWebKiosksLayoutTapsAnywhere() throws {
+        let path = Self.configDirectory + "/../examples/web-kiosk/layout.toml"
+        let document = try LayoutLoader.load(path: path)
+        #expect(document.daemon.webSocket == "127.0.0.1:8765")
+        var app = try document.makeApplication(file: "layout.toml")
+        #expect(app.tree.viewCount == 1, "the root alone: the page adds the rest")
+        var actions: [String] = []
+        for (t, phase) in [(1.0, TouchPhase.began), (1.08, .ended)] {
+            let frame = InputFrame(device: "d", window: "kiosk", timestamp: t, contacts: [InputContact(id: 1, phase: phase, location: Point(x: 640, y: 140))])
+            actions += app.send(frame).flatMap(\.actions).map(\.name)
+        }
+        #expect(actions == ["tap"])
+    }
+
     @Test func theSeedExperimentReproducesTheArticlesLogs() throws {
         let app = try Self.load("seed-experiment.toml")
         let result = try #require(app.tree.hitTest(Point(x: 100, y: 200), inWindow: "window", traced: true))
