@@ -19,12 +19,12 @@ extension Daemon {
     }
 
     private func reloadRequested(by credentials: PeerCredentials?) -> RequestResult {
-        guard services.layoutFile != nil else { return .failure(RequestError("unsupported", "this daemon has no layout file to reload")) }
+        guard services.layoutFile != nil else { return .failure(RequestError(.unsupported, "this daemon has no layout file to reload")) }
         do {
             return .success(ReplyResult.reloaded(views: try reload(by: .request(credentials))))
         } catch {
             // The observer has logged the refusal (see reload()).
-            return .failure(RequestError("reload_failed", "\(error)"))
+            return .failure(RequestError(.reloadFailed, "\(error)"))
         }
     }
 

@@ -39,7 +39,7 @@ extension Daemon {
             chosen = [found]
         } else {
             chosen = present.filter { $0.kind.isTouch }
-            guard !chosen.isEmpty else { return .failure(RequestError("no_device", "no touch device is present to record")) }
+            guard !chosen.isEmpty else { return .failure(RequestError(.noDevice, "no touch device is present to record")) }
         }
         for found in chosen {
             deviceSessions.record(found.id, by: client)
@@ -56,7 +56,7 @@ extension Daemon {
     private func stopRecording(_ device: String?, for client: SocketServer.ClientHandle) -> RequestResult {
         let stopped = deviceSessions.stopRecording(device, by: client)
         if let device, stopped.isEmpty {
-            return .failure(RequestError("not_recording", "this connection does not record \"\(excerpt(device))\""))
+            return .failure(RequestError(.notRecording, "this connection does not record \"\(excerpt(device))\""))
         }
         for id in stopped where !deviceSessions.isRecorded(id) { input.setRecording(id, false) }
         for id in stopped { observer.deviceSession("recording stopped\(describe(client))", device: id) }
@@ -83,7 +83,7 @@ extension Daemon {
     /// from now on its raw touches go to the client instead of the application.
     private func startCalibration(_ device: String?, targets: [Point]?, for client: SocketServer.ClientHandle) -> RequestResult {
         if let running = deviceSessions.calibratedDevice(of: client) {
-            return .failure(RequestError("busy", "this connection calibrates \"\(running)\" already: finish or cancel that first"))
+            return .failure(RequestError(.busy, "this connection calibrates \"\(running)\" already: finish or cancel that first"))
         }
         let found: SessionDevice
         switch chooseTouchDevice(device) {
@@ -91,16 +91,16 @@ extension Daemon {
         case .failure(let error): return .failure(error)
         }
         guard let pipeline = found.touch else {
-            return .failure(RequestError("not_a_touch_device", "\"\(found.id)\" is a \(found.kind.rawValue), not a touch device"))
+            return .failure(RequestError(.notATouchDevice, "\"\(found.id)\" is a \(found.kind.rawValue), not a touch device"))
         }
         if let other = deviceSessions.calibrations[found.id], other.client != client {
-            return .failure(RequestError("busy", "another connection calibrates \"\(found.id)\" now"))
+            return .failure(RequestError(.busy, "another connection calibrates \"\(found.id)\" now"))
         }
         let session: CalibrationSession
         do {
             session = try CalibrationSession(pipeline: pipeline, targets: targets)
         } catch {
-            return .failure(RequestError("bad_argument", "\"targets\": \(error)"))
+            return .failure(RequestError(.badArgument, "\"targets\": \(error)"))
         }
         cancelTouches(ofDevice: found.id)
         deviceSessions.endedCalibrations[client] = nil
@@ -121,7 +121,7 @@ extension Daemon {
         let touch = present.filter { $0.touch != nil }
         guard touch.count == 1 else {
             let listed = touch.isEmpty ? "none is present" : "\(touch.count) are present: " + touch.map(\.id).joined(separator: ", ")
-            return .failure(RequestError("bad_argument", "\"device\" is required when there is not exactly one touch device: \(listed)"))
+            return .failure(RequestError(.badArgument, "\"device\" is required when there is not exactly one touch device: \(listed)"))
         }
         return .success(touch[0])
     }
@@ -131,7 +131,7 @@ extension Daemon {
         do {
             try deviceSessions.calibrations[device]?.session.assign(sample: sample, toTarget: target)
         } catch {
-            return .failure(RequestError("bad_argument", "\(error)"))
+            return .failure(RequestError(.badArgument, "\(error)"))
         }
         return .success(.object([("target", .int(Int64(target))), ("sample", .int(Int64(sample)))]))
     }
@@ -146,7 +146,7 @@ extension Daemon {
         do {
             outcome = try calibration.session.fit()
         } catch {
-            return .failure(RequestError("calibration_failed", "\(error)"))
+            return .failure(RequestError(.calibrationFailed, "\(error)"))
         }
         endCalibration(of: device)
         dispatchQueued()
@@ -248,14 +248,14 @@ extension Daemon {
     private func noCalibration(for client: SocketServer.ClientHandle) -> RequestError {
         if let ended = deviceSessions.endedCalibrations[client] {
             return RequestError(
-                "no_calibration", "the calibration of \"\(ended.device)\" ended: \(ended.reason); nothing changed; send calibrate to begin again")
+                .noCalibration, "the calibration of \"\(ended.device)\" ended: \(ended.reason); nothing changed; send calibrate to begin again")
         }
-        return RequestError("no_calibration", "this connection calibrates no device: send calibrate first")
+        return RequestError(.noCalibration, "this connection calibrates no device: send calibrate first")
     }
 
     private func unknownDevice(_ device: String, among present: [SessionDevice]) -> RequestError {
         let listed = present.isEmpty ? "none is present" : "present: " + present.map(\.id).joined(separator: ", ")
-        return RequestError("unknown_device", "no device \"\(excerpt(device))\": expected a device's identity as `devices` lists it (\(listed))")
+        return RequestError(.unknownDevice, "no device \"\(excerpt(device))\": expected a device's identity as `devices` lists it (\(listed))")
     }
 
     private func describe(_ client: SocketServer.ClientHandle) -> String {

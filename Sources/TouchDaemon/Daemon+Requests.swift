@@ -68,7 +68,7 @@ extension RequestError {
     static func forbidden(_ request: Request, role: ClientRole, credentials: PeerCredentials?) -> RequestError {
         let who = credentials.map { " (\($0))" } ?? ""
         return RequestError(
-            "forbidden",
+            .forbidden,
             "\"\(request.command)\" needs the \(request.requiredRole.rawValue) role; this connection\(who) has the \(role.rawValue) role (see [daemon] control_users and control_groups in docs/operations.md)"
         )
     }
@@ -95,7 +95,7 @@ extension Daemon {
         case .failure(let error): return .reply(Reply.error(id, error), heavy: false)
         case .success(let value): request = value
         }
-        guard let role = server.role(of: client) else { return .reply(Reply.error(id, RequestError("gone", "the connection ended")), heavy: false) }
+        guard let role = server.role(of: client) else { return .reply(Reply.error(id, RequestError(.gone, "the connection ended")), heavy: false) }
         guard role.allows(request.requiredRole) else {
             let error = RequestError.forbidden(request, role: role, credentials: server.credentials(of: client))
             return .reply(Reply.error(id, error), heavy: false)
@@ -105,7 +105,7 @@ extension Daemon {
             switch server.admitHeavyRequest(for: client, largeReply: family.hasLargeReply) {
             case .now: break
             case .nextTurn: return .nextTurn
-            case .busy(let reason): return .reply(Reply.error(id, RequestError("busy", reason)), heavy: false)
+            case .busy(let reason): return .reply(Reply.error(id, RequestError(.busy, reason)), heavy: false)
             }
         }
         return .reply(bounded(reply(to: id, perform(family, for: client))), heavy: family.hasLargeReply)
@@ -137,7 +137,7 @@ extension Daemon {
         return Reply.error(
             reply.id,
             RequestError(
-                "reply_too_large", "the reply would be \(reply.message.bodyCount) bytes; replies are limited to \(limit) bytes (docs/limits.md)"))
+                .replyTooLarge, "the reply would be \(reply.message.bodyCount) bytes; replies are limited to \(limit) bytes (docs/limits.md)"))
     }
 
     /// Records responder calls and traces hit-tests only while some client subscribes to `calls`

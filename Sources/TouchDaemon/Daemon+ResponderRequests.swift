@@ -17,14 +17,14 @@ extension Daemon {
                 if let change = try app.becomeFirstResponder(responder, cause: .request) { server.broadcast(MessageEncoder.message(for: change)) }
                 return .success(firstResponderResult(of: responder))
             } catch {
-                return .failure(RequestError(error.code, error.description))
+                return .failure(RequestError(error))
             }
         case .resign(let responder):
             do {
                 server.broadcast(MessageEncoder.message(for: try app.resignFirstResponder(responder, cause: .request)))
                 return .success(firstResponderResult(of: responder))
             } catch {
-                return .failure(RequestError(error.code, error.description))
+                return .failure(RequestError(error))
             }
         case .receiveRemoteControl(let receives):
             if receives { app.beginReceivingRemoteControlEvents() } else { app.endReceivingRemoteControlEvents() }

@@ -34,7 +34,7 @@ extension Daemon {
         }
         guard let (added, news) = outcome ?? nil else {
             return .failure(
-                RequestError("too_many_subscriptions", "a connection may hold at most \(limit) subscriptions: unsubscribe one first"))
+                RequestError(.tooManySubscriptions, "a connection may hold at most \(limit) subscriptions: unsubscribe one first"))
         }
         for message in news { server.send(message, to: client) }
         loop.deferWork { [weak self] in self?.input.subscriberArrived() }
@@ -49,7 +49,7 @@ extension Daemon {
                 subs.removeAll { $0.id == subscription }
                 return subs.count < before
             } ?? false
-        guard removed else { return .failure(RequestError("unknown_subscription", "no subscription \(subscription) on this connection")) }
+        guard removed else { return .failure(RequestError(.unknownSubscription, "no subscription \(subscription) on this connection")) }
         updateDiagnostics()
         return .success(ReplyResult.done)
     }

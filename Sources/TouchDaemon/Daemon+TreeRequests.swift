@@ -37,9 +37,9 @@ extension Daemon {
     }
 
     private func hitTest(_ point: Point, window: ResponderID?) -> RequestResult {
-        guard let target = window ?? app.tree.keyWindow else { return .failure(RequestError("no_window", "the layout has no window")) }
+        guard let target = window ?? app.tree.keyWindow else { return .failure(RequestError(.noWindow, "the layout has no window")) }
         guard let result = app.tree.hitTest(point, onDisplayOf: target, traced: true) else {
-            return .failure(RequestError("unknown_window", "\"\(target)\" is not a window"))
+            return .failure(RequestError(.unknownWindow, "\"\(target)\" is not a window"))
         }
         return .success(TreeDescription.hitTest(result, tree: app.tree))
     }
@@ -48,7 +48,7 @@ extension Daemon {
         do {
             try app.updateView(view) { changes.apply(to: &$0) }
         } catch {
-            return .failure(RequestError("unknown_view", error.description))
+            return .failure(RequestError(.unknownView, error.description))
         }
         publishFirstResponderChanges()
         return .success(ReplyResult.done)
@@ -60,8 +60,8 @@ extension Daemon {
             try app.setControl(view, value: value, enabled: enabled)
         } catch {
             switch error {
-            case .notAControl: return .failure(RequestError("unknown_control", error.description))
-            case .unsuitableValue: return .failure(RequestError("bad_argument", error.description))
+            case .notAControl: return .failure(RequestError(.unknownControl, error.description))
+            case .unsuitableValue: return .failure(RequestError(.badArgument, error.description))
             }
         }
         return .success(app.controlSpec(of: view).map(ReplyResult.control) ?? ReplyResult.done)
@@ -74,18 +74,18 @@ extension Daemon {
         -> RequestResult
     {
         guard app.tree.viewCount < Limits.maximumViews else {
-            return .failure(RequestError("too_many_views", "the tree holds \(app.tree.viewCount) views, the most it may hold (\(Limits.maximumViews))"))
+            return .failure(RequestError(.tooManyViews, "the tree holds \(app.tree.viewCount) views, the most it may hold (\(Limits.maximumViews))"))
         }
         let budget = server.limits.maximumViewsPerClient
         guard keep || viewOwnership.count(of: client.serial) < budget else {
-            return .failure(RequestError("too_many_views", "a connection may have added at most \(budget) views: remove some first"))
+            return .failure(RequestError(.tooManyViews, "a connection may have added at most \(budget) views: remove some first"))
         }
         var props = ViewProperties(frame: .zero)
         changes.apply(to: &props)
         do {
             try app.addView(view, parent: parent, props)
         } catch {
-            return .failure(RequestError("bad_argument", error.description))
+            return .failure(RequestError(.badArgument, error.description))
         }
         if !keep { viewOwnership.add(view, owner: client.serial) }
         return .success(ReplyResult.done)
@@ -95,7 +95,7 @@ extension Daemon {
         do {
             if let report = try app.removeView(view, timestamp: inputNow()) { publish([report]) }
         } catch {
-            return .failure(RequestError("unknown_view", error.description))
+            return .failure(RequestError(.unknownView, error.description))
         }
         publishFirstResponderChanges()
         viewOwnership.removeAll { app.tree.kind(of: $0) != nil }
@@ -103,7 +103,7 @@ extension Daemon {
     }
 
     private func snapshot(window: ResponderID?, heatmap: Bool, touches: Bool) -> RequestResult {
-        guard let target = window ?? app.tree.keyWindow else { return .failure(RequestError("no_window", "the layout has no window")) }
+        guard let target = window ?? app.tree.keyWindow else { return .failure(RequestError(.noWindow, "the layout has no window")) }
         var markers = ViewMarkers(handlers: app.handlers, tree: app.tree)
         markers.addRecognizers(app.gestureRecognizerSpecs)
         markers.addControls(app.controlSpecs)
@@ -111,7 +111,17 @@ extension Daemon {
             let svg = try SVGRenderer.snapshot(tree: app.tree, window: target, markers: markers, touches: touches ? recentTouches.paths : [], heatmap: heatmap)
             return .success(ReplyResult.snapshot(window: target, svg: svg))
         } catch {
-            return .failure(RequestError(error.code, error.description))
+            return .failure(RequestError(picture: error))
+        }
+    }
+}
+
+extension RequestError {
+    /// A picture that could not be drawn.
+    init(picture error: RenderError) {
+        switch error {
+        case .unknownWindow: self.init(.unknownWindow, error.description)
+        case .tooLarge: self.init(.pictureTooLarge, error.description)
         }
     }
 }

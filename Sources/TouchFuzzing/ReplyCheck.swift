@@ -9,14 +9,8 @@ enum ReplyCheck {
         "reply", "dropped", "goodbye", "reload", "event", "call", "hit_test", "raw", "recording_ended", "calibration_touch",
         "calibration_sample", "calibration_ended",
     ]
-    /// The error codes of `docs/protocol.md`.
-    static let errorCodes: Set<String> = [
-        "malformed_json", "malformed_request", "unknown_command", "bad_argument", "unknown_view", "unknown_window", "unknown_control",
-        "no_window", "unknown_subscription", "reload_failed", "unsupported", "picture_too_large", "forbidden",
-        "too_many_subscriptions", "too_many_views", "busy", "reply_too_large", "unknown_responder", "not_in_window",
-        "cannot_become_first_responder", "hidden", "refused_to_resign", "not_first_responder", "unknown_device", "no_device",
-        "not_a_touch_device", "not_recording", "no_calibration", "calibration_failed", "gone",
-    ]
+    /// The error codes of `docs/protocol.md` (``RequestErrorCode``, which a test holds to the document).
+    static let errorCodes = Set(RequestErrorCode.allCases.map(\.rawValue))
 
     static func check(_ client: FuzzClient) throws(FuzzViolation) {
         let messages = client.messages
@@ -59,8 +53,9 @@ enum ReplyCheck {
             case .string(let message) = reply["error"]?["message"], !message.isEmpty
         else { throw FuzzViolation("a refusal without a documented code and a message: \(reply) to \(request)") }
         switch parsed {
-        case .failure(let error): try require(code == error.code, "refused with \(code), but the request parses to \(error.code): \(request)")
-        case .success(let r) where !role.allows(r.requiredRole): try require(code == "forbidden", "\(role.rawValue) got \(code), not forbidden: \(request)")
+        case .failure(let error):
+            try require(code == error.code.rawValue, "refused with \(code), but the request parses to \(error.code.rawValue): \(request)")
+        case .success(let r) where !role.allows(r.requiredRole): try require(code == RequestErrorCode.forbidden.rawValue, "\(role.rawValue) got \(code), not forbidden: \(request)")
         case .success: break
         }
     }

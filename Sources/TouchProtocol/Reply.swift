@@ -11,7 +11,7 @@ public enum Reply {
     public static func error(_ id: JSONValue, _ error: RequestError) -> OutboundMessage {
         OutboundMessage(
             topic: nil, droppable: false,
-            members: [("type", "reply"), ("id", id), ("ok", false), ("error", .object([("code", .string(error.code)), ("message", .string(error.message))]))])
+            members: [("type", "reply"), ("id", id), ("ok", false), ("error", .object([("code", .string(error.code.rawValue)), ("message", .string(error.message))]))])
     }
 }
 

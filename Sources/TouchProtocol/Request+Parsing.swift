@@ -9,7 +9,7 @@ extension Request {
         do {
             value = try JSONReader.read(line)
         } catch {
-            return (.null, .failure(RequestError("malformed_json", "the line is not valid JSON: \(error)")))
+            return (.null, .failure(RequestError(.malformedJSON, "the line is not valid JSON: \(error)")))
         }
         return parse(value)
     }
@@ -23,7 +23,7 @@ extension Request {
     /// (`docs/limits.md`), as for a line. `touchctl` checks what it is about to send with it.
     public static func parse(_ value: JSONValue) -> (id: JSONValue, result: Result<Request, RequestError>) {
         guard case .object(let members) = value else {
-            return (.null, .failure(RequestError("malformed_request", "a request is a JSON object")))
+            return (.null, .failure(RequestError(.malformedRequest, "a request is a JSON object")))
         }
         var fields: [String: JSONValue] = [:]
         for (key, value) in members { fields[key] = fields[key] ?? value }
@@ -53,11 +53,11 @@ extension Request {
     ]
 
     static func command(_ d: [String: JSONValue]) throws(RequestError) -> Request {
-        guard case .string(let cmd) = d["cmd"] else { throw RequestError("malformed_request", "missing \"cmd\" (a string)") }
+        guard case .string(let cmd) = d["cmd"] else { throw RequestError(.malformedRequest, "missing \"cmd\" (a string)") }
         guard let allowed = arguments[cmd] else { throw unknownCommand(cmd) }
         for key in d.keys.sorted() where key != "id" && key != "cmd" && !allowed.contains(key) {
             let expected = allowed.isEmpty ? "no arguments" : allowed.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-            throw RequestError("bad_argument", "unknown argument \"\(excerpt(key))\" for \(cmd): expected \(expected)")
+            throw RequestError(.badArgument, "unknown argument \"\(excerpt(key))\" for \(cmd): expected \(expected)")
         }
         switch cmd {
         case "ping": return .ping
@@ -74,7 +74,7 @@ extension Request {
             let view = try RequestField.identifier(d["view"], "view")
             let parent = try RequestField.identifier(d["parent"], "parent")
             let changes = try ViewChanges(d["properties"], field: "properties")
-            guard changes.frame != nil else { throw RequestError("bad_argument", "\"properties.frame\" is required for a new view") }
+            guard changes.frame != nil else { throw RequestError(.badArgument, "\"properties.frame\" is required for a new view") }
             let keep = try d["keep"].map { v throws(RequestError) in try RequestField.bool(v, "keep") } ?? false
             return .addView(view: view, parent: parent, changes: changes, keep: keep)
         case "remove_view": return .removeView(view: try RequestField.identifier(d["view"], "view"))
@@ -99,7 +99,7 @@ extension Request {
 
     static func unknownCommand(_ cmd: String) -> RequestError {
         RequestError(
-            "unknown_command",
+            .unknownCommand,
             "unknown command \"\(excerpt(cmd))\": expected ping, subscribe, unsubscribe, hit_test, set, set_control, add_view, remove_view, reload, devices, views, stats, snapshot, become_first_responder, resign_first_responder, begin_receiving_remote_control, end_receiving_remote_control, record, stop_recording, calibrate, calibration_point, finish_calibration or cancel_calibration"
         )
     }
@@ -147,7 +147,7 @@ extension Request {
         }
         let enabled = try d["enabled"].map { v throws(RequestError) in try RequestField.bool(v, "enabled") }
         guard value != nil || enabled != nil else {
-            throw RequestError("bad_argument", "set_control needs \"value\" (true or false for a toggle, a number for a slider), \"enabled\", or both")
+            throw RequestError(.badArgument, "set_control needs \"value\" (true or false for a toggle, a number for a slider), \"enabled\", or both")
         }
         return .setControl(view: view, value: value, enabled: enabled)
     }
@@ -157,7 +157,7 @@ extension Request {
         for name in try RequestField.optionalStrings(d["topics"], "topics") ?? Topic.defaultTopics.map(\.rawValue) {
             guard let topic = Topic(rawValue: name) else {
                 throw RequestError(
-                    "bad_argument", "unknown topic \"\(excerpt(name))\": expected one of \(Topic.allCases.map(\.rawValue).joined(separator: ", "))")
+                    .badArgument, "unknown topic \"\(excerpt(name))\": expected one of \(Topic.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             topics.insert(topic)
         }
@@ -210,7 +210,7 @@ extension ViewChanges {
             let names = Self.settableProperties
             let suggestion = Spelling.closest(to: key, among: names).map { "did you mean \"\($0)\"? " } ?? ""
             throw RequestError(
-                "bad_argument",
+                .badArgument,
                 "unknown view property \"\(excerpt(path))\": \(suggestion)expected \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")")
         }
     }
@@ -246,7 +246,7 @@ extension ViewChanges {
                     scale = (s, s)
                 }
             default:
-                throw RequestError("bad_argument", "unknown transform part \"\(excerpt(at))\": expected translate, rotate or scale")
+                throw RequestError(.badArgument, "unknown transform part \"\(excerpt(at))\": expected translate, rotate or scale")
             }
         }
         return ViewTransform(translation: translation, rotation: rotation, scaleX: scale.0, scaleY: scale.1)

@@ -76,11 +76,70 @@ public enum Request: Hashable, Sendable {
 
 /// Why a request was refused: a machine-readable code and a sentence.
 public struct RequestError: Error, Hashable, Sendable {
-    public var code: String
+    public var code: RequestErrorCode
     public var message: String
 
-    public init(_ code: String, _ message: String) {
+    public init(_ code: RequestErrorCode, _ message: String) {
         self.code = code
         self.message = message
+    }
+}
+
+/// The `code` of a refused request's `error`: the one list of them, whose raw values are the
+/// strings `docs/protocol.md` documents (a test holds the two together).
+public enum RequestErrorCode: String, CaseIterable, Hashable, Sendable {
+    case malformedJSON = "malformed_json"
+    case malformedRequest = "malformed_request"
+    case unknownCommand = "unknown_command"
+    case badArgument = "bad_argument"
+    case unknownView = "unknown_view"
+    case unknownWindow = "unknown_window"
+    case unknownControl = "unknown_control"
+    /// The layout has no window to default to.
+    case noWindow = "no_window"
+    case unknownSubscription = "unknown_subscription"
+    case reloadFailed = "reload_failed"
+    case unsupported
+    /// A `snapshot` over its size budget.
+    case pictureTooLarge = "picture_too_large"
+    /// The connection's role does not allow the command.
+    case forbidden
+    case tooManySubscriptions = "too_many_subscriptions"
+    /// The connection's budget of added views, or the tree's bound.
+    case tooManyViews = "too_many_views"
+    /// Replies of that kind are still being written, or a device is taken by another session.
+    case busy
+    /// The reply would be longer than its bound.
+    case replyTooLarge = "reply_too_large"
+    case unknownResponder = "unknown_responder"
+    case notInWindow = "not_in_window"
+    case cannotBecomeFirstResponder = "cannot_become_first_responder"
+    case hidden
+    case refusedToResign = "refused_to_resign"
+    case notFirstResponder = "not_first_responder"
+    /// The connection ended while its request waited.
+    case gone
+    case unknownDevice = "unknown_device"
+    case noDevice = "no_device"
+    case notATouchDevice = "not_a_touch_device"
+    /// No calibration session on this connection.
+    case noCalibration = "no_calibration"
+    case notRecording = "not_recording"
+    case calibrationFailed = "calibration_failed"
+}
+
+extension RequestError {
+    /// A first-responder request refused by the application.
+    public init(_ error: FirstResponderError) {
+        let code: RequestErrorCode =
+            switch error {
+            case .unknownResponder: .unknownResponder
+            case .notInWindow: .notInWindow
+            case .cannotBecome: .cannotBecomeFirstResponder
+            case .hidden: .hidden
+            case .currentRefusesToResign: .refusedToResign
+            case .notFirstResponder: .notFirstResponder
+            }
+        self.init(code, error.description)
     }
 }

@@ -4,12 +4,12 @@ extension RequestError {
     /// A field of a request that is not what its domain allows: `"properties.frame[2]": expected
     /// a finite number from 0 to 1000000 (points)`.
     static func badArgument(_ path: String, expected: String) -> RequestError {
-        RequestError("bad_argument", "\"\(path)\": expected \(expected)")
+        RequestError(.badArgument, "\"\(path)\": expected \(expected)")
     }
 
     /// A field a command needs and the request lacks.
     static func missing(_ path: String, expected: String) -> RequestError {
-        RequestError("bad_argument", "\"\(path)\" is required: expected \(expected)")
+        RequestError(.badArgument, "\"\(path)\" is required: expected \(expected)")
     }
 }
 

@@ -40,14 +40,6 @@ public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The picture would be larger than its budget (``RenderBudget/bytes``).
     case tooLarge(limit: Int)
 
-    /// The error's code in the socket protocol.
-    public var code: String {
-        switch self {
-        case .unknownWindow: "unknown_window"
-        case .tooLarge: "picture_too_large"
-        }
-    }
-
     public var description: String {
         switch self {
         case .unknownWindow(let id, let windows):

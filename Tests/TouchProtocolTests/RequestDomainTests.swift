@@ -70,7 +70,7 @@ import TouchProtocol
             Issue.record("\(line) was accepted")
             return
         }
-        #expect(error.code == "bad_argument", "\(line)")
+        #expect(error.code.rawValue == "bad_argument", "\(line)")
         #expect(error.message == message, "\(line)")
     }
 
@@ -102,7 +102,7 @@ import TouchProtocol
         // Past the bound the id is refused, and the reply cannot carry it back.
         let (id, error) = try #require(Self.refusal(#"{"id":"\#(longest)i","cmd":"ping"}"#))
         #expect(id == .null)
-        #expect(error.code == "bad_argument")
+        #expect(error.code.rawValue == "bad_argument")
         // The id still comes back when another field is wrong.
         #expect(Self.refusal(#"{"id":"x","cmd":"hit_test","x":1e300,"y":0}"#)?.id == .string("x"))
     }

@@ -53,7 +53,7 @@ import TouchProtocol
     ])
     func theInstallersRequestsAreCheckedAgainstTheirDomains(line: String, message: String) {
         guard case .failure(let error) = Request.parse(line).result else { Issue.record("\(line) parsed"); return }
-        #expect(error.code == "bad_argument")
+        #expect(error.code.rawValue == "bad_argument")
         #expect(error.message == message)
     }
 
@@ -62,7 +62,7 @@ import TouchProtocol
             Issue.record("parsed")
             return
         }
-        #expect(error.code == "bad_argument")
+        #expect(error.code.rawValue == "bad_argument")
         #expect(error.message.hasPrefix(#"unknown view property "properties.hiden": did you mean "hidden"? expected frame, "#), "\(error.message)")
         guard case .failure(let far) = Request.parse(#"{"cmd":"set","view":"x","properties":{"colour":"red"}}"#).result else { return }
         #expect(!far.message.contains("did you mean"), "\(far.message)")
@@ -90,7 +90,7 @@ import TouchProtocol
     func badRequestsGetACodeAndASentence(line: String, code: String) {
         let (_, result) = Request.parse(line)
         guard case .failure(let error) = result else { Issue.record("\(line) parsed"); return }
-        #expect(error.code == code)
+        #expect(error.code.rawValue == code)
         #expect(!error.message.isEmpty)
     }
 
@@ -101,7 +101,7 @@ import TouchProtocol
             Issue.record("parsed")
             return
         }
-        #expect(error.code == "bad_argument")
+        #expect(error.code.rawValue == "bad_argument")
         #expect(error.message == #"unknown argument "windw" for hit_test: expected "window", "x", "y""#)
         guard case .failure(let noArguments) = Request.parse(#"{"cmd":"ping","verbose":true}"#).result else {
             Issue.record("parsed")
@@ -126,7 +126,39 @@ import TouchProtocol
     @Test func repliesCarryTheRequestID() {
         #expect(Reply.ok(.int(4), .object([("pong", true)])).line(seq: 9) == #"{"seq":9,"type":"reply","id":4,"ok":true,"result":{"pong":true}}"# + "\n")
         #expect(
-            Reply.error(.string("a"), RequestError("unknown_command", "no")).line(seq: 1)
+            Reply.error(.string("a"), RequestError(.unknownCommand, "no")).line(seq: 1)
                 == #"{"seq":1,"type":"reply","id":"a","ok":false,"error":{"code":"unknown_command","message":"no"}}"# + "\n")
+    }
+}
+
+/// The error codes are one list: ``RequestErrorCode``'s raw values are exactly the codes of
+/// `docs/protocol.md`'s table, and each first-responder refusal of the application has its code.
+@Suite struct RequestErrorCodeTests {
+    static let documented: Set<String> = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)  // Tests/TouchProtocolTests/RequestTests.swift
+        let text = (try? String(contentsOfFile: parts.joined(separator: "/") + "/docs/protocol.md", encoding: .utf8)) ?? ""
+        // The table after "Every refusal carries one of these codes": its first column, in backticks.
+        guard let start = text.range(of: "Every refusal carries one of these codes") else { return [] }
+        var codes: Set<String> = []
+        for line in text[start.upperBound...].split(separator: "\n").dropFirst().prefix(while: { $0.hasPrefix("|") }) {
+            let first = line.split(separator: "|").first ?? ""
+            for (index, piece) in first.split(separator: "`", omittingEmptySubsequences: false).enumerated() where index % 2 == 1 {
+                codes.insert(String(piece))
+            }
+        }
+        return codes
+    }()
+
+    @Test func theEnumIsTheDocumentedList() {
+        #expect(!Self.documented.isEmpty)
+        #expect(Set(RequestErrorCode.allCases.map(\.rawValue)) == Self.documented)
+    }
+
+    @Test func firstResponderRefusalsHaveTheirCodes() {
+        #expect(RequestError(FirstResponderError.hidden("v")).code == .hidden)
+        #expect(RequestError(FirstResponderError.cannotBecome("v")).code == .cannotBecomeFirstResponder)
+        #expect(RequestError(FirstResponderError.currentRefusesToResign(current: "v")).code == .refusedToResign)
+        #expect(RequestError(FirstResponderError.notFirstResponder("v")).code.rawValue == "not_first_responder")
     }
 }

@@ -112,7 +112,7 @@ import TouchProtocol
         for bad in [#""every""#, "1", "null"] {
             let result = Request.parse(#"{"cmd":"subscribe","touch_samples":\#(bad)}"#).result
             #expect(throws: RequestError.self) { try result.get() }
-            if case .failure(let error) = result { #expect(error.code == "bad_argument" && error.message.contains("touch_samples")) }
+            if case .failure(let error) = result { #expect(error.code.rawValue == "bad_argument" && error.message.contains("touch_samples")) }
         }
     }
 }

@@ -31,7 +31,7 @@ import TouchCore
             Issue.record("\(transform) was accepted")
             return
         }
-        #expect(error.code == "bad_argument")
+        #expect(error.code.rawValue == "bad_argument")
         #expect(error.message == message)
     }
 

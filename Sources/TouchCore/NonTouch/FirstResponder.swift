@@ -84,18 +84,6 @@ public enum FirstResponderError: Error, Hashable, Sendable, CustomStringConverti
     /// `resign` on a responder that is not the first responder.
     case notFirstResponder(ResponderID)
 
-    /// A machine-readable code.
-    public var code: String {
-        switch self {
-        case .unknownResponder: "unknown_responder"
-        case .notInWindow: "not_in_window"
-        case .cannotBecome: "cannot_become_first_responder"
-        case .hidden: "hidden"
-        case .currentRefusesToResign: "refused_to_resign"
-        case .notFirstResponder: "not_first_responder"
-        }
-    }
-
     public var description: String {
         switch self {
         case .unknownResponder(let id): "\"\(id)\" is not a responder of the tree"
