@@ -193,7 +193,7 @@ extension Application {
             record.claimed = true
             record.heldBegan = nil
             if record.beganDelivered {
-                var touch = record.heldEnded ?? live.entries.first { $0.touch.id == touchID }?.touch
+                var touch = record.heldEnded ?? live.index(of: touchID).map { live[$0].touch }
                 record.heldEnded = nil
                 touch?.phase = .cancelled
                 if let touch { toCancel.append(touch) }
