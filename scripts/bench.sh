@@ -6,7 +6,7 @@
 # (callgrind), an allocation count, or a memory and wakeup figure of the real daemon.
 #
 # Sections: in-process pipeline on real recordings (touchd-bench), hit-test scaling, the cost of a tap as views,
-# recognizers on one view, subscription patterns and touches grow (dispatch scaling), snapshot time, instructions
+# recognizers in the window and on one hit path, subscription patterns and touches grow (dispatch scaling), snapshot time, instructions
 # per frame under callgrind (in-process, and of the real daemon replaying the daemon benchmarks'
 # stream: scripts/bench/daemon-instructions.sh), heap allocations per move frame (a preloaded
 # malloc counter), memory (peak RSS of the daemon with a 1,000-view layout and 10 subscribed

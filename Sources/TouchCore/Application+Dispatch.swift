@@ -11,27 +11,29 @@ extension Application {
         }
         // Timers due before this event fire first (a long press that began while the finger rested).
         fireTimers(upTo: frame.timestamp, report: &report)
+        // Every touch down stands still in this event unless this frame moves it: only those the
+        // last event changed may not, so only they are looked at.
+        live.settle()
         // The changed touches' places in `live`: none leaves it before `deliver` retires them.
         var changed: [Int] = []
         changed.reserveCapacity(frame.contacts.count)
-        // The contacts of this frame so far (all of one device): a frame has a handful.
-        var seen: [UInt64] = []
-        seen.reserveCapacity(frame.contacts.count)
+        // The contacts of this frame so far (all of one device).
+        var seen = SeenContacts(capacity: frame.contacts.count)
 
         for contact in frame.contacts {
             let key = TouchKey(device: frame.device, contact: contact.id)
-            guard !seen.contains(contact.id) else {
+            guard seen.insert(contact.id) else {
                 report.anomalies.append("device \(frame.device): contact \(contact.id) twice in one frame")
                 continue
             }
-            seen.append(contact.id)
             // A live touch is changed in place: one look-up per contact.
             if let i = live.index(of: key) {
                 if contact.phase == .began {
                     report.anomalies.append("device \(frame.device): contact \(contact.id) began twice")
                 }
-                Self.update(&live.entries[i], with: contact, timestamp: frame.timestamp)
-                if live.entries[i].touch.phase != .stationary { changed.append(i) }
+                Self.update(&live[i], with: contact, timestamp: frame.timestamp)
+                live.unsettled.append(key)
+                if live[i].touch.phase != .stationary { changed.append(i) }
             } else {
                 guard contact.phase == .began else {
                     if contact.phase != .stationary {
@@ -41,14 +43,9 @@ extension Application {
                     continue
                 }
                 begin(contact, frame: frame, report: &report)
-                changed.append(live.entries.count - 1)
+                live.unsettled.append(key)
+                changed.append(live.count - 1)
             }
-        }
-        // Every other live touch stands still in this event.
-        for i in live.entries.indices
-        where live.entries[i].touch.device != frame.device || !seen.contains(live.entries[i].touch.contact) {
-            live.entries[i].touch.phase = .stationary
-            if !live.entries[i].touch.coalescedSamples.isEmpty { live.entries[i].touch.coalescedSamples = [] }
         }
         statistics.anomalies += report.anomalies.count
         deliver(changed, report: &report)
@@ -57,19 +54,17 @@ extension Application {
 
     /// Cancels the live touches that `shouldCancel` selects, as one event.
     mutating func cancelTouches(timestamp: Double, where shouldCancel: (Touch) -> Bool) -> DispatchReport? {
-        let cancelled = live.entries.indices.filter { shouldCancel(live.entries[$0].touch) }
+        // In the order the touches began.
+        let cancelled = live.entries.indices.filter { shouldCancel(live[$0].touch) }.sorted { live[$0].touch.id < live[$1].touch.id }
         guard !cancelled.isEmpty else { return nil }
         statistics.eventsDispatched += 1
         var report = DispatchReport(event: Event(type: .touches, timestamp: timestamp, allTouches: []))
-        for i in live.entries.indices {
-            live.entries[i].touch.coalescedSamples = []
-            if cancelled.contains(i) {
-                live.entries[i].touch.previousLocationInWindow = live.entries[i].touch.locationInWindow
-                live.entries[i].touch.phase = .cancelled
-                live.entries[i].touch.timestamp = timestamp
-            } else {
-                live.entries[i].touch.phase = .stationary
-            }
+        live.settle()
+        for i in cancelled {
+            live[i].touch.coalescedSamples = []
+            live[i].touch.previousLocationInWindow = live[i].touch.locationInWindow
+            live[i].touch.phase = .cancelled
+            live[i].touch.timestamp = timestamp
         }
         deliver(cancelled, report: &report)
         return report
@@ -91,7 +86,7 @@ extension Application {
             coalescedSamples: contact.coalesced)
         nextTouchID += 1
         statistics.touchesBegan += 1
-        live.entries.append(LiveTouch(touch: touch, farthestDistance: 0))
+        live.append(LiveTouch(touch: touch, farthestDistance: 0))
         report.hits.append(
             HitRecord(
                 touch: touch.id, device: frame.device, timestamp: frame.timestamp, window: window, view: view,
@@ -118,19 +113,18 @@ extension Application {
         entry.farthestDistance = max(entry.farthestDistance, contact.location.distance(to: entry.touch.beganLocationInWindow))
     }
 
-    /// Whether a touch landing on `view` is delivered, given the touches already down in `window`.
+    /// Whether a touch landing on `view` is delivered, given the touches already down in `window`:
+    /// found from the window's count of delivered touches by view, and, only when other views
+    /// have some, from whether one of those views is exclusive-touch (as it is now).
     private func deliveryDecision(for view: ResponderID?, in window: ResponderID) -> TouchDelivery {
         guard let view, let props = tree.properties(of: view) else { return .noView }
-        // The touches already delivered in the window, read in place.
-        func isOther(_ i: Int) -> Bool { live.entries[i].touch.window == window && live.entries[i].touch.delivery == .delivered }
-        if !props.isMultipleTouchEnabled && live.entries.indices.contains(where: { isOther($0) && live.entries[$0].touch.view == view }) {
-            return .multipleTouchDisabled
-        }
-        for i in live.entries.indices where isOther(i) && live.entries[i].touch.view != view {
-            if props.isExclusiveTouch { return .exclusiveTouchElsewhere }
-            if let otherView = live.entries[i].touch.view, tree.properties(of: otherView)?.isExclusiveTouch == true {
-                return .exclusiveTouchElsewhere
-            }
+        guard let delivered = live.delivered[window] else { return .delivered }
+        let onView = delivered.byView[view] ?? 0
+        if !props.isMultipleTouchEnabled && onView > 0 { return .multipleTouchDisabled }
+        guard delivered.count > onView else { return .delivered }
+        if props.isExclusiveTouch { return .exclusiveTouchElsewhere }
+        for other in delivered.byView.keys where other != view && tree.properties(of: other)?.isExclusiveTouch == true {
+            return .exclusiveTouchElsewhere
         }
         return .delivered
     }
@@ -143,7 +137,7 @@ extension Application {
         report.changedTouches.reserveCapacity(changed.count)
         for i in changed {
             noteLocationInView(of: i)
-            report.changedTouches.append(live.entries[i].touch)
+            report.changedTouches.append(live[i].touch)
         }
         let event = report.event
         // Recognizers see the touches first, and may take them from the views.
@@ -180,41 +174,40 @@ extension Application {
     /// what the touch's messages say, without a tree.
     private mutating func noteLocationInView(of i: Int) {
         // Read in place: copying the whole touch would retain each of its parts.
-        guard let view = live.entries[i].touch.view else { return }
-        let inView = tree.convert(live.entries[i].touch.locationInWindow, live.entries[i].touch.previousLocationInWindow, fromWindowTo: view)
-        live.entries[i].touch.locationInView = inView?.0
-        live.entries[i].touch.previousLocationInView = inView?.1
-        guard recordsSampleLocationsInView, !live.entries[i].touch.coalescedSamples.isEmpty, let index = tree.nodeIndex[view] else { return }
-        for k in live.entries[i].touch.coalescedSamples.indices {
-            let sample = live.entries[i].touch.coalescedSamples[k].locationInWindow
-            live.entries[i].touch.coalescedSamples[k].locationInView = tree.convertFromWindow(sample, to: index)
+        guard let view = live[i].touch.view else { return }
+        let inView = tree.convert(live[i].touch.locationInWindow, live[i].touch.previousLocationInWindow, fromWindowTo: view)
+        live[i].touch.locationInView = inView?.0
+        live[i].touch.previousLocationInView = inView?.1
+        guard recordsSampleLocationsInView, !live[i].touch.coalescedSamples.isEmpty, let index = tree.nodeIndex[view] else { return }
+        for k in live[i].touch.coalescedSamples.indices {
+            let sample = live[i].touch.coalescedSamples[k].locationInWindow
+            live[i].touch.coalescedSamples[k].locationInView = tree.convertFromWindow(sample, to: index)
         }
     }
 
     /// Finished touches leave, in the order they changed (the tap tracker hears of each).
     private mutating func retireFinished(_ changed: [Int]) {
-        var finished = false
+        var finished: [Int] = []
         for i in changed {
-            switch live.entries[i].touch.phase {
+            switch live[i].touch.phase {
             case .ended:
-                let entry = live.entries[i]
+                let entry = live[i]
                 let ppm = entry.touch.window.flatMap { tree.windowProperties(of: $0)?.pointsPerMillimetre }
                     ?? WindowProperties.defaultPointsPerMillimetre
                 taps.touchEnded(entry.touch, farthestDistance: entry.farthestDistance, pointsPerMillimetre: ppm)
-                finished = true
+                finished.append(i)
             case .cancelled:
                 statistics.touchesCancelled += 1
-                finished = true
+                finished.append(i)
             case .began, .moved, .stationary:
                 break
             }
         }
-        if finished {
-            for i in live.entries.indices.reversed() where live.entries[i].touch.phase.isFinal {
-                let id = live.entries[i].touch.id
-                live.entries.remove(at: i)
-                forgetIfUnwatched(id)
-            }
+        // Last place first: the touch that takes a removed one's place has finished already or not at all.
+        for i in finished.sorted(by: >) {
+            let id = live[i].touch.id
+            live.remove(at: i)
+            forgetIfUnwatched(id)
         }
     }
 

@@ -81,7 +81,7 @@ extension Application {
             for id in gestures.touches[touch.id]?.recognizers ?? [] where mine[id]?.last?.id != touch.id { mine[id, default: []].append(touch) }
         }
         guard !mine.isEmpty else { return }
-        for id in gestures.order {
+        for id in gestures.inOrder(mine.keys) {
             guard let touches = mine[id], let next = gestures.touchesChanged(id, touches, time: time) else { continue }
             transition(id, to: next, time: time, report: &report)
         }
@@ -171,8 +171,9 @@ extension Application {
         // cancellation, whatever the other recognizers' failing below releases.
         let toCancel = gestures.recognizers[id]?.spec.cancelsTouchesInView == true ? claim(touchIDs) : []
         let touches = Set(touchIDs)
-        // Every other recognizer of these touches fails, unless it may recognize simultaneously.
-        for other in gestures.order where other != id {
+        // Every other recognizer of these touches fails, unless it may recognize simultaneously
+        // (only one given a touch can be deciding).
+        for other in gestures.inOrder(gestures.engaged) where other != id {
             guard let o = gestures.recognizers[other], o.state == .possible, o.isEngaged,
                 o.touchIDs.contains(where: touches.contains) || o.spec.requiresFailureOf.contains(id),
                 !gestures.simultaneous(id, other)
@@ -193,7 +194,7 @@ extension Application {
             record.claimed = true
             record.heldBegan = nil
             if record.beganDelivered {
-                var touch = record.heldEnded ?? live.entries.first { $0.touch.id == touchID }?.touch
+                var touch = record.heldEnded ?? live.index(of: touchID).map { live[$0].touch }
                 record.heldEnded = nil
                 touch?.phase = .cancelled
                 if let touch { toCancel.append(touch) }
@@ -277,10 +278,10 @@ extension Application {
 
     /// Resets recognizers that are done and whose touches have all finished.
     mutating func resetFinishedRecognizers(time: Double, report: inout DispatchReport) {
-        let liveIDs = Set(live.entries.map(\.touch.id))
-        for id in gestures.order {
+        // Only a recognizer given a touch can have finished or be undecided.
+        for id in gestures.inOrder(gestures.engaged) {
             guard let (finished, undecided) = gestures.recognizers[id].map({ r in
-                r.touchIDs.contains { liveIDs.contains($0) } ? (false, false) : (r.state.isTerminal, r.isUndecided)
+                r.touchIDs.contains { live.contains($0) } ? (false, false) : (r.state.isTerminal, r.isUndecided)
             }) else { continue }
             if finished {
                 gestures.reset(id, time: time)
@@ -289,9 +290,7 @@ extension Application {
                 transitionFailedQuietly(id, time: time, report: &report)
             }
         }
-        for (touchID, record) in gestures.touches where record.recognizers != nil && !record.isHolding && !liveIDs.contains(touchID) {
-            gestures.touches[touchID] = nil
-        }
+        gestures.forgetRetired()
     }
 
     /// A recognizer whose touches ended without it deciding fails without a record; those waiting

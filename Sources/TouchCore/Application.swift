@@ -48,21 +48,6 @@ public struct Application: Sendable {
         var farthestDistance: Double
     }
 
-    /// The touches down, in the order they began (touch-number order). There are a handful at a
-    /// time, and each frame looks every contact up: a list searched from the front costs less
-    /// than hashing a key into a dictionary.
-    struct LiveTouches: Sendable {
-        var entries: [LiveTouch] = []
-
-        /// Where the touch of `key` is, if it is down.
-        func index(of key: TouchKey) -> Int? {
-            for i in entries.indices where entries[i].touch.contact == key.contact && entries[i].touch.device == key.device {
-                return i
-            }
-            return nil
-        }
-    }
-
     public internal(set) var tree: ViewTree
     public internal(set) var handlers: HandlerTable
     public let settings: ApplicationSettings
@@ -139,7 +124,7 @@ public struct Application: Sendable {
     }
 
     /// The touches currently down, in the order they began.
-    public var activeTouches: [Touch] { live.entries.map(\.touch) }
+    public var activeTouches: [Touch] { live.inBeganOrder }
 
     // MARK: - Queue
 

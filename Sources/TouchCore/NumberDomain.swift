@@ -91,6 +91,10 @@ public enum Limits {
     public static let maximumViews = 10_000
     /// The deepest a view may be nested below its window.
     public static let maximumViewDepth = 100
+    /// The most gesture recognizers a view's hit path (the view and the views above it) may carry:
+    /// a touch landing on the view is offered to each of them, so this bounds what one touch-down
+    /// asks of the recognizers.
+    public static let maximumRecognizersOnHitPath = 64
 
     /// A subscription's number in an `unsubscribe` request (the daemon numbers them from 1).
     public static let subscriptionNumber = NumberDomain(1...2_147_483_647, wholeNumbers: true)

@@ -26,6 +26,52 @@ extension LayoutValidator {
             }
         }
         checkFailureRequirementCycles(draft)
+        checkRecognizersOnHitPaths(draft)
+    }
+
+    /// No view's hit path (the view and the views above it) may carry more than
+    /// ``Limits/maximumRecognizersOnHitPath`` recognizers: a touch on the view is offered to each.
+    /// Reported once, at the gesture that takes a view's path past the bound (not again for the
+    /// views below it, nor for its later gestures). Each view's count is found once (a walk up
+    /// stops at the first view whose count is known), so this is linear in the views.
+    private func checkRecognizersOnHitPaths(_ draft: LayoutDraft) {
+        var own: [ResponderID: [Int]] = [:]
+        for entry in draft.gestures where viewsByID[entry.spec.view] != nil { own[entry.spec.view, default: []].append(entry.index) }
+        guard !own.isEmpty else { return }
+        // The recognizers on each view's hit path; walks stop after the deepest a view may be
+        // (a cycle of parents was reported already).
+        var onPath: [ResponderID: Int] = [:]
+        func count(_ view: ResponderID) -> Int {
+            var chain: [ResponderID] = []
+            var current: ResponderID? = view
+            var base = 0
+            while let v = current, chain.count <= Limits.maximumViewDepth + 1 {
+                if let known = onPath[v] {
+                    base = known
+                    break
+                }
+                chain.append(v)
+                current = viewsByID[v].map(\.parent).flatMap { viewsByID[$0] != nil && $0 != v ? $0 : nil }
+            }
+            for member in chain.reversed() {
+                base += own[member]?.count ?? 0
+                onPath[member] = base
+            }
+            return onPath[view] ?? base
+        }
+        let limit = Limits.maximumRecognizersOnHitPath
+        var reported: Set<ResponderID> = []
+        for entry in draft.views {
+            let view = entry.spec.id
+            guard let gestures = own[view], count(view) > limit, reported.insert(view).inserted else { continue }
+            let above = count(view) - gestures.count
+            // Reported above already when the views above carry too many.
+            guard above <= limit else { continue }
+            log.add(
+                .exceedsLimit, path("gesture", gestures[limit - above], "view"),
+                "view \(quote(view.rawValue))'s hit path (the view and the views above it) carries \(count(view)) gesture recognizers "
+                    + "(\(gestures.count) on the view itself): expected at most \(limit), since a touch on it is offered to each")
+        }
     }
 
     /// `requires_failure_of` must not loop: recognizers waiting on each other would never recognize.

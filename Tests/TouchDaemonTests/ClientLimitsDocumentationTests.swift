@@ -29,6 +29,7 @@ import TouchDaemon
             "| a disconnected client's last words: time without reading / in all | \(Int(defaults.closingStallTimeout)) s / \(Int(defaults.maximumClosingTime)) s |",
             "| pause in accepting when descriptors run out | \(Int(defaults.acceptBackoff)) s |",
             "| views in a tree (the layout's and those added at run time) | \(Limits.maximumViews) |",
+            "| gesture recognizers on a view's hit path (the view and the views above it: a touch on the view is offered to each) | \(Limits.maximumRecognizersOnHitPath) |",
             "| a user or group name in `[daemon]`'s lists and the matching flags | \(Limits.maximumAccountNameBytes) bytes",
             "| unix id | whole numbers from 0 to \(Int(Limits.unixID.range.upperBound)) |",
         ]

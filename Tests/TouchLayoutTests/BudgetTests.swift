@@ -36,7 +36,10 @@ import TouchCore
     }
 
     @Test func everyArrayOfTablesIsBounded() {
-        let text = baseLayout + (0...Limits.maximumLayoutEntries).map { "[[gesture]]\nid = \"g\($0)\"\nview = \"a\"\nkind = \"tap\"\n" }.joined()
+        // Spread over views side by side, each within the recognizers a hit path may carry.
+        let views = Limits.maximumLayoutEntries / Limits.maximumRecognizersOnHitPath + 1
+        let text = baseLayout + (0..<views).map { "[[view]]\nid = \"s\($0)\"\nparent = \"home.root\"\nframe = [0, 0, 1, 1]\n" }.joined()
+            + (0...Limits.maximumLayoutEntries).map { "[[gesture]]\nid = \"g\($0)\"\nview = \"s\($0 % views)\"\nkind = \"tap\"\n" }.joined()
         let found = issues(text)
         #expect(found.count == 1, "\(found.prefix(2))")
         #expect(found.first?.kind == .exceedsLimit)

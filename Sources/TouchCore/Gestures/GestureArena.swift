@@ -17,7 +17,17 @@
 struct GestureArena: Sendable {
     var recognizers: [ResponderID: GestureRecognizer] = [:]
     /// Attachment order: recognizers are asked in this order.
-    var order: [ResponderID] = []
+    private(set) var order: [ResponderID] = []
+    /// Each recognizer's place in ``order``.
+    private var position: [ResponderID: Int] = [:]
+    /// The recognizers given a touch since they were attached or last reset: the only ones that
+    /// can be deciding, wait on a timer, hold a recognition back or have finished. What an event
+    /// asks of every recognizer in one of those states goes through these alone, so its cost
+    /// follows the recognizers of the touches down, not all the recognizers of the application.
+    private(set) var engaged: Set<ResponderID> = []
+    /// Finished touches whose record stays while a recognizer was given them or one of their view
+    /// calls is held: the only records ``forgetRetired()`` has to look at.
+    private var retired: [TouchID] = []
     /// Recognizers by the view they are attached to.
     var byView: [ResponderID: [ResponderID]] = [:]
     /// The recognizers that require each recognizer to fail, in attachment order: who a failure
@@ -34,7 +44,11 @@ struct GestureArena: Sendable {
     mutating func add(_ recognizer: GestureRecognizer) {
         let id = recognizer.spec.id
         let replacing = recognizers[id] != nil
-        if !replacing { order.append(id) }
+        if !replacing {
+            position[id] = order.count
+            order.append(id)
+        }
+        engaged.remove(id)
         recognizers[id] = recognizer
         byView[recognizer.spec.view, default: []].append(id)
         if replacing {
@@ -50,6 +64,9 @@ struct GestureArena: Sendable {
         for id in ids { recognizers[id] = nil }
         let removed = Set(ids)
         order.removeAll { removed.contains($0) }
+        engaged.subtract(removed)
+        position = [:]
+        for (i, id) in order.enumerated() { position[id] = i }
         byView[view] = nil
         indexWaiters()
     }
@@ -66,15 +83,20 @@ struct GestureArena: Sendable {
 
     var isEmpty: Bool { recognizers.isEmpty }
 
-    /// The earliest timer of any recognizer.
-    var nextDeadline: Double? { recognizers.values.compactMap(\.deadline).min() }
+    /// `ids` in attachment order.
+    func inOrder(_ ids: some Sequence<ResponderID>) -> [ResponderID] {
+        ids.compactMap { id in position[id].map { (id, $0) } }.sorted { $0.1 < $1.1 }.map(\.0)
+    }
+
+    /// The earliest timer of any recognizer (only a recognizer given a touch has one).
+    var nextDeadline: Double? { engaged.lazy.compactMap { recognizers[$0]?.deadline }.min() }
 
     /// The recognizers whose timers are due at or before `time`, first due first (by id among
     /// equals): the order ``nextTimer`` gives them in, found in one pass.
     func timers(dueBy time: Double) -> [(id: ResponderID, due: Double)] {
         var due: [(id: ResponderID, due: Double)] = []
-        for (id, r) in recognizers {
-            if let deadline = r.deadline, deadline <= time { due.append((id, deadline)) }
+        for id in engaged {
+            if let deadline = recognizers[id]?.deadline, deadline <= time { due.append((id, deadline)) }
         }
         return due.sorted { $0.due < $1.due || ($0.due == $1.due && $0.id < $1.id) }
     }
@@ -82,8 +104,8 @@ struct GestureArena: Sendable {
     /// The recognizer whose timer is due first (the first by id among equals), and when.
     var nextTimer: (id: ResponderID, due: Double)? {
         var next: (id: ResponderID, due: Double)?
-        for (id, r) in recognizers {
-            guard let due = r.deadline else { continue }
+        for id in engaged {
+            guard let due = recognizers[id]?.deadline else { continue }
             if let current = next, current.due < due || (current.due == due && current.id < id) { continue }
             next = (id, due)
         }
@@ -94,6 +116,7 @@ struct GestureArena: Sendable {
 
     /// Gives recognizer `id` one event's changes to its touches; returns the state it proposes.
     mutating func touchesChanged(_ id: ResponderID, _ touches: [Touch], time: Double) -> GestureState? {
+        engaged.insert(id)
         let described = { "touches " + touches.map { "\($0.id) \($0.phase.rawValue)" }.joined(separator: ", ") }
         return step(id, time: time, input: described) { $0.touchesChanged(touches, time: time) } ?? nil
     }
@@ -111,6 +134,7 @@ struct GestureArena: Sendable {
     /// Resets recognizer `id`: its touches have all finished.
     mutating func reset(_ id: ResponderID, time: Double) {
         step(id, time: time, input: { "reset" }) { $0.reset() }
+        engaged.remove(id)
     }
 
     /// Gives recognizer `id` an input, in place; when tracing, records its state change.
@@ -161,8 +185,25 @@ struct GestureArena: Sendable {
     /// Forgets the record of a touch that has finished, unless a recognizer was given it (then
     /// resetting the recognizers forgets it) or holds one of its view calls back.
     mutating func forgetUnwatched(_ touch: TouchID) {
-        guard let record = touches[touch], record.recognizers == nil, !record.isHolding else { return }
+        guard let record = touches[touch] else { return }
+        guard record.recognizers == nil, !record.isHolding else {
+            if record.recognizers != nil { retired.append(touch) }
+            return
+        }
         touches[touch] = nil
+    }
+
+    /// Forgets the records of finished touches that recognizers were given once none of their
+    /// view calls is held any more (the recognizers that tracked them have been reset or have
+    /// let them go).
+    mutating func forgetRetired() {
+        guard !retired.isEmpty else { return }
+        var kept: [TouchID] = []
+        for touch in retired {
+            guard let record = touches[touch], record.recognizers != nil else { continue }
+            if record.isHolding { kept.append(touch) } else { touches[touch] = nil }
+        }
+        retired = kept
     }
 }
 

@@ -1,0 +1,130 @@
+extension Application {
+    /// The touches down, with what a touch-down, a frame and a lift ask of them kept up to date as
+    /// touches come and go, so that none of them costs more with more touches down: where each
+    /// touch is by its contact and by its number, which views of each window have delivered
+    /// touches (multiple and exclusive touch), and which touches the last event changed (the only
+    /// ones that may not stand still).
+    ///
+    /// ``entries`` are in no particular order: a finished touch's place goes to the last one, and
+    /// ``inBeganOrder`` sorts them when asked. Only a touch's changing parts (phase, location, ...)
+    /// may be written in place; its identity, window, view and delivery never change once it is down.
+    struct LiveTouches: Sendable {
+        private(set) var entries: [LiveTouch] = []
+        /// Where each touch is in ``entries``, by contact and by number.
+        private var byKey: [TouchKey: Int] = [:]
+        private var byID: [TouchID: Int] = [:]
+        /// The delivered touches of each window, by window.
+        private(set) var delivered: [ResponderID: DeliveredTouches] = [:]
+        /// The contacts the last touches event updated or began: every other touch down is
+        /// stationary, without coalesced samples.
+        var unsettled: [TouchKey] = []
+
+        /// Up to this many touches down, a contact is found by going through them from the front:
+        /// a frame looks every contact up, and for a handful a list costs less than hashing a key.
+        static let scannedAtMost = 16
+
+        var count: Int { entries.count }
+
+        /// Reads or changes the touch at `i` in place.
+        subscript(i: Int) -> LiveTouch {
+            get { entries[i] }
+            _modify { yield &entries[i] }
+        }
+
+        /// Where the touch of `key` is, if it is down.
+        func index(of key: TouchKey) -> Int? {
+            guard entries.count > Self.scannedAtMost else {
+                for i in entries.indices where entries[i].touch.contact == key.contact && entries[i].touch.device == key.device {
+                    return i
+                }
+                return nil
+            }
+            return byKey[key]
+        }
+
+        /// Where the touch numbered `id` is, if it is down.
+        func index(of id: TouchID) -> Int? { byID[id] }
+
+        /// Whether the touch numbered `id` is down.
+        func contains(_ id: TouchID) -> Bool { byID[id] != nil }
+
+        /// The touches down, in the order they began (touch-number order).
+        var inBeganOrder: [Touch] { entries.map(\.touch).sorted { $0.id < $1.id } }
+
+        /// Adds a touch that has just come down, at the end.
+        mutating func append(_ entry: LiveTouch) {
+            let touch = entry.touch
+            byKey[TouchKey(device: touch.device, contact: touch.contact)] = entries.count
+            byID[touch.id] = entries.count
+            if touch.delivery == .delivered, let window = touch.window, let view = touch.view {
+                delivered[window, default: DeliveredTouches()].add(view)
+            }
+            entries.append(entry)
+        }
+
+        /// Removes the touch at `i`; the last touch takes its place.
+        mutating func remove(at i: Int) {
+            let touch = entries[i].touch
+            byKey[TouchKey(device: touch.device, contact: touch.contact)] = nil
+            byID[touch.id] = nil
+            if touch.delivery == .delivered, let window = touch.window, let view = touch.view {
+                delivered[window]?.remove(view)
+                if delivered[window]?.count == 0 { delivered[window] = nil }
+            }
+            let last = entries.count - 1
+            if i != last {
+                entries.swapAt(i, last)
+                let moved = entries[i].touch
+                byKey[TouchKey(device: moved.device, contact: moved.contact)] = i
+                byID[moved.id] = i
+            }
+            entries.removeLast()
+        }
+
+        /// Makes the touches the last event changed stand still, without coalesced samples, as
+        /// every other touch down does.
+        mutating func settle() {
+            for key in unsettled {
+                guard let i = index(of: key) else { continue }
+                if entries[i].touch.phase != .stationary { entries[i].touch.phase = .stationary }
+                if !entries[i].touch.coalescedSamples.isEmpty { entries[i].touch.coalescedSamples = [] }
+            }
+            unsettled.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// The delivered touches of one window: how many, and how many on each view.
+    struct DeliveredTouches: Sendable {
+        private(set) var count = 0
+        /// The views with delivered touches, and how many each has.
+        private(set) var byView: [ResponderID: Int] = [:]
+
+        mutating func add(_ view: ResponderID) {
+            count += 1
+            byView[view, default: 0] += 1
+        }
+
+        mutating func remove(_ view: ResponderID) {
+            count -= 1
+            if byView[view] == 1 { byView[view] = nil } else { byView[view]? -= 1 }
+        }
+    }
+
+    /// The contacts of one frame seen so far: a list for a handful, a set for more.
+    struct SeenContacts {
+        private var list: [UInt64] = []
+        private var set: Set<UInt64>?
+
+        init(capacity: Int) {
+            if capacity > LiveTouches.scannedAtMost { set = Set(minimumCapacity: capacity) } else { list.reserveCapacity(capacity) }
+        }
+
+        /// Notes `contact`; returns whether it was not seen before.
+        mutating func insert(_ contact: UInt64) -> Bool {
+            if let inserted = set?.insert(contact).inserted { return inserted }
+            guard !list.contains(contact) else { return false }
+            list.append(contact)
+            return true
+        }
+    }
+}
