@@ -148,6 +148,11 @@ public final class RecordingSource: InputSource {
         }
     }
 
+    /// The most events played in one turn of the loop: a replay the daemon cannot keep up with
+    /// (a slow machine, a fast speed) plays the rest in the next turns, after what else is ready
+    /// (a signal, a client), as a live device's reads are bounded.
+    static let maximumEventsPerTurn = 512
+
     private func playDue() {
         guard let first = firstTime else { return }
         let now = clock.microseconds
@@ -155,7 +160,7 @@ public final class RecordingSource: InputSource {
         let played = TimeSpan.microseconds(elapsed) ?? TimeSpan.longest
         let (through, overflow) = first.microseconds.addingReportingOverflow(played)
         let start = playback.next
-        let completed = playback.play(through: EventTime(microseconds: overflow ? Int64.max : through))
+        let completed = playback.play(through: EventTime(microseconds: overflow ? Int64.max : through), maximumEvents: Self.maximumEventsPerTurn)
         if isRecorded && playback.next > start { sink?(.raw(device: deviceID, events: Array(playback.events[start..<playback.next]))) }
         for event in completed { sink?(.event(event)) }
         if isHeld { reportHeldFrames() }
@@ -169,9 +174,10 @@ public final class RecordingSource: InputSource {
             sink?(.finished)
             return
         }
-        // The next thing due on the clock (one reading per batch played).
+        // The next thing due on the clock (one reading per batch played); what is overdue, at the
+        // next turn, after the descriptors ready meanwhile (not again in this run of the timers).
         guard let at = TimeSpan.adding((due.seconds - first.seconds - elapsed) / speed, to: now) else { return }
-        timer?.schedule(atMicroseconds: at)
+        timer?.schedule(atMicroseconds: max(at, now &+ 1))
     }
 }
 

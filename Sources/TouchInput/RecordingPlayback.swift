@@ -37,17 +37,20 @@ public struct RecordingPlayback: Sendable {
         return deadline
     }
 
-    /// Plays everything due at or before `time` (deadlines before the events that follow them) and
-    /// returns the events it completes, in order.
-    public mutating func play(through time: EventTime) -> [QueuedEvent] {
+    /// Plays everything due at or before `time` (deadlines before the events that follow them), at
+    /// most `maximumEvents` events of it, and returns the events it completes, in order. What the
+    /// bound leaves is still due (``nextDue``): a caller that fell behind plays it in later turns,
+    /// as a live device's reads are bounded, rather than in one long one.
+    public mutating func play(through time: EventTime, maximumEvents: Int = .max) -> [QueuedEvent] {
         var completed: [QueuedEvent] = []
+        let limit = next + min(max(maximumEvents, 1), events.count - next)
         guard var decoder = pipeline.take() else {
-            while next < events.count, events[next].time <= time { next += 1 }
+            while next < limit, events[next].time <= time { next += 1 }
             return completed
         }
         if decoder.hasDeadlines {
             // Event by event: a shake's deadline may fall between any two.
-            while next < events.count, events[next].time <= time {
+            while next < limit, events[next].time <= time {
                 if let deadline = decoder.deadline, deadline < events[next].time { completed += decoder.advance(to: deadline) }
                 completed += decoder.feed(events[next])
                 next += 1
@@ -55,11 +58,13 @@ public struct RecordingPlayback: Sendable {
         } else {
             // One batch, fed with one access to the decoder's state (as a live device's read is).
             var end = next
-            while end < events.count, events[end].time <= time { end += 1 }
+            while end < limit, events[end].time <= time { end += 1 }
             decoder.feed(events[next..<end], into: &completed)
             next = end
         }
-        if let deadline = decoder.deadline, deadline <= time { completed += decoder.advance(to: deadline) }
+        // Cut short by the bound, the device's time is its last event's: a deadline after it waits.
+        let reached = next < events.count && events[next].time <= time && next > 0 ? events[next - 1].time : time
+        if let deadline = decoder.deadline, deadline <= reached { completed += decoder.advance(to: deadline) }
         pipeline = decoder
         return completed
     }

@@ -94,6 +94,45 @@ import TouchSystem
         #expect(abs(h.daemon.inputNow() - 10.41) < 1e-6, "input time is the recording's")
     }
 
+    /// A replay the daemon has fallen behind (here: the clock jumps a minute ahead) is played a
+    /// bounded number of events a turn, so a signal or a client waiting in the same wakeup is not
+    /// held behind the whole backlog; every tap still arrives, in order.
+    @Test func aReplayFallenBehindIsPlayedABoundedPartATurn() throws {
+        let header = Self.twoTaps.split(separator: "\n").prefix { !$0.hasPrefix("E:") }.joined(separator: "\n")
+        var lines: [String] = []
+        for tap in 0..<500 {
+            let t = 10 + Double(tap) * 0.05
+            lines += [
+                String(format: "E: %.6f 0003 0039 %04d", t, tap + 1), String(format: "E: %.6f 0003 0035 0100", t),
+                String(format: "E: %.6f 0003 0036 0100", t), String(format: "E: %.6f 0000 0000 0000", t),
+                String(format: "E: %.6f 0003 0039 -001", t + 0.01), String(format: "E: %.6f 0000 0000 0000", t + 0.01),
+            ]
+        }
+        let path = temporaryPath("backlog") + ".evemu"
+        try (header + "\n" + lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        defer { unlink(path) }
+        let layout = try LayoutLoader.parse("[[window]]\nid = \"main\"\nsize = [800, 480]\n", file: "test.toml")
+        let replay = try RecordingReplay(path: path, descriptionPath: nil, layout: layout, tree: kioskTree(), window: "main")
+        let clock = ManualClock(seconds: 200)
+        let source = RecordingSource(replay: replay, speed: 1, clock: clock)
+        // The client's queue takes the whole backlog: the test reads it only between turns.
+        let h = try DaemonHarness(app: kioskApp(), limits: ClientLimits(maximumQueuedBytes: 64 << 20), clock: clock, sources: [source])
+        let client = try h.connect(topics: ["touches"])
+        clock.advance(by: 60)
+        // One turn: the timer's batch (each tap is two frames).
+        let before = h.daemon.framesIn
+        h.loop.runDueTimers()
+        let firstTurn = h.daemon.framesIn - before
+        #expect(firstTurn > 0 && firstTurn < 1_000, "one turn played \(firstTurn) of the 1,000 overdue frames")
+        for _ in 0..<20 {
+            clock.advance(by: 0.000_001)
+            h.loop.runDueTimers()
+            try h.drain(client)
+        }
+        let began = client.of(type: "touch").filter { $0["phase"] as? String == "began" }.compactMap { $0["touch"] as? Int }
+        #expect(began == Array(1...500), "every tap, in order")
+    }
+
     /// A client that subscribes to `devices` while the replayed device is present hears of it
     /// first; once the recording has ended, the device is gone from the `devices` reply and the
     /// status line.
