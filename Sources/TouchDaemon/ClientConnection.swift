@@ -140,8 +140,6 @@ final class ClientConnection {
         return nil
     }
 
-
-
     /// Reads what has arrived, at most `maximumBytes`: the loop is level-triggered, so the rest is
     /// read at a later turn, and a client that never stops writing cannot hold the loop. Notes the
     /// end of the input when the peer closed its side or the socket failed.
