@@ -225,6 +225,14 @@ export class TouchdClient {
     for (const { reject } of pending.values()) reject(new ConnectionLost(reason));
   }
 
+  /**
+   * Whether touchd's goodbye means it will not serve this client again, so connecting again changes
+   * nothing: its replay is over (`input ended`), or the connection is not let in (`not allowed`).
+   */
+  static isFinalGoodbye(reason) {
+    return reason === "input ended" || String(reason).startsWith("not allowed");
+  }
+
   async open(first) {
     let delay = this.initialBackoff;
     let attempts = 0;
@@ -236,14 +244,15 @@ export class TouchdClient {
           transport.onLine = (line) => {
             const message = JSON.parse(line);
             if (message.type === "hello") resolve(message);
-            else reject(new Error(message.type === "goodbye" ? `refused: ${message.reason}` : `first message ${message.type}`));
+            else if (message.type === "goodbye") reject(Object.assign(new Error(`refused: ${message.reason}`), { final: TouchdClient.isFinalGoodbye(message.reason) }));
+            else reject(new Error(`first message ${message.type}`));
           };
           transport.onClose = (reason) => reject(new Error(reason));
         });
         this.attach(transport, hello);
         break;
       } catch (error) {
-        if (this.closed || !this.reconnect) throw new ConnectionLost(`cannot connect to ${this.target}: ${error.message}`);
+        if (this.closed || !this.reconnect || error.final) throw new ConnectionLost(`cannot connect to ${this.target}: ${error.message}`);
         await new Promise((resolve) => setTimeout(resolve, delay));
         delay = Math.min(delay * 2, this.maxBackoff);
       }
@@ -268,7 +277,8 @@ export class TouchdClient {
       }
       this.receive(message);
     };
-    transport.onClose = (reason) => this.lost(transport, reason);
+    this.goodbye = null;
+    transport.onClose = (reason) => this.lost(transport, reason, TouchdClient.isFinalGoodbye(this.goodbye ?? ""));
     for (const resolve of this.connectedWaiters.splice(0)) resolve();
   }
 
@@ -287,6 +297,7 @@ export class TouchdClient {
       }
       return;
     }
+    if (message.type === "goodbye") this.goodbye = message.reason;
     if (message.type === "reload") {
       const dropped = new Set(message.dropped?.added ?? []);
       const mine = this.ownedViews.filter((name) => dropped.has(name));
@@ -322,14 +333,15 @@ export class TouchdClient {
     return restored;
   }
 
-  async lost(transport, reason) {
+  async lost(transport, reason, final = false) {
     if (this.transport !== transport) return;
     this.transport = null;
     this.hello = null;
     this.failPending(reason);
     if (this.closed) return;
     this.push({ type: "disconnected", seq: 0, reason });
-    if (!this.reconnect) {
+    // A final goodbye ends the client as `reconnect: false` would: connecting again changes nothing.
+    if (!this.reconnect || final) {
       this.closed = true;
       this.push(null);
       return;

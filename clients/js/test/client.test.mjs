@@ -20,9 +20,10 @@ function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-async function startDaemon(socket, replay) {
+async function startDaemon(socket, replay, exitAfterReplay = false) {
   const args = ["--config", layout, "--socket", socket, "--log-level", "error", "--no-devices"];
   if (replay) args.push("--replay", taps, "--replay-waits-for-client");
+  if (exitAfterReplay) args.push("--exit-after-replay");
   const daemon = spawn(join(bin, "touchd"), args, { stdio: ["ignore", "inherit", "inherit"] });
   for (let i = 0; i < 400 && !existsSync(socket); i++) await sleep(25);
   assert.ok(existsSync(socket), "touchd's socket appeared");
@@ -50,8 +51,8 @@ function withDaemon(name, body) {
   test(name, { skip, timeout: 60000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), "touchd-js-"));
     const daemons = [];
-    const start = async (replay) => {
-      const daemon = await startDaemon(join(dir, "touchd.sock"), replay);
+    const start = async (replay, exitAfterReplay) => {
+      const daemon = await startDaemon(join(dir, "touchd.sock"), replay, exitAfterReplay);
       daemons.push(daemon);
       return daemon;
     };
@@ -77,6 +78,23 @@ withDaemon("hits and actions of a replay arrive, and requests are awaitable", as
   assert.deepEqual(await touchd.request("ping"), { pong: true });
   await assert.rejects(touchd.set("no.such.view", { hidden: true }), (error) => error instanceof TouchdError && error.code === "unknown_view");
   touchd.close();
+});
+
+withDaemon("a final goodbye (input ended) ends the client instead of reconnecting", async (socket, start) => {
+  await start(true, true);
+  const touchd = new TouchdClient(socket, { initialBackoff: 50, maxBackoff: 200 });
+  await touchd.connect();
+  await touchd.subscribe({ topics: ["hits"] });
+  const seen = [];
+  for (;;) {
+    const message = await Promise.race([touchd.nextMessage(), sleep(30000).then(() => "timeout")]);
+    assert.notEqual(message, "timeout", "the client ended");
+    if (message === null) break;
+    seen.push(message);
+  }
+  assert.equal(seen.find((m) => m.type === "goodbye")?.reason, "input ended");
+  assert.ok(seen.some((m) => m.type === "disconnected"), "told that the connection ended");
+  assert.ok(!seen.some((m) => m.type === "reconnected"), "no reconnection");
 });
 
 withDaemon("a restart is survived: subscriptions and owned views come back", async (socket, start) => {

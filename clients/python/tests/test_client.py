@@ -29,9 +29,12 @@ class Daemon:
     """touchd on a private socket, with the kiosk layout and, if given, a replay (after which it
     exits, with `exit_after_replay`)."""
 
-    def __init__(self, socket, replay=None, layout=LAYOUT, exit_after_replay=False):
+    def __init__(self, socket, replay=None, layout=LAYOUT, exit_after_replay=False, websocket=None):
         arguments = [os.path.join(BIN, "touchd"), "--config", str(layout), "--socket", socket,
                      "--log-level", "error", "--no-devices"]
+        if websocket:
+            address, tokens = websocket
+            arguments += ["--websocket", address, "--websocket-tokens", tokens]
         if replay:
             arguments += ["--replay", str(replay), "--replay-waits-for-client"]
         if exit_after_replay:
@@ -131,6 +134,57 @@ class AgainstTheDaemon(unittest.IsolatedAsyncioTestCase):
                 await asyncio.sleep(0.05)
             else:
                 self.fail("the view dropped by the reload was not added again")
+
+    async def test_over_websocket_with_a_token(self):
+        try:
+            import websockets  # noqa: F401
+        except ImportError:
+            self.skipTest("no websockets package: the WebSocket transport was not tested")
+        tokens = os.path.join(self.dir, "websocket-tokens")
+        with open(tokens, "w") as f:
+            f.write("control python-client-token-0123456789\n")
+        os.chmod(tokens, 0o600)
+        import socket as sockets
+        with sockets.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        self.start(replay=TAPS, websocket=(f"127.0.0.1:{port}", tokens))
+        url = f"ws://127.0.0.1:{port}/"
+        for _ in range(100):
+            try:
+                sockets.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                await asyncio.sleep(0.05)
+        async with Client(url, token="python-client-token-0123456789") as touchd:
+            self.assertEqual(touchd.hello.role, "control")
+            await touchd.subscribe(topics=["hits", "actions"])
+            hit = await self.next_of(touchd, Hit)
+            self.assertEqual(hit.view, "tile.doors")
+            self.assertEqual(await touchd.request("ping"), {"pong": True})
+            with self.assertRaises(TouchdError) as raised:
+                await touchd.set("no.such.view", hidden=True)
+            self.assertEqual(raised.exception.code, "unknown_view")
+        with self.assertRaises(ConnectionLost):
+            async with Client(url, token="not-the-token-0123456789", reconnect=False):
+                pass
+
+    async def test_a_final_goodbye_ends_the_client(self):
+        self.start(replay=TAPS, exit_after_replay=True)
+        async with Client(self.socket, initial_backoff=0.05, max_backoff=0.2) as touchd:
+            await touchd.subscribe(topics=["hits"])
+            goodbye = disconnected = None
+            while True:
+                message = await touchd.next_message(30)
+                if message is None:
+                    break
+                if isinstance(message, Disconnected):
+                    disconnected = message
+                if message.type == "goodbye":
+                    goodbye = message
+                self.assertNotIsInstance(message, Reconnected)
+            self.assertEqual(goodbye.reason, "input ended")
+            self.assertIsNotNone(disconnected, "told that the connection ended")
 
     async def test_without_reconnect_the_messages_end(self):
         daemon = self.start()

@@ -42,6 +42,13 @@ class TouchdError(Exception):
         self.message = message
 
 
+def is_final_goodbye(reason: str) -> bool:
+    """Whether touchd's `goodbye` means it will not serve this client again, so connecting again
+    changes nothing: its replay is over (`input ended`), or this connection is not let in
+    (`not allowed`). `touchctl` reads them the same way."""
+    return reason == "input ended" or reason.startswith("not allowed")
+
+
 class ConnectionLost(Exception):
     """The connection ended before the request's reply came (the request may or may not have run)."""
 
@@ -68,7 +75,8 @@ class Client:
 
     `target` is the Unix socket's path, or a `ws://` / `wss://` URL of touchd's WebSocket listener
     (then `token` is sent as the `Authorization: Bearer` header and `origin` as `Origin`).
-    `reconnect=False` makes a lost connection final: `messages()` ends after `Disconnected`.
+    `reconnect=False` makes a lost connection final: `messages()` ends after `Disconnected`. A
+    final `goodbye` (`input ended`: touchd's replay is over; `not allowed`) ends it the same way.
     """
 
     def __init__(self, target: str = DEFAULT_SOCKET, *, reconnect: bool = True, initial_backoff: float = 0.1,
@@ -85,6 +93,8 @@ class Client:
         self._messages: "asyncio.Queue[Optional[Message]]" = asyncio.Queue(queue_size)
         self._pending: Dict[Any, asyncio.Future] = {}
         self._next_id = 1
+        # The reason of the connection's `goodbye`, once one came.
+        self._goodbye: Optional[str] = None
         self._last_seq = 0
         self._subscriptions: List[Subscription] = []
         self._views: Dict[str, _OwnedView] = {}
@@ -239,12 +249,14 @@ class Client:
                 message = parse_message(json.loads(line))
                 if isinstance(message, Goodbye):
                     await transport.close()
-                    raise ConnectionLost(f"touchd refused the connection: {message.reason}")
+                    refusal = ConnectionLost(f"touchd refused the connection: {message.reason}")
+                    refusal.final = is_final_goodbye(message.reason)
+                    raise refusal
                 if not isinstance(message, Hello):
                     raise ConnectionLost(f"touchd's first message was {message.type}, not hello")
                 break
             except (OSError, ConnectionError, ConnectionLost, ValueError) as error:
-                if self._closed or not self.reconnect:
+                if self._closed or not self.reconnect or getattr(error, "final", False):
                     raise ConnectionLost(f"cannot connect to {self.target}: {error}") from error
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self.max_backoff)
@@ -286,6 +298,7 @@ class Client:
         return restored
 
     async def _read_loop(self, transport: Transport) -> None:
+        self._goodbye = None
         reason = "touchd closed the connection"
         try:
             while True:
@@ -297,7 +310,7 @@ class Client:
             reason = f"the connection failed: {error}"
         except asyncio.CancelledError:
             return
-        await self._lost(reason)
+        await self._lost(reason, final=is_final_goodbye(self._goodbye or ""))
 
     def _receive(self, message: Message) -> None:
         expected = self._last_seq + 1
@@ -311,6 +324,7 @@ class Client:
             return
         if isinstance(message, Goodbye):
             self._connected.clear()
+            self._goodbye = message.reason
         if isinstance(message, Reload):
             dropped = message.dropped.get("added", [])
             mine = [name for name in self._views if name in dropped]
@@ -318,14 +332,15 @@ class Client:
                 asyncio.get_running_loop().create_task(self._add_views_again(mine))
         self._put(message)
 
-    async def _lost(self, reason: str) -> None:
+    async def _lost(self, reason: str, final: bool = False) -> None:
         self._connected.clear()
         self._transport = None
         self._fail_pending(reason)
         if self._closed:
             return
         self._put(Disconnected("disconnected", 0, {}, reason))
-        if not self.reconnect:
+        # A final goodbye ends the client as `reconnect=False` would: connecting again changes nothing.
+        if not self.reconnect or final:
             self._closed = True
             self._put(None)
             return

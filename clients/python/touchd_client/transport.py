@@ -77,8 +77,14 @@ async def open_transport(target: str, token: Optional[str] = None, origin: Optio
         except ImportError as error:
             raise ConnectionError("a WebSocket URL needs the websockets package (pip install websockets)") from error
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        socket = await websockets.connect(target, extra_headers=headers, origin=origin, max_size=_LINE_LIMIT,
-                                          open_timeout=5)
+        try:
+            socket = await websockets.connect(target, extra_headers=headers, origin=origin, max_size=_LINE_LIMIT,
+                                              open_timeout=5)
+        except websockets.exceptions.InvalidStatusCode as error:
+            # touchd's refusal (a bad token 401, an origin 403, no place 503): the body says why.
+            raise ConnectionError(f"touchd refused the WebSocket handshake: HTTP {error.status_code}") from error
+        except (websockets.exceptions.WebSocketException, asyncio.TimeoutError) as error:
+            raise ConnectionError(f"no WebSocket handshake with {target}: {error}") from error
         return _WebSocketTransport(socket)
     reader, writer = await asyncio.open_unix_connection(target, limit=_LINE_LIMIT)
     return _UnixTransport(reader, writer)
