@@ -44,6 +44,8 @@ public final class WebSocketListener {
     private var tokens: TokensFile
     private var pending: [Int32: Pending] = [:]
     private var timeoutTimer: TimerHandle?
+    /// Watches the listening socket again after a pause in accepting.
+    private var resumeTimer: TimerHandle?
     private let warn: (String) -> Void
     /// The tokens file's problem last logged (each is logged once, when it appears).
     private var lastTokensProblem: String?
@@ -67,6 +69,7 @@ public final class WebSocketListener {
             throw error
         }
         timeoutTimer = loop.timer { [unowned self] in self.expireHandshakes() }
+        resumeTimer = loop.timer { [unowned self] in self.loop.modify(self.listenFD, for: .readable) }
         if case .failure(let problem) = tokens.current() {
             lastTokensProblem = problem.text
             warn("websocket: \(problem): every connection is refused until there are tokens")
@@ -78,8 +81,18 @@ public final class WebSocketListener {
         for fd in pending.keys { close(fd) }
         pending.removeAll()
         timeoutTimer?.cancel()
+        resumeTimer?.cancel()
         loop.unregister(listenFD)
         Descriptor.close(listenFD)
+    }
+
+    /// Stops watching the listening socket for ``ClientLimits/acceptBackoff`` (out of descriptors,
+    /// or accepting failed): the waiting connections stay in the kernel's backlog, and the loop does
+    /// not spin on a readable socket it cannot accept from.
+    private func pauseAccepting() {
+        server.statistics.acceptBackoffs += 1
+        loop.modify(listenFD, for: [])
+        resumeTimer?.schedule(after: server.limits.acceptBackoff)
     }
 
     /// Connections accepted and still in their handshake.
@@ -87,15 +100,18 @@ public final class WebSocketListener {
 
     private func acceptConnections() {
         for _ in 0..<SocketServer.maximumAcceptsPerWakeup {
-            let accepted: Int32?
+            let fd: Int32
             do {
-                accepted = try InternetSocketAddress.accept(listenFD)
+                switch try SocketIO.accept(listenFD, boundAddress) {
+                case .connection(let accepted): fd = accepted
+                case .gaveUp: continue
+                case .nothingWaiting: return
+                case .outOfResources: return pauseAccepting()
+                }
             } catch {
-                // Out of descriptors: the waiting connection stays in the backlog; the next
-                // wakeup tries again once a connection has closed.
-                return
+                loop.onError(error)
+                return pauseAccepting()
             }
-            guard let fd = accepted else { return }
             guard pending.count < server.limits.maximumPendingWebSocketHandshakes else {
                 server.statistics.webSocketRefused += 1
                 refuse(fd, HTTPRefusal(.serviceUnavailable, "too many handshakes under way: try again"))

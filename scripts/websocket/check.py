@@ -11,7 +11,9 @@ Authorization header or in the subprotocol) and its refusals with their HTTP sta
 version other than 13, an origin not allowed, no token, a wrong token, a token in the URL); masked
 and fragmented frames; ping and pong; the close handshake; a frame larger than touchd takes, closed
 with 1009; an unmasked and a binary frame, closed with 1002 and 1003; a read-only token refused
-`set`; a replayed tap's `hit` and `action` delivered; and at SIGTERM a `goodbye` and close 1001.
+`set`; a replayed tap's `hit` and `action` delivered; at SIGTERM a `goodbye` and close 1001; and,
+with the daemon limited to 40 descriptors and flooded with connections, accepting paused (little
+CPU used) and served again once they are gone.
 Prints `N passed, N failed`; exits 0 only when every check passed.
 """
 import argparse
@@ -212,6 +214,63 @@ async def shutdown(url, process):
         check("SIGTERM: goodbye, then close 1001", goodbye is not None and ws.close_code == 1001, f"{goodbye} {ws.close_code}")
 
 
+def cpu_seconds(pid):
+    """The process's user and system CPU time so far (/proc/PID/stat), in seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def stats_over_unix_socket(path):
+    with socket.socket(socket.AF_UNIX) as s:
+        s.settimeout(10)
+        s.connect(path)
+        s.sendall(b'{"id":1,"cmd":"stats"}\n')
+        data = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+            for line in data.split(b"\n"):
+                if line.startswith(b"{") and b'"reply"' in line:
+                    return json.loads(line)["result"]
+
+
+def out_of_descriptors(binary, directory, tokens):
+    """touchd with few descriptors and a flood of connections: accepting pauses instead of spinning."""
+    port = free_port()
+    unix = os.path.join(directory, "fd.sock")
+    process = subprocess.Popen(
+        ["sh", "-c", f'ulimit -n 40 && exec "$@"', "sh", binary, "run", "--config", os.path.join(ROOT, "config/kiosk.toml"),
+         "--socket", unix, "--no-devices", "--websocket", f"127.0.0.1:{port}", "--websocket-tokens", tokens],
+        stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(200):
+            if os.path.exists(unix):
+                break
+            time.sleep(0.05)
+        held = []
+        for _ in range(60):
+            try:
+                held.append(socket.create_connection(("127.0.0.1", port), timeout=2))
+            except OSError:
+                break
+        time.sleep(0.5)
+        before = cpu_seconds(process.pid)
+        time.sleep(2)
+        used = cpu_seconds(process.pid) - before
+        check(f"out of descriptors, accepting pauses rather than spinning ({used:.2f} s of CPU in 2 s)", used < 1.0)
+        for connection in held:
+            connection.close()
+        time.sleep(1.5)
+        stats = stats_over_unix_socket(unix) or {}
+        check("then it serves again, and counts the pauses", stats.get("accept_backoffs", 0) > 0, str(stats.get("accept_backoffs")))
+    finally:
+        process.kill()
+        process.wait()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bin", required=True, help="the folder with touchd")
@@ -241,6 +300,7 @@ def main():
         asyncio.run(sessions(url))
         asyncio.run(shutdown(url, process))
         check("touchd exits 0 after SIGTERM", process.wait(timeout=20) == 0)
+        out_of_descriptors(os.path.join(args.bin, "touchd"), directory, tokens)
     finally:
         if process.poll() is None:
             process.kill()
