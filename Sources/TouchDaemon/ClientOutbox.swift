@@ -56,11 +56,7 @@ final class ClientOutbox {
 
     /// What the socket's buffer still holds unread by the client (the kernel's count, with its
     /// overhead), or `nil` when the kernel does not tell.
-    var unreadInSocket: Int? { Self.unsentBytes(fd) }
-
-    /// The bytes a socket holds that its peer has not read (`SIOCOUTQ`), or `nil` when the kernel
-    /// does not tell.
-    static func unsentBytes(_ fd: Int32) -> Int? { SocketIO.unsentBytes(fd) }
+    var unreadInSocket: Int? { SocketIO.unsentBytes(fd) }
 
     /// Queued; dropped (the client is told later); dropped, its `dropped` notice queued at once; or
     /// not queued, though it may not be dropped.
@@ -297,7 +293,7 @@ struct SocketRoom {
         guard let capacity else { return true }
         let cost = Self.cost(n)
         if credit >= cost { return true }
-        guard let unread = ClientOutbox.unsentBytes(fd) else { return true }
+        guard let unread = SocketIO.unsentBytes(fd) else { return true }
         credit = capacity - unread
         return credit >= cost
     }

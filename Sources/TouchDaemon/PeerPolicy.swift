@@ -84,7 +84,7 @@ enum AccountLookup {
             switch account {
             case .id(let id): ids.insert(id)
             case .name(let name):
-                guard let id = userID(name) else { throw AccountLookupError(source: source, name: name, isGroup: false) }
+                guard let id = Accounts.userID(name) else { throw AccountLookupError(source: source, name: name, isGroup: false) }
                 ids.insert(id)
             }
         }
@@ -97,14 +97,11 @@ enum AccountLookup {
             switch account {
             case .id(let id): ids.insert(id)
             case .name(let name):
-                guard let id = groupID(name) else { throw AccountLookupError(source: source, name: name, isGroup: true) }
+                guard let id = Accounts.groupID(name) else { throw AccountLookupError(source: source, name: name, isGroup: true) }
                 ids.insert(id)
             }
         }
         return ids
     }
 
-    static func userID(_ name: String) -> UInt32? { Accounts.userID(name) }
-
-    static func groupID(_ name: String) -> UInt32? { Accounts.groupID(name) }
 }

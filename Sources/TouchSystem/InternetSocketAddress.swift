@@ -132,26 +132,4 @@ public struct InternetSocketAddress: Sendable, CustomStringConvertible {
             }
         }
     }
-
-    /// Accepts one waiting connection on a listening socket: its descriptor, non-blocking and
-    /// closed on exec, or nil when none waits (or one gave up while waiting).
-    /// - Throws: ``SystemError`` from `accept` (`EMFILE`: out of descriptors) or `fcntl`.
-    public static func accept(_ listenFD: Int32) throws(SystemError) -> Int32? {
-        let accepted: SystemCall.Outcome
-        do {
-            accepted = try SystemCall.posix("accept", "fd \(listenFD)") { Glibc.accept(listenFD, nil, nil) }
-        } catch where error.errno == ECONNABORTED || error.errno == EPROTO {
-            return nil
-        }
-        guard case .done(let number) = accepted else { return nil }
-        let fd = Int32(truncatingIfNeeded: number)
-        do {
-            try Descriptor.setNonBlocking(fd, "a connection")
-            try SystemCall.require("fcntl(F_SETFD)", "a connection") { fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        } catch {
-            Descriptor.close(fd)
-            throw error
-        }
-        return fd
-    }
 }

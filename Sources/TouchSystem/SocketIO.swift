@@ -150,7 +150,4 @@ public enum Accounts {
 
     /// The process's effective user.
     public static var effectiveUserID: UInt32 { geteuid() }
-
-    /// The process's id.
-    public static var processID: Int32 { getpid() }
 }

@@ -145,14 +145,20 @@ final class WatchServer {
 
     private func acceptClients() {
         for _ in 0..<16 {
-            let accepted: Int32?
+            let fd: Int32
             do {
-                accepted = try InternetSocketAddress.accept(listenFD)
+                switch try SocketIO.accept(listenFD, "the watch page's socket") {
+                case .connection(let accepted): fd = accepted
+                case .gaveUp: continue
+                case .nothingWaiting: return
+                case .outOfResources:
+                    printError("touchctl watch: out of descriptors: a connection waits until one closes")
+                    return
+                }
             } catch {
                 printError("touchctl watch: \(error)")
                 return
             }
-            guard let fd = accepted else { return }
             guard clients.count < Self.maximumClients else {
                 Descriptor.close(fd)
                 continue
