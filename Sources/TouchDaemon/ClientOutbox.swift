@@ -51,6 +51,9 @@ final class ClientOutbox {
 
     var queuedBytes: Int { pending.count }
 
+    /// The most bytes this queue has held at once.
+    private(set) var peakQueuedBytes = 0
+
     /// The bytes of the last `snapshot` or `views` reply not yet taken by the socket.
     var heavyReplyBytesUnwritten: Int { max(0, min(heavyReplyEnd, queuedTotal) - writtenTotal) }
 
@@ -184,6 +187,7 @@ final class ClientOutbox {
         pending.append(message, seq: seq, framing: framing)
         queuedTotal += pending.count - before
         lineEnds.append((start, queuedTotal, seq))
+        peakQueuedBytes = max(peakQueuedBytes, pending.count)
     }
 
     /// Queues a WebSocket control frame (a pong, a ping, the closing frame) after what is queued,
@@ -194,6 +198,7 @@ final class ClientOutbox {
         frame.withUnsafeBytes { pending.append($0) }
         queuedTotal += frame.count
         lineEnds.append((start, queuedTotal, 0))
+        peakQueuedBytes = max(peakQueuedBytes, pending.count)
     }
 
     enum FlushOutcome { case done, wouldBlock, failed }

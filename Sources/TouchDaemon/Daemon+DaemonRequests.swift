@@ -49,6 +49,7 @@ extension Daemon {
         c.requestsServed = server.requestsServed
         c.messagesSent = server.sentMessages
         c.messagesDropped = server.droppedMessages
+        c.clientQueuePeakBytes = self.server.largestQueuePeak
         c.clientsDisconnectedSlow = server.disconnectedSlow
         c.clientsClosedStalled = server.closedStalled
         c.clientsRefusedPlaces = server.refusedPlaces

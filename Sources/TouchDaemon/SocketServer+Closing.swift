@@ -114,7 +114,8 @@ extension SocketServer {
 
     /// Closes a client being disconnected; `stalled` when its last words could not all be written.
     func closeLingering(_ fd: Int32, stalled: Bool) {
-        guard closing.removeValue(forKey: fd) != nil else { return }
+        guard let entry = closing.removeValue(forKey: fd) else { return }
+        statistics.goneQueuePeak = max(statistics.goneQueuePeak, entry.client.outbox.peakQueuedBytes)
         if stalled { statistics.closedStalled += 1 }
         loop.unregister(fd)
         Descriptor.close(fd)

@@ -93,6 +93,8 @@ public final class SocketServer {
         public var webSocketProtocolErrors = 0
         /// WebSocket clients closed for not answering a ping.
         public var webSocketPingTimeouts = 0
+        /// The most bytes one gone client's send queue held at once (see ``SocketServer/largestQueuePeak``).
+        var goneQueuePeak = 0
     }
 
     /// A client as request handlers see it: a connection, never confused with a later one that
@@ -228,6 +230,14 @@ public final class SocketServer {
         clients.values.reduce(0) { $0 + $1.queuedBytes } + closing.values.reduce(0) { $0 + $1.client.queuedBytes }
     }
 
+    /// The most bytes one client's send queue has held at once, of every client connected since
+    /// the daemon started: what a client that reads slowly (or not at all) made the daemon hold.
+    public var largestQueuePeak: Int {
+        let live = clients.values.map(\.outbox.peakQueuedBytes).max() ?? 0
+        let ending = closing.values.map(\.client.outbox.peakQueuedBytes).max() ?? 0
+        return max(statistics.goneQueuePeak, live, ending)
+    }
+
     /// Clients being disconnected that have not yet read their last words.
     public var closingCount: Int { closing.count }
 
@@ -295,6 +305,7 @@ public final class SocketServer {
     func forget(_ client: ClientConnection) {
         clients.removeValue(forKey: client.fd)
         client.isScheduled = false
+        statistics.goneQueuePeak = max(statistics.goneQueuePeak, client.outbox.peakQueuedBytes)
         onClientsChanged?()
     }
 

@@ -90,6 +90,8 @@ public struct StatsCounters: Hashable, Sendable {
     public var clientsRefusedPlaces = 0
     /// Read-only connections without a subscription closed for being quiet.
     public var clientsClosedIdle = 0
+    /// The most bytes one client's send queue has held at once.
+    public var clientQueuePeakBytes = 0
     /// WebSocket handshakes completed.
     public var websocketHandshakes = 0
     /// WebSocket handshakes refused with an HTTP status.
@@ -140,6 +142,7 @@ public struct StatsCounters: Hashable, Sendable {
             ("requests_served", requestsServed, .counter, "Requests answered."),
             ("messages_sent", messagesSent, .counter, "Messages written to clients."),
             ("messages_dropped", messagesDropped, .counter, "Droppable messages a slow client did not get."),
+            ("client_queue_peak_bytes", clientQueuePeakBytes, .gauge, "The most bytes one client's send queue has held at once."),
             ("clients_disconnected_slow", clientsDisconnectedSlow, .counter, "Clients let go because they did not read."),
             ("clients_closed_stalled", clientsClosedStalled, .counter, "Connections closed with last words the client had not read."),
             ("clients_refused_places", clientsRefusedPlaces, .counter, "Read-only connections refused: places kept for control clients, or a user's quota."),

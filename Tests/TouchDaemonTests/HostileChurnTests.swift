@@ -37,7 +37,7 @@ import Glibc
         }
         #expect(c.replyCodes == ["ok": 20_000], "seed \(seed)")
         #expect(h.daemon.server.clientSummaries.map(\.subscriptions) == [0])
-        #expect(residentBytes() - memory < 32 << 20, "seed \(seed): \(residentBytes() - memory) bytes more")
+        h.expectBoundedMemory(since: memory, "subscription churn")
         // The budget: 16 at once.
         c.keepsMessages = true
         for i in 0..<17 { c.queue(Array(#"{"id":\#(100_000 + i),"cmd":"subscribe","views":[\#(filter)]}"#.utf8) + [10]) }
@@ -226,6 +226,6 @@ import Glibc
         #expect(codes == ["forbidden": 1000], "\(codes)")
         #expect(h.daemon.app.tree.properties(of: "home.ok")?.isHidden == false, "nothing changed")
         #expect(try h.answersPing())
-        #expect(residentBytes() - memory < 32 << 20)
+        h.expectBoundedMemory(since: memory, "forbidden requests")
     }
 }

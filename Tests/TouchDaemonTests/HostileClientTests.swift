@@ -142,6 +142,6 @@ import TouchProtocol
         #expect(endless.of(type: "goodbye").count == 1)
         #expect(try h.answersPing())
         #expect(h.daemon.server.totalQueuedBytes == 0)
-        #expect(residentBytes() - memory < 64 << 20, "memory stays bounded: \(residentBytes() - memory) bytes more")
+        h.expectBoundedMemory(since: memory, "huge and nested lines")
     }
 }

@@ -70,7 +70,7 @@ import Glibc
         #expect(attacker.brokenLines.isEmpty && !attacker.closed)
         #expect(try h.answersPing())
         #expect(h.daemon.server.totalQueuedBytes == 0)
-        #expect(residentBytes() - memory < 32 << 20, "memory: \(residentBytes() - memory) bytes more")
+        h.expectBoundedMemory(since: memory, "pipelined pings")
     }
 
     /// A tree of `count` extra views under home, so that `views` replies are large.

@@ -207,7 +207,7 @@ import Glibc
         #expect(h.daemon.server.clientCount == 3, "the subscribed read-only client, the app and the probe's observer")
         #expect(!app.closed)
         try probe.check("after the idle ones were closed")
-        #expect(residentBytes() - memory < 32 << 20, "memory: \(residentBytes() - memory) bytes more")
+        h.expectBoundedMemory(since: memory, "idle read-only connections")
     }
 
     @Test func oneUserHoldsAtMostItsQuotaOfReadOnlyConnections() throws {
@@ -296,12 +296,12 @@ import Glibc
 
     @Test func theWatchPageServesTouchesOnlyWithItsTokenAndLetsIdleBrowsersGo() throws {
         let h = try DaemonHarness(app: kioskApp())
-        let memory = residentBytes()
         let (watch, line) = try startWatch(h, ["--listen", "127.0.0.1:0"])
         defer {
             watch.terminate()
             watch.waitUntilExit()
         }
+        let memory = try residentBytes(of: watch.processIdentifier)
         let port = try port(in: line)
         let token = String(try #require(line.split(separator: "#token=").last?.split(separator: " ").first))
         #expect(token.utf8.count == 32, "\(line)")
@@ -340,7 +340,8 @@ import Glibc
         }
         #expect(served, "the idle connections were let go")
         print(String(format: "touchctl watch: a browser served again %.1f s after 32 idle connections took every place", MonotonicClock().seconds - start))
-        #expect(residentBytes() - memory < 32 << 20, "memory: \(residentBytes() - memory) bytes more")
+        let grown = try residentBytes(of: watch.processIdentifier) - memory
+        #expect(grown < 32 << 20, "touchctl watch holds \(grown) bytes more")
     }
 
     @Test func onEveryAddressTheHostCheckStaysAndATokenFileServes() throws {
@@ -462,7 +463,7 @@ import Glibc
             attacker.poll()
         }
         #expect(attacker.replyIDs == Array(0..<2_000) && attacker.replyCodes == ["ok": 2_000])
-        #expect(residentBytes() - memory < 32 << 20, "memory: \(residentBytes() - memory) bytes more")
+        h.expectBoundedMemory(since: memory, "hit_test flood")
     }
 
     @Test func requestIDsComeBackExactlyOrAreRefused() throws {

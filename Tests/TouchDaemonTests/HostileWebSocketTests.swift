@@ -187,7 +187,7 @@ import Glibc
         try w.h.settle()
         let client = try w.client()
         #expect(client.status == 101, "after the flood")
-        #expect(residentBytes() - memory < 64 << 20, "memory: \(residentBytes() - memory) bytes more")
+        w.h.expectBoundedMemory(since: memory, "ten thousand WebSocket connections")
     }
 
     @Test func slowHandshakesAreCutAtTheirDeadline() throws {
@@ -261,7 +261,7 @@ import Glibc
         #expect(w.h.daemon.server.totalQueuedBytes <= w.h.daemon.server.limits.maximumQueuedBytes + 128 << 10,
                 "queued for the pinger: \(w.h.daemon.server.totalQueuedBytes)")
         try probe.check("a peer pinging without reading")
-        #expect(residentBytes() - memory < 32 << 20, "memory: \(residentBytes() - memory) bytes more")
+        w.h.expectBoundedMemory(since: memory, "lying WebSocket frames")
     }
 
     @Test func aPeerThatVanishedIsPingedThenClosed() throws {

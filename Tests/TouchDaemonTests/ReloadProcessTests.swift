@@ -116,14 +116,6 @@ import Glibc
         #expect(!log.contains("without a touch-down"), "the held finger is not passed on as a stray contact: \(log)")
     }
 
-    /// The daemon's resident memory (`VmRSS`, bytes).
-    func residentBytes(of pid: Int32) throws -> Int {
-        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
-        let kilobytes = try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
-        return kilobytes * 1024
-    }
-
     /// Each reload used to lose the whole parsed layout (TOMLKit never freed it): about 50 KB of
     /// resident memory per reload of the kiosk layout, 25 MB over 500.
     @Test func fiveHundredReloadsLeaveTheResidentMemoryWhereItWas() throws {

@@ -101,6 +101,13 @@ extension DaemonProcessTests {
         #expect((watcher.of(type: "hit").last?["view"] as? String)?.hasPrefix("deep.") == true, "the taps land in the deep chain")
         #expect(watcher.of(type: "gesture").count > 0, "the recognizers on the path decide")
         #expect(process.isRunning, "the replay is still tapping")
+        // What the attackers sent is kept (their patterns, compiled): the daemon's memory grows
+        // with it by a bounded factor, not with the taps.
+        let sent = attackers.count * Limits.maximumSubscriptionsPerClient * Limits.maximumRequestListEntries
+            * HostileBudgetTests.patterns(1, salt: 9999)[0].utf8.count
+        let peak = try residentBytes(of: process.processIdentifier, peak: true)
+        print("heaviest attack: touchd's resident peak \(peak >> 20) MiB for \(sent >> 20) MiB of patterns")
+        #expect(peak < 4 * sent + (64 << 20), "resident peak \(peak) bytes for \(sent) bytes of patterns")
 
         let started = Date()
         kill(process.processIdentifier, SIGTERM)

@@ -1,5 +1,6 @@
 import TouchSystem
 import Foundation
+import Testing
 import TouchCore
 import TouchDaemon
 import TouchProtocol
@@ -228,6 +229,31 @@ final class DaemonHarness {
 }
 
 /// The test process's resident memory, in bytes (`/proc/self/statm`).
+/// A process's resident memory (`VmRSS`, or its peak `VmHWM`), in bytes, from `/proc`.
+func residentBytes(of pid: Int32, peak: Bool = false) throws -> Int {
+    let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+    let key = peak ? "VmHWM:" : "VmRSS:"
+    let line = try #require(status.split(separator: "\n").first { $0.hasPrefix(key) })
+    let kilobytes = try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
+    return kilobytes * 1024
+}
+
+extension DaemonHarness {
+    /// Checks what an attack made the in-process daemon hold for its clients: the most bytes any
+    /// client's send queue held at once, over the whole attack, within the queue's limit (a last
+    /// `dropped` notice, `goodbye` or WebSocket close may pass it by a few bytes). The test
+    /// process's resident growth since `resident` is printed beside it, never asserted: suites
+    /// running beside this one in the same process move it by hundreds of megabytes. A real
+    /// daemon's resident memory under attack is asserted where it runs alone
+    /// (`DaemonProcessTests`, `touchctl watch`'s own process).
+    func expectBoundedMemory(since resident: Int, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let server = daemon.server
+        let bound = server.limits.maximumQueuedBytes + 1024
+        #expect(server.largestQueuePeak <= bound, "\(what): a client's queue held \(server.largestQueuePeak) bytes", sourceLocation: sourceLocation)
+        print("\(what): the largest client queue peaked at \(server.largestQueuePeak) bytes; test process resident \((residentBytes() - resident) >> 10) KiB more")
+    }
+}
+
 func residentBytes() -> Int {
     guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
     let fields = text.split(separator: " ")

@@ -43,7 +43,7 @@ import TouchProtocol
         counters.wakeups = 5
         #expect(
             ReplyResult.stats(counters).jsonText
-                == #"{"frames_in":1,"events_dispatched":2,"touches_began":0,"touches_cancelled":0,"actions_emitted":0,"anomalies":0,"queue_high_water_mark":0,"queue_coalesced":0,"clients":0,"clients_accepted":0,"clients_refused":0,"clients_refused_full":3,"accept_backoffs":0,"requests_served":4,"messages_sent":0,"messages_dropped":0,"clients_disconnected_slow":0,"clients_closed_stalled":0,"clients_refused_places":0,"clients_closed_idle":0,"websocket_handshakes":0,"websocket_refused":0,"websocket_handshake_timeouts":0,"websocket_protocol_errors":0,"websocket_ping_timeouts":0,"remote_control_ignored":0,"active_touches":0,"wakeups":5,"devices":0,"reloads":0,"reloads_refused":0}"#
+                == #"{"frames_in":1,"events_dispatched":2,"touches_began":0,"touches_cancelled":0,"actions_emitted":0,"anomalies":0,"queue_high_water_mark":0,"queue_coalesced":0,"clients":0,"clients_accepted":0,"clients_refused":0,"clients_refused_full":3,"accept_backoffs":0,"requests_served":4,"messages_sent":0,"messages_dropped":0,"client_queue_peak_bytes":0,"clients_disconnected_slow":0,"clients_closed_stalled":0,"clients_refused_places":0,"clients_closed_idle":0,"websocket_handshakes":0,"websocket_refused":0,"websocket_handshake_timeouts":0,"websocket_protocol_errors":0,"websocket_ping_timeouts":0,"remote_control_ignored":0,"active_touches":0,"wakeups":5,"devices":0,"reloads":0,"reloads_refused":0}"#
         )
     }
 }
