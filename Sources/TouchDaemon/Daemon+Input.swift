@@ -3,7 +3,7 @@ import TouchLayout
 import TouchProtocol
 import TouchSystem
 
-extension Daemon {
+extension Daemon: ScheduledDispatch {
     // MARK: - Time
 
     /// Now, on the input's timeline: the last event's time plus the time since it arrived (scaled
@@ -11,50 +11,22 @@ extension Daemon {
     /// itself (cancellations on removal, reload, `remove_view` and shutdown) are stamped with it, so
     /// a replay's cancellation reads in the recording's time and a live one in the kernel's
     /// `CLOCK_MONOTONIC`, like their frames.
-    public func inputNow() -> Double {
-        guard framesIn > 0 else { return input.now ?? loop.clock.seconds }
-        return lastInputTime + Double(TimeSpan.until(loop.clock.microseconds, from: lastInputArrival)) / 1_000_000 * input.timeScale
-    }
-
-    /// Schedules the gesture timer for the application's next recognizer deadline, or cancels it.
-    func armGestureTimer() { arm(gestureTimer, at: inPlace { $0.nextDeadline }, armed: &gestureTimerTime) }
-
-    /// Schedules the display timer for the next display tick moves wait for, or cancels it: it is
-    /// set only while moves wait, so an idle daemon never wakes.
-    func armDisplayTimer() { arm(displayTimer, at: inPlace { $0.nextDisplayTick }, armed: &displayTimerTime) }
+    public func inputNow() -> Double { scheduler.now }
 
     /// When the display timer fires (microseconds on the loop's clock); `nil` while no move waits.
-    public var displayTimerDeadline: Int64? { displayTimer.deadline }
+    public var displayTimerDeadline: Int64? { scheduler.displayTimerDeadline }
 
-    /// Schedules `timer` for `time` on the input's timeline, counted on the loop's clock from the
-    /// last event's arrival (recognizer deadlines and display ticks are in input time, which for a
-    /// recording is not the loop's clock, and passes at the replay's speed); cancels it for `nil`.
-    /// A timer already set for `time` (`armed`) stays as it is: moving it by each frame's arrival
-    /// would cost a system call a frame.
-    private func arm(_ timer: TimerHandle, at time: Double?, armed: inout Double?) {
-        guard timer.deadline == nil || armed != time else { return }
-        armed = time
-        guard let time, let due = TimeSpan.adding((time - lastInputTime) / input.timeScale, to: lastInputArrival) else {
-            return timer.cancel()
-        }
-        timer.schedule(atMicroseconds: due)
+    /// The one step after anything was dispatched: what it produced goes to the clients and the
+    /// sinks, then the timers follow what the application waits for next.
+    func dispatched(_ reports: [DispatchReport]) {
+        if !reports.isEmpty { publish(reports) }
+        rearmTimers()
     }
 
-    func gestureDeadlinePassed() {
-        let now = inputNow()
-        publish(app.dispatchDue(by: now))
-        if let report = app.advanceTime(to: now) { publish([report]) }
-        armGestureTimer()
-        armDisplayTimer()
-    }
-
-    /// A display tick came: the moves waiting for it are dispatched. (The tick it was set for is
-    /// never missed for the rounding of the clocks' conversion.)
-    func displayTickPassed() {
-        let tick = inPlace { $0.nextDisplayTick } ?? -.infinity
-        publish(app.dispatchDue(by: max(inputNow(), tick)))
-        armGestureTimer()
-        armDisplayTimer()
+    /// Sets the gesture and display timers for the application's next recognizer deadline and
+    /// display tick (see ``DispatchScheduler/rearm(deadline:displayTick:)``).
+    func rearmTimers() {
+        scheduler.rearm(deadline: inPlace { $0.nextDeadline }, displayTick: inPlace { $0.nextDisplayTick })
     }
 
     // MARK: - Input
@@ -97,17 +69,14 @@ extension Daemon {
     /// sample kept as coalesced touches; nothing else is merged, dropped or reordered. When the
     /// queue is full, the oldest events are dispatched first to make room.
     func enqueue(_ event: QueuedEvent) {
-        noteInput(event)
+        scheduler.noteInput(at: event.timestamp)
         var reports: [DispatchReport] = []
         while app.enqueue(event) == .full {
             guard let report = app.dispatchNext() else { break }
             reports.append(report)
         }
         if !reports.isEmpty { publish(reports) }
-        if !dispatchScheduled {
-            dispatchScheduled = true
-            loop.deferWork(dispatchDueWork)
-        }
+        scheduler.dispatchAtEndOfWakeup()
     }
 
     /// Dispatches the queued events that are due by the last event's time and publishes what they
@@ -115,36 +84,44 @@ extension Daemon {
     /// which the display timer is set. (The last event's time, not the clock's: what is dispatched
     /// then depends on the input's timestamps alone, as in a replay.)
     func dispatchDue() {
-        dispatchScheduled = false
+        scheduler.deferredDispatchDone()
+        let time = scheduler.lastInputTime
         // Most wakeups at 1 kHz only add a move to the one waiting for its tick.
-        guard inPlace({ $0.queue.hasEventDue(by: lastInputTime) }) else { return armDisplayTimer() }
-        let reports = app.dispatchDue(by: lastInputTime)
-        if !reports.isEmpty { publish(reports) }
-        armGestureTimer()
-        armDisplayTimer()
+        guard inPlace({ $0.queue.hasEventDue(by: time) }) else {
+            return scheduler.rearmDisplay(displayTick: inPlace { $0.nextDisplayTick })
+        }
+        dispatched(app.dispatchDue(by: time))
+    }
+
+    /// A recognizer deadline passed: what is due by now is dispatched, then the recognizers waiting
+    /// for the time decide.
+    func gestureDeadlinePassed() {
+        let now = inputNow()
+        var reports = app.dispatchDue(by: now)
+        if let report = app.advanceTime(to: now) { reports.append(report) }
+        dispatched(reports)
+    }
+
+    /// A display tick came: the moves waiting for it are dispatched. (The tick it was set for is
+    /// never missed for the rounding of the clocks' conversion.)
+    func displayTickPassed() {
+        let tick = inPlace { $0.nextDisplayTick } ?? -.infinity
+        dispatched(app.dispatchDue(by: max(inputNow(), tick)))
     }
 
     /// Dispatches every queued event, oldest first, the moves waiting for a display tick included,
     /// and publishes what they produced. Called before anything that must see the input that
     /// arrived before it (a request, a device's removal, a reload, shutdown).
     public func dispatchQueued() {
-        dispatchScheduled = false
+        scheduler.deferredDispatchDone()
         guard inPlace({ $0.queue.count > 0 }) else { return }
-        publish(app.flush(at: inputNow()))
-        armGestureTimer()
-        armDisplayTimer()
+        dispatched(app.flush(at: inputNow()))
     }
 
     /// Reads the application in place, for what runs on every frame: reading a property of the
     /// struct through the object that holds it would copy the whole application (a retain of each
     /// of its parts) to keep it steady during the call.
     private func inPlace<T>(_ body: (inout Application) -> T) -> T { body(&app) }
-
-    private func noteInput(_ event: QueuedEvent) {
-        framesIn += 1
-        lastInputTime = event.timestamp
-        lastInputArrival = loop.clock.microseconds
-    }
 
     /// Publishes the first-responder changes the tree made (a first responder hidden or removed).
     func publishFirstResponderChanges() {

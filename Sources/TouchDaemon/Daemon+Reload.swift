@@ -20,8 +20,7 @@ extension Daemon {
         updateDiagnostics()
         app.continueNumbering(after: previous)
         viewOwnership.removeAll()  // the views clients added went with the old tree
-        armGestureTimer()
-        armDisplayTimer()
+        rearmTimers()
     }
 
     /// Reloads the layout file (``DaemonServices/layoutFile``): on success the application is

@@ -74,19 +74,16 @@ extension RequestError {
     }
 }
 
-extension Daemon {
-    /// Connects the daemon to its server: the greeting for each role, the answer to each request
-    /// line, and what happens when a client leaves.
-    func installRequestHandling() {
-        let version = self.version
-        server.greeting = { role in MessageEncoder.hello(daemonVersion: version, role: role) }
-        server.onRequest = { [unowned self] client, line in self.answer(line, from: client) }
-        server.onClientGone = { [unowned self] client in self.clientLeft(client) }
-    }
+extension Daemon: SocketServerDelegate {
+    /// `hello`, with the daemon's version and the connection's role.
+    public func greeting(for role: ClientRole) -> OutboundMessage { MessageEncoder.hello(daemonVersion: version, role: role) }
+
+    /// The status line follows the clients (at most once a second).
+    public func clientsChanged() { scheduleStatus() }
 
     /// Answers one request line of `client`: parsed and checked against its domains, refused when
     /// the client's role does not allow it, served by its family, its reply bounded in size.
-    func answer(_ line: [UInt8], from client: SocketServer.ClientHandle) -> RequestAnswer {
+    public func answer(_ line: [UInt8], from client: SocketServer.ClientHandle) -> RequestAnswer {
         // The reply comes after every message about the input that arrived before the request.
         dispatchQueued()
         let (id, parsed) = Request.parse(line)
@@ -152,7 +149,7 @@ extension Daemon {
 
     /// A client's connection ended: the views it added and that are still in the tree are removed
     /// (their touches cancelled first, as for `remove_view`), unless a reload replaced the tree since.
-    func clientLeft(_ client: SocketServer.ClientHandle) {
+    public func clientLeft(_ client: SocketServer.ClientHandle) {
         updateDiagnostics()
         endDeviceSessions(of: client)
         let views = viewOwnership.takeViews(of: client.serial)

@@ -27,21 +27,40 @@ public struct DaemonServices {
     }
 }
 
+/// The daemon's socket: where it listens, and the bounds and policy its clients are served with.
+public struct DaemonSocket: Sendable {
+    public var endpoint: SocketEndpoint
+    public var limits: ClientLimits
+    public var policy: PeerPolicy
+
+    public init(endpoint: SocketEndpoint, limits: ClientLimits = ClientLimits(), policy: PeerPolicy = PeerPolicy()) {
+        self.endpoint = endpoint
+        self.limits = limits
+        self.policy = policy
+    }
+}
+
 /// The running daemon: one event loop that owns the application (view tree, touches, event queue),
 /// the socket clients and the input sources. Requests are handled between events, never in the
 /// middle of dispatching one, because the loop runs each callback to completion.
 ///
 /// Time comes from the loop's clock (``EventLoop/clock``): it stamps when input arrives and paces
 /// the recognizers' deadlines and the status line. Its collaborators (``DaemonServices``) are given
-/// at `init`; ``startInput()`` starts the input sources.
+/// at `init`; ``start()`` starts accepting clients and the input sources.
 public final class Daemon {
     public let loop: EventLoop
-    public let server: SocketServer
+    /// The socket server, serving this daemon (made at first use: it is given the daemon).
+    public private(set) lazy var server = SocketServer(
+        endpoint: socket.endpoint, loop: loop, limits: socket.limits, policy: socket.policy, delegate: self)
+    /// What ``server`` is made with.
+    private let socket: DaemonSocket
     public internal(set) var app: Application
     public let version: String
     /// The daemon's collaborators.
     public let services: DaemonServices
-    public internal(set) var framesIn = 0
+    /// When the daemon dispatches: the input's timeline, the end-of-wakeup dispatch, the gesture
+    /// and display timers (made at first use: it calls the daemon back).
+    lazy var scheduler = DispatchScheduler(loop: loop, input: input, owner: self)
     /// The last touches' paths, for the `snapshot` request's picture.
     var recentTouches = TouchPathRecorder(limit: 200, pointLimit: 2_000)
     /// The views each client added and has not removed (`Daemon+Requests.swift`).
@@ -49,28 +68,13 @@ public final class Daemon {
     /// The layout's state as loaded (at start or by the last reload): what the `reload` message
     /// compares the running tree with to tell the run-time changes a reload drops.
     var layoutBaseline: TreeState
-    /// The input's time of the last event, and when (microseconds on the loop's clock) it arrived:
-    /// recognizer deadlines are in input time, which for a recording is not the loop's clock.
-    var lastInputTime = 0.0
-    var lastInputArrival: Int64 = 0
-    /// Fires at the application's next recognizer deadline (a long press, a multi-tap window).
-    var gestureTimer: TimerHandle!
-    /// Fires at the next display tick moves wait for (see `refresh_hz`); set only while they wait.
-    var displayTimer: TimerHandle!
-    /// The input times the gesture and display timers were set for (`nil`: not set).
-    var gestureTimerTime: Double?
-    var displayTimerTime: Double?
     /// What the clients' subscriptions want, so that nothing else is encoded (``updateDiagnostics()``).
     var interest = MessageInterest([])
-    /// Whether dispatching the queue is deferred to the end of this wakeup already.
-    var dispatchScheduled = false
-    /// ``dispatchDue()`` as deferred work, made once (not a closure per wakeup).
-    var dispatchDueWork: (() -> Void)!
     /// The status line last given to the observer.
     var lastStatus = ""
     /// Status lines follow client and device changes at most once a second, and only while
     /// something changes: an idle daemon has no timer scheduled.
-    var statusTimer: TimerHandle!
+    lazy var statusTimer = loop.timer { [weak self] in self?.statusTimerFired() }
     /// Reloads that replaced the layout, and reloads refused.
     var reloadsAccepted = 0
     var reloadsRefused = 0
@@ -79,41 +83,39 @@ public final class Daemon {
     /// The recordings and calibrations clients run on devices (`Daemon+DeviceSessionRequests.swift`).
     var deviceSessions = DeviceSessions()
 
-    public init(app: Application, server: SocketServer, loop: EventLoop, version: String, services: DaemonServices = DaemonServices()) {
+    public init(app: Application, socket: DaemonSocket, loop: EventLoop, version: String, services: DaemonServices = DaemonServices()) {
         self.app = app
         layoutBaseline = TreeState(app)
         // Responder calls are recorded only while a client subscribes to them (``updateDiagnostics()``):
         // recording them is most of dispatch's work.
         self.app.recordsResponderCalls = false
-        self.server = server
+        self.socket = socket
         self.loop = loop
         self.version = version
         self.services = services
-        installRequestHandling()
-        server.onClientsChanged = { [unowned self] in self.scheduleStatus() }
-        gestureTimer = loop.timer { [unowned self] in self.gestureDeadlinePassed() }
-        displayTimer = loop.timer { [unowned self] in self.displayTickPassed() }
-        statusTimer = loop.timer { [unowned self] in self.statusTimerFired() }
-        dispatchDueWork = { [unowned self] in self.dispatchDue() }
         warmUp()
     }
 
     deinit {
-        gestureTimer.cancel()
-        displayTimer.cancel()
-        statusTimer.cancel()
+        // The scheduler's timers go with it; the status timer, once made, does nothing after the
+        // daemon (and touching either, or the server, here would make it).
         metrics?.timer.cancel()
     }
+
+    /// Input events read so far.
+    public var framesIn: Int { scheduler.framesIn }
 
     /// The input sources.
     public var input: InputSources { services.input }
     /// Who hears what the daemon does.
     var observer: any DaemonObserver { services.observer }
 
-    /// Starts the input sources on the loop (their events go to ``receive(_:)-(InputSourceEvent)``),
-    /// and reports what they found odd up front.
-    /// - Throws: the first source's error that cannot start.
-    public func startInput() throws {
+    /// Starts accepting clients and the input sources on the loop (their events go to
+    /// ``receive(_:)-(InputSourceEvent)``), and reports what they found odd up front.
+    /// - Throws: ``SystemError`` when the socket cannot be watched, or the first source's error
+    ///   that cannot start.
+    public func start() throws {
+        try server.startAccepting()
         for sink in services.sinks { sink.applicationChanged(app) }
         try input.start(on: loop) { [unowned self] event in self.receive(event) }
     }
@@ -126,8 +128,7 @@ public final class Daemon {
         cancelAllTouches()
         for sink in services.sinks { sink.stop() }
         input.stop()
-        gestureTimer.cancel()
-        displayTimer.cancel()
+        scheduler.stop()
         statusTimer.cancel()
         server.shutdown(reason: reason)
         loop.stop()

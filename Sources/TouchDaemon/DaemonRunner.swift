@@ -70,22 +70,26 @@ public final class DaemonRunner {
         self.logger = logger
         metrics = options.metricsFile.map { ($0, options.metricsInterval) }
         signals = try SignalSource([ProcessSignal.terminate, ProcessSignal.interrupt, ProcessSignal.hangUp, ProcessSignal.brokenPipe])
-        let server = try SocketServer(
-            path: options.socketPath, loop: loop, mode: options.socketMode, group: options.socketGroup, activatedFD: activatedFD,
-            limits: options.limits, policy: options.peerPolicy)
-        if let settings = options.webSocket {
-            server.webSocketListener = try WebSocketListener(settings: settings, server: server, loop: loop) { logger.warning("\($0)") }
-        }
+        let endpoint =
+            if let activatedFD {
+                try SocketEndpoint.activated(fd: activatedFD, path: options.socketPath)
+            } else {
+                try SocketEndpoint.bind(path: options.socketPath, mode: options.socketMode, group: options.socketGroup)
+            }
         // The windows that forward touches get virtual touchscreens (none are made for a layout
         // that forwards nothing).
         let screens = VirtualTouchscreens(warn: { logger.warning("\($0)") }, note: { logger.info("\($0)") })
         let services = DaemonServices(
             input: InputSources(sources, daemonEndsWithInput: options.exitWhenInputEnds), layoutFile: layoutFile,
             observer: ServiceReporter(logger: logger, notifier: notifier, clock: clock), sinks: [screens] + sinks)
-        daemon = Daemon(app: app, server: server, loop: loop, version: options.version, services: services)
+        let socket = DaemonSocket(endpoint: endpoint, limits: options.limits, policy: options.peerPolicy)
+        daemon = Daemon(app: app, socket: socket, loop: loop, version: options.version, services: services)
+        if let settings = options.webSocket {
+            try daemon.server.listen(webSocket: settings) { logger.warning("\($0)") }
+        }
         try loop.register(signals.fd, for: .readable) { [unowned self] _ in self.receiveSignals() }
         startWatchdog()
-        try daemon.startInput()
+        try daemon.start()
     }
 
     /// Pings systemd's watchdog every half `WatchdogSec` (as systemd recommends) from a timer on the

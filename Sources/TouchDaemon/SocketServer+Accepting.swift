@@ -72,8 +72,8 @@ extension SocketServer {
         client.lastHeard = loop.clock.seconds
         statistics.accepted += 1
         if client.isWebSocket { watchWebSocketKeepalive() }
-        onClientsChanged?()
-        if let greeting { deliver(greeting(role), to: client) }
+        delegate.clientsChanged()
+        deliver(delegate.greeting(for: role), to: client)
         if !initialBytes.isEmpty {
             client.receive(initialBytes)
             schedule(client)

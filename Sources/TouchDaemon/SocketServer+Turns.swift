@@ -121,9 +121,9 @@ extension SocketServer {
             guard client.queuedBytes <= limits.requestPauseBytes else { return .paused }
             guard let line = client.nextLine() else { return .drained }
             budget -= 1
-            guard !line.isEmpty, let onRequest else { continue }
+            guard !line.isEmpty else { continue }
             noteActivity(of: client)
-            switch onRequest(handle, line) {
+            switch delegate.answer(line, from: handle) {
             case .reply(let message, let heavy):
                 statistics.requestsServed += 1
                 deliver(message, to: client, heavy: heavy)

@@ -10,10 +10,8 @@ import TouchProtocol
 /// off when descriptors run out (`SocketServer+Accepting.swift`); a connection that ends gets its
 /// last words whole (`SocketServer+Closing.swift`).
 public final class SocketServer {
-    public let path: String
-    public let listenFD: Int32
-    /// Whether the descriptor came from systemd (then the file is never unlinked by touchd).
-    public let isActivated: Bool
+    /// The listening socket.
+    public let endpoint: SocketEndpoint
     public let limits: ClientLimits
     /// Who may connect, and with which role: applies to each connection as it is accepted (a
     /// change affects the connections accepted afterwards only).
@@ -43,18 +41,11 @@ public final class SocketServer {
     var idleTimer: TimerHandle?
     /// Pings quiet WebSocket clients and closes those that do not answer (`SocketServer+WebSocket.swift`).
     var keepaliveTimer: TimerHandle?
-    /// The WebSocket listener whose clients this server serves too, when there is one: it closes
-    /// with the server.
-    public var webSocketListener: WebSocketListener?
-    /// Answers each request line of a client (its bytes, without the newline).
-    public var onRequest: ((_ client: ClientHandle, _ line: [UInt8]) -> RequestAnswer)?
-    /// The first message of a connection, for its role.
-    public var greeting: ((ClientRole) -> OutboundMessage)?
-    /// Called after a client connects or goes away.
-    public var onClientsChanged: (() -> Void)?
-    /// Called once for each client whose connection ended (not at shutdown), after the current
-    /// wakeup's work: what it owned can be let go.
-    public var onClientGone: ((ClientHandle) -> Void)?
+    /// The WebSocket listener whose clients this server serves too, when there is one
+    /// (``listen(webSocket:warn:)``): it closes with the server.
+    public private(set) var webSocketListener: WebSocketListener?
+    /// The daemon served: greetings, answers, and word of clients coming and going.
+    unowned let delegate: any SocketServerDelegate
     public internal(set) var statistics = Statistics()
     /// Whether ``shutdown(reason:)`` ran (a second call does nothing: the descriptors are closed).
     private var hasShutDown = false
@@ -104,34 +95,43 @@ public final class SocketServer {
         public let serial: UInt64
     }
 
-    /// Binds `path` (mode `mode`, group `group` when given), or adopts an already listening descriptor.
-    ///
-    /// A socket file left behind is removed only when nothing answers on it: a running daemon's
-    /// socket is never taken over.
+    /// A server on `endpoint` for `delegate`; it accepts once ``startAccepting()`` is called.
     public init(
-        path: String, loop: EventLoop, mode: UInt32 = 0o660, group: UInt32? = nil, activatedFD: Int32? = nil,
-        limits: ClientLimits = ClientLimits(), policy: PeerPolicy = PeerPolicy()
-    ) throws(SystemError) {
-        self.path = path
+        endpoint: SocketEndpoint, loop: EventLoop, limits: ClientLimits = ClientLimits(), policy: PeerPolicy = PeerPolicy(),
+        delegate: any SocketServerDelegate
+    ) {
+        self.endpoint = endpoint
         self.loop = loop
         self.limits = limits
         self.policy = policy
-        if let activatedFD {
-            listenFD = activatedFD
-            isActivated = true
-            try Descriptor.setNonBlocking(activatedFD, "fd \(activatedFD) from systemd")
-        } else {
-            isActivated = false
-            try SocketServer.removeStaleSocket(at: path)
-            listenFD = try UnixSocketAddress(path: path).listeningStream(mode: mode, group: group)
-        }
-        try loop.register(listenFD, for: .readable) { [unowned self] _ in self.acceptClients() }
+        self.delegate = delegate
         turnTimer = loop.timer { [unowned self] in self.scheduleTurn() }
         acceptTimer = loop.timer { [unowned self] in self.resumeAccepting() }
         closingTimer = loop.timer { [unowned self] in self.checkClosingClients() }
         idleTimer = loop.timer { [unowned self] in self.closeIdleClients() }
         keepaliveTimer = loop.timer { [unowned self] in self.pingQuietWebSocketClients() }
     }
+
+    /// Starts accepting clients on the endpoint.
+    /// - Throws: ``SystemError`` when the loop cannot watch the listening socket.
+    public func startAccepting() throws(SystemError) {
+        try loop.register(listenFD, for: .readable) { [unowned self] _ in self.acceptClients() }
+    }
+
+    /// Serves the clients of a WebSocket listener made with `settings` too (see
+    /// ``WebSocketListener``); `warn` hears what it finds wrong (a tokens file).
+    /// - Throws: ``SystemError`` when the address cannot be listened on.
+    public func listen(webSocket settings: WebSocketListener.Settings, warn: @escaping (String) -> Void) throws(SystemError) {
+        webSocketListener?.shutdown()
+        webSocketListener = try WebSocketListener(settings: settings, server: self, loop: loop, warn: warn)
+    }
+
+    /// The socket's file.
+    public var path: String { endpoint.path }
+    /// The listening descriptor.
+    public var listenFD: Int32 { endpoint.fd }
+    /// Whether the descriptor came from systemd (then the file is never unlinked by touchd).
+    public var isActivated: Bool { endpoint.isActivated }
 
 
     /// Closes every client and the listening socket; unlinks the file unless systemd owns it.
@@ -155,10 +155,7 @@ public final class SocketServer {
         for timer in [turnTimer, acceptTimer, closingTimer, idleTimer, keepaliveTimer] { timer?.cancel() }
         ready.removeAll()
         loop.unregister(listenFD)
-        if !isActivated {
-            Descriptor.close(listenFD)
-            try? FileStatus.remove(path)
-        }
+        endpoint.close()
     }
 
     public var clientCount: Int { clients.count }
@@ -306,27 +303,12 @@ public final class SocketServer {
         clients.removeValue(forKey: client.fd)
         client.isScheduled = false
         statistics.goneQueuePeak = max(statistics.goneQueuePeak, client.outbox.peakQueuedBytes)
-        onClientsChanged?()
+        delegate.clientsChanged()
     }
 
-    /// Tells ``onClientGone`` after the current wakeup's work (never in the middle of a delivery).
+    /// Tells the delegate after the current wakeup's work (never in the middle of a delivery).
     func clientGone(_ client: ClientConnection) {
-        guard onClientGone != nil else { return }
         let handle = ClientHandle(fd: client.fd, serial: client.serial)
-        loop.deferWork { [weak self] in self?.onClientGone?(handle) }
-    }
-
-    /// Removes a socket file nobody listens on; refuses when a daemon answers on it.
-    static func removeStaleSocket(at path: String) throws(SystemError) {
-        guard let status = try? FileStatus.of(path, followingLinks: false) else { return }
-        guard status.kind == .socket else { throw SystemError.alreadyExists(call: "bind", subject: "\(path) exists and is not a socket") }
-        let address = try UnixSocketAddress(path: path)
-        do {
-            Descriptor.close(try address.connectedStream())
-        } catch where error.isConnectionRefused || error.isMissing {
-            try? FileStatus.remove(path)
-            return
-        }
-        throw SystemError.addressInUse(call: "bind", subject: "\(path): another touchd is listening on it")
+        loop.deferWork { [weak self] in self?.delegate.clientLeft(handle) }
     }
 }

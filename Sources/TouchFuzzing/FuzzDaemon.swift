@@ -38,10 +38,10 @@ final class FuzzDaemon {
             // Not root, every client connects as the process's own user: it gets control, as the
             // clients it stands for do.
             let policy = PeerPolicy(controlUIDs: geteuid() == 0 ? [] : [geteuid()], daemonUID: Self.daemonUID)
-            let server = try SocketServer(path: path, loop: loop, mode: 0o666, limits: limits, policy: policy)
+            let socket = DaemonSocket(endpoint: try SocketEndpoint.bind(path: path, mode: 0o666), limits: limits, policy: policy)
             let services = DaemonServices(input: InputSources(), layoutFile: layout)
-            daemon = Daemon(app: app, server: server, loop: loop, version: "touchd fuzz", services: services)
-            try daemon.startInput()
+            daemon = Daemon(app: app, socket: socket, loop: loop, version: "touchd fuzz", services: services)
+            try daemon.start()
         } catch {
             throw FuzzViolation("the daemon did not start: \(error)")
         }

@@ -30,8 +30,8 @@ import Glibc
             #expect(FileManager.default.createFile(atPath: tokens, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]))
             let settings = WebSocketListener.Settings(
                 address: try InternetSocketAddress(parsing: "127.0.0.1:0"), tokensFile: tokens, origins: origins)
-            listener = try WebSocketListener(settings: settings, server: h.daemon.server, loop: h.loop) { _ in }
-            h.daemon.server.webSocketListener = listener
+            try h.daemon.server.listen(webSocket: settings) { _ in }
+            listener = try #require(h.daemon.server.webSocketListener)
         }
 
         deinit { unlink(tokens) }

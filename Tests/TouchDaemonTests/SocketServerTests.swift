@@ -291,7 +291,7 @@ import TouchProtocol
     @Test func aLiveDaemonsSocketIsNeverTakenOverButAStaleOneIsReplaced() throws {
         let h = try DaemonHarness(app: kioskApp())
         let loop = try EventLoop()
-        #expect(throws: SystemError.self) { _ = try SocketServer(path: h.path, loop: loop) }
+        #expect(throws: SystemError.self) { _ = try SocketEndpoint.bind(path: h.path) }
         // A stale file: a socket nobody listens on.
         let stale = NSTemporaryDirectory() + "touchd-stale-\(getpid()).sock"
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -300,11 +300,13 @@ import TouchProtocol
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in stale.utf8.enumerated() { raw[i] = b } }
         _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
         close(fd)
-        let server = try SocketServer(path: stale, loop: loop)
+        let endpoint = try SocketEndpoint.bind(path: stale)
         var st = stat()
         #expect(stat(stale, &st) == 0)
         #expect(st.st_mode & 0o777 == 0o660)
-        server.shutdown(reason: "test over")
+        let daemon = Daemon(app: kioskApp(), socket: DaemonSocket(endpoint: endpoint), loop: loop, version: "touchd test")
+        try daemon.start()
+        daemon.server.shutdown(reason: "test over")
         #expect(stat(stale, &st) != 0, "the socket file is removed on shutdown")
     }
 }

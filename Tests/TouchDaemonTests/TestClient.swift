@@ -170,10 +170,10 @@ final class DaemonHarness {
     ) throws {
         path = NSTemporaryDirectory() + "touchd-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
         loop = try EventLoop(clock: clock)
-        let server = try SocketServer(path: path, loop: loop, mode: mode, limits: limits, policy: policy)
+        let socket = DaemonSocket(endpoint: try SocketEndpoint.bind(path: path, mode: mode), limits: limits, policy: policy)
         let services = DaemonServices(input: InputSources(sources), layoutFile: layoutFile, observer: observer)
-        daemon = Daemon(app: app, server: server, loop: loop, version: "touchd test", services: services)
-        try daemon.startInput()
+        daemon = Daemon(app: app, socket: socket, loop: loop, version: "touchd test", services: services)
+        try daemon.start()
     }
 
     deinit { daemon.server.shutdown(reason: "test over") }
