@@ -1,7 +1,8 @@
 extension Application {
     /// Dispatches one touches event: new touches are hit-tested, live ones updated, and the changed
-    /// touches delivered to their views' responder chains grouped as UIKit groups them.
-    mutating func dispatchTouches(_ frame: InputFrame) -> DispatchReport {
+    /// touches delivered to their views' responder chains grouped as UIKit groups them. The hit
+    /// records of the touches that began go to `hitsReady` before anything is delivered.
+    mutating func dispatchTouches(_ frame: InputFrame, hitsReady: ([HitRecord]) -> Void) -> DispatchReport {
         statistics.eventsDispatched += 1
         var report = DispatchReport(event: Event(type: .touches, timestamp: frame.timestamp, allTouches: []))
         if recordsResponderCalls {
@@ -48,6 +49,7 @@ extension Application {
             }
         }
         statistics.anomalies += report.anomalies.count
+        if !report.hits.isEmpty { hitsReady(report.hits) }
         deliver(changed, report: &report)
         return report
     }

@@ -156,12 +156,14 @@ public struct Application: Sendable {
     /// Dispatches the oldest queued event, due or not, or returns `nil` when the queue is empty.
     public mutating func dispatchNext() -> DispatchReport? {
         guard let event = queue.dequeue() else { return nil }
-        return dispatch(event)
+        return dispatch(event, hitsReady: { _ in })
     }
 
-    private mutating func dispatch(_ event: QueuedEvent) -> DispatchReport {
+    /// Dispatches one event; a touch-down frame's hit records go to `hitsReady` as soon as its
+    /// hit-tests are done, before any view, recognizer or control hears of it.
+    private mutating func dispatch(_ event: QueuedEvent, hitsReady: ([HitRecord]) -> Void) -> DispatchReport {
         switch event {
-        case .touches(let frame): dispatchTouches(frame)
+        case .touches(let frame): dispatchTouches(frame, hitsReady: hitsReady)
         case .presses(let input): dispatchPresses(input)
         case .remoteControl(let input): dispatchRemoteControl(input)
         case .motion(let input): dispatchMotion(input)
@@ -180,8 +182,18 @@ public struct Application: Sendable {
     /// due before a move's tick fire before it, at their own times.
     public mutating func dispatchDue(by time: Double) -> [DispatchReport] {
         var reports: [DispatchReport] = []
-        dispatch(dueBy: time, at: time, into: &reports)
+        dispatchDue(by: time, hitsReady: { _ in }, dispatched: { reports.append($0) })
         return reports
+    }
+
+    /// Dispatches the queued events due by `time`, as ``dispatchDue(by:)`` does, handing each
+    /// report to `dispatched` as soon as it is made, and a touch-down frame's hit records to
+    /// `hitsReady` as soon as its hit-tests are done (after the reports before it, before its
+    /// views, recognizers and controls are called): a caller can send the hits ahead of the rest.
+    public mutating func dispatchDue(
+        by time: Double, hitsReady: ([HitRecord]) -> Void, dispatched: (DispatchReport) -> Void
+    ) {
+        dispatch(dueBy: time, at: time, hitsReady: hitsReady, dispatched: dispatched)
     }
 
     /// Dispatches every queued event at input time `time`, moves waiting for their tick included:
@@ -189,15 +201,24 @@ public struct Application: Sendable {
     /// by a waiting move's tick, or by `time` if that comes first, fire before it.
     public mutating func flush(at time: Double) -> [DispatchReport] {
         var reports: [DispatchReport] = []
-        dispatch(dueBy: .infinity, at: time, into: &reports)
+        flush(at: time, hitsReady: { _ in }, dispatched: { reports.append($0) })
         return reports
     }
 
-    private mutating func dispatch(dueBy limit: Double, at time: Double, into reports: inout [DispatchReport]) {
+    /// Dispatches every queued event at input time `time`, as ``flush(at:)`` does, handing each
+    /// report and the hit records of touch-down frames on as ``dispatchDue(by:hitsReady:dispatched:)``
+    /// does.
+    public mutating func flush(at time: Double, hitsReady: ([HitRecord]) -> Void, dispatched: (DispatchReport) -> Void) {
+        dispatch(dueBy: .infinity, at: time, hitsReady: hitsReady, dispatched: dispatched)
+    }
+
+    private mutating func dispatch(
+        dueBy limit: Double, at time: Double, hitsReady: ([HitRecord]) -> Void, dispatched: (DispatchReport) -> Void
+    ) {
         if limit < .infinity { ticksDispatched = max(ticksDispatched, limit) }
         while let (event, due) = queue.take(dueBy: limit) {
-            if due > -.infinity, let report = advanceTime(to: min(due, time)) { reports.append(report) }
-            reports.append(dispatch(event))
+            if due > -.infinity, let report = advanceTime(to: min(due, time)) { dispatched(report) }
+            dispatched(dispatch(event, hitsReady: hitsReady))
         }
     }
 
@@ -214,12 +235,12 @@ public struct Application: Sendable {
     public mutating func send(_ event: QueuedEvent) -> [DispatchReport] {
         var reports: [DispatchReport] = []
         let time = event.timestamp
-        if !queue.isEmpty { dispatch(dueBy: time.nextDown, at: time.nextDown, into: &reports) }
+        if !queue.isEmpty { dispatch(dueBy: time.nextDown, at: time.nextDown, hitsReady: { _ in }, dispatched: { reports.append($0) }) }
         while enqueue(event) == .full {
             guard let report = dispatchNext() else { break }
             reports.append(report)
         }
-        dispatch(dueBy: time, at: time, into: &reports)
+        dispatch(dueBy: time, at: time, hitsReady: { _ in }, dispatched: { reports.append($0) })
         return reports
     }
 

@@ -16,10 +16,29 @@ extension Daemon: ScheduledDispatch {
     /// When the display timer fires (microseconds on the loop's clock); `nil` while no move waits.
     public var displayTimerDeadline: Int64? { scheduler.displayTimerDeadline }
 
-    /// The one step after anything was dispatched: what it produced goes to the clients and the
-    /// sinks, then the timers follow what the application waits for next.
-    func dispatched(_ reports: [DispatchReport]) {
-        if !reports.isEmpty { publish(reports) }
+    /// The one way the daemon dispatches: `body` has the application dispatch, handing on each
+    /// report as it is made and a touch-down frame's hit records as soon as its hit-tests are done.
+    /// What it produces is published as it comes, each client getting one write for all of it,
+    /// but for hits: a touch-down frame's `hit` messages are written at once, behind the reports
+    /// before them and ahead of the rest of their frame, whose views, recognizers and controls
+    /// are called after. Then the timers follow what the application waits for next.
+    func dispatchAndPublish(_ body: (inout Application, _ hitsReady: ([HitRecord]) -> Void, _ dispatched: (DispatchReport) -> Void) -> Void) {
+        var hitsSent = false
+        server.batch {
+            body(
+                &app,
+                { hits in
+                    let messages = MessageEncoder.hitMessages(hits, interest: interest)
+                    guard !messages.isEmpty else { return }
+                    for message in messages { server.broadcast(message) }
+                    server.flushBatch()
+                    hitsSent = true
+                },
+                { report in
+                    publish(report, hitsSent: hitsSent)
+                    hitsSent = false
+                })
+        }
         rearmTimers()
     }
 
@@ -90,23 +109,24 @@ extension Daemon: ScheduledDispatch {
         guard inPlace({ $0.queue.hasEventDue(by: time) }) else {
             return scheduler.rearmDisplay(displayTick: inPlace { $0.nextDisplayTick })
         }
-        dispatched(app.dispatchDue(by: time))
+        dispatchAndPublish { app, hitsReady, dispatched in app.dispatchDue(by: time, hitsReady: hitsReady, dispatched: dispatched) }
     }
 
     /// A recognizer deadline passed: what is due by now is dispatched, then the recognizers waiting
     /// for the time decide.
     func gestureDeadlinePassed() {
         let now = inputNow()
-        var reports = app.dispatchDue(by: now)
-        if let report = app.advanceTime(to: now) { reports.append(report) }
-        dispatched(reports)
+        dispatchAndPublish { app, hitsReady, dispatched in
+            app.dispatchDue(by: now, hitsReady: hitsReady, dispatched: dispatched)
+            if let report = app.advanceTime(to: now) { dispatched(report) }
+        }
     }
 
     /// A display tick came: the moves waiting for it are dispatched. (The tick it was set for is
     /// never missed for the rounding of the clocks' conversion.)
     func displayTickPassed() {
-        let tick = inPlace { $0.nextDisplayTick } ?? -.infinity
-        dispatched(app.dispatchDue(by: max(inputNow(), tick)))
+        let time = max(inputNow(), inPlace { $0.nextDisplayTick } ?? -.infinity)
+        dispatchAndPublish { app, hitsReady, dispatched in app.dispatchDue(by: time, hitsReady: hitsReady, dispatched: dispatched) }
     }
 
     /// Dispatches every queued event, oldest first, the moves waiting for a display tick included,
@@ -115,7 +135,8 @@ extension Daemon: ScheduledDispatch {
     public func dispatchQueued() {
         scheduler.deferredDispatchDone()
         guard inPlace({ $0.queue.count > 0 }) else { return }
-        dispatched(app.flush(at: inputNow()))
+        let now = inputNow()
+        dispatchAndPublish { app, hitsReady, dispatched in app.flush(at: now, hitsReady: hitsReady, dispatched: dispatched) }
     }
 
     /// Reads the application in place, for what runs on every frame: reading a property of the
@@ -131,15 +152,15 @@ extension Daemon: ScheduledDispatch {
     /// Publishes already-dispatched reports to the clients, and gives their anomalies to the
     /// observer. Each client gets everything in one write.
     public func publish(_ reports: [DispatchReport]) {
-        server.batch {
-            for report in reports {
-                if !report.anomalies.isEmpty { for anomaly in report.anomalies { observer.anomaly(anomaly) } }
-                recentTouches.record(report)
-                for sink in services.sinks { sink.deliver(report) }
-                let messages = MessageEncoder.messages(for: report, interest: interest)
-                for message in messages { server.broadcast(message) }
-            }
-        }
+        server.batch { for report in reports { publish(report, hitsSent: false) } }
+    }
+
+    /// Publishes one report (in the caller's batch); `hitsSent` when its hits went out already.
+    private func publish(_ report: DispatchReport, hitsSent: Bool) {
+        if !report.anomalies.isEmpty { for anomaly in report.anomalies { observer.anomaly(anomaly) } }
+        recentTouches.record(report)
+        for sink in services.sinks { sink.deliver(report) }
+        for message in MessageEncoder.messages(for: report, interest: interest, hitsSent: hitsSent) { server.broadcast(message) }
     }
 
     /// Publishes a message that is not about a dispatched event (devices added or removed).

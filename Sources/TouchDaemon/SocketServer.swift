@@ -168,6 +168,12 @@ public final class SocketServer {
         batching = true
         body()
         batching = false
+        flushBatch()
+    }
+
+    /// Writes now what the current batch has queued so far (a touch-down frame's hits, ahead of
+    /// the rest of their frame); the batch goes on.
+    public func flushBatch() {
         let waiting = unflushed
         unflushed.removeAll(keepingCapacity: true)
         for client in waiting where clients[client.fd] === client { flush(client) }

@@ -17,18 +17,17 @@ public enum MessageEncoder {
     public static func messages(for report: DispatchReport) -> [OutboundMessage] { messages(for: report, interest: .everything) }
 
     /// The messages for one dispatched event that `interest` wants (see ``messages(for:)``).
-    public static func messages(for report: DispatchReport, interest: MessageInterest) -> [OutboundMessage] {
+    ///
+    /// With `hitsSent`, the report's `hit` and `hit_test` messages were sent already
+    /// (``hitMessages(_:interest:)``), ahead of the rest of their frame, and are left out.
+    public static func messages(for report: DispatchReport, interest: MessageInterest, hitsSent: Bool = false) -> [OutboundMessage] {
         let touches = interest.wants(.touches) ? report.changedTouches.count : 0
+        let hits = hitsSent ? 0 : report.hits.count
         // All the event's messages in one buffer: one allocation for their bodies.
         var batch = MessageBatch(
-            messages: report.hits.count + touches + report.presses.count + report.gestures.count
+            messages: hits + touches + report.presses.count + report.gestures.count
                 + report.actions.count + report.firstResponderChanges.count + 2)
-        if interest.wants(.hits) || interest.wants(.hitTests) {
-            for hit in report.hits {
-                add(hit, to: &batch)
-                addTrace(of: hit, to: &batch)
-            }
-        }
+        if hits > 0 { addHits(report.hits, interest: interest, to: &batch) }
         if touches > 0 { touchMessages(of: report.changedTouches, forms: interest.touchForms, to: &batch) }
         for press in report.presses { add(press, to: &batch) }
         if let command = report.remoteControl { add(command, responder: report.startResponder, to: &batch) }
@@ -47,6 +46,22 @@ public enum MessageEncoder {
         }
         for remaining in changes[change...] { add(remaining, to: &batch) }
         return batch.finish()
+    }
+
+    /// The `hit` messages (and `hit_test` traces) of a touch-down frame's hits, the first messages
+    /// of their frame, sent ahead of the rest.
+    public static func hitMessages(_ hits: [HitRecord], interest: MessageInterest) -> [OutboundMessage] {
+        var batch = MessageBatch(messages: 2 * hits.count)
+        addHits(hits, interest: interest, to: &batch)
+        return batch.finish()
+    }
+
+    private static func addHits(_ hits: [HitRecord], interest: MessageInterest, to batch: inout MessageBatch) {
+        guard interest.wants(.hits) || interest.wants(.hitTests) else { return }
+        for hit in hits {
+            add(hit, to: &batch)
+            addTrace(of: hit, to: &batch)
+        }
     }
 
     /// One message in a batch of its own.
