@@ -17,7 +17,7 @@ extension LayoutValidator {
             let at = path(o.table, o.index, "next_responder")
             guard
                 checkReference(
-                    o.next, at: at, role: "next responder", allowed: [.window, .view, .controller, .application, .delegate],
+                    o.next, at: at, role: "next responder", allowed: [.window, .view, .controller, .application, .appDelegate],
                     expect: LayoutReader.nextResponderExpectation)
             else { continue }
             if o.next == o.id {

@@ -86,7 +86,7 @@ extension LayoutValidator {
         case .window: windowsByID[id]?.firstResponderTraits
         case .view: viewsByID[id]?.firstResponderTraits
         case .controller: controllersByID[id]?.firstResponderTraits
-        case .application, .delegate, nil: nil
+        case .application, .appDelegate, nil: nil
         }
     }
 

@@ -10,19 +10,6 @@ import TouchCore
 struct LayoutValidator {
     let log: IssueLog
 
-    enum ResponderKind: CaseIterable {
-        case window, view, controller, application, delegate
-
-        var noun: String {
-            switch self {
-            case .window: "a window"
-            case .view: "a view"
-            case .controller: "a controller"
-            case .application: "the application"
-            case .delegate: "the app delegate"
-            }
-        }
-    }
 
     /// The first declaration of each id.
     struct Declaration {
@@ -75,7 +62,7 @@ struct LayoutValidator {
     private mutating func declareIDs(_ draft: LayoutDraft) {
         var all: [(id: ResponderID, kind: ResponderKind, path: TOMLPath)] = [
             (draft.application.id, .application, TOMLPath.root.appending("application").appending("id")),
-            (draft.application.delegate, .delegate, TOMLPath.root.appending("application").appending("delegate")),
+            (draft.application.delegate, .appDelegate, TOMLPath.root.appending("application").appending("delegate")),
         ]
         all += draft.windows.map { ($0.spec.id, .window, path("window", $0.index, "id")) }
         all += draft.controllers.map { ($0.spec.id, .controller, path("controller", $0.index, "id")) }
@@ -104,7 +91,7 @@ struct LayoutValidator {
         switch declaration.kind {
         case .application:
             return log.locator.exactPosition(of: declaration.path) == nil ? "the application (its default id)" : "the application"
-        case .delegate:
+        case .appDelegate:
             return log.locator.exactPosition(of: declaration.path) == nil ? "the app delegate (its default id)" : "the app delegate"
         case .window, .view, .controller:
             var entry = declaration.path
@@ -146,7 +133,7 @@ struct LayoutValidator {
         for (entry, keys) in zip(draft.handlers, draft.handlerFirstResponderKeys) {
             checkReference(
                 entry.spec.responder, at: path("handler", entry.index, "responder"), role: "responder",
-                allowed: [.window, .view, .controller, .application, .delegate],
+                allowed: [.window, .view, .controller, .application, .appDelegate],
                 expect: "the id of a window, view, controller, the application or its delegate")
             if let id = keys.become {
                 let at = path("handler", entry.index, "become_first_responder")
@@ -174,8 +161,21 @@ struct LayoutValidator {
                 guard let responder = target.target else { continue }
                 checkReference(
                     responder, at: path("control", entry.index, "target").appending(index: i).appending("target"), role: "target",
-                    allowed: [.window, .view, .controller, .application, .delegate], expect: "the id of a responder")
+                    allowed: [.window, .view, .controller, .application, .appDelegate], expect: "the id of a responder")
             }
+        }
+    }
+}
+
+extension ResponderKind {
+    /// The kind as an error message names it ("a view", "the app delegate").
+    var noun: String {
+        switch self {
+        case .window: "a window"
+        case .view: "a view"
+        case .controller: "a controller"
+        case .application: "the application"
+        case .appDelegate: "the app delegate"
         }
     }
 }
