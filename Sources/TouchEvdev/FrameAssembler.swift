@@ -37,6 +37,16 @@ public struct FrameAssembler: EventStreamDecoder, Sendable {
     /// The most protocol-A contacts tracked in one frame.
     public static let maximumAnonymousContacts = 32
 
+    private enum Tracker: Sendable {
+        case slotted(SlotTracker)
+        case anonymous(AnonymousTracker)
+        case single(SingleTouchTracker)
+        /// While a tracker is being changed: it is taken out of the enum first, so that its arrays
+        /// are changed in place (a payload bound with `var` shares them with the enum, and the
+        /// first change would copy them, on every frame).
+        case taken
+    }
+
     /// What never changes, kept apart (the assembler is moved in and out of its owners on every
     /// read, and a large value would be copied each time).
     private final class Constants: Sendable {
@@ -58,8 +68,7 @@ public struct FrameAssembler: EventStreamDecoder, Sendable {
     private var sync = EventSync()
     private var pending: [InputEvent] = []
     private var shared: SharedState
-    /// How the device's contacts are followed: by slot, anonymously or as one touch.
-    private var tracker: any ContactTracker
+    private var tracker: Tracker
     private var nextID: UInt64 = 1
 
     /// An assembler for the device `description` describes.
@@ -73,12 +82,14 @@ public struct FrameAssembler: EventStreamDecoder, Sendable {
         constants = Constants(capabilities)
         self.palmThresholds = palmThresholds
         shared = SharedState(description: description)
-        tracker =
-            switch capabilities.multitouch {
-            case .slotted: SlotTracker(description: description, capabilities: capabilities)
-            case .anonymous: AnonymousTracker(capabilities: capabilities)
-            case .singleTouch: SingleTouchTracker(description: description, capabilities: capabilities)
-            }
+        switch capabilities.multitouch {
+        case .slotted:
+            tracker = .slotted(SlotTracker(description: description, capabilities: capabilities))
+        case .anonymous:
+            tracker = .anonymous(AnonymousTracker(capabilities: capabilities))
+        case .singleTouch:
+            tracker = .single(SingleTouchTracker(description: description, capabilities: capabilities))
+        }
         if let slots = description.absInfo[AbsCode.mtSlot], capabilities.slotCount > 0 {
             let declared = DeviceCapabilities.declaredSlots(slots)
             if declared > Limits.maximumSlots {
@@ -142,18 +153,25 @@ public struct FrameAssembler: EventStreamDecoder, Sendable {
     public mutating func finish(at time: EventTime) -> ContactFrame? {
         pending.removeAll(keepingCapacity: true)
         sync.resynchronised()
-        var output = makeOutput(at: time, isResync: true)
-        tracker.cancelAll(output: &output)
+        var output = FrameOutput(time: time, isResync: true, palm: palmThresholds, xAxis: constants.capabilities.xAxis, yAxis: constants.capabilities.yAxis, nextID: nextID, capacity: contactCapacity)
+        switch tracker {
+        case .slotted(var slots):
+            tracker = .taken
+            slots.cancelAll(output: &output)
+            tracker = .slotted(slots)
+        case .anonymous(var anonymous):
+            tracker = .taken
+            anonymous.cancelAll(output: &output)
+            tracker = .anonymous(anonymous)
+        case .single(var single):
+            tracker = .taken
+            single.cancelAll(output: &output)
+            tracker = .single(single)
+        case .taken:
+            preconditionFailure("a frame assembler's tracker is only taken while it is changed")
+        }
         nextID = output.nextID
         return output.takeFrame()
-    }
-
-    /// A frame in the making, at `time`.
-    private func makeOutput(at time: EventTime, isResync: Bool) -> FrameOutput {
-        let capabilities = constants.capabilities
-        return FrameOutput(
-            time: time, isResync: isResync, palm: palmThresholds, xAxis: capabilities.xAxis, yAxis: capabilities.yAxis, nextID: nextID,
-            capacity: contactCapacity)
     }
 
     /// How many contacts a frame of the device may hold: its slots (within ``Limits/maximumSlots``),
@@ -167,14 +185,37 @@ public struct FrameAssembler: EventStreamDecoder, Sendable {
     public mutating func takeAnomalies() -> [DeviceAnomaly] { log.take() }
 
     private mutating func settle(_ events: [InputEvent], at time: EventTime, isResync: Bool) -> ContactFrame? {
-        var output = makeOutput(at: time, isResync: isResync)
+        var output = FrameOutput(time: time, isResync: isResync, palm: palmThresholds, xAxis: constants.capabilities.xAxis, yAxis: constants.capabilities.yAxis, nextID: nextID, capacity: contactCapacity)
         var state = shared
         state.beginFrame()
-        for event in events {
-            state.apply(event)
-            tracker.handle(event, shared: state, output: &output)
+        switch tracker {
+        case .slotted(var slots):
+            tracker = .taken
+            for event in events {
+                state.apply(event)
+                slots.handle(event, shared: state, output: &output)
+            }
+            slots.endFrame(shared: state, output: &output)
+            tracker = .slotted(slots)
+        case .anonymous(var anonymous):
+            tracker = .taken
+            for event in events {
+                state.apply(event)
+                anonymous.handle(event, shared: state, output: &output)
+            }
+            anonymous.endFrame(shared: state, output: &output)
+            tracker = .anonymous(anonymous)
+        case .single(var single):
+            tracker = .taken
+            for event in events {
+                state.apply(event)
+                single.handle(event, shared: state, output: &output)
+            }
+            single.endFrame(shared: state, output: &output)
+            tracker = .single(single)
+        case .taken:
+            preconditionFailure("a frame assembler's tracker is only taken while it is changed")
         }
-        tracker.endFrame(shared: state, output: &output)
         shared = state
         nextID = output.nextID
         log.record(output.anomalies)
