@@ -64,8 +64,7 @@ public final class DaemonRunner {
         app: Application, options: Options, clock: any TimeSource, sources: [InputSource], activatedFD: Int32? = nil, logger: Logger,
         notifier: SystemdNotifier, layoutFile: String?, sinks: [any ReportSink] = []
     ) throws {
-        loop = try EventLoop(clock: clock)
-        loop.onError = { error in logger.error("\(error)") }
+        loop = try EventLoop(clock: clock) { error in logger.error("\(error)") }
         self.notifier = notifier
         self.logger = logger
         metrics = options.metricsFile.map { ($0, options.metricsInterval) }

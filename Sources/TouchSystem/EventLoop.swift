@@ -35,7 +35,7 @@ public final class EventLoop {
     public let clock: any TimeSource
     /// Told of every failure the loop met that no caller could be thrown (changing or removing a
     /// registration, arming the timer). By default written to standard error; the daemon logs it.
-    public var onError: (SystemError) -> Void = EventLoop.writeToStandardError
+    public let onError: (SystemError) -> Void
 
     private let epfd: Int32
     private var registrations = RegistrationTable<(Readiness) -> Void>()
@@ -60,10 +60,14 @@ public final class EventLoop {
     /// Whether the `timerfd` follows the timers: only when they run on the kernel's clock.
     let timersUseDescriptor: Bool
 
-    /// A loop whose timers run on `clock`.
+    /// A loop whose timers run on `clock`, telling `onError` of the failures no caller could be
+    /// thrown.
     /// - Throws: ``SystemError`` from `epoll_create1`, `timerfd_create` or registering the timer.
-    public init(clock: any TimeSource = MonotonicClock()) throws(SystemError) {
+    public init(
+        clock: any TimeSource = MonotonicClock(), onError: @escaping (SystemError) -> Void = EventLoop.writeToStandardError
+    ) throws(SystemError) {
         self.clock = clock
+        self.onError = onError
         timersUseDescriptor = clock is MonotonicClock
         epfd = try SystemCall.descriptor("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
         do {

@@ -85,9 +85,8 @@ private final class Pipe {
     }
 
     @Test func failuresToChangeOrRemoveARegistrationAreReported() throws {
-        let loop = try EventLoop()
         var reported: [SystemError] = []
-        loop.onError = { reported.append($0) }
+        let loop = try EventLoop { reported.append($0) }
         let pipe = try Pipe()
         defer { pipe.closeBoth() }
         // A copy under a number far above those other tests open, so none reuses it once closed.
@@ -108,9 +107,8 @@ private final class Pipe {
     }
 
     @Test func aDescriptorClosedWithoutBeingUnregisteredCanBeRegisteredAgainAndTheMistakeIsReported() throws {
-        let loop = try EventLoop()
         var reported: [SystemError] = []
-        loop.onError = { reported.append($0) }
+        let loop = try EventLoop { reported.append($0) }
         let old = try Pipe()
         defer { old.closeBoth() }
         var limits = rlimit()
