@@ -32,6 +32,8 @@ extension Daemon: ScheduledDispatch {
                     guard !messages.isEmpty else { return }
                     for message in messages { server.broadcast(message) }
                     server.flushBatch()
+                    // Their readers may share the processor: they read them now.
+                    Processor.yield()
                     hitsSent = true
                 },
                 { report in
