@@ -40,17 +40,27 @@ extension Request {
         }
     }
 
-    /// The arguments each command takes, besides `id` and `cmd`. A key outside its command's list is
-    /// refused (it is usually a typo, and ignoring it would do something other than what was asked).
-    static let arguments: [String: Set<String>] = [
-        "ping": [], "subscribe": ["topics", "views", "actions", "touch_samples"], "unsubscribe": ["subscription"],
-        "hit_test": ["x", "y", "window"], "set": ["view", "properties"], "set_control": ["view", "value", "enabled"], "add_view": ["view", "parent", "properties", "keep"],
-        "remove_view": ["view"], "reload": [], "devices": [], "views": [], "stats": [], "snapshot": ["window", "heatmap", "touches"],
-        "become_first_responder": ["responder"], "resign_first_responder": ["responder"],
-        "begin_receiving_remote_control": [], "end_receiving_remote_control": [],
-        "record": ["device"], "stop_recording": ["device"], "calibrate": ["device", "targets"], "calibration_point": ["sample", "target"],
-        "finish_calibration": [], "cancel_calibration": [],
+    /// Every command, in the order docs/protocol.md lists them, with the arguments it takes besides
+    /// `id` and `cmd`. A key outside its command's list is refused (it is usually a typo, and
+    /// ignoring it would do something other than what was asked).
+    static let commands: [(name: String, arguments: Set<String>)] = [
+        ("ping", []), ("subscribe", ["topics", "views", "actions", "touch_samples"]), ("unsubscribe", ["subscription"]),
+        ("hit_test", ["x", "y", "window"]), ("set", ["view", "properties"]), ("set_control", ["view", "value", "enabled"]),
+        ("add_view", ["view", "parent", "properties", "keep"]), ("remove_view", ["view"]), ("reload", []), ("devices", []),
+        ("views", []), ("stats", []), ("snapshot", ["window", "heatmap", "touches"]), ("become_first_responder", ["responder"]),
+        ("resign_first_responder", ["responder"]), ("begin_receiving_remote_control", []), ("end_receiving_remote_control", []),
+        ("record", ["device"]), ("stop_recording", ["device"]), ("calibrate", ["device", "targets"]),
+        ("calibration_point", ["sample", "target"]), ("finish_calibration", []), ("cancel_calibration", []),
     ]
+
+    /// ``commands`` by name.
+    static let arguments: [String: Set<String>] = Dictionary(commands.map { ($0.name, $0.arguments) }, uniquingKeysWith: { first, _ in first })
+
+    /// The commands' names as the `unknown_command` error lists them: "a, b or c".
+    static let commandList: String = {
+        let names = commands.map(\.name)
+        return names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+    }()
 
     static func command(_ d: [String: JSONValue]) throws(RequestError) -> Request {
         guard case .string(let cmd) = d["cmd"] else { throw RequestError(.malformedRequest, "missing \"cmd\" (a string)") }
@@ -100,7 +110,7 @@ extension Request {
     static func unknownCommand(_ cmd: String) -> RequestError {
         RequestError(
             .unknownCommand,
-            "unknown command \"\(excerpt(cmd))\": expected ping, subscribe, unsubscribe, hit_test, set, set_control, add_view, remove_view, reload, devices, views, stats, snapshot, become_first_responder, resign_first_responder, begin_receiving_remote_control, end_receiving_remote_control, record, stop_recording, calibrate, calibration_point, finish_calibration or cancel_calibration"
+            "unknown command \"\(excerpt(cmd))\": expected \(commandList)"
         )
     }
 

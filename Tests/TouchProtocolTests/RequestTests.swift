@@ -94,6 +94,18 @@ import TouchProtocol
         #expect(!error.message.isEmpty)
     }
 
+    /// An unknown command is answered with every command the protocol has, in its documented order;
+    /// each one listed is known (it fails, if at all, on its arguments, never as unknown).
+    @Test func anUnknownCommandListsEveryCommand() throws {
+        guard case .failure(let error) = Request.parse(#"{"id":1,"cmd":"pong"}"#).result else { return #expect(Bool(false)) }
+        #expect(error.code == .unknownCommand)
+        let listed = "ping, subscribe, unsubscribe, hit_test, set, set_control, add_view, remove_view, reload, devices, views, stats, snapshot, become_first_responder, resign_first_responder, begin_receiving_remote_control, end_receiving_remote_control, record, stop_recording, calibrate, calibration_point, finish_calibration or cancel_calibration"
+        #expect(error.message == "unknown command \"pong\": expected \(listed)")
+        for name in listed.replacingOccurrences(of: " or ", with: ", ").split(separator: ", ") {
+            if case .failure(let error) = Request.parse(#"{"id":1,"cmd":"\#(name)"}"#).result { #expect(error.code != .unknownCommand, "\(name)") }
+        }
+    }
+
     @Test func unknownArgumentsAreRefusedByName() throws {
         let (id, result) = Request.parse(#"{"id":7,"cmd":"hit_test","x":1,"y":2,"windw":"main"}"#)
         #expect(id == .int(7))
