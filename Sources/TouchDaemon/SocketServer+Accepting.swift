@@ -4,32 +4,22 @@ import TouchProtocol
 /// Accepting connections: each is given its role by the peer policy, or refused with a reason;
 /// at most ``ClientLimits/maximumClients`` are served at once, some of the places kept for the
 /// control role (`SocketServer+Places.swift`). When the process or the system is
-/// out of descriptors, accepting pauses for ``ClientLimits/acceptBackoff`` (the listening socket is
-/// not watched meanwhile, so the loop does not spin on a connection it cannot take; waiting
-/// clients stay in the kernel's backlog), as swift-nio's accept backoff does.
+/// out of descriptors, accepting pauses for ``ClientLimits/acceptBackoff`` (``ConnectionAcceptor``).
 extension SocketServer {
-    /// The most connections accepted in one wakeup: a flood of connections cannot hold the loop
-    /// (the rest are accepted at the next wakeup: the listening socket stays readable).
-    static let maximumAcceptsPerWakeup = 16
+    /// Starts accepting clients on the endpoint.
+    /// - Throws: ``SystemError`` when the loop cannot watch the listening socket.
+    public func startAccepting() throws(SystemError) {
+        guard acceptor == nil else { return }
+        acceptor = try ConnectionAcceptor(
+            listening: listenFD, subject: path, loop: loop, backoff: limits.acceptBackoff,
+            paused: { [unowned self] error in self.acceptingPaused(error) }, accepted: { [unowned self] fd in self.admit(fd) })
+    }
 
-    func acceptClients() {
-        var attempts = 0
-        while attempts < Self.maximumAcceptsPerWakeup && !acceptPaused {
-            attempts += 1
-            let accepted: SocketIO.Accepted
-            do {
-                accepted = try SocketIO.accept(listenFD, path)
-            } catch {
-                loop.onError(error)
-                return
-            }
-            switch accepted {
-            case .connection(let fd): admit(fd)
-            case .gaveUp: continue
-            case .outOfResources: pauseAccepting()
-            case .nothingWaiting: return
-            }
-        }
+    /// Accepting (here or on the WebSocket listener) paused for ``ClientLimits/acceptBackoff``:
+    /// out of descriptors (counted), or `accept` failed (reported).
+    func acceptingPaused(_ error: SystemError?) {
+        if let error { return loop.onError(error) }
+        statistics.acceptBackoffs += 1
     }
 
     private func admit(_ fd: Int32) {
@@ -86,18 +76,5 @@ extension SocketServer {
         outbox.sendFinal(MessageEncoder.goodbye(reason: reason))
         _ = outbox.flush(final: true)
         Descriptor.close(fd)
-    }
-
-    private func pauseAccepting() {
-        acceptPaused = true
-        statistics.acceptBackoffs += 1
-        loop.modify(listenFD, for: [])
-        acceptTimer?.schedule(after: limits.acceptBackoff)
-    }
-
-    func resumeAccepting() {
-        guard acceptPaused else { return }
-        acceptPaused = false
-        loop.modify(listenFD, for: .readable)
     }
 }

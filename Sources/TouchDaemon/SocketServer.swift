@@ -28,13 +28,11 @@ public final class SocketServer {
     /// Whether this turn's `snapshot`, `views` or `hit_test` request was served (one a turn, for
     /// all clients).
     var heavySlotTaken = false
-    /// Whether the listening socket is unwatched until ``acceptTimer`` (out of descriptors).
-    var acceptPaused = false
     var nextSerial: UInt64 = 1
+    /// Takes the connections of the listening socket, once ``startAccepting()`` ran.
+    var acceptor: ConnectionAcceptor?
     /// Wakes the loop for requests left from the last turn.
     var turnTimer: TimerHandle?
-    /// Ends a pause in accepting.
-    var acceptTimer: TimerHandle?
     /// Checks clients being disconnected for progress.
     var closingTimer: TimerHandle?
     /// Closes quiet read-only connections without a subscription (`SocketServer+Places.swift`).
@@ -106,16 +104,9 @@ public final class SocketServer {
         self.policy = policy
         self.delegate = delegate
         turnTimer = loop.timer { [unowned self] in self.scheduleTurn() }
-        acceptTimer = loop.timer { [unowned self] in self.resumeAccepting() }
         closingTimer = loop.timer { [unowned self] in self.checkClosingClients() }
         idleTimer = loop.timer { [unowned self] in self.closeIdleClients() }
         keepaliveTimer = loop.timer { [unowned self] in self.pingQuietWebSocketClients() }
-    }
-
-    /// Starts accepting clients on the endpoint.
-    /// - Throws: ``SystemError`` when the loop cannot watch the listening socket.
-    public func startAccepting() throws(SystemError) {
-        try loop.register(listenFD, for: .readable) { [unowned self] _ in self.acceptClients() }
     }
 
     /// Serves the clients of a WebSocket listener made with `settings` too (see
@@ -152,9 +143,9 @@ public final class SocketServer {
             Descriptor.close(client.fd)
         }
         for fd in closing.keys { closeLingering(fd, stalled: false) }
-        for timer in [turnTimer, acceptTimer, closingTimer, idleTimer, keepaliveTimer] { timer?.cancel() }
+        for timer in [turnTimer, closingTimer, idleTimer, keepaliveTimer] { timer?.cancel() }
         ready.removeAll()
-        loop.unregister(listenFD)
+        acceptor?.stop()
         endpoint.close()
     }
 

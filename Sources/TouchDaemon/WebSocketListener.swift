@@ -44,8 +44,8 @@ public final class WebSocketListener {
     private var tokens: TokensFile
     private var pending: [Int32: Pending] = [:]
     private var timeoutTimer: TimerHandle?
-    /// Watches the listening socket again after a pause in accepting.
-    private var resumeTimer: TimerHandle?
+    /// Takes the connections of the listening socket.
+    private var acceptor: ConnectionAcceptor?
     private let warn: (String) -> Void
     /// The tokens file's problem last logged (each is logged once, when it appears).
     private var lastTokensProblem: String?
@@ -62,14 +62,15 @@ public final class WebSocketListener {
         let port = (try? InternetSocketAddress.boundPort(of: listenFD)) ?? settings.address.port
         let host = settings.address.host
         boundAddress = (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
+        timeoutTimer = loop.timer { [unowned self] in self.expireHandshakes() }
         do {
-            try loop.register(listenFD, for: .readable) { [unowned self] _ in self.acceptConnections() }
+            acceptor = try ConnectionAcceptor(
+                listening: listenFD, subject: boundAddress, loop: loop, backoff: server.limits.acceptBackoff,
+                paused: { [unowned self] error in self.server.acceptingPaused(error) }, accepted: { [unowned self] fd in self.take(fd) })
         } catch {
             Descriptor.close(listenFD)
             throw error
         }
-        timeoutTimer = loop.timer { [unowned self] in self.expireHandshakes() }
-        resumeTimer = loop.timer { [unowned self] in self.loop.modify(self.listenFD, for: .readable) }
         if case .failure(let problem) = tokens.current() {
             lastTokensProblem = problem.text
             warn("websocket: \(problem): every connection is refused until there are tokens")
@@ -81,52 +82,28 @@ public final class WebSocketListener {
         for fd in pending.keys { close(fd) }
         pending.removeAll()
         timeoutTimer?.cancel()
-        resumeTimer?.cancel()
-        loop.unregister(listenFD)
+        acceptor?.stop()
         Descriptor.close(listenFD)
-    }
-
-    /// Stops watching the listening socket for ``ClientLimits/acceptBackoff`` (out of descriptors,
-    /// or accepting failed): the waiting connections stay in the kernel's backlog, and the loop does
-    /// not spin on a readable socket it cannot accept from.
-    private func pauseAccepting() {
-        server.statistics.acceptBackoffs += 1
-        loop.modify(listenFD, for: [])
-        resumeTimer?.schedule(after: server.limits.acceptBackoff)
     }
 
     /// Connections accepted and still in their handshake.
     public var pendingHandshakes: Int { pending.count }
 
-    private func acceptConnections() {
-        for _ in 0..<SocketServer.maximumAcceptsPerWakeup {
-            let fd: Int32
-            do {
-                switch try SocketIO.accept(listenFD, boundAddress) {
-                case .connection(let accepted): fd = accepted
-                case .gaveUp: continue
-                case .nothingWaiting: return
-                case .outOfResources: return pauseAccepting()
-                }
-            } catch {
-                loop.onError(error)
-                return pauseAccepting()
-            }
-            guard pending.count < server.limits.maximumPendingWebSocketHandshakes else {
-                server.statistics.webSocketRefused += 1
-                refuse(fd, HTTPRefusal(.serviceUnavailable, "too many handshakes under way: try again"))
-                continue
-            }
-            do {
-                try loop.register(fd, for: .readable) { [unowned self] _ in self.readHandshake(fd) }
-            } catch {
-                Descriptor.close(fd)
-                continue
-            }
-            let deadline = loop.clock.seconds + server.limits.webSocketHandshakeTimeout
-            pending[fd] = Pending(deadline: deadline)
-            if !(timeoutTimer?.isScheduled ?? true) { timeoutTimer?.schedule(after: server.limits.webSocketHandshakeTimeout) }
+    /// Takes an accepted connection into its handshake, or refuses it when too many are under way.
+    private func take(_ fd: Int32) {
+        guard pending.count < server.limits.maximumPendingWebSocketHandshakes else {
+            server.statistics.webSocketRefused += 1
+            return refuse(fd, HTTPRefusal(.serviceUnavailable, "too many handshakes under way: try again"))
         }
+        do {
+            try loop.register(fd, for: .readable) { [unowned self] _ in self.readHandshake(fd) }
+        } catch {
+            Descriptor.close(fd)
+            return
+        }
+        let deadline = loop.clock.seconds + server.limits.webSocketHandshakeTimeout
+        pending[fd] = Pending(deadline: deadline)
+        if !(timeoutTimer?.isScheduled ?? true) { timeoutTimer?.schedule(after: server.limits.webSocketHandshakeTimeout) }
     }
 
     private func readHandshake(_ fd: Int32) {

@@ -70,6 +70,10 @@ final class WatchServer {
     let cookieName: String
     /// Closes connections past their head or idle timeout, and keeps streams alive.
     private var sweepTimer: TimerHandle?
+    /// Takes the connections of the listening socket.
+    private var acceptor: ConnectionAcceptor?
+    /// Seconds accepting pauses for when out of descriptors (as the daemon's default).
+    static let acceptBackoff = 1.0
     private var clients: [Int32: Client] = [:]
     /// The `/layout` body: `{"windows":[{"id":..,"svg":..}|{"id":..,"error":..}]}`.
     var layout: [UInt8] = Array(#"{"windows":[]}"#.utf8)
@@ -90,8 +94,13 @@ final class WatchServer {
         if address.host == "127.0.0.1" || address.host == "::1" || acceptsAddresses { accepted.insert("localhost:\(port)") }
         for name in names { accepted.insert("\(name.lowercased()):\(port)") }
         hosts = accepted
-        try loop.register(listenFD, for: .readable) { [unowned self] _ in self.acceptClients() }
         sweepTimer = loop.timer { [unowned self] in self.sweep() }
+        acceptor = try ConnectionAcceptor(
+            listening: listenFD, subject: "the watch page's socket", loop: loop, backoff: Self.acceptBackoff,
+            paused: { error in
+                printError("touchctl watch: " + (error.map { "\($0)" } ?? "out of descriptors") + ": accepting again in a second")
+            },
+            accepted: { [unowned self] fd in self.take(fd) })
     }
 
     /// Whether a request's `Host` names this server.
@@ -118,7 +127,7 @@ final class WatchServer {
     func close() {
         sweepTimer?.cancel()
         for client in clients.values { drop(client) }
-        loop.unregister(listenFD)
+        acceptor?.stop()
         Descriptor.close(listenFD)
     }
 
@@ -143,36 +152,21 @@ final class WatchServer {
 
     // MARK: - Connections
 
-    private func acceptClients() {
-        for _ in 0..<16 {
-            let fd: Int32
-            do {
-                switch try SocketIO.accept(listenFD, "the watch page's socket") {
-                case .connection(let accepted): fd = accepted
-                case .gaveUp: continue
-                case .nothingWaiting: return
-                case .outOfResources:
-                    printError("touchctl watch: out of descriptors: a connection waits until one closes")
-                    return
-                }
-            } catch {
-                printError("touchctl watch: \(error)")
-                return
-            }
-            guard clients.count < Self.maximumClients else {
-                Descriptor.close(fd)
-                continue
-            }
-            let client = Client(fd: fd, now: loop.clock.seconds)
-            if sweepTimer?.isScheduled == false { sweepTimer?.schedule(after: 1) }
-            do {
-                try loop.register(fd, for: .readable) { [unowned self] readiness in self.ready(client, readiness) }
-            } catch {
-                Descriptor.close(fd)
-                continue
-            }
-            clients[fd] = client
+    /// Serves an accepted connection, or closes it when every place is taken.
+    private func take(_ fd: Int32) {
+        guard clients.count < Self.maximumClients else {
+            Descriptor.close(fd)
+            return
         }
+        let client = Client(fd: fd, now: loop.clock.seconds)
+        if sweepTimer?.isScheduled == false { sweepTimer?.schedule(after: 1) }
+        do {
+            try loop.register(fd, for: .readable) { [unowned self] readiness in self.ready(client, readiness) }
+        } catch {
+            Descriptor.close(fd)
+            return
+        }
+        clients[fd] = client
     }
 
     private func ready(_ client: Client, _ readiness: EventLoop.Readiness) {

@@ -225,10 +225,16 @@ import Glibc
 
     /// `touchctl watch ARGS` on the harness's daemon, once it serves: the process and the line it
     /// printed.
-    func startWatch(_ h: DaemonHarness, _ arguments: [String]) throws -> (Process, String) {
+    func startWatch(_ h: DaemonHarness, _ arguments: [String], descriptors: Int? = nil) throws -> (Process, String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binaries.touchctl)
-        process.arguments = ["watch", "--socket", h.path] + arguments
+        let watch = ["watch", "--socket", h.path] + arguments
+        if let descriptors {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+            process.arguments = ["--nofile=\(descriptors):\(descriptors)", Binaries.touchctl] + watch
+        } else {
+            process.executableURL = URL(fileURLWithPath: Binaries.touchctl)
+            process.arguments = watch
+        }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -342,6 +348,37 @@ import Glibc
         print(String(format: "touchctl watch: a browser served again %.1f s after 32 idle connections took every place", MonotonicClock().seconds - start))
         let grown = try residentBytes(of: watch.processIdentifier) - memory
         #expect(grown < 32 << 20, "touchctl watch holds \(grown) bytes more")
+    }
+
+    /// Out of descriptors, `touchctl watch` stops watching its socket for a second at a time
+    /// instead of spinning on a connection it cannot accept, and serves again once some close.
+    @Test func theWatchPageOutOfDescriptorsDoesNotSpin() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit") else { return }
+        let h = try DaemonHarness(app: kioskApp())
+        let (watch, line) = try startWatch(h, ["--listen", "127.0.0.1:0"], descriptors: 16)
+        defer {
+            watch.terminate()
+            watch.waitUntilExit()
+        }
+        let port = try port(in: line)
+        var held: [Int32] = []
+        defer { for fd in held { close(fd) } }
+        for _ in 0..<24 { held.append(connectTCP(port)) }
+        usleep(300_000)
+        let ticks = HostileFloodTests().cpuTicks(watch.processIdentifier)
+        usleep(1_500_000)
+        let used = HostileFloodTests().cpuTicks(watch.processIdentifier) - ticks
+        print("touchctl watch out of descriptors: \(used) CPU ticks in 1.5 s")
+        #expect(watch.isRunning)
+        #expect(used < 50, "it sleeps between attempts (a spinning loop uses about 150): \(used) ticks")
+        for fd in held { close(fd) }
+        held.removeAll()
+        var served = false
+        for _ in 0..<40 where !served {
+            _ = try h.loop.runOnce(timeoutMilliseconds: 100)
+            served = get(port, "/").hasPrefix("HTTP/1.1 200")
+        }
+        #expect(served, "a browser is served again once descriptors are back")
     }
 
     @Test func onEveryAddressTheHostCheckStaysAndATokenFileServes() throws {
