@@ -6,16 +6,20 @@ import Glibc
 #endif
 
 extension EvdevDevice {
+    /// The most events one `read(2)` takes (6 KiB): a ten-finger frame is about sixty.
+    static let batchCapacity = 256
+
     /// Reads everything available now, without blocking, following libevdev's `SYN_DROPPED`
     /// protocol (see ``TouchEvdev/DeviceRead`` and ``EventDrain``).
     ///
-    /// Call it when ``fileDescriptor`` is readable. It drains with `libevdev_next_event` until
-    /// `EAGAIN`, reading each sync delta with `LIBEVDEV_READ_FLAG_SYNC` until `EAGAIN` as libevdev
-    /// requires, however many `SYN_DROPPED` come: nothing is left behind that no readiness would
-    /// announce. A removal is a value, not an error.
+    /// Call it when ``fileDescriptor`` is readable. It reads batches with `read(2)` until
+    /// `EAGAIN`, each event sanitised and tracked as libevdev would (``TouchEvdev/EvdevState``);
+    /// at a `SYN_DROPPED` it has libevdev compute the sync delta from that state, however many
+    /// come: nothing is left behind that no readiness would announce. A removal is a value, not an
+    /// error.
     ///
     /// - Returns: The events and resyncs in order, and whether the device went away.
-    /// - Throws: ``SystemError`` from `libevdev_next_event` for any failure other than
+    /// - Throws: ``SystemError`` from `read` or `libevdev_next_event` for any failure other than
     ///   `EAGAIN` (done) and `ENODEV` (removed), e.g. `EIO`. The device is unusable afterwards;
     ///   events read before the failure are lost with it.
     public func read() throws(SystemError) -> DeviceRead {
@@ -24,28 +28,57 @@ extension EvdevDevice {
         return result
     }
 
-    /// ``read()`` for callers that treat every failure as the device going away: a
-    /// `libevdev_next_event` failure other than `ENODEV` also ends in a removal (with the events
-    /// read before it).
+    /// ``read()`` for callers that treat every failure as the device going away: a failure other
+    /// than `ENODEV` also ends in a removal (with the events read before it).
     public func readAvailable() -> DeviceRead {
         drain().read
     }
 
     private func drain() -> (read: DeviceRead, error: SystemError?) {
-        var ev = input_event()
         let handle = self.handle
         let path = self.path
-        return EventDrain.drain { mode in
-            let flags = mode == .sync ? LIBEVDEV_READ_FLAG_SYNC.rawValue : LIBEVDEV_READ_FLAG_NORMAL.rawValue
-            do throws(SystemError) {
-                guard case .done(let rc) = try SystemCall.negativeErrno("libevdev_next_event", path, {
-                    libevdev_next_event(handle, flags, &ev)
-                }) else { return .done }
-                let event = Self.inputEvent(ev)
-                return rc == Int(LIBEVDEV_READ_STATUS_SYNC.rawValue) ? .sync(event) : .event(event)
-            } catch {
-                return .failed(error)
+        return EventDrain.drain(
+            state: &state, batch: &batch,
+            next: { batch in readBatch(into: &batch) },
+            resync: { state in Self.resync(&state, handle: handle, path: path) })
+    }
+
+    /// One `read(2)` of the descriptor into `batch` (replacing what it held).
+    private func readBatch(into batch: inout [InputEvent]) -> EventDrain.Batch {
+        batch.removeAll(keepingCapacity: true)
+        let size = MemoryLayout<input_event>.stride
+        let outcome: SystemCall.Outcome
+        do throws(SystemError) {
+            outcome = try Descriptor.read(fileDescriptor, into: UnsafeMutableRawBufferPointer(buffer), path)
+        } catch {
+            return .failed(error)
+        }
+        guard case .done(let bytes) = outcome, bytes > 0 else { return .done }
+        // The kernel gives whole events; anything else is a broken device (libevdev: EINVAL).
+        guard bytes % size == 0 else { return .failed(SystemError(call: "read", subject: path, errno: EINVAL)) }
+        for ev in buffer.prefix(bytes / size) { batch.append(Self.inputEvent(ev)) }
+        return .read
+    }
+
+    /// libevdev's sync delta from `state` to the kernel's state now: `state` handed to libevdev, a
+    /// forced sync, the delta read in sync mode until `EAGAIN`, and `state` loaded back.
+    private static func resync(_ state: inout EvdevState, handle: OpaquePointer, path: String) -> (delta: [InputEvent], failure: SystemError?) {
+        push(state, to: handle)
+        var ev = input_event()
+        var delta: [InputEvent] = []
+        defer { reload(&state, from: handle) }
+        do throws(SystemError) {
+            _ = try SystemCall.negativeErrno("libevdev_next_event", path) {
+                libevdev_next_event(handle, LIBEVDEV_READ_FLAG_FORCE_SYNC.rawValue, &ev)
             }
+            while case .done = try SystemCall.negativeErrno("libevdev_next_event", path, {
+                libevdev_next_event(handle, LIBEVDEV_READ_FLAG_SYNC.rawValue, &ev)
+            }) {
+                delta.append(inputEvent(ev))
+            }
+            return (delta, nil)
+        } catch {
+            return (delta, error)
         }
     }
 
@@ -56,53 +89,61 @@ extension EvdevDevice {
     }
 }
 
-/// libevdev's reading protocol, apart from libevdev (so that it is tested without a device):
-/// read normally until `EAGAIN`; when a read reports `LIBEVDEV_READ_STATUS_SYNC` (the kernel's
-/// `SYN_DROPPED`), read in sync mode until `EAGAIN` (the delta), then go on reading normally.
+/// The reading protocol, apart from the device (so that it is tested without one): `read(2)`
+/// batches until `EAGAIN`, every event sanitised and tracked through ``TouchEvdev/EvdevState``
+/// (an event libevdev would drop is skipped); at a `SYN_DROPPED`, the rest of its batch is
+/// discarded (libevdev discards the events queued after it: the kernel's state replaces them),
+/// the sync delta is read, and reading goes on.
 public enum EventDrain {
-    /// How to call `libevdev_next_event`.
-    public enum Mode: Hashable, Sendable {
-        /// `LIBEVDEV_READ_FLAG_NORMAL`.
-        case normal
-        /// `LIBEVDEV_READ_FLAG_SYNC`: the delta after a `SYN_DROPPED`.
-        case sync
-    }
-
-    /// What one call of `libevdev_next_event` gave.
-    public enum Status: Hashable, Sendable {
-        /// `LIBEVDEV_READ_STATUS_SUCCESS`: an event.
-        case event(InputEvent)
-        /// `LIBEVDEV_READ_STATUS_SYNC`: in normal mode the kernel's `SYN_DROPPED`; in sync mode
-        /// an event of the delta.
-        case sync(InputEvent)
-        /// `-EAGAIN`: nothing more now (in sync mode: the delta is complete).
+    /// What one `read(2)` gave.
+    public enum Batch: Equatable, Sendable {
+        /// Events: the batch holds them.
+        case read
+        /// `EAGAIN` (or nothing): nothing more now.
         case done
         /// Any other failure (`ENODEV`: the device is gone).
         case failed(SystemError)
     }
 
-    /// Drains a device through `next`, called with the mode each call must use.
+    /// Drains a device.
     ///
+    /// - Parameters:
+    ///   - state: libevdev's view of the device, kept up to date.
+    ///   - batch: Storage for `next` to fill, reused from read to read.
+    ///   - next: One `read(2)`, its events put in the batch.
+    ///   - resync: After a `SYN_DROPPED`: the sync delta from the state (which it brings up to
+    ///     date), and a failure that ended it.
     /// - Returns: What was read, in order; a failure ends it in a removal, and is returned too
     ///   unless it is `ENODEV` (an unplug is no fault).
-    public static func drain(_ next: (Mode) -> Status) -> (read: DeviceRead, error: SystemError?) {
+    @inlinable
+    public static func drain(
+        state: inout EvdevState, batch: inout [InputEvent],
+        next: (inout [InputEvent]) -> Batch,
+        resync: (inout EvdevState) -> (delta: [InputEvent], failure: SystemError?)
+    ) -> (read: DeviceRead, error: SystemError?) {
         var read = DeviceRead()
         var run: [InputEvent] = []
-        // A multitouch frame is a few dozen events: room for them at once, not by doubling.
-        run.reserveCapacity(64)
         func flush() {
             if !run.isEmpty { read.segments.append(.events(run)) }
             run = []
         }
         while true {
-            switch next(.normal) {
-            case .event(let event):
-                run.append(event)
-            case .sync(let dropped):
-                flush()
-                let (delta, failure) = readDelta(next)
-                read.segments.append(.resync(dropped: dropped, delta: delta))
-                if let failure { return removal(read, failure) }
+            switch next(&batch) {
+            case .read:
+                if run.isEmpty { run.reserveCapacity(batch.count) }
+                for index in batch.indices {
+                    var event = batch[index]
+                    guard state.admit(&event) else { continue }
+                    guard event.type == EventType.syn && event.code == SynCode.dropped else {
+                        run.append(event)
+                        continue
+                    }
+                    flush()
+                    let (delta, failure) = resync(&state)
+                    read.segments.append(.resync(dropped: event, delta: delta))
+                    if let failure { return removal(read, failure) }
+                    break
+                }
             case .done:
                 flush()
                 return (read, nil)
@@ -113,19 +154,8 @@ public enum EventDrain {
         }
     }
 
-    /// Reads a sync delta in sync mode until `EAGAIN` (or a failure).
-    private static func readDelta(_ next: (Mode) -> Status) -> (delta: [InputEvent], failure: SystemError?) {
-        var delta: [InputEvent] = []
-        while true {
-            switch next(.sync) {
-            case .event(let event), .sync(let event): delta.append(event)
-            case .done: return (delta, nil)
-            case .failed(let error): return (delta, error)
-            }
-        }
-    }
-
-    private static func removal(_ read: DeviceRead, _ error: SystemError) -> (read: DeviceRead, error: SystemError?) {
+    @usableFromInline
+    static func removal(_ read: DeviceRead, _ error: SystemError) -> (read: DeviceRead, error: SystemError?) {
         var removed = read
         removed.isRemoval = true
         return (removed, error.isDeviceGone ? nil : error)

@@ -5,13 +5,17 @@ import TouchEvdev
 import Glibc
 #endif
 
-/// One evdev device node (`/dev/input/eventN`), read through libevdev.
+/// One evdev device node (`/dev/input/eventN`): described by libevdev, read with `read(2)`.
+///
+/// Events are read in batches straight from the descriptor (``read()``), sanitised and tracked as
+/// libevdev would (``TouchEvdev/EvdevState``); libevdev describes the device and, after a
+/// `SYN_DROPPED`, computes the sync delta from that state.
 ///
 /// Ownership: the device owns both its file descriptor (opened `O_RDONLY | O_NONBLOCK |
 /// O_CLOEXEC`, or adopted) and its libevdev handle; `deinit` releases a grab, frees the handle and
 /// closes the descriptor. Callers may wait on ``fileDescriptor`` (poll, epoll, a dispatch source)
-/// but must never read from it or close it themselves: reading past libevdev would break its
-/// `SYN_DROPPED` handling.
+/// but must never read from it or close it themselves: an event read elsewhere would be missing
+/// from the state that `SYN_DROPPED` handling starts from.
 ///
 /// Isolation: not thread-safe and not `Sendable`. Create, read and drop it on one thread (the
 /// event loop that waits on its descriptor).
@@ -38,6 +42,12 @@ public final class EvdevDevice {
     public private(set) var isGrabbed = false
 
     let handle: OpaquePointer
+    /// libevdev's view of the device as the reads left it: what a resync starts from.
+    var state: EvdevState
+    /// The events of the last `read(2)`, converted (kept to reuse its storage).
+    var batch: [InputEvent] = []
+    /// Where `read(2)` puts the kernel's events.
+    let buffer: UnsafeMutableBufferPointer<input_event>
 
     /// Opens the evdev node at `path`.
     ///
@@ -53,7 +63,7 @@ public final class EvdevDevice {
         if grab { try self.grab() }
     }
 
-    /// Takes ownership of an open descriptor and reads it through libevdev.
+    /// Takes ownership of an open descriptor, described by libevdev.
     ///
     /// The descriptor should be non-blocking (``readAvailable()`` drains until `EAGAIN`); it is
     /// closed when the device is dropped, and also when this initializer throws.
@@ -82,6 +92,9 @@ public final class EvdevDevice {
         self.description = Self.describe(dev)
         self.physicalPath = Self.nonEmpty(libevdev_get_phys(dev))
         self.uniqueID = Self.nonEmpty(libevdev_get_uniq(dev))
+        self.state = Self.loadState(of: dev)
+        self.buffer = .allocate(capacity: Self.batchCapacity)
+        self.batch.reserveCapacity(Self.batchCapacity)
     }
 
     deinit {
@@ -89,6 +102,7 @@ public final class EvdevDevice {
         if isGrabbed { _ = try? SystemCall.negativeErrno("EVIOCGRAB(release)", path) { libevdev_grab(handle, LIBEVDEV_UNGRAB) } }
         libevdev_free(handle)
         Descriptor.close(fileDescriptor, path)
+        buffer.deallocate()
     }
 
     /// Grabs the device exclusively (`EVIOCGRAB`): while grabbed, no other reader (the console,

@@ -20,6 +20,8 @@ public enum EventType {
     public static let rep: UInt16 = 0x14
     /// `EV_FF`: force feedback.
     public static let ff: UInt16 = 0x15
+    /// `EV_MAX`: the largest event type.
+    public static let maximum: UInt16 = 0x1f
 }
 
 /// `EV_SYN` codes.

@@ -26,8 +26,8 @@ import TouchCore
 /// the resync shows gone are cancelled (their lift was not seen), new ones begin, unchanged ones
 /// continue with the same id.
 ///
-/// Reading through libevdev, whose sync mode already discarded the kernel's incomplete frames:
-/// pass the `SYN_DROPPED` to ``feed(_:)``, then the events read with `LIBEVDEV_READ_FLAG_SYNC` to
+/// Reading a live device, whose reader (libevdev's sync) already discarded the kernel's incomplete
+/// frames: pass the `SYN_DROPPED` to ``feed(_:)``, then the events of the sync delta to
 /// ``resync(with:at:)`` in one call (``EventStreamDecoder/decode(_:into:)`` does both for a
 /// whole ``DeviceRead``). ``finish(at:)`` cancels every live contact and leaves the stream in sync.
 ///

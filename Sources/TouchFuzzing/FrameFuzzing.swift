@@ -9,9 +9,10 @@ import TouchEvdev
 /// assembler reads (and any code), with values small, signed, extreme or raw, grouped into reads:
 /// normal events, `SYN_DROPPED` with a sync delta, and removals.
 ///
-/// Checked: the life of every contact (``ContactLifeCheck``); frames stamped with the time of the
-/// `SYN_REPORT` that made them; and, at the end of the stream, ``FrameAssembler/finish(at:)``
-/// cancelling every contact still down, so none is left neither ended nor cancelled.
+/// Checked: the raw reader's sanitising of every event (``EvdevState``); the life of every
+/// contact (``ContactLifeCheck``); frames stamped with the time of the `SYN_REPORT` that made
+/// them; and, at the end of the stream, ``FrameAssembler/finish(at:)`` cancelling every contact
+/// still down, so none is left neither ended nor cancelled.
 public enum FrameFuzzing {
     public static func run(_ bytes: [UInt8]) throws(FuzzViolation) {
         var input = FuzzBytes(bytes)
@@ -25,8 +26,10 @@ public enum FrameFuzzing {
         var assembler = FrameAssembler(description: description)
         var check = ContactLifeCheck()
         var stream = FuzzEventStream()
+        var state = EvdevState(codes: description.codes, slotCount: description.absInfo[AbsCode.mtSlot].map { Int($0.maximum) + 1 })
         while !input.isAtEnd {
             let read = stream.nextRead(from: &input)
+            try admit(read, to: &state)
             var frames: [ContactFrame] = []
             assembler.decode(read, into: &frames)
             for frame in frames { try check.check(frame) }
@@ -36,6 +39,24 @@ public enum FrameFuzzing {
         }
         try check.checkFinish(assembler.finish(at: stream.time))
         try require(assembler.finish(at: stream.time) == nil, "a second finish cancelled contacts again")
+    }
+
+    /// The raw reader's sanitising (``EvdevState/admit(_:)``) takes any event: a kept slot index is
+    /// one of the device's slots, and a kept tracking id changes its slot from free to taken or back.
+    private static func admit(_ read: DeviceRead, to state: inout EvdevState) throws(FuzzViolation) {
+        for original in read.allEvents {
+            var event = original
+            let slotBefore = state.currentSlot
+            let idBefore = slotBefore.flatMap { state.slotValue(slot: $0, code: AbsCode.mtTrackingID) }
+            guard state.admit(&event) else { continue }
+            try require(event.type == original.type && event.code == original.code, "admitting changed an event's type or code")
+            if let slots = state.slotCount, let slot = state.currentSlot {
+                try require(slot >= 0 && slot < slots, "slot \(slot) selected of \(slots)")
+            }
+            if event.type == EventType.abs && event.code == AbsCode.mtTrackingID, let idBefore {
+                try require((idBefore == -1) != (event.value == -1), "tracking id \(idBefore) -> \(event.value) kept")
+            }
+        }
     }
 
     /// Every frame of a read without resyncs is stamped with one of its `SYN_REPORT`s' times.

@@ -14,6 +14,16 @@ public enum Descriptor {
         try SystemCall.require("fcntl(F_SETFL)", subject) { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
     }
 
+    /// Reads what `fd` has now into `buffer` (`read`): the number of bytes read (0 at the end of a
+    /// file), or ``SystemCall/Outcome/wouldBlock`` when a non-blocking descriptor has nothing.
+    /// Never more than `buffer.count` bytes.
+    /// - Throws: ``SystemError`` from `read` (`ENODEV`: a device that went away).
+    @inlinable
+    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, _ subject: String = "") throws(SystemError) -> SystemCall.Outcome {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return .done(0) }
+        return try SystemCall.posix("read", subject) { Glibc.read(fd, base, buffer.count) }
+    }
+
     /// Closes `fd`, once: on Linux the descriptor is released even when `close` reports `EINTR`,
     /// so it is never retried (a retry could close a descriptor another part just opened). The
     /// error, if any, is returned for the caller to log; the descriptor is gone either way.

@@ -1,0 +1,68 @@
+import CEvdev
+import TouchEvdev
+
+extension EvdevDevice {
+    /// Every event type libevdev knows codes of, with the kernel's code count for it.
+    private static let codeCounts: [(type: UInt32, count: UInt32)] = [
+        (UInt32(EV_KEY), UInt32(KEY_CNT)), (UInt32(EV_REL), UInt32(REL_CNT)), (UInt32(EV_ABS), UInt32(ABS_CNT)),
+        (UInt32(EV_MSC), UInt32(MSC_CNT)), (UInt32(EV_SW), UInt32(SW_CNT)), (UInt32(EV_LED), UInt32(LED_CNT)),
+        (UInt32(EV_SND), UInt32(SND_CNT)), (UInt32(EV_REP), UInt32(REP_CNT)), (UInt32(EV_FF), UInt32(FF_CNT)),
+    ]
+
+    /// The types whose values libevdev keeps, besides the slots.
+    private static let statefulTypes: [UInt16] = [EventType.key, EventType.abs, EventType.sw, EventType.led]
+
+    /// libevdev's state of `dev` now: its codes, slots, values and current slot.
+    static func loadState(of dev: OpaquePointer) -> EvdevState {
+        var codes: [UInt16: Set<UInt16>] = [:]
+        for (type, count) in codeCounts where libevdev_has_event_type(dev, type) == 1 {
+            var typeCodes: Set<UInt16> = []
+            for code in 0..<count where libevdev_has_event_code(dev, type, code) == 1 {
+                typeCodes.insert(UInt16(truncatingIfNeeded: code))
+            }
+            codes[UInt16(truncatingIfNeeded: type)] = typeCodes
+        }
+        var state = EvdevState(codes: codes, slotCount: Int(libevdev_get_num_slots(dev)))
+        reload(&state, from: dev)
+        return state
+    }
+
+    /// Copies libevdev's values into `state` (after a resync, libevdev's state is the kernel's).
+    static func reload(_ state: inout EvdevState, from dev: OpaquePointer) {
+        for type in statefulTypes {
+            for code in state.codes(of: type) where state.value(type: type, code: code) != nil {
+                state.setValue(libevdev_get_event_value(dev, UInt32(type), UInt32(code)), type: type, code: code)
+            }
+        }
+        let slotCodes = state.slotCodes
+        for slot in 0..<state.keptSlots {
+            for code in slotCodes {
+                state.setSlotValue(libevdev_get_slot_value(dev, UInt32(truncatingIfNeeded: slot), UInt32(code)), slot: slot, code: code)
+            }
+        }
+        let current = Int(libevdev_get_current_slot(dev))
+        state.selectSlot(current >= 0 ? current : nil)
+    }
+
+    /// Gives `state` to libevdev as its own (`libevdev_set_slot_value`, `libevdev_set_event_value`),
+    /// so that a forced sync computes the delta from what the reader last saw.
+    static func push(_ state: EvdevState, to dev: OpaquePointer) {
+        let slotCodes = state.slotCodes
+        for slot in 0..<state.keptSlots {
+            for code in slotCodes {
+                guard let value = state.slotValue(slot: slot, code: code) else { continue }
+                _ = libevdev_set_slot_value(dev, UInt32(truncatingIfNeeded: slot), UInt32(code), value)
+            }
+        }
+        for type in statefulTypes {
+            for code in state.codes(of: type) {
+                guard let value = state.value(type: type, code: code) else { continue }
+                _ = libevdev_set_event_value(dev, UInt32(type), UInt32(code), value)
+            }
+        }
+        // Last: selecting the slot also copies its values into the multitouch axes libevdev reports.
+        if let slot = state.currentSlot {
+            _ = libevdev_set_event_value(dev, UInt32(EV_ABS), UInt32(ABS_MT_SLOT), Int32(truncatingIfNeeded: slot))
+        }
+    }
+}
