@@ -122,6 +122,16 @@ public struct ApplicationEventQueue: Sendable {
         return nil
     }
 
+    /// The move-only frames waiting for a display tick, oldest first (each with the samples merged
+    /// into it so far): what the tick will dispatch.
+    public var waitingMoves: [InputFrame] {
+        var frames: [InputFrame] = []
+        for i in max(head, dueThrough + 1)..<storage.count where storage[i].due > -.infinity {
+            if case .touches(let frame) = storage[i].event { frames.append(frame) }
+        }
+        return frames
+    }
+
     /// Whether an event is due by `time` (``dequeue(dueBy:)`` would give one).
     public func hasEventDue(by time: Double) -> Bool {
         guard head < storage.count else { return false }

@@ -103,15 +103,30 @@ extension Daemon: ScheduledDispatch {
     /// Dispatches the queued events that are due by the last event's time and publishes what they
     /// produced, at the end of a wakeup: everything but the moves waiting for a display tick, for
     /// which the display timer is set. (The last event's time, not the clock's: what is dispatched
-    /// then depends on the input's timestamps alone, as in a replay.)
+    /// then depends on the input's timestamps alone, as in a replay.) Then the clients of the
+    /// input's rate get the waiting moves' new samples.
     func dispatchDue() {
         scheduler.deferredDispatchDone()
         let time = scheduler.lastInputTime
         // Most wakeups at 1 kHz only add a move to the one waiting for its tick.
-        guard inPlace({ $0.queue.hasEventDue(by: time) }) else {
-            return scheduler.rearmDisplay(displayTick: inPlace { $0.nextDisplayTick })
+        if inPlace({ $0.queue.hasEventDue(by: time) }) {
+            dispatchAndPublish { app, hitsReady, dispatched in app.dispatchDue(by: time, hitsReady: hitsReady, dispatched: dispatched) }
+        } else {
+            scheduler.rearmDisplay(displayTick: inPlace { $0.nextDisplayTick })
         }
-        dispatchAndPublish { app, hitsReady, dispatched in app.dispatchDue(by: time, hitsReady: hitsReady, dispatched: dispatched) }
+        publishArrivals()
+    }
+
+    /// Sends the samples of the moves waiting for their display tick that no client of the
+    /// `input` and `frames` forms has had yet: those forms follow the input's rate, whatever the
+    /// window's display rate (the application still gets the moves at the tick).
+    private func publishArrivals() {
+        guard !interest.touchForms.isDisjoint(with: .atArrival) else { return }
+        let moves = inPlace { $0.waitingMoveTouches() }
+        guard !moves.isEmpty else { return }
+        let messages = MessageEncoder.arrivalMessages(of: moves, forms: interest.touchForms, marks: &inputRateMarks)
+        guard !messages.isEmpty else { return }
+        server.batch { for message in messages { server.broadcast(message) } }
     }
 
     /// A recognizer deadline passed: what is due by now is dispatched, then the recognizers waiting
@@ -162,7 +177,9 @@ extension Daemon: ScheduledDispatch {
         if !report.anomalies.isEmpty { for anomaly in report.anomalies { observer.anomaly(anomaly) } }
         recentTouches.record(report)
         for sink in services.sinks { sink.deliver(report) }
-        for message in MessageEncoder.messages(for: report, interest: interest, hitsSent: hitsSent) { server.broadcast(message) }
+        for message in MessageEncoder.messages(for: report, interest: interest, hitsSent: hitsSent, marks: &inputRateMarks) {
+            server.broadcast(message)
+        }
     }
 
     /// Publishes a message that is not about a dispatched event (devices added or removed).

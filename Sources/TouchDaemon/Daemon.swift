@@ -70,6 +70,8 @@ public final class Daemon {
     var layoutBaseline: TreeState
     /// What the clients' subscriptions want, so that nothing else is encoded (``updateDiagnostics()``).
     var interest = MessageInterest([])
+    /// The samples of the moves waiting for their display tick already sent at the input's rate.
+    var inputRateMarks = InputRateMarks()
     /// The status line last given to the observer.
     var lastStatus = ""
     /// Status lines follow client and device changes at most once a second, and only while

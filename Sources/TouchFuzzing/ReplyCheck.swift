@@ -7,7 +7,7 @@ enum ReplyCheck {
     static let types: Set<String> = [
         "hello", "error", "hit", "touch", "action", "press", "remote_control", "motion", "first_responder", "device", "gesture",
         "reply", "dropped", "goodbye", "reload", "event", "call", "hit_test", "raw", "recording_ended", "calibration_touch",
-        "calibration_sample", "calibration_ended",
+        "calibration_sample", "calibration_ended", "touch_frame",
     ]
     /// The error codes of `docs/protocol.md` (``RequestErrorCode``, which a test holds to the document).
     static let errorCodes = Set(RequestErrorCode.allCases.map(\.rawValue))

@@ -1,8 +1,38 @@
 import TouchCore
 
-/// The `input` form of `touch` messages: one message per input frame, rebuilt from the samples a
-/// display-rate move merged, so that a client that draws or records signatures sees what it saw
-/// with `refresh_hz = 0`.
+/// What went out at the input's rate ahead of its dispatch: for each touch whose moves wait for a
+/// display tick, the time of the newest sample already sent in the `input` and `frames` forms
+/// (``MessageEncoder/arrivalMessages(of:forms:marks:)``), so that its dispatch at the tick sends
+/// only what is new.
+public struct InputRateMarks: Sendable {
+    private var sentThrough: [TouchID: Double] = [:]
+
+    /// No sample sent ahead.
+    public init() {}
+
+    /// Whether no touch has samples sent ahead.
+    public var isEmpty: Bool { sentThrough.isEmpty }
+
+    /// The time of the newest sample of `touch` sent ahead; `-infinity` for none.
+    func sent(_ touch: TouchID) -> Double { sentThrough[touch] ?? -.infinity }
+
+    mutating func noteSent(_ touch: TouchID, through time: Double) {
+        sentThrough[touch] = max(sent(touch), time)
+    }
+
+    /// Forgets what a dispatch consumed: a finished touch, and a touch whose dispatched samples
+    /// reach as far as what was sent ahead of it.
+    mutating func dispatched(_ touches: [Touch]) {
+        for touch in touches {
+            guard let time = sentThrough[touch.id] else { continue }
+            if touch.phase == .ended || touch.phase == .cancelled || time <= touch.timestamp { sentThrough[touch.id] = nil }
+        }
+    }
+}
+
+/// The forms sent at the input's rate: `input`, one `touch` message per sample, and `frames`, one
+/// `touch_frame` message per input frame, both rebuilt from the samples a display-rate move merged,
+/// so that a client that draws or records signatures sees what it saw with `refresh_hz = 0`.
 extension MessageEncoder {
     /// One sample of a touch in an event: `k` indexes its merged samples, and the touch's own
     /// (newest) sample is `k == coalescedSamples.count`.
@@ -11,58 +41,164 @@ extension MessageEncoder {
         var k: Int
     }
 
-    /// Adds one `moved` message per merged sample and one for each touch's newest sample, in time
-    /// order (touches in the event's order where times are equal, as one input frame lists them).
-    /// A sample where the touch stood still (the same place as the sample before) gives no
-    /// message, as its input frame gave none.
-    static func inputMessages(of touches: [Touch], to batch: inout MessageBatch) {
+    /// The messages of the input's rate for the moves waiting for their display tick
+    /// (``TouchCore/Application/waitingMoveTouches()``): each sample not sent before, in the forms
+    /// of `forms` among `input` and `frames`; `marks` then holds them as sent.
+    public static func arrivalMessages(of moves: [[Touch]], forms: TouchForms, marks: inout InputRateMarks) -> [OutboundMessage] {
+        var batch = MessageBatch(messages: 8)
+        for touches in moves where !touches.isEmpty {
+            let samples = samples(of: touches, after: marks)
+            guard !samples.isEmpty else { continue }
+            if forms.contains(.input) { inputMessages(of: touches, samples: samples, to: &batch) }
+            if forms.contains(.frames) { frameMessages(of: touches, samples: samples, to: &batch) }
+            for touch in touches { marks.noteSent(touch.id, through: touch.timestamp) }
+        }
+        return batch.finish()
+    }
+
+    /// The samples of `touches` after those `marks` holds as sent, in time order (touches in the
+    /// event's order where times are equal, as one input frame lists them).
+    static func samples(of touches: [Touch], after marks: InputRateMarks) -> [SampleIndex] {
         var next = [Int](repeating: 0, count: touches.count)
+        var total = 0
+        for i in touches.indices {
+            let sent = marks.isEmpty ? -Double.infinity : marks.sent(touches[i].id)
+            while next[i] <= touches[i].coalescedSamples.count && time(of: SampleIndex(touch: i, k: next[i]), in: touches) <= sent {
+                next[i] += 1
+            }
+            total += touches[i].coalescedSamples.count + 1 - next[i]
+        }
+        var order: [SampleIndex] = []
+        order.reserveCapacity(total)
         while true {
             var chosen: SampleIndex?
             var earliest = Double.infinity
             for i in touches.indices where next[i] <= touches[i].coalescedSamples.count {
-                let k = next[i]
-                let time = k < touches[i].coalescedSamples.count ? touches[i].coalescedSamples[k].timestamp : touches[i].timestamp
+                let time = time(of: SampleIndex(touch: i, k: next[i]), in: touches)
                 if chosen == nil || time < earliest {
-                    chosen = SampleIndex(touch: i, k: k)
+                    chosen = SampleIndex(touch: i, k: next[i])
                     earliest = time
                 }
             }
-            guard let sample = chosen else { return }
+            guard let sample = chosen else { return order }
             next[sample.touch] += 1
-            addInputSample(sample, of: touches, to: &batch)
+            order.append(sample)
         }
     }
 
-    /// Adds the message of one sample (see ``inputMessages(of:to:)``), unless the touch stood still.
-    private static func addInputSample(_ s: SampleIndex, of touches: [Touch], to batch: inout MessageBatch) {
+    private static func time(of s: SampleIndex, in touches: [Touch]) -> Double {
+        s.k < touches[s.touch].coalescedSamples.count ? touches[s.touch].coalescedSamples[s.k].timestamp : touches[s.touch].timestamp
+    }
+
+    /// A sample's place, with the one before it: what its messages say.
+    struct SampleView {
+        var phase: TouchPhase
+        var time: Double
+        var location: Point
+        var previous: Point
+        var force: Double
+        var majorRadius: Double
+        /// The touch stood still: its input frame gave no message.
+        var isStill: Bool { phase == .moved && location == previous }
+    }
+
+    static func view(of s: SampleIndex, in touches: [Touch]) -> SampleView {
         let samples = touches[s.touch].coalescedSamples
         let own = s.k == samples.count
-        let phase = own ? touches[s.touch].phase : .moved
-        let location = own ? touches[s.touch].locationInWindow : samples[s.k].locationInWindow
-        let previous = s.k == 0 ? touches[s.touch].previousLocationInWindow : samples[s.k - 1].locationInWindow
-        if phase == .moved && location == previous { return }
+        return SampleView(
+            phase: own ? touches[s.touch].phase : .moved,
+            time: own ? touches[s.touch].timestamp : samples[s.k].timestamp,
+            location: own ? touches[s.touch].locationInWindow : samples[s.k].locationInWindow,
+            previous: s.k == 0 ? touches[s.touch].previousLocationInWindow : samples[s.k - 1].locationInWindow,
+            force: own ? touches[s.touch].force : samples[s.k].force,
+            majorRadius: own ? touches[s.touch].majorRadius : samples[s.k].majorRadius)
+    }
+
+    /// Adds one `moved` message per sample of `samples` (``samples(of:after:)``), the touch's own
+    /// sample with its phase. A sample where the touch stood still (the same place as the sample
+    /// before) gives no message, as its input frame gave none.
+    static func inputMessages(of touches: [Touch], samples: [SampleIndex], to batch: inout MessageBatch) {
+        for s in samples { addInputSample(s, of: touches, to: &batch) }
+    }
+
+    /// Adds the message of one sample (see ``inputMessages(of:samples:to:)``), unless the touch stood still.
+    private static func addInputSample(_ s: SampleIndex, of touches: [Touch], to batch: inout MessageBatch) {
+        let sample = view(of: s, in: touches)
+        if sample.isStill { return }
+        let samples = touches[s.touch].coalescedSamples
+        let own = s.k == samples.count
         let inView = own ? touches[s.touch].locationInView : samples[s.k].locationInView
         let previousInView = s.k == 0 ? touches[s.touch].previousLocationInView : samples[s.k - 1].locationInView
-        batch.add(topic: .touches, view: touches[s.touch].view, droppable: phase == .moved, touchForms: .input) { w in
+        batch.add(topic: .touches, view: touches[s.touch].view, droppable: sample.phase == .moved, touchForms: .input) { w in
             w.member("type"); w.literal(#""touch""#)
-            w.member("time"); w.double(own ? touches[s.touch].timestamp : samples[s.k].timestamp)
+            w.member("time"); w.double(sample.time)
             w.member("touch"); w.int(Int64(clamping: touches[s.touch].id))
-            w.member("phase"); self.phase(phase, to: &w)
+            w.member("phase"); self.phase(sample.phase, to: &w)
             w.member("device"); w.string(touches[s.touch].device)
             w.member("window"); id(touches[s.touch].window, to: &w)
             w.member("view"); id(touches[s.touch].view, to: &w)
-            w.member("location"); point(location, to: &w)
-            w.member("previous_location"); point(previous, to: &w)
+            w.member("location"); point(sample.location, to: &w)
+            w.member("previous_location"); point(sample.previous, to: &w)
             w.member("location_in_view")
             if let p = inView { point(p, to: &w) } else { w.null() }
             w.member("previous_location_in_view")
             if let p = previousInView { point(p, to: &w) } else { w.null() }
             w.member("tap_count"); w.int(Int64(touches[s.touch].tapCount))
-            w.member("major_radius"); w.double(own ? touches[s.touch].majorRadius : samples[s.k].majorRadius)
+            w.member("major_radius"); w.double(sample.majorRadius)
             w.member("major_radius_tolerance"); w.double(touches[s.touch].majorRadiusTolerance)
-            w.member("force"); w.double(own ? touches[s.touch].force : samples[s.k].force)
+            w.member("force"); w.double(sample.force)
             w.member("maximum_possible_force"); w.double(touches[s.touch].maximumPossibleForce)
+        }
+    }
+
+    /// Adds one `touch_frame` message per input frame (the samples of one time), device and window, with
+    /// every touch the frame changed as `[touch, phase, x, y, force, major_radius]`; a frame in which
+    /// every touch stood still gives none.
+    static func frameMessages(of touches: [Touch], samples: [SampleIndex], to batch: inout MessageBatch) {
+        var start = 0
+        while start < samples.count {
+            let time = view(of: samples[start], in: touches).time
+            var end = start + 1
+            while end < samples.count && view(of: samples[end], in: touches).time == time { end += 1 }
+            // Touches of one event share a device and a window, but for a cancellation of several.
+            var places: [(device: String, window: ResponderID?)] = []
+            for s in samples[start..<end] where !places.contains(where: { $0.device == touches[s.touch].device && $0.window == touches[s.touch].window }) {
+                places.append((touches[s.touch].device, touches[s.touch].window))
+            }
+            for place in places {
+                let frame = samples[start..<end].filter { touches[$0.touch].device == place.device && touches[$0.touch].window == place.window }
+                addFrame(frame, at: time, of: touches, to: &batch)
+            }
+            start = end
+        }
+    }
+
+    private static func addFrame(_ frame: [SampleIndex], at time: Double, of touches: [Touch], to batch: inout MessageBatch) {
+        let changed = frame.filter { !view(of: $0, in: touches).isStill }
+        guard let first = changed.first else { return }
+        var views: [ResponderID] = []
+        for s in changed { if let v = touches[s.touch].view, !views.contains(v) { views.append(v) } }
+        let droppable = changed.allSatisfy { view(of: $0, in: touches).phase == .moved }
+        batch.add(topic: .touches, views: views, droppable: droppable, touchForms: .frames) { w in
+            w.member("type"); w.literal(#""touch_frame""#)
+            w.member("time"); w.double(time)
+            w.member("device"); w.string(touches[first.touch].device)
+            w.member("window"); id(touches[first.touch].window, to: &w)
+            w.member("touches")
+            w.literal("[")
+            for (n, s) in changed.enumerated() {
+                let sample = view(of: s, in: touches)
+                if n > 0 { w.literal(",") }
+                w.literal("[")
+                w.int(Int64(clamping: touches[s.touch].id)); w.literal(",")
+                phase(sample.phase, to: &w); w.literal(",")
+                w.double(sample.location.x); w.literal(",")
+                w.double(sample.location.y); w.literal(",")
+                w.double(sample.force); w.literal(",")
+                w.double(sample.majorRadius)
+                w.literal("]")
+            }
+            w.literal("]")
         }
     }
 }

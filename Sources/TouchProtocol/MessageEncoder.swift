@@ -21,6 +21,16 @@ public enum MessageEncoder {
     /// With `hitsSent`, the report's `hit` and `hit_test` messages were sent already
     /// (``hitMessages(_:interest:)``), ahead of the rest of their frame, and are left out.
     public static func messages(for report: DispatchReport, interest: MessageInterest, hitsSent: Bool = false) -> [OutboundMessage] {
+        var marks = InputRateMarks()
+        return messages(for: report, interest: interest, hitsSent: hitsSent, marks: &marks)
+    }
+
+    /// The messages for one dispatched event that `interest` wants, leaving out the samples of the
+    /// input's rate sent ahead of it (``arrivalMessages(of:forms:marks:)``); `marks` then forgets
+    /// what the event consumed.
+    public static func messages(
+        for report: DispatchReport, interest: MessageInterest, hitsSent: Bool, marks: inout InputRateMarks
+    ) -> [OutboundMessage] {
         let touches = interest.wants(.touches) ? report.changedTouches.count : 0
         let hits = hitsSent ? 0 : report.hits.count
         // All the event's messages in one buffer: one allocation for their bodies.
@@ -28,7 +38,8 @@ public enum MessageEncoder {
             messages: hits + touches + report.presses.count + report.gestures.count
                 + report.actions.count + report.firstResponderChanges.count + 2)
         if hits > 0 { addHits(report.hits, interest: interest, to: &batch) }
-        if touches > 0 { touchMessages(of: report.changedTouches, forms: interest.touchForms, to: &batch) }
+        if touches > 0 { touchMessages(of: report.changedTouches, forms: interest.touchForms, after: marks, to: &batch) }
+        if !marks.isEmpty { marks.dispatched(report.changedTouches) }
         for press in report.presses { add(press, to: &batch) }
         if let command = report.remoteControl { add(command, responder: report.startResponder, to: &batch) }
         if let motion = report.motion { add(motion, responder: report.startResponder, to: &batch) }
@@ -173,19 +184,31 @@ public enum MessageEncoder {
     /// The message of a dispatched touch (its locations in its view are those of its dispatch),
     /// with its merged samples in `coalesced`.
     public static func message(for touch: Touch) -> OutboundMessage {
-        single { add(touchAt: 0, of: [touch], samples: true, forms: .all, to: &$0) }
+        single { add(touchAt: 0, of: [touch], samples: true, forms: .perTouch, to: &$0) }
     }
 
-    /// The `touch` messages of an event's changed touches, in each form `forms` asks for. Without
-    /// merged samples every form is the same: one message per touch, for all. Otherwise the
-    /// `latest` and `coalesced` forms have one message per touch each (one for both where a touch
-    /// has no samples), then the `input` form one message per sample, in time order
-    /// (``inputMessages(of:to:)``).
-    static func touchMessages(of touches: [Touch], forms: TouchForms, to batch: inout MessageBatch) {
-        guard touches.contains(where: { !$0.coalescedSamples.isEmpty }) else {
-            for i in touches.indices { add(touchAt: i, of: touches, samples: true, forms: .all, to: &batch) }
-            return
+    /// The `touch` and `touch_frame` messages of an event's changed touches, in each form `forms`
+    /// asks for. Without merged samples, and nothing sent ahead, every `touch` form is the same: one
+    /// message per touch, for all. Otherwise the `latest` and `coalesced` forms have one message per
+    /// touch each (one for both where a touch has no samples), then the `input` form one message per
+    /// sample not sent ahead (`marks`), in time order (``inputMessages(of:samples:to:)``). Then the
+    /// `frames` form, one message per input frame (``frameMessages(of:samples:to:)``).
+    static func touchMessages(of touches: [Touch], forms: TouchForms, after marks: InputRateMarks, to batch: inout MessageBatch) {
+        let sentAhead = !marks.isEmpty && touches.contains { marks.sent($0.id) > -.infinity }
+        let samples = forms.isDisjoint(with: .atArrival) ? [] : samples(of: touches, after: marks)
+        if !sentAhead && !touches.contains(where: { !$0.coalescedSamples.isEmpty }) {
+            if !forms.isDisjoint(with: .perTouch) {
+                for i in touches.indices { add(touchAt: i, of: touches, samples: true, forms: .perTouch, to: &batch) }
+            }
+        } else {
+            perTouchMessages(of: touches, forms: forms, to: &batch)
+            if forms.contains(.input) { inputMessages(of: touches, samples: samples, to: &batch) }
         }
+        if forms.contains(.frames) { frameMessages(of: touches, samples: samples, to: &batch) }
+    }
+
+    /// The `latest` and `coalesced` forms' messages of touches some of which have merged samples.
+    private static func perTouchMessages(of touches: [Touch], forms: TouchForms, to batch: inout MessageBatch) {
         if !forms.isDisjoint(with: [.latest, .coalesced]) {
             for i in touches.indices {
                 if touches[i].coalescedSamples.isEmpty {
@@ -196,7 +219,6 @@ public enum MessageEncoder {
                 if forms.contains(.coalesced) { add(touchAt: i, of: touches, samples: true, forms: .coalesced, to: &batch) }
             }
         }
-        if forms.contains(.input) { inputMessages(of: touches, to: &batch) }
     }
 
     /// Adds the message of `touches[i]`, read field by field from the array (passing a whole touch

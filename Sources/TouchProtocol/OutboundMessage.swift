@@ -168,9 +168,10 @@ public struct MessageBatch: ~Copyable {
 
     /// Adds a message whose members `body` writes (``JSONWriter/member(_:)`` and a value each).
     public mutating func add(
-        topic: Topic?, views: [ResponderID] = [], action: String? = nil, droppable: Bool, writing body: (inout JSONWriter) -> Void
+        topic: Topic?, views: [ResponderID] = [], action: String? = nil, droppable: Bool, touchForms: TouchForms = .all,
+        writing body: (inout JSONWriter) -> Void
     ) {
-        add(topic: topic, viewList: ViewList(views), action: action, droppable: droppable, writing: body)
+        add(topic: topic, viewList: ViewList(views), action: action, droppable: droppable, touchForms: touchForms, writing: body)
     }
 
     /// Adds a message about one view (or none) whose members `body` writes, right for the `touch`

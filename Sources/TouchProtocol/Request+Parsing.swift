@@ -176,7 +176,7 @@ extension Request {
         var form = TouchSampleForm.default
         if let value = d["touch_samples"] {
             guard case .string(let name) = value, let named = TouchSampleForm(rawValue: name) else {
-                throw .badArgument("touch_samples", expected: #""latest", "coalesced" or "input""#)
+                throw .badArgument("touch_samples", expected: #""latest", "coalesced", "input" or "frames""#)
             }
             form = named
         }

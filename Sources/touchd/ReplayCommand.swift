@@ -29,7 +29,7 @@ struct ReplayCommand: ParsableCommand {
         completion: Completions.topics)
     var topics: String = "hits,actions"
 
-    @Option(name: .long, help: "What touch messages carry of merged moves, as a subscription's touch_samples: latest, coalesced or input.")
+    @Option(name: .long, help: "What touch messages carry of merged moves, as a subscription's touch_samples: latest, coalesced, input or frames.")
     var touchSamples: String = TouchSampleForm.default.rawValue
 
     @Flag(name: .long, help: "Print every responder call, recognizer change and action as the seed articles log them, instead of messages.")
@@ -45,7 +45,7 @@ struct ReplayCommand: ParsableCommand {
             wanted.insert(topic)
         }
         guard let form = TouchSampleForm(rawValue: touchSamples) else {
-            throw ValidationError("--touch-samples: unknown form \"\(touchSamples)\": expected latest, coalesced or input")
+            throw ValidationError("--touch-samples: unknown form \"\(touchSamples)\": expected latest, coalesced, input or frames")
         }
         let (document, loaded) = try loadLayout(mapping.config)
         var app = loaded

@@ -28,6 +28,35 @@ import TouchSystem
         h.loop.runDeferred()
     }
 
+    @Test func theInputRateFormsGetEachMoveAsItIsReadAndNothingTwice() throws {
+        let clock = ManualClock(seconds: 50)
+        let h = try DaemonHarness(app: app(), clock: clock)
+        let coalesced = try h.connect(topics: ["touches"])
+        let input = try h.connect(topics: ["touches"], extra: #","touch_samples":"input""#)
+        let frames = try h.connect(topics: ["touches"], extra: #","touch_samples":"frames""#)
+        read(h, clock, frame(50, .began, x: 100))
+        for i in 1...5 {
+            read(h, clock, frame(50 + Double(i) / 1000, .moved, x: 100 + Double(i)))
+            try h.drain(coalesced, input, frames)
+            #expect(input.of(type: "touch").count == 1 + i, "move \(i) went out as it was read")
+            #expect((input.of(type: "touch").last?["location"] as? [String: Any])?["x"] as? Double == 100 + Double(i))
+            #expect(frames.of(type: "touch_frame").count == 1 + i)
+            #expect((frames.of(type: "touch_frame").last?["touches"] as? [[Any]])?.first?[2] as? Double == 100 + Double(i))
+        }
+        #expect(coalesced.of(type: "touch").count == 1, "the display-rate form waits for the tick")
+        #expect(h.daemon.displayTimerDeadline != nil, "the application still waits for the tick")
+        clock.microseconds = try #require(h.daemon.displayTimerDeadline)
+        h.loop.runDueTimers()
+        read(h, clock, frame(50.030, .moved, x: 120))
+        read(h, clock, frame(50.031, .ended, x: 121))
+        try h.drain(coalesced, input, frames)
+        #expect(coalesced.of(type: "touch").map { $0["phase"] as? String } == ["began", "moved", "moved", "ended"])
+        #expect(input.of(type: "touch").map { ($0["location"] as? [String: Any])?["x"] as? Double } == [100, 101, 102, 103, 104, 105, 120, 121])
+        #expect(input.of(type: "touch").map { $0["phase"] as? String } == ["began"] + Array(repeating: "moved", count: 6) + ["ended"])
+        #expect(frames.of(type: "touch_frame").count == 8 && frames.of(type: "touch").isEmpty)
+        #expect(input.of(type: "touch_frame").isEmpty)
+    }
+
     @Test func movesGoOutAtTheDisplayTickWithTheirSamples() throws {
         let clock = ManualClock(seconds: 50)
         let h = try DaemonHarness(app: app(), clock: clock)

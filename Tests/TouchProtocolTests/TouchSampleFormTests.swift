@@ -56,6 +56,73 @@ import TouchProtocol
         return out
     }
 
+    /// The lines one subscriber gets for the stream as the daemon sends them: after each frame is
+    /// read, what it made due, then the samples of the moves waiting for their tick (the `input`
+    /// and `frames` forms, at the input's rate); the rest at the end.
+    func linesAtArrival(refreshRate: Double, _ subscription: Subscription) -> [String] {
+        var app = app(refreshRate: refreshRate)
+        let interest = MessageInterest([subscription])
+        var marks = InputRateMarks()
+        var seq: UInt64 = 1
+        var out: [String] = []
+        func take(_ messages: [OutboundMessage]) {
+            for message in messages where subscription.matches(message) {
+                out.append(message.line(seq: seq))
+                seq += 1
+            }
+        }
+        for frame in stream() {
+            for report in app.send(frame) { take(MessageEncoder.messages(for: report, interest: interest, hitsSent: false, marks: &marks)) }
+            take(MessageEncoder.arrivalMessages(of: app.waitingMoveTouches(), forms: interest.touchForms, marks: &marks))
+        }
+        for report in app.dispatchAll() { take(MessageEncoder.messages(for: report, interest: interest, hitsSent: false, marks: &marks)) }
+        #expect(marks.isEmpty, "every touch's marks forgotten once dispatched")
+        return out
+    }
+
+    @Test func theInputFormSentAsFramesArriveIsEveryFrameOnceInOrder() {
+        let everyFrame = lines(refreshRate: 0, Subscription(id: 1, topics: [.hits, .touches]))
+        let atArrival = linesAtArrival(refreshRate: 60, Subscription(id: 1, topics: [.hits, .touches], touchSamples: .input))
+        #expect(everyFrame.count > 100)
+        #expect(atArrival == everyFrame)
+        let coalesced = linesAtArrival(refreshRate: 60, Subscription(id: 1, topics: [.touches]))
+        #expect(coalesced == lines(refreshRate: 60, Subscription(id: 1, topics: [.touches])), "the display-rate forms do not change")
+    }
+
+    /// `[touch, phase, x, y, force, major_radius]` of each `touch` message, grouped by time.
+    func framesOf(_ lines: [String]) throws -> [[[String]]] {
+        var frames: [[[String]]] = []
+        var lastTime: Double?
+        for line in lines {
+            let message = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            guard message["type"] as? String == "touch", let time = message["time"] as? Double else { continue }
+            let location = try #require(message["location"] as? [String: Any])
+            let entry = [message["touch"], message["phase"], location["x"], location["y"], message["force"], message["major_radius"]].map { "\($0 ?? "nil")" }
+            if time == lastTime { frames[frames.count - 1].append(entry) } else { frames.append([entry]) }
+            lastTime = time
+        }
+        return frames
+    }
+
+    @Test func theFramesFormGivesOneCompactMessagePerInputFrame() throws {
+        let everyFrame = try framesOf(lines(refreshRate: 0, Subscription(id: 1, topics: [.touches])))
+        for arrival in [false, true] {
+            let subscription = Subscription(id: 1, topics: [.touches], touchSamples: .frames)
+            let compact = arrival ? linesAtArrival(refreshRate: 60, subscription) : lines(refreshRate: 60, subscription)
+            var frames: [[[String]]] = []
+            for line in compact {
+                let message = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                #expect(message["type"] as? String == "touch_frame", "only touch_frame messages: \(line)")
+                #expect(message["device"] as? String == "dev" && message["window"] as? String == "window")
+                let touches = try #require(message["touches"] as? [[Any]])
+                frames.append(touches.map { $0.map { "\($0)" } })
+            }
+            // 62 frames, two of which (20.021 and 20.028) change nothing: finger 1 stands still, 2 only presses harder.
+            #expect(frames.count == 60, "one per input frame that changed a touch: \(frames.count)")
+            #expect(frames == everyFrame, arrival ? "sent as frames arrive" : "sent at the ticks")
+        }
+    }
+
     @Test func theInputFormGivesEveryFrameAsWithoutADisplayRate() {
         let everyFrame = lines(refreshRate: 0, Subscription(id: 1, topics: [.hits, .touches]))
         let input = lines(refreshRate: 60, Subscription(id: 1, topics: [.hits, .touches], touchSamples: .input))
@@ -87,15 +154,18 @@ import TouchProtocol
         var app = app(refreshRate: 60)
         for frame in stream().prefix(10) { _ = app.send(frame) }
         let reports = app.dispatchAll()
-        let messages = reports.flatMap { MessageEncoder.messages(for: $0) }
         let forms: [TouchSampleForm: Subscription] = [
             .latest: Subscription(id: 1, topics: [.touches], touchSamples: .latest), .coalesced: Subscription(id: 2, topics: [.touches]),
             .input: Subscription(id: 3, topics: [.touches], touchSamples: .input),
+            .frames: Subscription(id: 4, topics: [.touches], touchSamples: .frames),
         ]
+        let messages = reports.flatMap { MessageEncoder.messages(for: $0, interest: MessageInterest(forms.values)) }
         let counts = forms.mapValues { s in messages.filter(s.matches).count }
         #expect(counts[.latest] == 3 && counts[.coalesced] == 3, "one message per touch: \(counts)")
         // Finger 2 only presses harder (no input frame moved it); finger 1 stood still at 20.007.
         #expect(counts[.input] == 9 + 8, "one per input frame and finger that moved: \(counts)")
+        #expect(counts[.frames] == 9, "one per input frame: \(counts)")
+        #expect(!SubscriptionSet([forms[.frames]!]).wants(messages[0]), "a touch message is no frames-form message")
         #expect(SubscriptionSet([forms[.latest]!, forms[.input]!]).wants(messages[0]))
         #expect(!SubscriptionSet([forms[.input]!]).wants(messages[1]), "the coalesced form's message")
         #expect(MessageEncoder.messages(for: reports[0], interest: MessageInterest([forms[.latest]!])).count == 3, "only what is wanted is written")
@@ -109,7 +179,10 @@ import TouchProtocol
         #expect(
             try Request.parse(#"{"cmd":"subscribe","topics":["touches"]}"#).result.get()
                 == .subscribe(topics: [.touches], views: nil, actions: nil, touchSamples: .coalesced))
-        for bad in [#""every""#, "1", "null"] {
+        #expect(
+            try Request.parse(#"{"cmd":"subscribe","topics":["touches"],"touch_samples":"frames"}"#).result.get()
+                == .subscribe(topics: [.touches], views: nil, actions: nil, touchSamples: .frames))
+        for bad in [#""every""#, #""frame""#, "1", "null"] {
             let result = Request.parse(#"{"cmd":"subscribe","touch_samples":\#(bad)}"#).result
             #expect(throws: RequestError.self) { try result.get() }
             if case .failure(let error) = result { #expect(error.code.rawValue == "bad_argument" && error.message.contains("touch_samples")) }

@@ -8,6 +8,9 @@ Prints the table (medians over the complete runs of each reader) and one line pe
   hits-and-actions CPU   touchd subscribed to hits and actions <= libinput --quiet
   touches-60hz CPU       touchd subscribed to touches at 60 Hz <= libinput --quiet
   touches-input CPU      touchd subscribed to touches at input rate <= 10 x the floor
+  input-rate latency     touchd's touch messages at input rate, p99 <= 2 x the relay floor's p99
+  touch frames           touchd subscribed to touch frames at input rate: CPU <= 10 x the floor,
+                         latency p99 <= 2 x the relay floor's p99
   hit latency            touchd's hit messages, p99 <= 2 x the relay floor's p99
   touches-60hz age       the newest sample's age at the client, p99 <= one display period + the relay's p99
   forwarded latency      a forwarded touch, source timestamp -> read() of the virtual touchscreen, p99 <= 2 x the relay's p99
@@ -24,6 +27,7 @@ LABELS = {
     "touchd-kiosk": "touchd, hits + actions",
     "touchd-display": "touchd, touches at 60 Hz",
     "touchd-input": "touchd, touches at input rate",
+    "touchd-frames": "touchd, touch frames at input rate",
     "forward": "touchd, forwarded to its touchscreen",
 }
 DISPLAY_PERIOD_US = 1e6 / 60
@@ -166,6 +170,10 @@ def print_goals(rows):
     goal("hit latency p99", kiosk and kiosk["p99"], relay99 and 2 * relay99, " us", kiosk, "2 x the relay floor's p99")
     goal("touches at 60 Hz, newest sample's age p99", display and display["p99"], relay99 and DISPLAY_PERIOD_US + relay99, " us",
          display, "one display period + the relay floor's p99")
+    goal("input-rate touch latency p99", each and each["p99"], relay99 and 2 * relay99, " us", each, "2 x the relay floor's p99")
+    frames = rows.get("touchd-frames")
+    goal("touch frames at input rate, CPU", frames and floor and frames["cpu"] / floor["cpu"], 10.0, "x floor", frames, "10 x the read-only floor")
+    goal("touch frames at input rate, latency p99", frames and frames["p99"], relay99 and 2 * relay99, " us", frames, "2 x the relay floor's p99")
     forward = rows.get("forward")
     goal("forwarded touch latency p99", forward and forward["p99"], relay99 and 2 * relay99, " us", forward, "2 x the relay floor's p99")
 

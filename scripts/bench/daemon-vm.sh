@@ -14,7 +14,8 @@
 #                   reader (bench-relay, bench-relay-sub): the floor of any out-of-process bridge
 #   libinput        libinput debug-events --quiet, and printing
 #   touchd          the daemon with one client (bench-subscriber) subscribed to hits and actions,
-#                   to touches at 60 Hz, or to touches at the input's rate
+#                   to touches at 60 Hz, or to touches at the input's rate (a touch message per
+#                   touch and frame, or a touch_frame message per frame)
 #   forward         the daemon forwarding every touch to its virtual touchscreen, read there with the
 #                   source by bench-forward: the forwarded touch's latency from the source's kernel
 #                   timestamp to the read() of the virtual touchscreen (goal: p99 <= 2 x the relay's)

@@ -17,7 +17,7 @@ REPO = HERE.parent.parent.parent
 sys.path.insert(0, str(HERE.parent))
 
 from touchd_client import (Action, BlockingClient, Client, ConnectionLost, Disconnected, Dropped, Gap, Hello, Hit,  # noqa: E402
-                           Reconnected, Reload, TouchdError, parse_message)
+                           FrameTouch, Reconnected, Reload, TouchdError, TouchFrame, parse_message)
 
 BIN = os.environ.get("TOUCHD_BIN")
 LAYOUT = REPO / "config" / "kiosk.toml"
@@ -231,6 +231,16 @@ class PureParts(unittest.IsolatedAsyncioTestCase):
         self.assertIsInstance(message, Dropped)
         self.assertEqual(message.count, 9)
         self.assertTrue(client._messages.empty())
+
+    def test_touch_frames_are_typed(self):
+        frame = parse_message({"seq": 3, "type": "touch_frame", "time": 12.5, "device": "1234:0001/panel", "window": "main",
+                               "touches": [[3, "moved", 416, 300, 0.5, 4], [4, "began", 512.5, 280, 0, 3]]})
+        self.assertIsInstance(frame, TouchFrame)
+        self.assertEqual((frame.time, frame.device, frame.window), (12.5, "1234:0001/panel", "main"))
+        self.assertEqual(frame.touches, (FrameTouch(3, "moved", 416.0, 300.0, 0.5, 4.0),
+                                         FrameTouch(4, "began", 512.5, 280.0, 0.0, 3.0)))
+        with self.assertRaises(ValueError):
+            parse_message({"seq": 4, "type": "touch_frame", "touches": [[3, "moved", 416]]})
 
     def test_unknown_types_and_bad_lines(self):
         self.assertEqual(parse_message({"seq": 1, "type": "future_thing", "x": 1}).raw["x"], 1)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 __all__ = [
-    "Message", "Hello", "Hit", "Touch", "Action", "Gesture", "Device", "Press", "Reply", "Reload",
+    "Message", "Hello", "Hit", "Touch", "FrameTouch", "TouchFrame", "Action", "Gesture", "Device", "Press", "Reply", "Reload",
     "Dropped", "Goodbye", "Other", "Gap", "Disconnected", "Reconnected", "Point", "parse_message",
 ]
 
@@ -80,6 +80,33 @@ class Touch(Message):
     force: float = 0.0
     major_radius: float = 0.0
     coalesced: tuple = ()
+
+
+@dataclass(frozen=True)
+class FrameTouch:
+    """One touch of a `touch_frame`: `[touch, phase, x, y, force, major_radius]`."""
+    touch: int
+    phase: str
+    x: float
+    y: float
+    force: float
+    major_radius: float
+
+    @staticmethod
+    def of(value: Any) -> "FrameTouch":
+        if not isinstance(value, list) or len(value) != 6:
+            raise ValueError(f"not a touch_frame entry: {value!r:.100}")
+        return FrameTouch(int(value[0]), str(value[1]), float(value[2]), float(value[3]), float(value[4]),
+                          float(value[5]))
+
+
+@dataclass(frozen=True)
+class TouchFrame(Message):
+    """One input frame's changed touches, compactly (topic `touches`, `touch_samples="frames"`)."""
+    time: float = 0.0
+    device: str = ""
+    window: Optional[str] = None
+    touches: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -209,6 +236,9 @@ def _build(kind: str, seq: int, obj: dict) -> Message:
                      Point.of(get("previous_location")), Point.of(get("location_in_view")),
                      int(get("tap_count", 0)), float(get("force", 0)), float(get("major_radius", 0)),
                      _tuple(get("coalesced")))
+    if kind == "touch_frame":
+        return TouchFrame(kind, seq, obj, float(get("time", 0)), str(get("device", "")), get("window"),
+                          tuple(FrameTouch.of(entry) for entry in _tuple(get("touches"))))
     if kind == "action":
         payload = get("payload")
         return Action(kind, seq, obj, float(get("time", 0)), str(get("name", "")), get("responder"),

@@ -6,9 +6,10 @@
  *   input    (default) topic touches with "touch_samples":"input": a message per input frame
  *   display  topic touches, the default form: moves once per display frame, samples coalesced
  *   kiosk    topics hits and actions: no touch messages at all
+ *   frames   topic touches with "touch_samples":"frames": a touch_frame message per input frame
  * Connects, reads the hello, subscribes, waits for the reply and prints "ready". Then it read()s
  * whatever touchd sent (up to 64 KiB a read) and takes the latency of each complete `touch`
- * message (`hit` message in kiosk mode): one clock_gettime(CLOCK_MONOTONIC) when the read()
+ * message (`hit` message in kiosk mode, `touch_frame` in frames mode): one clock_gettime(CLOCK_MONOTONIC) when the read()
  * returned, minus the message's `time` (the kernel's event timestamp of its newest sample,
  * CLOCK_MONOTONIC seconds with microseconds). It also checks `seq` for gaps (dropped messages) and
  * counts the samples (a moved message and each entry of its `coalesced`).
@@ -16,7 +17,7 @@
  * daemon-vm bench's unmeasured first play: a fresh daemon's first touches) and starts counting
  * afresh. On SIGINT, SIGTERM or the daemon closing, it prints one line:
  * "subscriber messages=N touches=N began=N moved=N ended=N cancelled=N samples=N hits=N actions=N
- *  gaps=N reads=N lat_n=N lat_p50=N lat_p99=N lat_max=N" (microseconds).
+ *  frames=N gaps=N reads=N lat_n=N lat_p50=N lat_p99=N lat_max=N" (microseconds).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,7 +36,7 @@ static void on_restart(int s) { (void)s; restart = 1; }
 static char buf[1 << 17];
 static size_t used;
 
-static unsigned long long messages, touches, began, moved, ended, cancelled, samples, hits, actions, gaps, reads, last_seq;
+static unsigned long long messages, touches, began, moved, ended, cancelled, samples, hits, actions, frames, gaps, reads, last_seq;
 static struct latency lat;
 static int kiosk;
 
@@ -73,6 +74,7 @@ static int take(const char *line, int64_t now) {
         return 0;
     }
     if (strstr(line, "\"type\":\"action\"")) { actions++; return 0; }
+    if (strstr(line, "\"type\":\"touch_frame\"")) { frames++; add_latency(line, now); return 0; }
     if (!strstr(line, "\"type\":\"touch\"")) return 0;
     touches++;
     if (strstr(line, "\"phase\":\"moved\"")) { moved++; samples += 1 + coalesced_samples(line); }
@@ -108,9 +110,10 @@ static int read_once(int fd) {
 int main(int argc, char **argv) {
     const char *mode = argc == 3 ? argv[2] : "input";
     const char *subscribe;
-    if (argc < 2 || argc > 3) { fprintf(stderr, "usage: bench-subscriber SOCKET [input|display|kiosk]\n"); return 2; }
+    if (argc < 2 || argc > 3) { fprintf(stderr, "usage: bench-subscriber SOCKET [input|display|kiosk|frames]\n"); return 2; }
     if (!strcmp(mode, "input")) subscribe = "{\"cmd\":\"subscribe\",\"id\":1,\"topics\":[\"touches\"],\"touch_samples\":\"input\"}\n";
     else if (!strcmp(mode, "display")) subscribe = "{\"cmd\":\"subscribe\",\"id\":1,\"topics\":[\"touches\"]}\n";
+    else if (!strcmp(mode, "frames")) subscribe = "{\"cmd\":\"subscribe\",\"id\":1,\"topics\":[\"touches\"],\"touch_samples\":\"frames\"}\n";
     else if (!strcmp(mode, "kiosk")) { subscribe = "{\"cmd\":\"subscribe\",\"id\":1,\"topics\":[\"hits\",\"actions\"]}\n"; kiosk = 1; }
     else { fprintf(stderr, "bench-subscriber: unknown mode %s\n", mode); return 2; }
     latency_init(&lat);
@@ -139,10 +142,10 @@ int main(int argc, char **argv) {
         printf("\n");
         fflush(stdout);
         lat.count = 0;
-        messages = touches = began = moved = ended = cancelled = samples = hits = actions = gaps = reads = 0;
+        messages = touches = began = moved = ended = cancelled = samples = hits = actions = frames = gaps = reads = 0;
     }
-    printf("subscriber messages=%llu touches=%llu began=%llu moved=%llu ended=%llu cancelled=%llu samples=%llu hits=%llu actions=%llu gaps=%llu reads=%llu",
-           messages, touches, began, moved, ended, cancelled, samples, hits, actions, gaps, reads);
+    printf("subscriber messages=%llu touches=%llu began=%llu moved=%llu ended=%llu cancelled=%llu samples=%llu hits=%llu actions=%llu frames=%llu gaps=%llu reads=%llu",
+           messages, touches, began, moved, ended, cancelled, samples, hits, actions, frames, gaps, reads);
     latency_print(stdout, &lat);
     printf("\n");
     return 0;

@@ -1,0 +1,64 @@
+import Testing
+import TouchCore
+
+/// The touches the moves waiting for their display tick will move, as the input's rate forms send
+/// them ahead of the tick.
+@Suite struct WaitingMoveTouchesTests {
+    func app() -> Application {
+        var tree = ViewTree()
+        try! tree.addWindow("main", WindowProperties(size: Size(width: 800, height: 480), refreshRate: 60))
+        try! tree.addView("pad", parent: "main", ViewProperties(frame: Rect(x: 100, y: 50, width: 600, height: 400)))
+        return Application(tree: tree)
+    }
+
+    func frame(_ t: Double, _ contacts: [(UInt64, TouchPhase, Double)]) -> InputFrame {
+        InputFrame(device: "d", window: "main", timestamp: t, contacts: contacts.map {
+            InputContact(id: $0.0, phase: $0.1, location: Point(x: $0.2, y: 200), majorRadius: 4, force: 0.25 * Double($0.0), maximumPossibleForce: 1)
+        })
+    }
+
+    @Test func theyAreTheTouchesTheTickWillDispatch() throws {
+        var app = app()
+        _ = app.send(frame(10, [(1, .began, 200), (2, .began, 300)]))
+        #expect(app.waitingMoveTouches().isEmpty, "nothing waits")
+        _ = app.send(frame(10.001, [(1, .moved, 201), (2, .moved, 300)]))
+        _ = app.send(frame(10.002, [(1, .moved, 202), (2, .stationary, 300)]))
+        let waiting = app.waitingMoveTouches()
+        #expect(waiting.count == 1)
+        // Finger 2 stood still in both frames, but its samples make it move at the tick, as here.
+        #expect(waiting.first?.map(\.id) == [1, 2])
+        let touch = try #require(waiting.first?.first)
+        #expect(touch.id == 1 && touch.phase == .moved && touch.view == "pad" && touch.window == "main")
+        #expect(touch.timestamp == 10.002 && touch.locationInWindow == Point(x: 202, y: 200))
+        #expect(touch.previousLocationInWindow == Point(x: 200, y: 200), "where it was last dispatched")
+        #expect(touch.locationInView == Point(x: 102, y: 150) && touch.previousLocationInView == Point(x: 100, y: 150))
+        #expect(touch.coalescedSamples.map(\.locationInWindow) == [Point(x: 201, y: 200)])
+        #expect(touch.coalescedSamples.map(\.locationInView) == [Point(x: 101, y: 150)])
+        #expect(touch.force == 0.25)
+
+        let dispatched = app.dispatchAll()
+        #expect(dispatched.first?.changedTouches.map(\.id) == [1, 2])
+        let moved = try #require(dispatched.first?.changedTouches.first)
+        #expect(moved.locationInWindow == touch.locationInWindow && moved.previousLocationInWindow == touch.previousLocationInWindow)
+        #expect(moved.locationInView == touch.locationInView && moved.coalescedSamples == touch.coalescedSamples, "as the tick made it")
+        #expect(app.waitingMoveTouches().isEmpty)
+    }
+
+    @Test func aTouchThatStoodStillSinceItsDispatchIsLeftOut() {
+        var app = app()
+        _ = app.send(frame(10, [(1, .began, 200), (2, .began, 300)]))
+        _ = app.send(frame(10.001, [(1, .moved, 201), (2, .stationary, 300)]))
+        #expect(app.waitingMoveTouches().first?.map(\.id) == [1])
+    }
+
+    @Test func aContactWithNoTouchDownIsLeftOut() {
+        var app = app()
+        _ = app.send(frame(10, [(1, .began, 200)]))
+        _ = app.send(frame(10.001, [(1, .moved, 210)]))
+        _ = app.send(frame(10.002, [(1, .ended, 210)]))
+        #expect(app.waitingMoveTouches().isEmpty, "the lift made the move due")
+        var other = self.app()
+        _ = other.send(frame(10.001, [(7, .moved, 210)]))
+        #expect(other.waitingMoveTouches() == [[]], "a move of no touch waits, but moves nothing")
+    }
+}
