@@ -1,9 +1,6 @@
 import CTOML
 import CTOMLSupport
 import TouchCore
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A TOML syntax error as toml++ reports it: its description and where it begins.
 struct TOMLSyntaxError: Error, CustomStringConvertible {
@@ -31,7 +28,7 @@ enum TOMLDocumentReader {
         defer { failure.deallocate() }
         guard let root = text.withCString({ tableCreateFromString($0, failure) }) else {
             let error = failure.pointee
-            defer { free(UnsafeMutableRawPointer(mutating: error.description)) }
+            defer { touchd_c_free(error.description) }
             throw TOMLSyntaxError(
                 description: String(cString: error.description), line: Int(error.source.begin.line), column: Int(error.source.begin.column))
         }
@@ -50,8 +47,8 @@ enum TOMLDocumentReader {
         let count = tableSize(table)
         let keys = tableGetKeys(table)
         defer {
-            for index in 0..<count { free(UnsafeMutableRawPointer(mutating: keys[index])) }
-            free(UnsafeMutableRawPointer(mutating: keys))
+            for index in 0..<count { touchd_c_free(keys[index]) }
+            touchd_c_free(keys)
         }
         var result: [String: TOMLNode] = [:]
         for index in 0..<count {
@@ -83,7 +80,7 @@ enum TOMLDocumentReader {
     /// `body` applied to a value the C layer allocated for the caller, which is freed after.
     private static func taking<T, R>(_ pointer: UnsafePointer<T>?, _ body: (UnsafePointer<T>) -> R) -> R? {
         guard let pointer else { return nil }
-        defer { free(UnsafeMutableRawPointer(mutating: pointer)) }
+        defer { touchd_c_free(pointer) }
         return body(pointer)
     }
 

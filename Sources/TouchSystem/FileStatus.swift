@@ -52,10 +52,25 @@ public struct FileStatus: Hashable, Sendable {
     public static func remove(_ path: String) throws(SystemError) {
         try SystemCall.require("unlink", path) { unlink(path) }
     }
+
+    /// Makes the directory `path` with `permissions` (less the umask).
+    /// - Throws: ``SystemError`` from `mkdir` (`EEXIST`: it is there already).
+    public static func makeDirectory(_ path: String, permissions: UInt32) throws(SystemError) {
+        try SystemCall.require("mkdir", path) { mkdir(path, mode_t(permissions)) }
+    }
 }
 
-/// The process's standard error, written whole without buffering (log lines).
-public enum StandardError {
+/// The process's standard error, written whole without buffering (log lines, and `print(_:to:)`).
+public struct StandardError: TextOutputStream {
+    /// The stream, for `print(_:to:)`.
+    public init() {}
+
+    /// Writes `string` whole, unbuffered.
+    public mutating func write(_ string: String) {
+        var text = string
+        text.withUTF8 { Self.write(UnsafeRawBufferPointer($0)) }
+    }
+
     /// Writes `bytes`, as much as the descriptor takes (a short write or an error is given up:
     /// there is nowhere left to report it).
     public static func write(_ bytes: UnsafeRawBufferPointer) {
@@ -68,6 +83,13 @@ public enum StandardError {
             offset += n
         }
     }
+}
+
+/// The process's standard output as `print` writes it (the C library's buffered `stdout`).
+public enum StandardOutput {
+    /// Writes out what `print` buffered in every C stream, so that a reader (a pipe, a file) has
+    /// each line at once.
+    public static func flush() { fflush(nil) }
 }
 
 /// The wall clock, for what people read (a log line's time): never for timing, which the

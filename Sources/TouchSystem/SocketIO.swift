@@ -14,6 +14,13 @@ public enum SocketIO {
         try SystemCall.posix("recv", subject) { recv(fd, buffer.baseAddress, buffer.count, 0) }
     }
 
+    /// Reads what has arrived into `buffer` without waiting, on any socket (`MSG_DONTWAIT`):
+    /// `.done(n)` (0 when the peer closed its side) or `.wouldBlock`.
+    /// - Throws: ``SystemError`` from `recv` (the connection failed).
+    public static func receiveNow(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, _ subject: String) throws(SystemError) -> SystemCall.Outcome {
+        try SystemCall.posix("recv", subject) { recv(fd, buffer.baseAddress, buffer.count, Int32(truncatingIfNeeded: MSG_DONTWAIT)) }
+    }
+
     /// Writes what the socket takes now of `bytes`, never blocking and never raising `SIGPIPE`:
     /// `.done(n)` or `.wouldBlock`.
     /// - Throws: ``SystemError`` from `send` (`EPIPE`, `ECONNRESET`: the peer is gone; for a

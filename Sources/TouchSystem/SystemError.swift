@@ -40,6 +40,9 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The process or system ran out of descriptors (`EMFILE`, `ENFILE`).
     public var isOutOfDescriptors: Bool { errno == EMFILE || errno == ENFILE }
 
+    /// Another holds what was asked for alone (`EBUSY`): another reader's grab of a device.
+    public var isBusy: Bool { errno == EBUSY }
+
     /// Nobody listens at the address (`ECONNREFUSED`).
     public var isConnectionRefused: Bool { errno == ECONNREFUSED }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import TouchCore
 import TouchProtocol
+import TouchSystem
 
 /// `touchctl calibrate`: a calibration session in the terminal, target by target.
 struct Calibrate: RequestCommand {
@@ -50,7 +51,7 @@ struct Calibrate: RequestCommand {
                 let (x, y) = (target["x"]?.numberValue ?? 0, target["y"]?.numberValue ?? 0)
                 print("touch target \(index) at (\(MonitorFormat.num(x)), \(MonitorFormat.num(y))): "
                     + "\(MonitorFormat.num(x / density)) mm from the window's left edge, \(MonitorFormat.num(y / density)) mm from its top")
-                fflush(nil)
+                StandardOutput.flush()
                 let sample = try Self.nextSample(c, pending: &pending)
                 _ = try c.request([("cmd", "calibration_point"), ("sample", sample), ("target", .int(Int64(index)))]) { message, _ in pending.append(message) }
             }
@@ -77,7 +78,7 @@ struct Calibrate: RequestCommand {
             switch message["type"]?.stringValue {
             case "calibration_touch":
                 print("  touched at (\(MonitorFormat.text(message["x"])), \(MonitorFormat.text(message["y"]))) in device units")
-                fflush(nil)
+                StandardOutput.flush()
             case "calibration_sample":
                 if let sample = message["sample"] { return sample }
             case "calibration_ended":

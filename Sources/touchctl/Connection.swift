@@ -1,9 +1,6 @@
 import TouchCore
 import TouchProtocol
 import TouchSystem
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A blocking connection to touchd's socket: requests out, messages in, framed and read by the
 /// protocol module's own ``LineSplitter`` and ``JSONReader``.
@@ -44,7 +41,7 @@ final class Connection {
             var chunk = [UInt8](repeating: 0, count: 65536)
             let received: SystemCall.Outcome
             do {
-                received = try SystemCall.posix("recv", "touchd's socket") { chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
+                received = try chunk.withUnsafeMutableBytes { buffer in Result { () throws(SystemError) in try SocketIO.receive(fd, into: buffer, "touchd's socket") } }.get()
             } catch {
                 throw ConnectionError("cannot read from touchd: \(error.errnoText)", lost: true)
             }
@@ -62,7 +59,7 @@ final class Connection {
         while true {
             let received: SystemCall.Outcome
             do {
-                received = try SystemCall.posix("recv", "touchd's socket") { chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(truncatingIfNeeded: MSG_DONTWAIT)) } }
+                received = try chunk.withUnsafeMutableBytes { buffer in Result { () throws(SystemError) in try SocketIO.receiveNow(fd, into: buffer, "touchd's socket") } }.get()
             } catch {
                 throw ConnectionError("cannot read from touchd: \(error.errnoText)", lost: true)
             }
@@ -95,9 +92,7 @@ final class Connection {
         while sent < line.count {
             let outcome: SystemCall.Outcome
             do {
-                outcome = try SystemCall.posix("send", "touchd's socket") {
-                    line[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                }
+                outcome = try line[sent...].withUnsafeBytes { bytes in Result { () throws(SystemError) in try SocketIO.send(fd, bytes, "touchd's socket") } }.get()
             } catch {
                 throw ConnectionError("cannot send to touchd: \(error.errnoText)", lost: true)
             }

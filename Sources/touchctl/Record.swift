@@ -4,9 +4,6 @@ import TouchCore
 import TouchEvdev
 import TouchProtocol
 import TouchSystem
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `touchctl record`: the running daemon's device (or every touch device) as evemu recordings.
 struct Record: ParsableCommand {

@@ -181,7 +181,7 @@ struct Monitor: ParsableCommand {
             if type == "goodbye" { reason = message["reason"]?.stringValue }
             guard type != "hello" && type != "reply" else { return true }
             print(json ? String(decoding: line, as: UTF8.self) : MonitorFormat.line(message))
-            fflush(nil)
+            StandardOutput.flush()
             counted += 1
             return count.map { counted < $0 } ?? true
         }

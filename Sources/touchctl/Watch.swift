@@ -98,7 +98,7 @@ struct Watch: ParsableCommand {
             } else {
                 print("touchctl watch: serving http://\(shown):\(port)/ (open it with #token= and the token of \(tokenFile ?? ""); Ctrl-C stops)")
             }
-            fflush(nil)
+            StandardOutput.flush()
             try loop.register(signals.fd, for: .readable) { _ in
                 _ = try? signals.receive()
                 loop.stop()

@@ -1,9 +1,6 @@
 import TouchCore
 import TouchProtocol
 import TouchSystem
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The watch page's web server, on `touchctl watch`'s event loop: the page, the layout's pictures
 /// (`/layout`) and touchd's messages as Server-Sent Events (`/events`, the recent ones first).
@@ -179,7 +176,7 @@ final class WatchServer {
         while clients[client.fd] === client {
             let outcome: SystemCall.Outcome
             do {
-                outcome = try SystemCall.posix("recv", "a browser") { chunk.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) } }
+                outcome = try chunk.withUnsafeMutableBytes { buffer throws(SystemError) in try SocketIO.receive(client.fd, into: buffer, "a browser") }
             } catch {
                 return drop(client)
             }
@@ -247,9 +244,7 @@ final class WatchServer {
         while !client.outgoing.isEmpty {
             let outcome: SystemCall.Outcome
             do {
-                outcome = try SystemCall.posix("send", "a browser") {
-                    client.outgoing.withUnsafeBytes { Glibc.send(client.fd, $0.baseAddress, $0.count, Int32(truncatingIfNeeded: MSG_NOSIGNAL)) }
-                }
+                outcome = try client.outgoing.withUnsafeBytes { bytes throws(SystemError) in try SocketIO.send(client.fd, bytes, "a browser") }
             } catch {
                 return drop(client)
             }

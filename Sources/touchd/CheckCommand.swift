@@ -5,9 +5,6 @@ import TouchCore
 import TouchDaemon
 import TouchLayout
 import TouchSystem
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `touchd check`: validates a layout and prints what it contains.
 struct CheckCommand: ParsableCommand {
@@ -85,13 +82,6 @@ func printProblems(_ text: String) {
 func printWarning(_ text: String) {
     var stderr = StandardError()
     print("warning: " + text, to: &stderr)
-}
-
-/// Writes to standard error.
-struct StandardError: TextOutputStream {
-    mutating func write(_ string: String) {
-        _ = string.withCString { Glibc.write(2, $0, strlen($0)) }
-    }
 }
 
 /// The readable summary `touchd check` prints.

@@ -4,9 +4,6 @@ import TouchCore
 import TouchDevices
 import TouchEvdev
 import TouchProtocol
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `touchd debug-events`: every touch device's contact frames as newline-delimited JSON.
 struct DebugEventsCommand: ParsableCommand {
@@ -119,5 +116,5 @@ struct DebugEventsCommand: ParsableCommand {
 /// Prints one NDJSON line and flushes it, so a reader (or a file) sees it at once.
 private func emit(_ members: [(String, JSONValue)]) {
     print(JSONValue.object(members).jsonText)
-    fflush(nil)  // every stream: stdout is a C global Swift 6 will not touch
+    StandardOutput.flush()
 }

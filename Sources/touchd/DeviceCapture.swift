@@ -2,9 +2,6 @@ import ArgumentParser
 import TouchDevices
 import TouchEvdev
 import TouchSystem
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What stops a command once its arguments were fine (a device that cannot be opened, a file
 /// that cannot be written): `Error: <description>` on standard error and exit status 1, without
@@ -60,7 +57,7 @@ enum DeviceCapture {
         do {
             try device.grab()
             try device.ungrab()
-        } catch where error.errno == EBUSY {
+        } catch where error.isBusy {
             var stderr = StandardError()
             print(
                 "\(tool): warning: another reader grabs \(device.path) (a running touchd?): nothing reaches this one; "
@@ -72,7 +69,7 @@ enum DeviceCapture {
     /// has had enough.
     /// - Throws: ``TouchSystem/SystemError`` when the loop or the signals cannot be set up.
     static func run(_ device: EvdevDevice, duration: Double?, each: @escaping (DeviceRead) -> Bool) throws -> Stop {
-        let signals = try SignalSource([SIGINT, SIGTERM])
+        let signals = try SignalSource([ProcessSignal.interrupt, ProcessSignal.terminate])
         let loop = try EventLoop()
         var stop: Stop?
         func end(_ reason: Stop) {

@@ -5,6 +5,7 @@ import TouchDaemon
 import TouchDevices
 import TouchEvdev
 import TouchProtocol
+import TouchSystem
 
 /// `touchd measure`: each contact's touch size and pressure, and the palm thresholds they suggest.
 struct MeasureCommand: ParsableCommand {

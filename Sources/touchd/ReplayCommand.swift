@@ -5,6 +5,7 @@ import TouchEvdev
 import TouchInput
 import TouchLayout
 import TouchProtocol
+import TouchSystem
 
 /// `touchd replay`: runs a recording through the whole pipeline against a layout.
 struct ReplayCommand: ParsableCommand {

@@ -7,9 +7,6 @@ import TouchDaemon
 import TouchInput
 import TouchLayout
 import TouchProtocol
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `touchd --config FILE`: runs the daemon.
 struct RunCommand: ParsableCommand {
@@ -283,7 +280,7 @@ struct RunCommand: ParsableCommand {
         let directory = StartupChecks.runtimeDirectory
         if socket.hasPrefix(directory + "/") {
             // An existing directory is fine; any other failure shows when the socket is bound.
-            _ = try? SystemCall.require("mkdir", directory) { mkdir(directory, 0o755) }
+            try? FileStatus.makeDirectory(directory, permissions: 0o755)
         }
         return activated
     }

@@ -1,7 +1,4 @@
 import TouchSystem
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What to do about an error that stops the daemon from starting, when there is something to do.
 enum StartupHints {

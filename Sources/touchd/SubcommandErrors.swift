@@ -1,4 +1,5 @@
 import ArgumentParser
+import TouchSystem
 
 /// Runs a command line as ArgumentParser does (parsing, help, messages and exit codes), with two
 /// differences. Every error is told in one style, `touchd: MESSAGE` (ArgumentParser's own is

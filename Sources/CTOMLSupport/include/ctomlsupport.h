@@ -21,4 +21,8 @@ void _ZdlPv(void *pointer);
 /* Frees a trivially destructible value CTOML made with `new`. */
 static inline void touchd_cxx_delete(void *pointer) { _ZdlPv(pointer); }
 
+/* Frees what CTOML's C functions return with `malloc` (error texts, key lists, strings). */
+#include <stdlib.h>
+static inline void touchd_c_free(const void *pointer) { free((void *)pointer); }
+
 #endif
