@@ -122,7 +122,12 @@ extension Daemon: ScheduledDispatch {
     /// window's display rate (the application still gets the moves at the tick).
     private func publishArrivals() {
         guard !interest.touchForms.isDisjoint(with: .atArrival) else { return }
-        let moves = inPlace { $0.waitingMoveTouches() }
+        let moves: [[Touch]]
+        do {
+            let marks = inputRateMarks  // gone before the marks change: they are not copied
+            let inView = interest.touchForms.contains(.input)  // the frames form has window points only
+            moves = inPlace { $0.waitingMoveTouches(sentThrough: marks.sent, locationsInView: inView) }
+        }
         guard !moves.isEmpty else { return }
         let messages = MessageEncoder.arrivalMessages(of: moves, forms: interest.touchForms, marks: &inputRateMarks)
         guard !messages.isEmpty else { return }

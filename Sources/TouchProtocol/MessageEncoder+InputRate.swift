@@ -14,7 +14,7 @@ public struct InputRateMarks: Sendable {
     public var isEmpty: Bool { sentThrough.isEmpty }
 
     /// The time of the newest sample of `touch` sent ahead; `-infinity` for none.
-    func sent(_ touch: TouchID) -> Double { sentThrough[touch] ?? -.infinity }
+    public func sent(_ touch: TouchID) -> Double { sentThrough[touch] ?? -.infinity }
 
     mutating func noteSent(_ touch: TouchID, through time: Double) {
         sentThrough[touch] = max(sent(touch), time)
@@ -42,7 +42,8 @@ extension MessageEncoder {
     }
 
     /// The messages of the input's rate for the moves waiting for their display tick
-    /// (``TouchCore/Application/waitingMoveTouches()``): each sample not sent before, in the forms
+    /// (``TouchCore/Application/waitingMoveTouches(sentThrough:)``, given ``InputRateMarks/sent(_:)``):
+    /// each sample not sent before, in the forms
     /// of `forms` among `input` and `frames`; `marks` then holds them as sent.
     public static func arrivalMessages(of moves: [[Touch]], forms: TouchForms, marks: inout InputRateMarks) -> [OutboundMessage] {
         var batch = MessageBatch(messages: 8)
@@ -157,28 +158,34 @@ extension MessageEncoder {
     static func frameMessages(of touches: [Touch], samples: [SampleIndex], to batch: inout MessageBatch) {
         var start = 0
         while start < samples.count {
-            let time = view(of: samples[start], in: touches).time
+            let time = time(of: samples[start], in: touches)
             var end = start + 1
-            while end < samples.count && view(of: samples[end], in: touches).time == time { end += 1 }
-            // Touches of one event share a device and a window, but for a cancellation of several.
-            var places: [(device: String, window: ResponderID?)] = []
-            for s in samples[start..<end] where !places.contains(where: { $0.device == touches[s.touch].device && $0.window == touches[s.touch].window }) {
-                places.append((touches[s.touch].device, touches[s.touch].window))
+            while end < samples.count && self.time(of: samples[end], in: touches) == time { end += 1 }
+            // The changed touches of the frame; touches of one event share a device and a window,
+            // but for a cancellation of several, which gives a message for each.
+            var changed: [(touch: Int, sample: SampleView)] = []
+            changed.reserveCapacity(end - start)
+            for s in samples[start..<end] {
+                let sample = view(of: s, in: touches)
+                if !sample.isStill { changed.append((s.touch, sample)) }
             }
-            for place in places {
-                let frame = samples[start..<end].filter { touches[$0.touch].device == place.device && touches[$0.touch].window == place.window }
-                addFrame(frame, at: time, of: touches, to: &batch)
+            while let first = changed.first {
+                let samePlace = { (i: Int) in touches[i].device == touches[first.touch].device && touches[i].window == touches[first.touch].window }
+                addFrame(changed.filter { samePlace($0.touch) }, at: time, of: touches, to: &batch)
+                changed.removeAll { samePlace($0.touch) }
             }
             start = end
         }
     }
 
-    private static func addFrame(_ frame: [SampleIndex], at time: Double, of touches: [Touch], to batch: inout MessageBatch) {
-        let changed = frame.filter { !view(of: $0, in: touches).isStill }
+    private static func addFrame(_ changed: [(touch: Int, sample: SampleView)], at time: Double, of touches: [Touch], to batch: inout MessageBatch) {
         guard let first = changed.first else { return }
         var views: [ResponderID] = []
-        for s in changed { if let v = touches[s.touch].view, !views.contains(v) { views.append(v) } }
-        let droppable = changed.allSatisfy { view(of: $0, in: touches).phase == .moved }
+        var droppable = true
+        for entry in changed {
+            if let v = touches[entry.touch].view, !views.contains(v) { views.append(v) }
+            if entry.sample.phase != .moved { droppable = false }
+        }
         batch.add(topic: .touches, views: views, droppable: droppable, touchForms: .frames) { w in
             w.member("type"); w.literal(#""touch_frame""#)
             w.member("time"); w.double(time)
@@ -186,16 +193,15 @@ extension MessageEncoder {
             w.member("window"); id(touches[first.touch].window, to: &w)
             w.member("touches")
             w.literal("[")
-            for (n, s) in changed.enumerated() {
-                let sample = view(of: s, in: touches)
+            for (n, entry) in changed.enumerated() {
                 if n > 0 { w.literal(",") }
                 w.literal("[")
-                w.int(Int64(clamping: touches[s.touch].id)); w.literal(",")
-                phase(sample.phase, to: &w); w.literal(",")
-                w.double(sample.location.x); w.literal(",")
-                w.double(sample.location.y); w.literal(",")
-                w.double(sample.force); w.literal(",")
-                w.double(sample.majorRadius)
+                w.int(Int64(clamping: touches[entry.touch].id)); w.literal(",")
+                phase(entry.sample.phase, to: &w); w.literal(",")
+                w.double(entry.sample.location.x); w.literal(",")
+                w.double(entry.sample.location.y); w.literal(",")
+                w.double(entry.sample.force); w.literal(",")
+                w.double(entry.sample.majorRadius)
                 w.literal("]")
             }
             w.literal("]")

@@ -44,6 +44,22 @@ import TouchCore
         #expect(app.waitingMoveTouches().isEmpty)
     }
 
+    @Test func whatWasSentIsLeftOutAndTheSampleBeforeIsThePrevious() throws {
+        var app = app()
+        _ = app.send(frame(10, [(1, .began, 200), (2, .began, 300)]))
+        _ = app.send(frame(10.001, [(1, .moved, 201), (2, .moved, 301)]))
+        _ = app.send(frame(10.002, [(1, .moved, 202), (2, .moved, 302)]))
+        _ = app.send(frame(10.003, [(1, .moved, 203), (2, .moved, 303)]))
+        let waiting = app.waitingMoveTouches { $0 == 1 ? 10.002 : 10.003 }
+        #expect(waiting.first?.map(\.id) == [1], "finger 2 has nothing new")
+        let touch = try #require(waiting.first?.first)
+        #expect(touch.coalescedSamples.isEmpty && touch.locationInWindow == Point(x: 203, y: 200))
+        #expect(touch.previousLocationInWindow == Point(x: 202, y: 200) && touch.previousLocationInView == Point(x: 102, y: 150))
+        let fromFirst = try #require(app.waitingMoveTouches { $0 == 1 ? 10.001 : .infinity }.first?.first)
+        #expect(fromFirst.coalescedSamples.map(\.locationInWindow) == [Point(x: 202, y: 200)])
+        #expect(fromFirst.previousLocationInWindow == Point(x: 201, y: 200))
+    }
+
     @Test func aTouchThatStoodStillSinceItsDispatchIsLeftOut() {
         var app = app()
         _ = app.send(frame(10, [(1, .began, 200), (2, .began, 300)]))

@@ -73,7 +73,8 @@ import TouchProtocol
         }
         for frame in stream() {
             for report in app.send(frame) { take(MessageEncoder.messages(for: report, interest: interest, hitsSent: false, marks: &marks)) }
-            take(MessageEncoder.arrivalMessages(of: app.waitingMoveTouches(), forms: interest.touchForms, marks: &marks))
+            let sent = marks
+            take(MessageEncoder.arrivalMessages(of: app.waitingMoveTouches(sentThrough: sent.sent), forms: interest.touchForms, marks: &marks))
         }
         for report in app.dispatchAll() { take(MessageEncoder.messages(for: report, interest: interest, hitsSent: false, marks: &marks)) }
         #expect(marks.isEmpty, "every touch's marks forgotten once dispatched")

@@ -2,7 +2,8 @@
 # The real daemon's instructions per frame on this machine, under callgrind: `touchd run` replays
 # the daemon benchmarks' stream (bench-player's 10 fingers at 1 kHz, 302 frames) with the 340-view
 # layout (stream-layout.sh, 60 Hz) and one bench-subscriber, subscribed in turn to hits and
-# actions (kiosk), to touches at 60 Hz (display) and to touches at the input's rate (input); only
+# actions (kiosk), to touches at 60 Hz (display), to touches at the input's rate (input) and to
+# touch frames at the input's rate (frames); only
 # the event loop is counted (loading the layout and the recording are not). Prints table rows
 # (section, measure, figure, goal; tab-separated) for scripts/bench.sh.
 #
@@ -21,7 +22,7 @@ strip --strip-debug -o "$work/touchd" "$touchd"
 socket=$work/touchd.sock
 frames=302
 name='instructions: the daemon replaying 10 fingers at 1 kHz (340 views, 1 subscriber)'
-for mode in kiosk display input; do
+for mode in kiosk display input frames; do
   rm -f "$socket"
   # Slowed down 20 times so that valgrind keeps up with the stream's 1 kHz.
   valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" --toggle-collect='*9EventLoopC3run*' \
@@ -37,6 +38,7 @@ for mode in kiosk display input; do
     kiosk) what="hits + actions"; received=$(sed -n 's/.* hits=\([0-9]*\) .*/\1/p' "$work/subscriber.out"); expect=10;;
     display) what="touches at 60 Hz"; received=$(sed -n 's/.* samples=\([0-9]*\) .*/\1/p' "$work/subscriber.out"); expect=3000;;
     input) what="touches at input rate"; received=$(sed -n 's/.* touches=\([0-9]*\) .*/\1/p' "$work/subscriber.out"); expect=3020;;
+    frames) what="touch frames at input rate"; received=$(sed -n 's/.* frames=\([0-9]*\) .*/\1/p' "$work/subscriber.out"); expect=302;;
   esac
   if [ -z "$total" ] || [ "${received:-0}" != "$expect" ]; then
     printf '%s\tevent loop per frame, %s\tnot measured (%s of %s received)\t\n' "$name" "$what" "${received:-none}" "$expect"

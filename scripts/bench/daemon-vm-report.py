@@ -61,7 +61,7 @@ def complete(run):
         return True  # prints nothing: what it read is counted in its probe runs
     if number(run, "seen") is None or number(run, "seen") != number(run, "expect"):
         return False
-    if run["reader"] == "touchd-kiosk":
+    if run["reader"] in ("touchd-kiosk", "touchd-frames"):
         return number(run, "gaps") == 0
     if run["reader"].startswith("touchd"):
         return number(run, "gaps") == 0 and number(run, "began") == 10 and number(run, "ended") == 10
