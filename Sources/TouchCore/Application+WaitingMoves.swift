@@ -19,13 +19,14 @@ extension Application {
             touches.reserveCapacity(frame.contacts.count)
             for contact in frame.contacts {
                 guard let i = live.index(of: TouchKey(device: frame.device, contact: contact.id)) else { continue }
-                if contact.location == live[i].touch.locationInWindow && contact.coalesced.isEmpty { continue }
-                let sent = sentThrough(live[i].touch.id)
+                let touch = live.entries[i].touch
+                if contact.location == touch.locationInWindow && contact.coalesced.isEmpty { continue }
+                let sent = sentThrough(touch.id)
                 guard frame.timestamp > sent else { continue }
                 // The first sample not sent: found from the newest back, past the new ones only.
                 var first = contact.coalesced.count
                 while first > 0 && contact.coalesced[first - 1].timestamp > sent { first -= 1 }
-                touches.append(waitingTouch(live[i].touch, moved: contact, from: first, at: frame.timestamp, locationsInView: locationsInView))
+                touches.append(waitingTouch(touch, moved: contact, from: first, at: frame.timestamp, locationsInView: locationsInView))
             }
             return touches
         }
@@ -34,19 +35,20 @@ extension Application {
     /// `touch` as the dispatch of `contact` (a waiting move) will make it, with the coalesced
     /// samples from `first` on.
     private func waitingTouch(
-        _ touch: Touch, moved contact: InputContact, from first: Int, at timestamp: Double, locationsInView: Bool
+        _ touch: consuming Touch, moved contact: InputContact, from first: Int, at timestamp: Double, locationsInView: Bool
     ) -> Touch {
+        let dispatched = touch.locationInWindow
         var moved = touch
         moved.phase = .moved
         moved.timestamp = timestamp
-        moved.previousLocationInWindow = first == 0 ? touch.locationInWindow : contact.coalesced[first - 1].locationInWindow
+        moved.previousLocationInWindow = first == 0 ? dispatched : contact.coalesced[first - 1].locationInWindow
         moved.locationInWindow = contact.location
         moved.majorRadius = contact.majorRadius
         moved.majorRadiusTolerance = contact.majorRadiusTolerance
         moved.force = contact.force
         moved.maximumPossibleForce = contact.maximumPossibleForce
         moved.coalescedSamples = first == 0 ? contact.coalesced : Array(contact.coalesced[first...])
-        guard locationsInView, let view = touch.view else { return moved }
+        guard locationsInView, let view = moved.view else { return moved }
         guard let index = tree.nodeIndex[view] else {
             // The view left the tree: no location in it, as at dispatch.
             moved.locationInView = nil

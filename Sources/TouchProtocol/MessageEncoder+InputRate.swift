@@ -5,28 +5,55 @@ import TouchCore
 /// (``MessageEncoder/arrivalMessages(of:forms:marks:)``), so that its dispatch at the tick sends
 /// only what is new.
 public struct InputRateMarks: Sendable {
-    private var sentThrough: [TouchID: Double] = [:]
+    /// By touch number, ascending: a handful of touches is found by a few comparisons, without
+    /// hashing (touch numbers only grow, so a new touch is mostly added at the end).
+    private var touches: [TouchID] = []
+    private var times: [Double] = []
 
     /// No sample sent ahead.
     public init() {}
 
     /// Whether no touch has samples sent ahead.
-    public var isEmpty: Bool { sentThrough.isEmpty }
+    public var isEmpty: Bool { touches.isEmpty }
 
     /// The time of the newest sample of `touch` sent ahead; `-infinity` for none.
-    public func sent(_ touch: TouchID) -> Double { sentThrough[touch] ?? -.infinity }
+    public func sent(_ touch: TouchID) -> Double {
+        let i = place(of: touch)
+        return i < touches.count && touches[i] == touch ? times[i] : -.infinity
+    }
 
     mutating func noteSent(_ touch: TouchID, through time: Double) {
-        sentThrough[touch] = max(sent(touch), time)
+        let i = place(of: touch)
+        if i < touches.count && touches[i] == touch {
+            times[i] = max(times[i], time)
+        } else {
+            touches.insert(touch, at: i)
+            times.insert(time, at: i)
+        }
     }
 
     /// Forgets what a dispatch consumed: a finished touch, and a touch whose dispatched samples
     /// reach as far as what was sent ahead of it.
-    mutating func dispatched(_ touches: [Touch]) {
-        for touch in touches {
-            guard let time = sentThrough[touch.id] else { continue }
-            if touch.phase == .ended || touch.phase == .cancelled || time <= touch.timestamp { sentThrough[touch.id] = nil }
+    mutating func dispatched(_ dispatched: [Touch]) {
+        for touch in dispatched {
+            let i = place(of: touch.id)
+            guard i < touches.count && touches[i] == touch.id else { continue }
+            if touch.phase == .ended || touch.phase == .cancelled || times[i] <= touch.timestamp {
+                touches.remove(at: i)
+                times.remove(at: i)
+            }
         }
+    }
+
+    /// Where `touch` is or would go: the first place whose number is not below it.
+    private func place(of touch: TouchID) -> Int {
+        var low = 0
+        var high = touches.count
+        while low < high {
+            let middle = (low + high) / 2
+            if touches[middle] < touch { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }
 
@@ -60,6 +87,16 @@ extension MessageEncoder {
     /// The samples of `touches` after those `marks` holds as sent, in time order (touches in the
     /// event's order where times are equal, as one input frame lists them).
     static func samples(of touches: [Touch], after marks: InputRateMarks) -> [SampleIndex] {
+        // Most often (a frame as it arrives, a touch-down, a lift) each touch has one sample, all of
+        // one time: they are in the event's order.
+        if touches.allSatisfy({ $0.coalescedSamples.isEmpty && $0.timestamp == touches[0].timestamp }) {
+            var order: [SampleIndex] = []
+            order.reserveCapacity(touches.count)
+            for i in touches.indices where marks.isEmpty || touches[i].timestamp > marks.sent(touches[i].id) {
+                order.append(SampleIndex(touch: i, k: 0))
+            }
+            return order
+        }
         var next = [Int](repeating: 0, count: touches.count)
         var total = 0
         for i in touches.indices {
@@ -181,6 +218,7 @@ extension MessageEncoder {
     private static func addFrame(_ changed: [(touch: Int, sample: SampleView)], at time: Double, of touches: [Touch], to batch: inout MessageBatch) {
         guard let first = changed.first else { return }
         var views: [ResponderID] = []
+        views.reserveCapacity(changed.count)
         var droppable = true
         for entry in changed {
             if let v = touches[entry.touch].view, !views.contains(v) { views.append(v) }
