@@ -5,8 +5,7 @@ extension Application {
     /// before the newest as its coalesced samples, its previous location the sample before those
     /// (where it was last dispatched, when none was sent), and, with `locationsInView`, its
     /// locations in its view as the view is now (else those of its last dispatch). A touch with
-    /// nothing new, one that stands still, and a contact with no touch
-    /// down are left out.
+    /// nothing new, one that stands still, and a contact with no touch down are left out.
     ///
     /// For what goes out at the input's rate (each input frame as it arrives) while the application
     /// itself gets the moves at the display's: nothing is dispatched or changed. The work is the
