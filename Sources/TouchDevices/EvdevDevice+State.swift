@@ -3,10 +3,9 @@ import TouchEvdev
 
 extension EvdevDevice {
     /// Every event type libevdev knows codes of, with the kernel's code count for it.
-    private static let codeCounts: [(type: UInt32, count: UInt32)] = [
-        (UInt32(EV_KEY), UInt32(KEY_CNT)), (UInt32(EV_REL), UInt32(REL_CNT)), (UInt32(EV_ABS), UInt32(ABS_CNT)),
-        (UInt32(EV_MSC), UInt32(MSC_CNT)), (UInt32(EV_SW), UInt32(SW_CNT)), (UInt32(EV_LED), UInt32(LED_CNT)),
-        (UInt32(EV_SND), UInt32(SND_CNT)), (UInt32(EV_REP), UInt32(REP_CNT)), (UInt32(EV_FF), UInt32(FF_CNT)),
+    private static let codeCounts: [(type: UInt16, count: Int32)] = [
+        (EventType.key, KEY_CNT), (EventType.rel, REL_CNT), (EventType.abs, ABS_CNT), (EventType.msc, MSC_CNT),
+        (EventType.sw, SW_CNT), (EventType.led, LED_CNT), (EventType.snd, SND_CNT), (EventType.rep, REP_CNT), (EventType.ff, FF_CNT),
     ]
 
     /// The types whose values libevdev keeps, besides the slots.
@@ -15,12 +14,13 @@ extension EvdevDevice {
     /// libevdev's state of `dev` now: its codes, slots, values and current slot.
     static func loadState(of dev: OpaquePointer) -> EvdevState {
         var codes: [UInt16: Set<UInt16>] = [:]
-        for (type, count) in codeCounts where libevdev_has_event_type(dev, type) == 1 {
+        for (type, count) in codeCounts where libevdev_has_event_type(dev, UInt32(type)) == 1 {
             var typeCodes: Set<UInt16> = []
-            for code in 0..<count where libevdev_has_event_code(dev, type, code) == 1 {
-                typeCodes.insert(UInt16(truncatingIfNeeded: code))
+            // The kernel's code counts are small positive constants (KEY_CNT, 768, the largest).
+            for code in 0..<UInt16(truncatingIfNeeded: count) where libevdev_has_event_code(dev, UInt32(type), UInt32(code)) == 1 {
+                typeCodes.insert(code)
             }
-            codes[UInt16(truncatingIfNeeded: type)] = typeCodes
+            codes[type] = typeCodes
         }
         var state = EvdevState(codes: codes, slotCount: Int(libevdev_get_num_slots(dev)))
         reload(&state, from: dev)
@@ -62,7 +62,7 @@ extension EvdevDevice {
         }
         // Last: selecting the slot also copies its values into the multitouch axes libevdev reports.
         if let slot = state.currentSlot {
-            _ = libevdev_set_event_value(dev, UInt32(EV_ABS), UInt32(ABS_MT_SLOT), Int32(truncatingIfNeeded: slot))
+            _ = libevdev_set_event_value(dev, UInt32(EventType.abs), UInt32(AbsCode.mtSlot), Int32(truncatingIfNeeded: slot))
         }
     }
 }

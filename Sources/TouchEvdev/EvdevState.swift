@@ -183,7 +183,7 @@ public struct EvdevState: Hashable, Sendable {
         let bits = present[Int(type)]
         var codes: [UInt16] = []
         for (word, value) in bits.enumerated() where value != 0 {
-            for bit in 0..<64 where value & (1 << UInt64(bit)) != 0 { codes.append(UInt16(truncatingIfNeeded: word * 64 + bit)) }
+            for bit in 0..<64 where value & (1 << UInt64(truncatingIfNeeded: bit)) != 0 { codes.append(UInt16(truncatingIfNeeded: word * 64 + bit)) }
         }
         return codes
     }
