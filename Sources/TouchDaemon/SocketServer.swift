@@ -114,6 +114,8 @@ public final class SocketServer {
     /// - Throws: ``SystemError`` when the address cannot be listened on.
     public func listen(webSocket settings: WebSocketListener.Settings, warn: @escaping (String) -> Void) throws(SystemError) {
         webSocketListener?.shutdown()
+        // Gone before the next is made: were that to fail, a shutdown would close its descriptors again.
+        webSocketListener = nil
         webSocketListener = try WebSocketListener(settings: settings, server: self, loop: loop, warn: warn)
     }
 

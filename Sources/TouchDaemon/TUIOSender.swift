@@ -39,7 +39,11 @@ public final class TUIOSender: ReportSink {
             do {
                 self.targets.append(Target(address: address.description, fd: try address.connectedDatagram()))
             } catch {
-                for target in self.targets { Descriptor.close(target.fd) }
+                // Taken from `targets` before closing: `deinit`, which runs when an initializer
+                // throws once every property is set, must not close the numbers again.
+                let opened = self.targets
+                self.targets = []
+                for target in opened { Descriptor.close(target.fd) }
                 throw error
             }
         }

@@ -32,6 +32,9 @@ final class FuzzClient {
     init(path: String, role: ClientRole) throws(FuzzViolation) {
         let (uid, role) = FuzzDaemon.connection(for: role)
         self.role = role
+        // A local until connected: a failure closes it before `self.fd` is set, so `deinit` (which
+        // runs once every property is set) never closes the number again.
+        let fd: Int32
         do throws(SystemError) {
             fd = try SystemCall.descriptor("socket") { socket(AF_UNIX, Int32(truncatingIfNeeded: SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0) }
         } catch {
@@ -46,6 +49,7 @@ final class FuzzClient {
             _ = Descriptor.close(fd)
             throw FuzzViolation("the client cannot connect: \(error)")
         }
+        self.fd = fd
     }
 
     deinit { _ = Descriptor.close(fd) }

@@ -23,7 +23,10 @@ final class WebSocketTestClient {
 
     /// Connects to `port` on the loopback (non-blocking: the connection may still be completing).
     init(port: UInt16) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        // Made in a local: a failure closes it and throws before `self.fd` is set, so `deinit`
+        // (which runs once every property is set) never closes the number again, by then perhaps
+        // another test's descriptor.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EMFILE) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -33,9 +36,11 @@ final class WebSocketTestClient {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard result == 0 || errno == EINPROGRESS else {
+            let code = errno
             close(fd)
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
         }
+        self.fd = fd
     }
 
     deinit { close(fd) }
