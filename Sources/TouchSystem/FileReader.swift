@@ -88,7 +88,7 @@ public enum FileReader {
         while true {
             let outcome: SystemCall.Outcome
             do {
-                outcome = try SystemCall.posix("read", path) { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
+                outcome = try chunk.withUnsafeMutableBytes { buffer in Result { () throws(SystemError) in try Descriptor.read(fd, into: buffer, path) } }.get()
             } catch {
                 throw .system(path: path, error)
             }

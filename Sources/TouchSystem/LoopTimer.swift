@@ -108,7 +108,9 @@ extension EventLoop {
     func timerExpired() {
         var expirations: UInt64 = 0
         do {
-            _ = try SystemCall.posix("read", "timerfd") { read(timerFD, &expirations, MemoryLayout<UInt64>.size) }
+            _ = try withUnsafeMutableBytes(of: &expirations) { buffer in
+                Result { () throws(SystemError) in try Descriptor.read(timerFD, into: buffer, "timerfd") }
+            }.get()
         } catch {
             onError(error)
         }

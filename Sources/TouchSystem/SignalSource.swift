@@ -30,7 +30,9 @@ public final class SignalSource {
         var result: [Int32] = []
         var info = signalfd_siginfo()
         let size = MemoryLayout<signalfd_siginfo>.size
-        while case .done(let n) = try SystemCall.posix("read", "signalfd", { read(fd, &info, size) }), n == size {
+        while case .done(let n) = try withUnsafeMutableBytes(of: &info, { buffer in
+            Result { () throws(SystemError) in try Descriptor.read(fd, into: buffer, "signalfd") }
+        }).get(), n == size {
             result.append(Int32(bitPattern: info.ssi_signo))
         }
         return result
