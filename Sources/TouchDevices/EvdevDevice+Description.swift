@@ -2,14 +2,34 @@ import CEvdev
 import TouchEvdev
 
 extension EvdevDevice {
-    /// The event types whose codes a description lists, with their code counts.
-    private static let describedTypes: [(type: UInt32, count: UInt32)] = [
-        (UInt32(EV_SYN), UInt32(SYN_CNT)), (UInt32(EV_KEY), UInt32(KEY_CNT)), (UInt32(EV_REL), UInt32(REL_CNT)),
-        (UInt32(EV_ABS), UInt32(ABS_CNT)), (UInt32(EV_MSC), UInt32(MSC_CNT)), (UInt32(EV_SW), UInt32(SW_CNT)),
+    /// Every event type libevdev knows codes of, with the kernel's code count for it.
+    private static let codeCounts: [(type: UInt16, count: Int32)] = [
+        (EventType.syn, SYN_CNT), (EventType.key, KEY_CNT), (EventType.rel, REL_CNT), (EventType.abs, ABS_CNT),
+        (EventType.msc, MSC_CNT), (EventType.sw, SW_CNT), (EventType.led, LED_CNT), (EventType.snd, SND_CNT),
+        (EventType.rep, REP_CNT), (EventType.ff, FF_CNT),
     ]
 
-    /// Reads name, ids, properties, codes and absolute axes from a libevdev handle.
-    static func describe(_ dev: OpaquePointer) -> DeviceDescription {
+    /// The event types whose codes a description lists.
+    private static let describedTypes: Set<UInt16> = [EventType.syn, EventType.key, EventType.rel, EventType.abs, EventType.msc, EventType.sw]
+
+    /// The codes the device announces, by type (every type libevdev knows codes of), read once
+    /// when it is opened for both its description and its state.
+    static func announcedCodes(of dev: OpaquePointer) -> [UInt16: Set<UInt16>] {
+        var codes: [UInt16: Set<UInt16>] = [:]
+        for (type, count) in codeCounts where libevdev_has_event_type(dev, UInt32(type)) == 1 {
+            var typeCodes: Set<UInt16> = []
+            // The kernel's code counts are small positive constants (KEY_CNT, 768, the largest).
+            for code in 0..<UInt16(truncatingIfNeeded: count) where libevdev_has_event_code(dev, UInt32(type), UInt32(code)) == 1 {
+                typeCodes.insert(code)
+            }
+            codes[type] = typeCodes
+        }
+        return codes
+    }
+
+    /// Reads name, ids, properties and absolute axes from a libevdev handle, with the codes of
+    /// the described types among `codes` (``announcedCodes(of:)``).
+    static func describe(_ dev: OpaquePointer, codes: [UInt16: Set<UInt16>]) -> DeviceDescription {
         var description = DeviceDescription(
             name: libevdev_get_name(dev).map { String(cString: $0) } ?? "",
             bus: UInt16(truncatingIfNeeded: libevdev_get_id_bustype(dev)),
@@ -19,12 +39,8 @@ extension EvdevDevice {
         for property in 0..<UInt32(INPUT_PROP_CNT) where libevdev_has_property(dev, property) == 1 {
             description.properties.insert(UInt16(property))
         }
-        for (type, count) in describedTypes where libevdev_has_event_type(dev, type) == 1 {
-            var codes: Set<UInt16> = []
-            for code in 0..<count where libevdev_has_event_code(dev, type, code) == 1 { codes.insert(UInt16(code)) }
-            description.codes[UInt16(type)] = codes
-        }
-        for code in description.codes[UInt16(EV_ABS)] ?? [] {
+        description.codes = codes.filter { describedTypes.contains($0.key) }
+        for code in description.codes[EventType.abs] ?? [] {
             guard let info = libevdev_get_abs_info(dev, UInt32(code)) else { continue }
             description.absInfo[code] = AbsInfo(
                 minimum: info.pointee.minimum, maximum: info.pointee.maximum, fuzz: info.pointee.fuzz,

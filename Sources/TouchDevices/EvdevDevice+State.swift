@@ -2,26 +2,12 @@ import CEvdev
 import TouchEvdev
 
 extension EvdevDevice {
-    /// Every event type libevdev knows codes of, with the kernel's code count for it.
-    private static let codeCounts: [(type: UInt16, count: Int32)] = [
-        (EventType.key, KEY_CNT), (EventType.rel, REL_CNT), (EventType.abs, ABS_CNT), (EventType.msc, MSC_CNT),
-        (EventType.sw, SW_CNT), (EventType.led, LED_CNT), (EventType.snd, SND_CNT), (EventType.rep, REP_CNT), (EventType.ff, FF_CNT),
-    ]
-
     /// The types whose values libevdev keeps, besides the slots.
     private static let statefulTypes: [UInt16] = [EventType.key, EventType.abs, EventType.sw, EventType.led]
 
-    /// libevdev's state of `dev` now: its codes, slots, values and current slot.
-    static func loadState(of dev: OpaquePointer) -> EvdevState {
-        var codes: [UInt16: Set<UInt16>] = [:]
-        for (type, count) in codeCounts where libevdev_has_event_type(dev, UInt32(type)) == 1 {
-            var typeCodes: Set<UInt16> = []
-            // The kernel's code counts are small positive constants (KEY_CNT, 768, the largest).
-            for code in 0..<UInt16(truncatingIfNeeded: count) where libevdev_has_event_code(dev, UInt32(type), UInt32(code)) == 1 {
-                typeCodes.insert(code)
-            }
-            codes[type] = typeCodes
-        }
+    /// libevdev's state of `dev` now: its slots, values and current slot, for the device's codes
+    /// (``announcedCodes(of:)``).
+    static func loadState(of dev: OpaquePointer, codes: [UInt16: Set<UInt16>]) -> EvdevState {
         var state = EvdevState(codes: codes, slotCount: Int(libevdev_get_num_slots(dev)))
         reload(&state, from: dev)
         return state

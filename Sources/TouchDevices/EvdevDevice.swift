@@ -89,10 +89,11 @@ public final class EvdevDevice {
         self.fileDescriptor = fileDescriptor
         self.handle = dev
         self.usesMonotonicClock = libevdev_set_clock_id(dev, CLOCK_MONOTONIC) == 0
-        self.description = Self.describe(dev)
+        let codes = Self.announcedCodes(of: dev)
+        self.description = Self.describe(dev, codes: codes)
         self.physicalPath = Self.nonEmpty(libevdev_get_phys(dev))
         self.uniqueID = Self.nonEmpty(libevdev_get_uniq(dev))
-        self.state = Self.loadState(of: dev)
+        self.state = Self.loadState(of: dev, codes: codes)
         self.buffer = .allocate(capacity: Self.batchCapacity)
         self.batch.reserveCapacity(Self.batchCapacity)
     }
