@@ -64,6 +64,8 @@ public struct ApplicationEventQueue: Sendable {
     public private(set) var coalescedCount = 0
     /// The most events that ever waited at once.
     public private(set) var highWaterMark = 0
+    /// How many of the events waiting are not move-only frames.
+    private var waitingOthers = 0
 
     public init(capacity: Int = 1024, coalescingThreshold: Int = 8) {
         precondition(capacity >= 1 && coalescingThreshold >= 1, "queue capacity and threshold must be positive")
@@ -102,6 +104,7 @@ public struct ApplicationEventQueue: Sendable {
         }
         guard count < capacity else { return .full }
         storage.append(Entry(event: event, due: due))
+        if !Self.isMoveOnly(event) { waitingOthers += 1 }
         if due == -.infinity { dueThrough = storage.count - 1 }
         highWaterMark = max(highWaterMark, count)
         return .queued
@@ -132,6 +135,10 @@ public struct ApplicationEventQueue: Sendable {
         return frames
     }
 
+    /// Whether nothing waits but move-only frames (or nothing at all): no touch begins, ends or is
+    /// cancelled, and no other event is dispatched, before what comes next.
+    public var holdsOnlyMoves: Bool { waitingOthers == 0 }
+
     /// Whether an event is due by `time` (``dequeue(dueBy:)`` would give one).
     public func hasEventDue(by time: Double) -> Bool {
         guard head < storage.count else { return false }
@@ -158,6 +165,7 @@ public struct ApplicationEventQueue: Sendable {
         }
         let entry = storage[head]
         head += 1
+        if !Self.isMoveOnly(entry.event) { waitingOthers -= 1 }
         if head == storage.count {
             storage.removeAll(keepingCapacity: true)
             head = 0
@@ -168,6 +176,12 @@ public struct ApplicationEventQueue: Sendable {
             head = 0
         }
         return (entry.event, entry.due)
+    }
+
+    /// Whether `event` is a touch frame in which every contact only moved or stood still.
+    static func isMoveOnly(_ event: QueuedEvent) -> Bool {
+        guard case .touches(let frame) = event else { return false }
+        return frame.isMoveOnly
     }
 
     /// Whether `frame` (move-only) merges into `waiting`: a move-only frame of the same device and

@@ -11,6 +11,38 @@ struct ForwardingState: Sendable {
     var modes: [ResponderID: ForwardMode] = [:]
     /// The touches that began on a virtual touchscreen and have not finished there.
     var live: Set<TouchID> = []
+    /// The live touches whose moves went on ahead of their dispatch (``Application/forwardAhead(_:)``):
+    /// the input time and place of the last one. A dispatched move no newer is not played again.
+    var ahead: [ForwardedAhead] = []
+
+    /// Where and when a touch's last move went on ahead of its dispatch.
+    struct ForwardedAhead: Sendable {
+        var touch: TouchID
+        var timestamp: Double
+        var location: Point
+    }
+
+    /// The touch's last move that went on ahead, if any.
+    func ahead(of touch: TouchID) -> ForwardedAhead? {
+        for entry in ahead where entry.touch == touch { return entry }
+        return nil
+    }
+
+    /// Notes a move of a live touch that went on ahead. (A touch's entry goes when it finishes
+    /// there, ``forgetAhead(_:)``: there are never more than live touches.)
+    mutating func noteAhead(_ entry: ForwardedAhead) {
+        for i in ahead.indices where ahead[i].touch == entry.touch {
+            ahead[i] = entry
+            return
+        }
+        ahead.append(entry)
+    }
+
+    /// Forgets `touch`'s moves that went on ahead (it finished there).
+    mutating func forgetAhead(_ touch: TouchID) {
+        guard !ahead.isEmpty else { return }
+        ahead.removeAll { $0.touch == touch }
+    }
 }
 
 extension Application {
@@ -37,13 +69,16 @@ extension Application {
 
     /// The mode that applies to a touch: its view's own, else the nearest superview's, else its
     /// window's; ``ForwardMode/none`` when none says.
-    func forwardMode(of touch: Touch) -> ForwardMode {
-        var current = touch.view ?? touch.window
+    func forwardMode(of touch: Touch) -> ForwardMode { forwardMode(view: touch.view, window: touch.window) }
+
+    /// The mode that applies to a touch on `view` (`nil`: on no view) of `window`.
+    func forwardMode(view: ResponderID?, window: ResponderID?) -> ForwardMode {
+        var current = view ?? window
         while let responder = current {
             if let mode = forwarding.modes[responder] { return mode }
             current = tree.superview(of: responder)
         }
-        if let window = touch.window, let mode = forwarding.modes[window] { return mode }
+        if let window, let mode = forwarding.modes[window] { return mode }
         return .none
     }
 
@@ -90,9 +125,12 @@ extension Application {
             phase = .began
         case .moved:
             guard forwarding.live.contains(touch.id) else { return }
+            // Gone on ahead already (as the frame arrived), this sample or a newer one.
+            if let ahead = forwarding.ahead(of: touch.id), ahead.timestamp >= touch.timestamp { return }
             phase = .moved
         case .ended, .cancelled:
             guard forwarding.live.remove(touch.id) != nil else { return }
+            forwarding.forgetAhead(touch.id)
             phase = touch.phase == .ended ? .ended : .cancelled
         case .stationary:
             return
