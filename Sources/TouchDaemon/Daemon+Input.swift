@@ -91,6 +91,7 @@ extension Daemon: ScheduledDispatch {
     /// queue is full, the oldest events are dispatched first to make room.
     func enqueue(_ event: QueuedEvent) {
         scheduler.noteInput(at: event.timestamp)
+        if !services.sinks.isEmpty, case .touches(let frame) = event { forwardAhead(frame) }
         var reports: [DispatchReport] = []
         while app.enqueue(event) == .full {
             guard let report = app.dispatchNext() else { break }
@@ -98,6 +99,17 @@ extension Daemon: ScheduledDispatch {
         }
         if !reports.isEmpty { publish(reports) }
         scheduler.dispatchAtEndOfWakeup()
+    }
+
+    /// Plays on the virtual touchscreens (and TUIO) the steps of `frame`'s forwarded touches that
+    /// its dispatch cannot change, as it arrives (``Application/forwardAhead(_:)``): a compositor
+    /// behind touchd reads a forwarded finger's move without waiting for the frame's dispatch.
+    private func forwardAhead(_ frame: InputFrame) {
+        let steps = app.forwardAhead(frame)
+        guard !steps.isEmpty else { return }
+        for sink in services.sinks { sink.deliverAhead(steps) }
+        // Its reader may share the processor: it reads them now, before the dispatch.
+        Processor.yield()
     }
 
     /// Dispatches the queued events that are due by the last event's time and publishes what they

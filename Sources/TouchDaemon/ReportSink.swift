@@ -10,6 +10,10 @@ public protocol ReportSink: AnyObject {
     func applicationChanged(_ app: Application)
     /// A report the daemon publishes, in order.
     func deliver(_ report: DispatchReport)
+    /// Steps of forwarded touches that went on as their frame arrived, ahead of its dispatch
+    /// (``TouchCore/Application/forwardAhead(_:)``), in order with the reports: those reports do
+    /// not carry them again.
+    func deliverAhead(_ forwarded: [ForwardedTouch])
     /// The daemon stops; every touch was cancelled already.
     func stop()
 }

@@ -60,15 +60,7 @@ public final class TUIOSender: ReportSink {
         var updates: [TUIOCursors.Update] = []
         switch touches {
         case .forwarded:
-            for touch in report.forwarded {
-                let phase: TUIOCursors.Update.Phase
-                switch touch.phase {
-                case .began: phase = .began
-                case .moved: phase = .moved
-                case .ended, .cancelled: phase = .ended
-                }
-                if let update = update(touch.touch, phase, touch.location, window: touch.window, time: touch.timestamp) { updates.append(update) }
-            }
+            updates = self.updates(report.forwarded)
         case .all:
             for touch in report.changedTouches {
                 guard let window = touch.window else { continue }
@@ -83,6 +75,27 @@ public final class TUIOSender: ReportSink {
             }
         }
         if let bundle = cursors.bundle(for: updates) { send(bundle) }
+    }
+
+    public func deliverAhead(_ forwarded: [ForwardedTouch]) {
+        // Every touch is reported at its dispatch in the `all` mode.
+        guard touches == .forwarded, let bundle = cursors.bundle(for: updates(forwarded)) else { return }
+        send(bundle)
+    }
+
+    /// The cursor updates of forwarded touches' steps.
+    private func updates(_ forwarded: [ForwardedTouch]) -> [TUIOCursors.Update] {
+        var updates: [TUIOCursors.Update] = []
+        for touch in forwarded {
+            let phase: TUIOCursors.Update.Phase
+            switch touch.phase {
+            case .began: phase = .began
+            case .moved: phase = .moved
+            case .ended, .cancelled: phase = .ended
+            }
+            if let update = update(touch.touch, phase, touch.location, window: touch.window, time: touch.timestamp) { updates.append(update) }
+        }
+        return updates
     }
 
     public func stop() {

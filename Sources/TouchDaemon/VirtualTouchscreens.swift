@@ -95,16 +95,25 @@ public final class VirtualTouchscreens: ReportSink {
         }
     }
 
-    public func deliver(_ report: DispatchReport) {
-        guard !report.forwarded.isEmpty, !screens.isEmpty else { return }
+    public func deliver(_ report: DispatchReport) { play(report.forwarded) }
+
+    public func deliverAhead(_ forwarded: [ForwardedTouch]) { play(forwarded) }
+
+    /// Plays forwarded touches' steps on their windows' devices: one write per window.
+    private func play(_ forwarded: [ForwardedTouch]) {
+        guard !forwarded.isEmpty, !screens.isEmpty else { return }
+        // Nearly always one window: its steps are all of them.
+        let first = forwarded[0].window
+        if forwarded.allSatisfy({ $0.window == first }) { return play(forwarded, on: first) }
         var windows: [ResponderID] = []
-        for touch in report.forwarded where !windows.contains(touch.window) { windows.append(touch.window) }
-        for window in windows {
-            guard var screen = screens[window] else { continue }
-            let events = screen.state.events(for: report.forwarded.filter { $0.window == window })
-            screens[window] = screen
-            write(events, to: screen.output, window: window)
-        }
+        for touch in forwarded where !windows.contains(touch.window) { windows.append(touch.window) }
+        for window in windows { play(forwarded.filter { $0.window == window }, on: window) }
+    }
+
+    private func play(_ steps: [ForwardedTouch], on window: ResponderID) {
+        // The state changed in place, where the dictionary holds it (a copy would copy its slots).
+        guard let events = screens[window]?.state.events(for: steps), let output = screens[window]?.output else { return }
+        write(events, to: output, window: window)
     }
 
     public func stop() {

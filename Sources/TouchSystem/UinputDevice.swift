@@ -118,12 +118,14 @@ public final class UinputDevice {
         while start < count {
             let end = min(start + 64, count)
             let n = Int32(truncatingIfNeeded: end - start)
-            let chunk = (Array(types[start..<end]), Array(codes[start..<end]), Array(values[start..<end]))
-            let result = chunk.0.withUnsafeBufferPointer { t in
-                chunk.1.withUnsafeBufferPointer { c in
-                    chunk.2.withUnsafeBufferPointer { v in
+            // The chunk read where it is (`start` and `end` are within all three arrays).
+            let result = types.withUnsafeBufferPointer { t in
+                codes.withUnsafeBufferPointer { c in
+                    values.withUnsafeBufferPointer { v in
                         Result { () throws(SystemError) -> SystemCall.Outcome in
-                            try SystemCall.posix("write", name) { touchd_uinput_write(fd, t.baseAddress, c.baseAddress, v.baseAddress, n) }
+                            try SystemCall.posix("write", name) {
+                                touchd_uinput_write(fd, t.baseAddress.map { $0 + start }, c.baseAddress.map { $0 + start }, v.baseAddress.map { $0 + start }, n)
+                            }
                         }
                     }
                 }

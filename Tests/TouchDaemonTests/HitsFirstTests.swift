@@ -16,6 +16,7 @@ import Glibc
 
         func applicationChanged(_ app: Application) {}
         func stop() {}
+        func deliverAhead(_ forwarded: [ForwardedTouch]) {}
 
         func deliver(_ report: DispatchReport) {
             guard !report.hits.isEmpty, fd >= 0 else { return }
