@@ -119,6 +119,33 @@ import TouchEvdev
             ])
     }
 
+    /// A move writes only what changed (the kernel would drop a value written again); a touch that
+    /// begins in a slot another had writes everything, whatever that one last had.
+    @Test func aMoveWritesOnlyWhatChangedAndANewTouchEverything() {
+        var screen = VirtualTouchscreen(description)
+        var sized = touch(1, .began, 10, 20)
+        sized.majorRadius = 2
+        sized.force = 1
+        sized.maximumPossibleForce = 2
+        _ = screen.events(for: [sized])
+        var moved = sized
+        moved.phase = .moved
+        moved.location = Point(x: 11, y: 20)
+        #expect(names(screen.events(for: [moved])) == ["ABS_MT_POSITION_X 88", "ABS_X 88", "SYN"])
+        moved.force = 2
+        #expect(names(screen.events(for: [moved])) == ["ABS_MT_PRESSURE 255", "SYN"])
+        moved.phase = .ended
+        _ = screen.events(for: [moved])
+        var again = sized
+        again.touch = 2
+        again.location = Point(x: 11, y: 20)
+        #expect(
+            names(screen.events(for: [again])) == [
+                "ABS_MT_TOOL_TYPE 0", "ABS_MT_TRACKING_ID 1", "ABS_MT_POSITION_X 88", "ABS_MT_POSITION_Y 160",
+                "ABS_MT_TOUCH_MAJOR 32", "ABS_MT_PRESSURE 127", "BTN_TOUCH 1", "SYN",
+            ])
+    }
+
     @Test func touchesBeyondTheSlotsAndUnknownTouchesAreLeftOut() {
         var screen = VirtualTouchscreen(description)
         let eleven = (1...11).map { touch(TouchID($0), .began, Double($0), 1) }

@@ -19,13 +19,22 @@ extension Application {
     public mutating func forwardAhead(_ frame: InputFrame) -> [ForwardedTouch] {
         guard !forwarding.live.isEmpty, queue.holdsOnlyMoves else { return [] }
         var steps: [ForwardedTouch] = []
+        steps.reserveCapacity(frame.contacts.count)
+        // The fingers of a frame are mostly on one view: its mode is looked up once.
+        var lastMode: (view: ResponderID?, window: ResponderID, mode: ForwardMode)?
         for contact in frame.contacts where contact.phase == .moved || contact.phase == .ended {
             guard let i = live.index(of: TouchKey(device: frame.device, contact: contact.id)) else { continue }
             let id = live.entries[i].touch.id
-            guard let window = live.entries[i].touch.window, forwarding.live.contains(id),
-                goesOnWhateverDispatchDoes(id, contact.phase, view: live.entries[i].touch.view, window: window,
-                    delivery: live.entries[i].touch.delivery)
-            else { continue }
+            guard let window = live.entries[i].touch.window, forwarding.live.contains(id) else { continue }
+            let view = live.entries[i].touch.view
+            let mode: ForwardMode
+            if let last = lastMode, last.view == view, last.window == window {
+                mode = last.mode
+            } else {
+                mode = forwardMode(view: view, window: window)
+                lastMode = (view, window, mode)
+            }
+            guard goesOnWhateverDispatchDoes(id, contact.phase, mode: mode, delivery: live.entries[i].touch.delivery) else { continue }
             let phase: ForwardedTouch.Phase
             if contact.phase == .ended {
                 forwarding.live.remove(id)
@@ -46,14 +55,12 @@ extension Application {
         return steps
     }
 
-    /// Whether a step (`phase`, moved or ended) of the forwarded touch `id` goes on at its
-    /// dispatch whatever the dispatch does: as ``forwardUnrouted(_:report:)`` and
+    /// Whether a step (`phase`, moved or ended) of the forwarded touch `id`, whose place forwards
+    /// by `mode`, goes on at its dispatch whatever the dispatch does: as ``forwardUnrouted(_:report:)`` and
     /// ``forwardCall(_:_:consumed:report:)`` decide, with no recognizer left that could take the
     /// touch (or hold its lift).
-    private func goesOnWhateverDispatchDoes(
-        _ id: TouchID, _ phase: TouchPhase, view: ResponderID?, window: ResponderID, delivery: TouchDelivery
-    ) -> Bool {
-        switch forwardMode(view: view, window: window) {
+    private func goesOnWhateverDispatchDoes(_ id: TouchID, _ phase: TouchPhase, mode: ForwardMode, delivery: TouchDelivery) -> Bool {
+        switch mode {
         case .none:
             // Its moves stop here; its end goes on at dispatch.
             return false

@@ -28,12 +28,21 @@ public struct VirtualTouchscreen: Sendable {
     /// The position `ABS_X/Y` last gave, and the slot's positions.
     private var primary: (x: Int32, y: Int32)?
     private var positions: [(x: Int32, y: Int32)]
+    /// Each slot's touch major and pressure as last written (`nil`: not since its touch began): a
+    /// value that did not change is not written again (the kernel would drop it).
+    private var majors: [Int32?]
+    private var pressures: [Int32?]
+    /// Whether the slot's touch was placed since it began (its position written).
+    private var moved: [Bool]
     private var touchDown = false
 
     public init(_ description: VirtualTouchscreenDescription) {
         self.description = description
         slots = Array(repeating: nil, count: Int(VirtualTouchscreenDescription.slotCount))
         positions = Array(repeating: (0, 0), count: Int(VirtualTouchscreenDescription.slotCount))
+        majors = Array(repeating: nil, count: Int(VirtualTouchscreenDescription.slotCount))
+        pressures = Array(repeating: nil, count: Int(VirtualTouchscreenDescription.slotCount))
+        moved = Array(repeating: false, count: Int(VirtualTouchscreenDescription.slotCount))
     }
 
     /// The touches it carries now.
@@ -43,6 +52,8 @@ public struct VirtualTouchscreen: Sendable {
     /// none when nothing changed.
     public mutating func events(for touches: [ForwardedTouch]) -> [InputEvent] {
         var out: [InputEvent] = []
+        // A slot, a position, a size and a pressure each, and the frame's end.
+        out.reserveCapacity(5 * touches.count + 4)
         var inFrame: [TouchID] = []
         var palms: [Int] = []
         for touch in touches {
@@ -77,6 +88,9 @@ public struct VirtualTouchscreen: Sendable {
         case .began:
             guard known == nil, let slot = slots.firstIndex(where: { $0 == nil }) else { return false }
             slots[slot] = touch.touch
+            majors[slot] = nil
+            pressures[slot] = nil
+            moved[slot] = false
             select(slot, into: &out)
             // A finger before the tracking id: a reader (libinput) takes the slot's tool type when
             // the touch begins, and a slot's last touch may have ended as a palm.
@@ -104,18 +118,23 @@ public struct VirtualTouchscreen: Sendable {
     private mutating func place(_ touch: ForwardedTouch, slot: Int, into out: inout [InputEvent]) {
         let x = Self.clamp(VirtualTouchscreenDescription.units(touch.location.x), description.axis(AbsCode.mtPositionX))
         let y = Self.clamp(VirtualTouchscreenDescription.units(touch.location.y), description.axis(AbsCode.mtPositionY))
-        emit(EventType.abs, AbsCode.mtPositionX, x, into: &out)
-        emit(EventType.abs, AbsCode.mtPositionY, y, into: &out)
+        // A touch that began writes both; a move only what changed (the kernel would drop the rest).
+        let fresh = !moved[slot]
+        if fresh || positions[slot].x != x { emit(EventType.abs, AbsCode.mtPositionX, x, into: &out) }
+        if fresh || positions[slot].y != y { emit(EventType.abs, AbsCode.mtPositionY, y, into: &out) }
         positions[slot] = (x, y)
+        moved[slot] = true
         if touch.majorRadius > 0 {
             let major = Self.clamp(VirtualTouchscreenDescription.units(2 * touch.majorRadius), description.axis(AbsCode.mtTouchMajor))
-            emit(EventType.abs, AbsCode.mtTouchMajor, major, into: &out)
+            if majors[slot] != major { emit(EventType.abs, AbsCode.mtTouchMajor, major, into: &out) }
+            majors[slot] = major
         }
         if touch.maximumPossibleForce > 0 {
             let fraction = max(0, min(1, touch.force / touch.maximumPossibleForce))
             // 0...255 by the clamp above (a NaN force fails both comparisons and gives 0).
             let pressure = Int32((fraction.isNaN ? 0 : fraction) * Double(VirtualTouchscreenDescription.pressureMaximum))
-            emit(EventType.abs, AbsCode.mtPressure, pressure, into: &out)
+            if pressures[slot] != pressure { emit(EventType.abs, AbsCode.mtPressure, pressure, into: &out) }
+            pressures[slot] = pressure
         }
     }
 
