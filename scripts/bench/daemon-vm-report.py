@@ -14,6 +14,7 @@ Prints the table (medians over the complete runs of each reader) and one line pe
   hit latency            touchd's hit messages, p99 <= 2 x the relay floor's p99
   touches-60hz age       the newest sample's age at the client, p99 <= one display period + the relay's p99
   forwarded latency      a forwarded touch, source timestamp -> read() of the virtual touchscreen, p99 <= 2 x the relay's p99
+                         (and, not a goal, its ratio to the uinput relay floor's p99)
 Exits 0 whether or not the goals are met; 1 when the log holds no usable runs.
 """
 import statistics
@@ -28,6 +29,7 @@ LABELS = {
     "touchd-display": "touchd, touches at 60 Hz",
     "touchd-input": "touchd, touches at input rate",
     "touchd-frames": "touchd, touch frames at input rate",
+    "uinput-relay": "uinput relay floor (static C, to uinput)",
     "forward": "touchd, forwarded to its touchscreen",
 }
 DISPLAY_PERIOD_US = 1e6 / 60
@@ -176,6 +178,10 @@ def print_goals(rows):
     goal("touch frames at input rate, latency p99", frames and frames["p99"], relay99 and 2 * relay99, " us", frames, "2 x the relay floor's p99")
     forward = rows.get("forward")
     goal("forwarded touch latency p99", forward and forward["p99"], relay99 and 2 * relay99, " us", forward, "2 x the relay floor's p99")
+    uinput = rows.get("uinput-relay")
+    if forward and uinput and uinput["p99"]:
+        # Not a goal: what the kernel's uinput path itself costs a forwarder, for comparison.
+        print(f"forwarded touch latency p99 against the uinput relay floor's ({uinput['p99']:.1f} us): {forward['p99'] / uinput['p99']:.2f}x")
 
 
 if __name__ == "__main__":

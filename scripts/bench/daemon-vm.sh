@@ -16,6 +16,8 @@
 #   touchd          the daemon with one client (bench-subscriber) subscribed to hits and actions,
 #                   to touches at 60 Hz, or to touches at the input's rate (a touch message per
 #                   touch and frame, or a touch_frame message per frame)
+#   uinput-relay    a static C relay of each frame's events to a uinput touchscreen of its own, read
+#                   there with the source by bench-forward: the floor of any forwarder
 #   forward         the daemon forwarding every touch to its virtual touchscreen, read there with the
 #                   source by bench-forward: the forwarded touch's latency from the source's kernel
 #                   timestamp to the read() of the virtual touchscreen (goal: p99 <= 2 x the relay's)
@@ -38,7 +40,7 @@ rm -f "$buildlog"
 w=$(mktemp -d); trap 'rm -rf "$w"' EXIT
 mkdir -p "$w/job" "$w/bin"
 cp -a scripts/bench/vm-job/. "$w/job/"
-for prog in bench-player bench-floor bench-subscriber bench-relay bench-relay-sub bench-forward; do
+for prog in bench-player bench-floor bench-subscriber bench-relay bench-relay-sub bench-uinput-relay bench-forward; do
   gcc -static -O2 -Wall -o "$w/bin/$prog" "scripts/bench/guest/$prog.c" -lm || fail "cannot build $prog"
 done
 gcc -O2 -Wall -shared -fPIC -o "$w/bin/bench-readprobe.so" scripts/bench/guest/bench-readprobe.c -ldl || fail "cannot build bench-readprobe.so"
