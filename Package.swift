@@ -81,13 +81,13 @@ let package = Package(
         // Benchmarks for `make bench`: built by `swift build` too, but small.
         .executableTarget(
             name: "touchd-bench",
-            dependencies: ["TouchCore", "TouchEvdev", "TouchInput", "TouchLayout", "TouchProtocol", "TouchDaemon", "TouchRender"]),
+            dependencies: ["TouchCore", "TouchEvdev", "TouchInput", "TouchLayout", "TouchProtocol", "TouchDaemon", "TouchRender", "TouchSystem"]),
         .target(name: "CFuzzSupport"),
         .target(
             name: "TouchFuzzing",
-            dependencies: ["TouchCore", "TouchEvdev", "TouchLayout", "TouchProtocol", "TouchDaemon", "TouchSystem", "CLinux", "CFuzzSupport"]),
+            dependencies: ["TouchCore", "TouchEvdev", "TouchLayout", "TouchProtocol", "TouchDaemon", "TouchSystem", "CFuzzSupport"]),
         // Built by `swift build` as a plain replayer; scripts/fuzz.sh builds it with libFuzzer.
-        .executableTarget(name: "touchd-fuzz", dependencies: ["TouchFuzzing"]),
+        .executableTarget(name: "touchd-fuzz", dependencies: ["TouchFuzzing", "TouchSystem"]),
         .executableTarget(
             name: "touchctl",
             dependencies: [

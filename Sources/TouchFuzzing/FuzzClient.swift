@@ -1,11 +1,7 @@
 import CFuzzSupport
-import CLinux
 import TouchCore
 import TouchProtocol
 import TouchSystem
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A client of the daemon's socket for the request target: it writes what it is given without
 /// blocking (keeping what the socket does not take), reads whatever arrives, and keeps every line
@@ -36,7 +32,7 @@ final class FuzzClient {
         // runs once every property is set) never closes the number again.
         let fd: Int32
         do throws(SystemError) {
-            fd = try SystemCall.descriptor("socket") { socket(AF_UNIX, Int32(truncatingIfNeeded: SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0) }
+            fd = try SocketIO.unixStream(nonBlocking: true, path)
         } catch {
             throw FuzzViolation("the client has no socket: \(error)")
         }
@@ -72,9 +68,7 @@ final class FuzzClient {
     /// Writes as much of what is queued as the socket takes.
     func pump() {
         while !outgoing.isEmpty && !hungUp {
-            let outcome = try? outgoing.withUnsafeBytes { raw throws(SystemError) in
-                try SystemCall.posix("send") { send(fd, raw.baseAddress, raw.count, Int32(truncatingIfNeeded: MSG_NOSIGNAL)) }
-            }
+            let outcome = try? outgoing.withUnsafeBytes { raw throws(SystemError) in try SocketIO.send(fd, raw, "the fuzzing client") }
             guard case .done(let n) = outcome, n > 0 else { return }
             outgoing.removeFirst(min(n, outgoing.count))
         }
@@ -86,14 +80,14 @@ final class FuzzClient {
     /// Says nothing more will be sent (the daemon still answers what it got).
     func finishSending() {
         guard !hungUp else { return }
-        _ = shutdown(fd, Int32(truncatingIfNeeded: SHUT_WR))
+        SocketIO.shutdown(fd, .sending)
     }
 
     /// Closes both directions at once, without reading what is on its way.
     func hangUp() {
         hungUp = true
         outgoing = []
-        _ = shutdown(fd, Int32(truncatingIfNeeded: SHUT_RDWR))
+        SocketIO.shutdown(fd, .both)
     }
 
     /// Reads whatever has arrived; returns how many bytes.
@@ -101,9 +95,7 @@ final class FuzzClient {
         guard !hungUp, !isClosed else { return 0 }
         var total = 0
         while true {
-            let outcome = try? chunk.withUnsafeMutableBytes { raw throws(SystemError) in
-                try SystemCall.posix("recv") { recv(fd, raw.baseAddress, raw.count, 0) }
-            }
+            let outcome = try? chunk.withUnsafeMutableBytes { raw throws(SystemError) in try SocketIO.receive(fd, into: raw, "the fuzzing client") }
             guard case .done(let n) = outcome else {
                 if outcome == nil { isClosed = true }
                 break

@@ -4,9 +4,6 @@ import TouchDaemon
 import TouchLayout
 import TouchProtocol
 import TouchSystem
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A live daemon for one input of the request target: the daemon's own `Daemon`, `SocketServer`
 /// and `EventLoop` on a socket of its own, serving an application built from a layout of
@@ -37,7 +34,7 @@ final class FuzzDaemon {
             let limits = ClientLimits(maximumQueuedBytes: 128 * 1024, maximumLineLength: 1000, maximumClients: 8)
             // Not root, every client connects as the process's own user: it gets control, as the
             // clients it stands for do.
-            let policy = PeerPolicy(controlUIDs: geteuid() == 0 ? [] : [geteuid()], daemonUID: Self.daemonUID)
+            let policy = PeerPolicy(controlUIDs: Accounts.effectiveUserID == 0 ? [] : [Accounts.effectiveUserID], daemonUID: Self.daemonUID)
             let socket = DaemonSocket(endpoint: try SocketEndpoint.bind(path: path, mode: 0o666), limits: limits, policy: policy)
             let services = DaemonServices(input: InputSources(), layoutFile: layout)
             daemon = Daemon(app: app, socket: socket, loop: loop, version: "touchd fuzz", services: services)
@@ -53,7 +50,7 @@ final class FuzzDaemon {
     /// read-only client connects as ``readOnlyUID``; otherwise every client connects as the
     /// process's own user, with control.
     static func connection(for role: ClientRole) -> (uid: UInt32, role: ClientRole) {
-        guard geteuid() == 0 else { return (geteuid(), .control) }
+        guard Accounts.effectiveUserID == 0 else { return (Accounts.effectiveUserID, .control) }
         return role == .readOnly ? (readOnlyUID, .readOnly) : (0, .control)
     }
 
@@ -105,6 +102,6 @@ final class FuzzDaemon {
 
     private static func socketPath() -> String {
         let serial = sockets.wrappingAdd(1, ordering: .relaxed).newValue
-        return "/tmp/touchd-fuzz-\(getpid())-\(serial).sock"
+        return "/tmp/touchd-fuzz-\(ProcessContext.id)-\(serial).sock"
     }
 }

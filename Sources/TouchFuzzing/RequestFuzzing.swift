@@ -1,8 +1,6 @@
 import TouchCore
 import TouchProtocol
-#if canImport(Glibc)
-import Glibc
-#endif
+import TouchSystem
 
 /// Request lines written to a live daemon (``FuzzDaemon``) by up to three clients at once: the
 /// socket server's framing, turns and roles, and every request family dispatched against the
@@ -33,7 +31,7 @@ public enum RequestFuzzing {
     public static func run(_ bytes: [UInt8]) throws(FuzzViolation) {
         var input = FuzzBytes(bytes)
         let options = input.byte()
-        let directory = getenv("TOUCHD_FUZZ_CONFIG").map { String(cString: $0) } ?? "config"
+        let directory = ProcessContext.environment("TOUCHD_FUZZ_CONFIG") ?? "config"
         var session = try FuzzSession(layout: directory + "/" + layouts[Int(options & 3) % layouts.count], chunkSeed: options >> 2)
         while !input.isAtEnd {
             let byte = input.byte()

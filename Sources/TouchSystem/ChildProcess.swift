@@ -15,7 +15,7 @@ public enum ChildProcess {
     /// The first executable file named `name` in the directories of `PATH` (or of
     /// `/usr/local/bin:/usr/bin:/bin` when `PATH` is unset); `nil` when there is none.
     public static func find(_ name: String) -> String? {
-        let search = getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"
+        let search = ProcessContext.environment("PATH") ?? "/usr/local/bin:/usr/bin:/bin"
         for directory in search.split(separator: ":") where !directory.isEmpty {
             let candidate = "\(directory)/\(name)"
             if access(candidate, X_OK) == 0 { return candidate }

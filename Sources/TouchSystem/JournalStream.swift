@@ -22,6 +22,6 @@ public enum JournalStream {
 
     /// Whether this process's standard error is its journal stream.
     public static var isStandardError: Bool {
-        isConnected(2, to: getenv("JOURNAL_STREAM").map { String(cString: $0) })
+        isConnected(2, to: ProcessContext.environment("JOURNAL_STREAM"))
     }
 }

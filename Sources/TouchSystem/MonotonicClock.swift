@@ -28,6 +28,13 @@ public final class MonotonicClock: TimeSource {
     /// Microseconds since boot, as evdev's event timestamps count them.
     public var microseconds: Int64 { Self.read() }
 
+    /// Nanoseconds since boot: the same clock, finer (benchmarks time short work with it).
+    public static var nanoseconds: UInt64 {
+        var ts = timespec()
+        _ = clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(clamping: ts.tv_sec) &* 1_000_000_000 &+ UInt64(clamping: ts.tv_nsec)
+    }
+
     /// The one reading of the kernel's clock. `clock_gettime(CLOCK_MONOTONIC)` cannot fail on
     /// Linux (the clock always exists and the pointer is valid); a zero time would be read if it did.
     static func read() -> Int64 {

@@ -43,6 +43,33 @@ public enum SocketIO {
         try SystemCall.descriptor("socket", subject) { socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
     }
 
+    /// A new Unix stream socket, closed on exec, not yet connected.
+    /// - Parameter nonBlocking: whether reads and writes return `EAGAIN` instead of blocking.
+    /// - Throws: ``SystemError`` from `socket`.
+    public static func unixStream(nonBlocking: Bool, _ subject: String) throws(SystemError) -> Int32 {
+        let type = Int32(truncatingIfNeeded: SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | (nonBlocking ? SOCK_NONBLOCK.rawValue : 0))
+        return try SystemCall.descriptor("socket", subject) { socket(AF_UNIX, type, 0) }
+    }
+
+    /// What ``shutdown(_:_:)`` closes of a connection.
+    public enum Direction: Sendable {
+        /// Nothing more is sent (the peer reads the end); what arrives is still read.
+        case sending
+        /// Both ways at once.
+        case both
+    }
+
+    /// Closes one or both directions of a connected socket, keeping the descriptor (`shutdown`).
+    /// A socket already shut or never connected is left as it is.
+    public static func shutdown(_ fd: Int32, _ direction: Direction) {
+        let how: Int32
+        switch direction {
+        case .sending: how = Int32(truncatingIfNeeded: SHUT_WR)
+        case .both: how = Int32(truncatingIfNeeded: SHUT_RDWR)
+        }
+        _ = Glibc.shutdown(fd, how)
+    }
+
     /// The bytes a socket holds that its peer has not read (`SIOCOUTQ`), or `nil` when the kernel
     /// does not tell.
     public static func unsentBytes(_ fd: Int32) -> Int? {

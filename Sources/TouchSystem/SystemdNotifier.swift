@@ -19,7 +19,7 @@ public final class SystemdNotifier {
     public init(environment: [String: String], clock: any TimeSource) {
         self.clock = clock
         if let usec = environment["WATCHDOG_USEC"].flatMap(Double.init), usec > 0, usec.isFinite,
-            environment["WATCHDOG_PID"].map({ Int32($0) == getpid() }) ?? true
+            environment["WATCHDOG_PID"].map({ Int32($0) == ProcessContext.id }) ?? true
         {
             watchdogInterval = usec / 1e6
         } else {
@@ -78,8 +78,8 @@ public enum SocketActivation {
             unsetenv("LISTEN_FDS")
             unsetenv("LISTEN_FDNAMES")
         }
-        guard let pidText = getenv("LISTEN_PID").map({ String(cString: $0) }), Int32(pidText) == getpid(),
-            let countText = getenv("LISTEN_FDS").map({ String(cString: $0) }), let count = Int32(countText), count >= 1
+        guard let pidText = ProcessContext.environment("LISTEN_PID"), Int32(pidText) == ProcessContext.id,
+            let countText = ProcessContext.environment("LISTEN_FDS"), let count = Int32(countText), count >= 1
         else { return nil }
         let fd: Int32 = 3
         try check(fd)

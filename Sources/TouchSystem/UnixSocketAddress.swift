@@ -39,8 +39,7 @@ public struct UnixSocketAddress: Sendable {
     /// - Throws: ``SystemError`` from `socket` or `connect` (`ENOENT` or `ECONNREFUSED` when nobody
     ///   listens there).
     public func connectedStream(nonBlocking: Bool = false) throws(SystemError) -> Int32 {
-        let type = Int32(truncatingIfNeeded: SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | (nonBlocking ? SOCK_NONBLOCK.rawValue : 0))
-        let fd = try SystemCall.descriptor("socket", path) { socket(AF_UNIX, type, 0) }
+        let fd = try SocketIO.unixStream(nonBlocking: nonBlocking, path)
         do {
             try withSockaddr { address, length throws(SystemError) in
                 try SystemCall.require("connect", path) { connect(fd, address, length) }

@@ -1,32 +1,17 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import TouchSystem
 
 /// The monotonic clock in nanoseconds.
-func nanoseconds() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-}
+func nanoseconds() -> UInt64 { MonotonicClock.nanoseconds }
 
 /// The CPU time this thread has used, in nanoseconds: on a shared machine, what a piece of work
 /// costs whatever else runs (the wall clock also counts the time other processes had the CPU).
-func threadCPUNanoseconds() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-}
+func threadCPUNanoseconds() -> UInt64 { ThreadCPUClock.nanoseconds }
 
 /// A kibibyte figure from `/proc/self/status` (`VmRSS`, `VmHWM`).
 func statusKiB(_ key: String) -> Int? {
-    guard let file = fopen("/proc/self/status", "r") else { return nil }
-    defer { fclose(file) }
-    var line = [CChar](repeating: 0, count: 256)
-    while fgets(&line, Int32(line.count), file) != nil {
-        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        if text.hasPrefix(key + ":") {
-            return Int(text.dropFirst(key.count + 1).filter(\.isNumber))
-        }
+    guard let status = try? FileReader.readText("/proc/self/status", limit: 1 << 16) else { return nil }
+    for line in status.split(separator: "\n") where line.hasPrefix(key + ":") {
+        return Int(line.dropFirst(key.count + 1).filter(\.isNumber))
     }
     return nil
 }
@@ -36,7 +21,7 @@ struct AllocationCounter {
     private let read: @convention(c) () -> UInt64
 
     init?() {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "touchd_bench_allocations") else { return nil }
+        guard let symbol = DynamicSymbol.address(of: "touchd_bench_allocations") else { return nil }
         read = unsafeBitCast(symbol, to: (@convention(c) () -> UInt64).self)
     }
 

@@ -1,9 +1,7 @@
 // touchd-bench: in-process figures for `make bench` (scripts/bench.sh). It prints rows of
 // tab-separated section, measure, figure and goal; it never decides anything by itself.
 import TouchCore
-#if canImport(Glibc)
-import Glibc
-#endif
+import TouchSystem
 
 let usage = """
     Every command takes --refresh-hz N, the windows' refresh rate (0: every input frame; default:
@@ -61,9 +59,9 @@ struct Arguments {
 }
 
 func fail(_ message: String) -> Never {
-    let text = "touchd-bench: \(message)\n"
-    _ = text.withCString { write(2, $0, strlen($0)) }
-    exit(1)
+    var standardError = StandardError()
+    print("touchd-bench: \(message)", to: &standardError)
+    ProcessContext.exit(1)
 }
 
 let arguments = Arguments(Array(CommandLine.arguments.dropFirst()))

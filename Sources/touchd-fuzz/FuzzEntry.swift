@@ -1,9 +1,7 @@
 import CFuzzSupport
 import TouchFuzzing
+import TouchSystem
 
-#if canImport(Glibc)
-import Glibc
-#endif
 
 #if TOUCHD_LIBFUZZER
 // Built by scripts/fuzz.sh with `-sanitize=fuzzer,address -D TOUCHD_LIBFUZZER`: libFuzzer's driver
@@ -13,10 +11,10 @@ nonisolated(unsafe) private var selected: FuzzTarget = .request
 
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzerInitialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> Int32 {
-    let name = getenv("TOUCHD_FUZZ_TARGET").map { String(cString: $0) } ?? ""
+    let name = ProcessContext.environment("TOUCHD_FUZZ_TARGET") ?? ""
     guard let target = FuzzTarget(rawValue: name) else {
         FuzzEntry.fail("TOUCHD_FUZZ_TARGET=\(name): expected one of \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", "))")
-        exit(2)
+        ProcessContext.exit(2)
     }
     selected = target
     return 0
@@ -38,7 +36,7 @@ public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
         try selected.run(bytes)
     } catch {
         FuzzEntry.fail("\(selected.rawValue): \(error)")
-        abort()
+        ProcessContext.abort()
     }
     return 0
 }
@@ -51,7 +49,7 @@ struct FuzzReplay {
         let arguments = CommandLine.arguments.dropFirst()
         guard let name = arguments.first, let target = FuzzTarget(rawValue: name) else {
             FuzzEntry.fail("usage: touchd-fuzz TARGET FILE... (targets: \(FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")))")
-            exit(2)
+            ProcessContext.exit(2)
         }
         var failed = false
         for path in arguments.dropFirst() {
@@ -62,14 +60,14 @@ struct FuzzReplay {
                 failed = true
             }
         }
-        exit(failed ? 1 : 0)
+        ProcessContext.exit(failed ? 1 : 0)
     }
 }
 #endif
 
 enum FuzzEntry {
     static func fail(_ text: String) {
-        let line = Array("touchd-fuzz: \(text)\n".utf8)
-        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        var standardError = StandardError()
+        print("touchd-fuzz: \(text)", to: &standardError)
     }
 }
