@@ -4,6 +4,11 @@
 /// (``GestureLifecycle``), which the arena moves on what a machine proposes.
 ///
 /// Its inputs are one method each; each returns what happened.
+///
+/// Failing is the same for every kind: a machine proposes ``RecognizerOutcome/failed`` and keeps
+/// the state it was in (what it had counted or measured, for the trace and the `gestures` message).
+/// No kind has a failed state of its own: the lifecycle records the failure, and no input reaches
+/// the machine again until its ``reset()``.
 protocol RecognizerMachine: Sendable {
     /// Its states: an enum, each case with the values valid in it.
     associatedtype State: Sendable

@@ -30,8 +30,6 @@ struct TapRecognizer: RecognizerMachine {
         case between(completed: Int, first: Point, lift: Double)
         /// The last tap completed: recognition proposed.
         case done(taps: Int, first: Point)
-        /// It cannot recognize before a reset.
-        case failed(taps: Int)
     }
 
     private(set) var state = State.idle
@@ -48,7 +46,7 @@ struct TapRecognizer: RecognizerMachine {
         switch state {
         case .idle: 0
         case .tapping(let completed, _, _, _), .between(let completed, _, _): completed
-        case .done(let taps, _), .failed(let taps): taps
+        case .done(let taps, _): taps
         }
     }
 
@@ -57,7 +55,7 @@ struct TapRecognizer: RecognizerMachine {
         switch state {
         case .tapping(_, _, let start, _): start + settings.maximumDuration
         case .between(_, _, let lift): lift + settings.interval
-        case .idle, .done, .failed: nil
+        case .idle, .done: nil
         }
     }
 
@@ -76,8 +74,6 @@ struct TapRecognizer: RecognizerMachine {
                 state = .tapping(completed: completed, first: first, start: time, fingers: down)
             case .tapping(let completed, let first, let start, let most):
                 state = .tapping(completed: completed, first: first, start: start, fingers: max(most, down))
-            case .failed:
-                return .none
             }
         }
         if tracks.anyMoved(beyond: settings.slopMillimetres * pointsPerMillimetre, downOnly: true) { return fail() }
@@ -98,14 +94,13 @@ struct TapRecognizer: RecognizerMachine {
     mutating func timerFired() -> RecognizerOutcome {
         switch state {
         case .tapping, .between: fail()
-        case .idle, .done, .failed: .none
+        case .idle, .done: .none
         }
     }
 
-    private mutating func fail() -> RecognizerOutcome {
-        state = .failed(taps: completed)
-        return .failed
-    }
+    /// It cannot recognize: it proposes failing and keeps the state it failed in (the taps it
+    /// counted), as every kind does (``RecognizerMachine``).
+    private func fail() -> RecognizerOutcome { .failed }
 
     mutating func reset() { state = .idle }
 }
