@@ -1,3 +1,4 @@
+import CLinux
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -60,9 +61,9 @@ public enum ChildProcess {
 
     private static func pipe(_ program: String) throws(SystemError) -> (Int32, Int32) {
         var ends: [Int32] = [-1, -1]
-        try SystemCall.require("pipe", program) { Glibc.pipe(&ends) }
-        // Neither end leaks into the child but through the file actions' dup2.
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        // Neither end leaks into the child but through the file actions' dup2, nor into a child
+        // another thread spawns meanwhile: both are made close-on-exec at once (`pipe2`).
+        try SystemCall.require("pipe2", program) { touchd_pipe_cloexec(&ends) }
         return (ends[0], ends[1])
     }
 

@@ -17,8 +17,13 @@
 /* SO_PEERCRED's struct ucred needs _GNU_SOURCE in some headers: mirror it. */
 struct touchd_ucred { int pid; unsigned int uid; unsigned int gid; };
 
-/* accept4 is declared only under _GNU_SOURCE. */
+/* accept4 and pipe2 are declared only under _GNU_SOURCE. */
 int accept4(int sockfd, struct sockaddr *addr, socklen_t *addrlen, int flags);
+int pipe2(int pipefd[2], int flags);
+
+/* A pipe whose two ends are close-on-exec from the start: no child spawned by another thread
+ * between pipe() and fcntl() can inherit them. */
+static inline int touchd_pipe_cloexec(int *ends) { return pipe2(ends, O_CLOEXEC); }
 
 static inline int touchd_peer_credentials(int fd, struct touchd_ucred *out) {
     socklen_t len = sizeof(*out);
