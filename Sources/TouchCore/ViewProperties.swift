@@ -102,9 +102,16 @@ public struct ViewProperties: Hashable, Sendable {
     /// (not a number), so the view is never hit; it never traps.
     @inline(__always)
     public func pointFromSuperview(_ point: Point) -> Point {
+        Self.pointFromSuperview(point, frame: frame, boundsOrigin: boundsOrigin, transform: transform)
+    }
+
+    /// ``pointFromSuperview(_:)`` from the three properties it reads: what reads them in place
+    /// calls it without copying the rest of a view's properties.
+    @inline(__always)
+    static func pointFromSuperview(_ point: Point, frame: Rect, boundsOrigin: Point, transform: ViewTransform) -> Point {
         if transform.isIdentity { return point - frame.origin + boundsOrigin }
         guard let inverse = transform.inverse else { return Point(x: .nan, y: .nan) }
-        return inverse.apply(point - frame.center) + bounds.center
+        return inverse.apply(point - frame.center) + Rect(origin: boundsOrigin, size: frame.size).center
     }
 
     /// A point in the view's coordinates converted into its superview's (`convert(_:to: superview)`).

@@ -433,7 +433,12 @@ public struct ViewTree: Sendable {
         // conversion first (views nest at most `maximumDepth` deep).
         let parent = nodes[Int(index)].parent
         guard parent >= 0 else { return point }
-        return nodes[Int(index)].properties.pointFromSuperview(convertFromWindow(point, to: parent))
+        let inParent = convertFromWindow(point, to: parent)
+        // The three properties read in place: calling a method on the view's properties copied
+        // them whole (a retain and a release of each of their parts) at every level.
+        return ViewProperties.pointFromSuperview(
+            inParent, frame: nodes[Int(index)].properties.frame, boundsOrigin: nodes[Int(index)].properties.boundsOrigin,
+            transform: nodes[Int(index)].properties.transform)
     }
 }
 
