@@ -3,38 +3,99 @@ extension Application {
     /// them now, but for the samples already sent: one array per waiting move (oldest first), each
     /// touch `moved` to its newest sample, with the samples after `sentThrough`'s time for it and
     /// before the newest as its coalesced samples, its previous location the sample before those
-    /// (where it was last dispatched, when none was sent), and, with `locationsInView`, its
-    /// locations in its view as the view is now (else those of its last dispatch). A touch with
-    /// nothing new, one that stands still, and a contact with no touch down are left out.
+    /// (where it was last dispatched, when none was sent), and its locations in its view as the
+    /// view is now. A touch with nothing new, one that stands still, and a contact with no touch
+    /// down are left out.
     ///
     /// For what goes out at the input's rate (each input frame as it arrives) while the application
     /// itself gets the moves at the display's: nothing is dispatched or changed. The work is the
     /// new samples', however many wait.
-    public func waitingMoveTouches(sentThrough: (TouchID) -> Double = { _ in -.infinity }, locationsInView: Bool = true) -> [[Touch]] {
-        let waiting = queue.waitingMoves
-        guard !waiting.isEmpty else { return [] }
-        return waiting.map { frame in
+    public func waitingMoveTouches(sentThrough: (TouchID) -> Double = { _ in -.infinity }) -> [[Touch]] {
+        // Loops rather than closures: a closure here would capture (copy) the whole application.
+        let (waiting, picks) = waitingContacts(sentThrough: sentThrough)
+        var moves: [[Touch]] = []
+        moves.reserveCapacity(picks.count)
+        for m in picks.indices {
             var touches: [Touch] = []
-            touches.reserveCapacity(frame.contacts.count)
-            for contact in frame.contacts {
-                guard let i = live.index(of: TouchKey(device: frame.device, contact: contact.id)) else { continue }
-                let touch = live.entries[i].touch
-                if contact.location == touch.locationInWindow && contact.coalesced.isEmpty { continue }
-                let sent = sentThrough(touch.id)
-                guard frame.timestamp > sent else { continue }
-                // The first sample not sent: found from the newest back, past the new ones only.
-                var first = contact.coalesced.count
-                while first > 0 && contact.coalesced[first - 1].timestamp > sent { first -= 1 }
-                touches.append(waitingTouch(touch, moved: contact, from: first, at: frame.timestamp, locationsInView: locationsInView))
+            touches.reserveCapacity(picks[m].count)
+            for c in picks[m] {
+                touches.append(
+                    waitingTouch(live.entries[c.live].touch, moved: waiting[m].contacts[c.contact], from: c.first, at: waiting[m].timestamp))
             }
-            return touches
+            moves.append(touches)
         }
+        return moves
+    }
+
+    /// The same touches' new samples, without making whole touches: what the `frames` form sends
+    /// as frames arrive (window points only). Each has the touch's number, device, window and
+    /// view, its newest sample, the ones before it not sent yet (read where the waiting move keeps
+    /// them) and where it was before those.
+    public func waitingMoveSamples(sentThrough: (TouchID) -> Double = { _ in -.infinity }) -> [[WaitingTouchSamples]] {
+        let (waiting, picks) = waitingContacts(sentThrough: sentThrough)
+        var moves: [[WaitingTouchSamples]] = []
+        moves.reserveCapacity(picks.count)
+        for m in picks.indices {
+            var samples: [WaitingTouchSamples] = []
+            samples.reserveCapacity(picks[m].count)
+            for c in picks[m] {
+                let i = c.live
+                let k = c.contact
+                let first = c.first
+                samples.append(
+                    WaitingTouchSamples(
+                        id: live.entries[i].touch.id, device: live.entries[i].touch.device, window: live.entries[i].touch.window,
+                        view: live.entries[i].touch.view, timestamp: waiting[m].timestamp, locationInWindow: waiting[m].contacts[k].location,
+                        previousLocationInWindow: first == 0
+                            ? live.entries[i].touch.locationInWindow : waiting[m].contacts[k].coalesced[first - 1].locationInWindow,
+                        force: waiting[m].contacts[k].force, majorRadius: waiting[m].contacts[k].majorRadius,
+                        coalescedSamples: waiting[m].contacts[k].coalesced[first...]))
+            }
+            moves.append(samples)
+        }
+        return moves
+    }
+
+    /// A contact of a waiting move with something new: its touch's place in `live`, its place in
+    /// its move, and its first coalesced sample not sent.
+    private struct WaitingContact {
+        var live: Int
+        var contact: Int
+        var first: Int
+    }
+
+    /// The moves waiting for their display tick, oldest first, and for each the contacts that have
+    /// something new (see ``waitingMoveTouches(sentThrough:)``).
+    private func waitingContacts(sentThrough: (TouchID) -> Double) -> (waiting: [InputFrame], picks: [[WaitingContact]]) {
+        let waiting = queue.waitingMoves
+        guard !waiting.isEmpty else { return ([], []) }
+        var picks: [[WaitingContact]] = []
+        picks.reserveCapacity(waiting.count)
+        for m in waiting.indices {
+            var contacts: [WaitingContact] = []
+            contacts.reserveCapacity(waiting[m].contacts.count)
+            // Each contact read in place (a copy would retain its samples).
+            for k in waiting[m].contacts.indices {
+                guard let i = live.index(of: TouchKey(device: waiting[m].device, contact: waiting[m].contacts[k].id)) else { continue }
+                if waiting[m].contacts[k].location == live.entries[i].touch.locationInWindow && waiting[m].contacts[k].coalesced.isEmpty {
+                    continue
+                }
+                let sent = sentThrough(live.entries[i].touch.id)
+                guard waiting[m].timestamp > sent else { continue }
+                // The first sample not sent: found from the newest back, past the new ones only.
+                var first = waiting[m].contacts[k].coalesced.count
+                while first > 0 && waiting[m].contacts[k].coalesced[first - 1].timestamp > sent { first -= 1 }
+                contacts.append(WaitingContact(live: i, contact: k, first: first))
+            }
+            picks.append(contacts)
+        }
+        return (waiting, picks)
     }
 
     /// `touch` as the dispatch of `contact` (a waiting move) will make it, with the coalesced
     /// samples from `first` on.
     private func waitingTouch(
-        _ touch: consuming Touch, moved contact: InputContact, from first: Int, at timestamp: Double, locationsInView: Bool
+        _ touch: consuming Touch, moved contact: InputContact, from first: Int, at timestamp: Double
     ) -> Touch {
         let dispatched = touch.locationInWindow
         var moved = touch
@@ -47,7 +108,7 @@ extension Application {
         moved.force = contact.force
         moved.maximumPossibleForce = contact.maximumPossibleForce
         moved.coalescedSamples = first == 0 ? contact.coalesced : Array(contact.coalesced[first...])
-        guard locationsInView, let view = moved.view else { return moved }
+        guard let view = moved.view else { return moved }
         guard let index = tree.nodeIndex[view] else {
             // The view left the tree: no location in it, as at dispatch.
             moved.locationInView = nil

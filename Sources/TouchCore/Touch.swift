@@ -110,3 +110,46 @@ public struct TouchSample: Hashable, Sendable {
         self.majorRadius = majorRadius
     }
 }
+
+/// A touch's samples as the input-rate messages read them: its own (newest) sample, those merged
+/// before it (oldest first) and where it was before them. A ``Touch`` is one (dispatched, or a
+/// waiting move's as ``Application/waitingMoveTouches(sentThrough:)`` makes it);
+/// ``WaitingTouchSamples`` is the lighter one the `frames` form is made from.
+public protocol SampledTouch {
+    /// The merged samples, indexed from `startIndex`.
+    associatedtype Samples: RandomAccessCollection where Samples.Element == TouchSample, Samples.Index == Int
+    var id: TouchID { get }
+    var device: String { get }
+    var window: ResponderID? { get }
+    var view: ResponderID? { get }
+    var phase: TouchPhase { get }
+    var timestamp: Double { get }
+    var locationInWindow: Point { get }
+    var previousLocationInWindow: Point { get }
+    var force: Double { get }
+    var majorRadius: Double { get }
+    var coalescedSamples: Samples { get }
+}
+
+extension Touch: SampledTouch {}
+
+/// One touch's samples in a move waiting for its display tick that no client of the input's rate
+/// has had yet, without the rest of the touch (``Application/waitingMoveSamples(sentThrough:)``):
+/// its newest sample, the merged ones before it not sent yet, read where the waiting move keeps
+/// them, and where it was before those. It moved: its phase is `moved`.
+public struct WaitingTouchSamples: SampledTouch, Hashable, Sendable {
+    public let id: TouchID
+    public let device: String
+    public let window: ResponderID?
+    public let view: ResponderID?
+    public var phase: TouchPhase { .moved }
+    /// The newest sample's time, place, force and size.
+    public let timestamp: Double
+    public let locationInWindow: Point
+    /// Where it was before the first of the new samples.
+    public let previousLocationInWindow: Point
+    public let force: Double
+    public let majorRadius: Double
+    /// The merged samples not sent yet, before the newest.
+    public let coalescedSamples: ArraySlice<TouchSample>
+}

@@ -134,14 +134,25 @@ extension Daemon: ScheduledDispatch {
     /// window's display rate (the application still gets the moves at the tick).
     private func publishArrivals() {
         guard !interest.touchForms.isDisjoint(with: .atArrival) else { return }
-        let moves: [[Touch]]
-        do {
-            let marks = inputRateMarks  // gone before the marks change: they are not copied
-            let inView = interest.touchForms.contains(.input)  // the frames form has window points only
-            moves = inPlace { $0.waitingMoveTouches(sentThrough: marks.sent, locationsInView: inView) }
+        let messages: [OutboundMessage]
+        if interest.touchForms.contains(.input) {
+            let moves: [[Touch]]
+            do {
+                let marks = inputRateMarks  // gone before the marks change: they are not copied
+                moves = inPlace { $0.waitingMoveTouches(sentThrough: marks.sent) }
+            }
+            guard !moves.isEmpty else { return }
+            messages = MessageEncoder.arrivalMessages(of: moves, forms: interest.touchForms, marks: &inputRateMarks)
+        } else {
+            // The frames form alone: window points, from the samples without whole touches.
+            let moves: [[WaitingTouchSamples]]
+            do {
+                let marks = inputRateMarks
+                moves = inPlace { $0.waitingMoveSamples(sentThrough: marks.sent) }
+            }
+            guard !moves.isEmpty else { return }
+            messages = MessageEncoder.arrivalFrameMessages(of: moves, marks: &inputRateMarks)
         }
-        guard !moves.isEmpty else { return }
-        let messages = MessageEncoder.arrivalMessages(of: moves, forms: interest.touchForms, marks: &inputRateMarks)
         guard !messages.isEmpty else { return }
         server.batch { for message in messages { server.broadcast(message) } }
     }

@@ -4,7 +4,7 @@ import TouchCore
 /// display tick, the time of the newest sample already sent in the `input` and `frames` forms
 /// (``MessageEncoder/arrivalMessages(of:forms:marks:)``), so that its dispatch at the tick sends
 /// only what is new.
-public struct InputRateMarks: Sendable {
+public struct InputRateMarks: Hashable, Sendable {
     /// By touch number, ascending: a handful of touches is found by a few comparisons, without
     /// hashing (touch numbers only grow, so a new touch is mostly added at the end).
     private var touches: [TouchID] = []
@@ -73,12 +73,29 @@ extension MessageEncoder {
     /// each sample not sent before, in the forms
     /// of `forms` among `input` and `frames`; `marks` then holds them as sent.
     public static func arrivalMessages(of moves: [[Touch]], forms: TouchForms, marks: inout InputRateMarks) -> [OutboundMessage] {
+        arrivalMessages(of: moves, marks: &marks) { touches, samples, batch in
+            if forms.contains(.input) { inputMessages(of: touches, samples: samples, to: &batch) }
+            if forms.contains(.frames) { frameMessages(of: touches, samples: samples, to: &batch) }
+        }
+    }
+
+    /// The `frames` form alone of the same (``arrivalMessages(of:forms:marks:)``), from the waiting
+    /// moves' new samples (``TouchCore/Application/waitingMoveSamples(sentThrough:)``), without
+    /// whole touches: the same messages.
+    public static func arrivalFrameMessages(of moves: [[WaitingTouchSamples]], marks: inout InputRateMarks) -> [OutboundMessage] {
+        arrivalMessages(of: moves, marks: &marks) { touches, samples, batch in frameMessages(of: touches, samples: samples, to: &batch) }
+    }
+
+    /// Each waiting move's samples not sent before, in order, encoded by `encode`; `marks` then
+    /// holds them as sent.
+    private static func arrivalMessages<T: SampledTouch>(
+        of moves: [[T]], marks: inout InputRateMarks, encode: ([T], [SampleIndex], inout MessageBatch) -> Void
+    ) -> [OutboundMessage] {
         var batch = MessageBatch(messages: 8)
         for touches in moves where !touches.isEmpty {
             let samples = samples(of: touches, after: marks)
             guard !samples.isEmpty else { continue }
-            if forms.contains(.input) { inputMessages(of: touches, samples: samples, to: &batch) }
-            if forms.contains(.frames) { frameMessages(of: touches, samples: samples, to: &batch) }
+            encode(touches, samples, &batch)
             for touch in touches { marks.noteSent(touch.id, through: touch.timestamp) }
         }
         return batch.finish()
@@ -86,7 +103,7 @@ extension MessageEncoder {
 
     /// The samples of `touches` after those `marks` holds as sent, in time order (touches in the
     /// event's order where times are equal, as one input frame lists them).
-    static func samples(of touches: [Touch], after marks: InputRateMarks) -> [SampleIndex] {
+    static func samples<T: SampledTouch>(of touches: [T], after marks: InputRateMarks) -> [SampleIndex] {
         // Most often (a frame as it arrives, a touch-down, a lift) each touch has one sample, all of
         // one time: they are in the event's order.
         if touches.allSatisfy({ $0.coalescedSamples.isEmpty && $0.timestamp == touches[0].timestamp }) {
@@ -124,8 +141,8 @@ extension MessageEncoder {
         }
     }
 
-    private static func time(of s: SampleIndex, in touches: [Touch]) -> Double {
-        s.k < touches[s.touch].coalescedSamples.count ? touches[s.touch].coalescedSamples[s.k].timestamp : touches[s.touch].timestamp
+    private static func time<T: SampledTouch>(of s: SampleIndex, in touches: [T]) -> Double {
+        s.k < touches[s.touch].coalescedSamples.count ? touches[s.touch].sample(s.k).timestamp : touches[s.touch].timestamp
     }
 
     /// A sample's place, with the one before it: what its messages say.
@@ -140,16 +157,17 @@ extension MessageEncoder {
         var isStill: Bool { phase == .moved && location == previous }
     }
 
-    static func view(of s: SampleIndex, in touches: [Touch]) -> SampleView {
-        let samples = touches[s.touch].coalescedSamples
-        let own = s.k == samples.count
+    static func view<T: SampledTouch>(of s: SampleIndex, in touches: [T]) -> SampleView {
+        // Read in place: a copy of the whole touch would retain each of its parts.
+        let own = s.k == touches[s.touch].coalescedSamples.count
+        let sample = own ? nil : touches[s.touch].sample(s.k)
         return SampleView(
             phase: own ? touches[s.touch].phase : .moved,
-            time: own ? touches[s.touch].timestamp : samples[s.k].timestamp,
-            location: own ? touches[s.touch].locationInWindow : samples[s.k].locationInWindow,
-            previous: s.k == 0 ? touches[s.touch].previousLocationInWindow : samples[s.k - 1].locationInWindow,
-            force: own ? touches[s.touch].force : samples[s.k].force,
-            majorRadius: own ? touches[s.touch].majorRadius : samples[s.k].majorRadius)
+            time: sample?.timestamp ?? touches[s.touch].timestamp,
+            location: sample?.locationInWindow ?? touches[s.touch].locationInWindow,
+            previous: s.k == 0 ? touches[s.touch].previousLocationInWindow : touches[s.touch].sample(s.k - 1).locationInWindow,
+            force: sample?.force ?? touches[s.touch].force,
+            majorRadius: sample?.majorRadius ?? touches[s.touch].majorRadius)
     }
 
     /// Adds one `moved` message per sample of `samples` (``samples(of:after:)``), the touch's own
@@ -192,7 +210,7 @@ extension MessageEncoder {
     /// Adds one `touch_frame` message per input frame (the samples of one time), device and window, with
     /// every touch the frame changed as `[touch, phase, x, y, force, major_radius]`; a frame in which
     /// every touch stood still gives none.
-    static func frameMessages(of touches: [Touch], samples: [SampleIndex], to batch: inout MessageBatch) {
+    static func frameMessages<T: SampledTouch>(of touches: [T], samples: [SampleIndex], to batch: inout MessageBatch) {
         var start = 0
         while start < samples.count {
             let time = time(of: samples[start], in: touches)
@@ -208,6 +226,11 @@ extension MessageEncoder {
             }
             while let first = changed.first {
                 let samePlace = { (i: Int) in touches[i].device == touches[first.touch].device && touches[i].window == touches[first.touch].window }
+                // Nearly always one device and window: the frame's touches as they are.
+                if changed.allSatisfy({ samePlace($0.touch) }) {
+                    addFrame(changed, at: time, of: touches, to: &batch)
+                    break
+                }
                 addFrame(changed.filter { samePlace($0.touch) }, at: time, of: touches, to: &batch)
                 changed.removeAll { samePlace($0.touch) }
             }
@@ -215,7 +238,9 @@ extension MessageEncoder {
         }
     }
 
-    private static func addFrame(_ changed: [(touch: Int, sample: SampleView)], at time: Double, of touches: [Touch], to batch: inout MessageBatch) {
+    private static func addFrame<T: SampledTouch>(
+        _ changed: [(touch: Int, sample: SampleView)], at time: Double, of touches: [T], to batch: inout MessageBatch
+    ) {
         guard let first = changed.first else { return }
         var views: [ResponderID] = []
         views.reserveCapacity(changed.count)
@@ -245,4 +270,10 @@ extension MessageEncoder {
             w.literal("]")
         }
     }
+}
+
+extension SampledTouch {
+    /// The `k`th merged sample (0 is the oldest), wherever the samples' indices start.
+    @inline(__always)
+    func sample(_ k: Int) -> TouchSample { coalescedSamples[coalescedSamples.startIndex + k] }
 }

@@ -78,3 +78,31 @@ import TouchCore
         #expect(other.waitingMoveTouches() == [[]], "a move of no touch waits, but moves nothing")
     }
 }
+
+/// The waiting moves' new samples without whole touches (the `frames` form's): the same touches,
+/// times, places and samples as the waiting touches.
+@Suite struct WaitingMoveSamplesTests {
+    @Test(arguments: [-Double.infinity, 10.001, 10.002, 10.003])
+    func theyAreTheWaitingTouchesSamples(sentThrough: Double) {
+        var app = WaitingMoveTouchesTests().app()
+        let frame = WaitingMoveTouchesTests().frame
+        _ = app.send(frame(10, [(1, .began, 200), (2, .began, 300), (3, .began, 400)]))
+        _ = app.send(frame(10.001, [(1, .moved, 201), (2, .moved, 301), (3, .stationary, 400)]))
+        _ = app.send(frame(10.002, [(1, .moved, 202), (2, .stationary, 301), (3, .stationary, 400)]))
+        _ = app.send(frame(10.003, [(1, .moved, 203), (2, .moved, 303), (3, .stationary, 400)]))
+        let sent: (TouchID) -> Double = { $0 == 1 ? sentThrough : -.infinity }
+        let touches = app.waitingMoveTouches(sentThrough: sent)
+        let samples = app.waitingMoveSamples(sentThrough: sent)
+        #expect(!touches.isEmpty && touches.map { $0.map(\.id) } == samples.map { $0.map(\.id) })
+        for (move, light) in zip(touches, samples) {
+            for (touch, sample) in zip(move, light) {
+                #expect(sample.device == touch.device && sample.window == touch.window && sample.view == touch.view)
+                #expect(sample.phase == touch.phase && sample.timestamp == touch.timestamp)
+                #expect(sample.locationInWindow == touch.locationInWindow && sample.previousLocationInWindow == touch.previousLocationInWindow)
+                #expect(sample.force == touch.force && sample.majorRadius == touch.majorRadius)
+                #expect(Array(sample.coalescedSamples.map(\.locationInWindow)) == touch.coalescedSamples.map(\.locationInWindow))
+                #expect(Array(sample.coalescedSamples.map(\.timestamp)) == touch.coalescedSamples.map(\.timestamp))
+            }
+        }
+    }
+}

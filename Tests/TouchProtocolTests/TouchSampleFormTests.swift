@@ -74,7 +74,21 @@ import TouchProtocol
         for frame in stream() {
             for report in app.send(frame) { take(MessageEncoder.messages(for: report, interest: interest, hitsSent: false, marks: &marks)) }
             let sent = marks
-            take(MessageEncoder.arrivalMessages(of: app.waitingMoveTouches(sentThrough: sent.sent), forms: interest.touchForms, marks: &marks))
+            if interest.touchForms.isDisjoint(with: .atArrival) {
+                continue  // nothing goes out at the input's rate
+            } else if interest.touchForms.contains(.input) {
+                take(MessageEncoder.arrivalMessages(of: app.waitingMoveTouches(sentThrough: sent.sent), forms: interest.touchForms, marks: &marks))
+            } else {
+                // The frames form alone, as the daemon makes it: from the samples without whole
+                // touches, the same messages as from the touches.
+                var marksByTouches = marks
+                let byTouches = MessageEncoder.arrivalMessages(
+                    of: app.waitingMoveTouches(sentThrough: sent.sent), forms: interest.touchForms, marks: &marksByTouches)
+                let bySamples = MessageEncoder.arrivalFrameMessages(of: app.waitingMoveSamples(sentThrough: sent.sent), marks: &marks)
+                #expect(bySamples.map { $0.line(seq: 1) } == byTouches.map { $0.line(seq: 1) })
+                #expect(marks == marksByTouches)
+                take(bySamples)
+            }
         }
         for report in app.dispatchAll() { take(MessageEncoder.messages(for: report, interest: interest, hitsSent: false, marks: &marks)) }
         #expect(marks.isEmpty, "every touch's marks forgotten once dispatched")
