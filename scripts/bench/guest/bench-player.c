@@ -32,47 +32,19 @@
 #include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
+#include "bench-uinput.h"
 
 #define FINGERS 10
 #define MOTION_FRAMES 300
 #define FRAME_NS 1000000LL
 
-static void die(const char *what) { perror(what); exit(1); }
-
-static void abs_setup(int fd, int code, int min, int max, int res) {
-    struct uinput_abs_setup a;
-    memset(&a, 0, sizeof a);
-    a.code = code; a.absinfo.minimum = min; a.absinfo.maximum = max; a.absinfo.resolution = res;
-    if (ioctl(fd, UI_SET_ABSBIT, code) < 0 || ioctl(fd, UI_ABS_SETUP, &a) < 0) die("UI_ABS_SETUP");
-}
-
 static int create_touchscreen(void) {
-    int fd = open("/dev/uinput", O_WRONLY | O_CLOEXEC);
-    if (fd < 0) die("/dev/uinput");
-    ioctl(fd, UI_SET_EVBIT, EV_SYN); ioctl(fd, UI_SET_EVBIT, EV_KEY); ioctl(fd, UI_SET_EVBIT, EV_ABS);
-    ioctl(fd, UI_SET_KEYBIT, BTN_TOUCH);
-    ioctl(fd, UI_SET_PROPBIT, INPUT_PROP_DIRECT);
-    abs_setup(fd, ABS_X, 0, 4095, 16); abs_setup(fd, ABS_Y, 0, 2559, 16); abs_setup(fd, ABS_PRESSURE, 0, 255, 0);
-    abs_setup(fd, ABS_MT_SLOT, 0, FINGERS - 1, 0); abs_setup(fd, ABS_MT_TOUCH_MAJOR, 0, 255, 0);
-    abs_setup(fd, ABS_MT_POSITION_X, 0, 4095, 16); abs_setup(fd, ABS_MT_POSITION_Y, 0, 2559, 16);
-    abs_setup(fd, ABS_MT_TRACKING_ID, 0, 65535, 0); abs_setup(fd, ABS_MT_PRESSURE, 0, 255, 0);
-    struct uinput_setup s;
-    memset(&s, 0, sizeof s);
-    s.id.bustype = BUS_USB; s.id.vendor = 0x1d6b; s.id.product = 0x0f00; s.id.version = 0x0111;
-    snprintf(s.name, sizeof s.name, "touchd bench touchscreen");
-    if (ioctl(fd, UI_DEV_SETUP, &s) < 0) die("UI_DEV_SETUP");
-    if (ioctl(fd, UI_DEV_CREATE) < 0) die("UI_DEV_CREATE");
-    char sys[64] = {0}, path[128];
-    if (ioctl(fd, UI_GET_SYSNAME(sizeof sys), sys) < 0) die("UI_GET_SYSNAME");
-    snprintf(path, sizeof path, "/sys/class/input/%s", sys);
-    DIR *d = opendir(path);
-    struct dirent *e;
-    int found = 0;
-    while (d && (e = readdir(d)))
-        if (strncmp(e->d_name, "event", 5) == 0) { printf("device /dev/input/%s\n", e->d_name); found = 1; }
-    if (d) closedir(d);
-    if (!found) { fprintf(stderr, "bench-player: no event node under %s\n", path); exit(1); }
-    fflush(stdout);
+    int fd = uinput_touchscreen();
+    uinput_axis(fd, ABS_X, 0, 4095, 16); uinput_axis(fd, ABS_Y, 0, 2559, 16); uinput_axis(fd, ABS_PRESSURE, 0, 255, 0);
+    uinput_axis(fd, ABS_MT_SLOT, 0, FINGERS - 1, 0); uinput_axis(fd, ABS_MT_TOUCH_MAJOR, 0, 255, 0);
+    uinput_axis(fd, ABS_MT_POSITION_X, 0, 4095, 16); uinput_axis(fd, ABS_MT_POSITION_Y, 0, 2559, 16);
+    uinput_axis(fd, ABS_MT_TRACKING_ID, 0, 65535, 0); uinput_axis(fd, ABS_MT_PRESSURE, 0, 255, 0);
+    uinput_create(fd, "touchd bench touchscreen", BUS_USB, 0x1d6b, 0x0f00, 0x0111, "bench-player");
     return fd;
 }
 
