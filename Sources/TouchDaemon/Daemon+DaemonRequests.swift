@@ -2,13 +2,6 @@ import TouchSystem
 import TouchCore
 import TouchProtocol
 
-/// The requests about the daemon: its layout, devices and counters.
-enum DaemonRequest {
-    case reload
-    case devices
-    case stats
-}
-
 extension Daemon {
     func perform(_ request: DaemonRequest, for client: SocketServer.ClientHandle) -> RequestResult {
         switch request {

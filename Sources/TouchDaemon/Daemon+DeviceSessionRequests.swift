@@ -4,17 +4,6 @@ import TouchInput
 import TouchProtocol
 import TouchSystem
 
-/// The requests of the installer's sessions on devices: recording what a device sends, and
-/// calibrating a touch device (see `docs/protocol.md`, *Recording and calibrating*).
-enum DeviceSessionRequest {
-    case record(device: String?)
-    case stopRecording(device: String?)
-    case calibrate(device: String?, targets: [Point]?)
-    case calibrationPoint(sample: Int, target: Int)
-    case finishCalibration
-    case cancelCalibration
-}
-
 extension Daemon {
     func perform(_ request: DeviceSessionRequest, for client: SocketServer.ClientHandle) -> RequestResult {
         switch request {

@@ -2,45 +2,7 @@ import TouchSystem
 import TouchCore
 import TouchProtocol
 
-/// A request, by the family that serves it (one file each: `Daemon+SessionRequests.swift`,
-/// `Daemon+TreeRequests.swift`, `Daemon+ResponderRequests.swift`, `Daemon+DaemonRequests.swift`,
-/// `Daemon+DeviceSessionRequests.swift`).
-enum RequestFamily {
-    case session(SessionRequest)
-    case tree(TreeRequest)
-    case responders(ResponderRequest)
-    case daemon(DaemonRequest)
-    case deviceSession(DeviceSessionRequest)
-
-    init(_ request: Request) {
-        switch request {
-        case .ping: self = .session(.ping)
-        case .subscribe(let topics, let views, let actions, let form):
-            self = .session(.subscribe(Subscription(id: 0, topics: topics, views: views, actions: actions, touchSamples: form)))
-        case .unsubscribe(let subscription): self = .session(.unsubscribe(subscription))
-        case .hitTest(let point, let window): self = .tree(.hitTest(point: point, window: window))
-        case .set(let view, let changes): self = .tree(.set(view: view, changes: changes))
-        case .setControl(let view, let value, let enabled): self = .tree(.setControl(view: view, value: value, enabled: enabled))
-        case .addView(let view, let parent, let changes, let keep): self = .tree(.addView(view: view, parent: parent, changes: changes, keep: keep))
-        case .removeView(let view): self = .tree(.removeView(view))
-        case .views: self = .tree(.views)
-        case .snapshot(let window, let heatmap, let touches): self = .tree(.snapshot(window: window, heatmap: heatmap, touches: touches))
-        case .becomeFirstResponder(let responder): self = .responders(.become(responder))
-        case .resignFirstResponder(let responder): self = .responders(.resign(responder))
-        case .reload: self = .daemon(.reload)
-        case .devices: self = .daemon(.devices)
-        case .stats: self = .daemon(.stats)
-        case .beginReceivingRemoteControl: self = .responders(.receiveRemoteControl(true))
-        case .endReceivingRemoteControl: self = .responders(.receiveRemoteControl(false))
-        case .record(let device): self = .deviceSession(.record(device: device))
-        case .stopRecording(let device): self = .deviceSession(.stopRecording(device: device))
-        case .calibrate(let device, let targets): self = .deviceSession(.calibrate(device: device, targets: targets))
-        case .calibrationPoint(let sample, let target): self = .deviceSession(.calibrationPoint(sample: sample, target: target))
-        case .finishCalibration: self = .deviceSession(.finishCalibration)
-        case .cancelCalibration: self = .deviceSession(.cancelCalibration)
-        }
-    }
-
+extension Request {
     /// Whether the request is costly (a dump of the tree, a picture, a hit-test's walk and trace
     /// through every view of a large layout): one such request is served a turn for all clients.
     var isHeavy: Bool {
@@ -97,20 +59,21 @@ extension Daemon: SocketServerDelegate {
             let error = RequestError.forbidden(request, role: role, credentials: server.credentials(of: client))
             return .reply(Reply.error(id, error), heavy: false)
         }
-        let family = RequestFamily(request)
-        if family.isHeavy {
-            switch server.admitHeavyRequest(for: client, largeReply: family.hasLargeReply) {
+        if request.isHeavy {
+            switch server.admitHeavyRequest(for: client, largeReply: request.hasLargeReply) {
             case .now: break
             case .nextTurn: return .nextTurn
             case .busy(let reason): return .reply(Reply.error(id, RequestError(.busy, reason)), heavy: false)
             }
         }
-        return .reply(bounded(reply(to: id, perform(family, for: client))), heavy: family.hasLargeReply)
+        return .reply(bounded(reply(to: id, perform(request, for: client))), heavy: request.hasLargeReply)
     }
 
-    /// Serves a request by its family.
-    func perform(_ family: RequestFamily, for client: SocketServer.ClientHandle) -> RequestResult {
-        switch family {
+    /// Serves a request by its family, each in a file of its own (`Daemon+SessionRequests.swift`,
+    /// `Daemon+TreeRequests.swift`, `Daemon+ResponderRequests.swift`, `Daemon+DaemonRequests.swift`,
+    /// `Daemon+DeviceSessionRequests.swift`).
+    func perform(_ request: Request, for client: SocketServer.ClientHandle) -> RequestResult {
+        switch request {
         case .session(let request): perform(request, for: client)
         case .tree(let request): perform(request, for: client)
         case .responders(let request): perform(request)

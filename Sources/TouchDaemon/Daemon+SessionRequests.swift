@@ -1,18 +1,12 @@
 import TouchCore
 import TouchProtocol
 
-/// The requests about the connection itself.
-enum SessionRequest {
-    case ping
-    case subscribe(Subscription)
-    case unsubscribe(Int)
-}
-
 extension Daemon {
     func perform(_ request: SessionRequest, for client: SocketServer.ClientHandle) -> RequestResult {
         switch request {
         case .ping: .success(ReplyResult.pong)
-        case .subscribe(let subscription): subscribe(client, subscription)
+        case .subscribe(let topics, let views, let actions, let form):
+            subscribe(client, Subscription(id: 0, topics: topics, views: views, actions: actions, touchSamples: form))
         case .unsubscribe(let subscription): unsubscribe(client, subscription)
         }
     }

@@ -2,17 +2,6 @@ import TouchCore
 import TouchProtocol
 import TouchRender
 
-/// The requests that read or change the view tree.
-enum TreeRequest {
-    case hitTest(point: Point, window: ResponderID?)
-    case set(view: ResponderID, changes: ViewChanges)
-    case setControl(view: ResponderID, value: JSONValue?, enabled: Bool?)
-    case addView(view: ResponderID, parent: ResponderID, changes: ViewChanges, keep: Bool)
-    case removeView(ResponderID)
-    case views
-    case snapshot(window: ResponderID?, heatmap: Bool, touches: Bool)
-}
-
 extension Daemon {
     func perform(_ request: TreeRequest, for client: SocketServer.ClientHandle) -> RequestResult {
         switch request {

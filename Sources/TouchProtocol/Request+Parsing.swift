@@ -70,39 +70,42 @@ extension Request {
             throw RequestError(.badArgument, "unknown argument \"\(excerpt(key))\" for \(cmd): expected \(expected)")
         }
         switch cmd {
-        case "ping": return .ping
-        case "subscribe": return try subscribe(d)
-        case "unsubscribe": return .unsubscribe(subscription: try RequestField.integer(d["subscription"], "subscription", in: Limits.subscriptionNumber))
+        case "ping": return .session(.ping)
+        case "subscribe": return .session(try subscribe(d))
+        case "unsubscribe":
+            return .session(.unsubscribe(subscription: try RequestField.integer(d["subscription"], "subscription", in: Limits.subscriptionNumber)))
         case "hit_test":
             let point = Point(
                 x: try RequestField.number(d["x"], "x", in: Limits.coordinate), y: try RequestField.number(d["y"], "y", in: Limits.coordinate))
-            return .hitTest(point: point, window: try RequestField.optionalIdentifier(d["window"], "window"))
+            return .tree(.hitTest(point: point, window: try RequestField.optionalIdentifier(d["window"], "window")))
         case "set":
-            return .set(view: try RequestField.identifier(d["view"], "view"), changes: try ViewChanges(d["properties"], field: "properties"))
-        case "set_control": return try setControl(d)
+            return .tree(.set(view: try RequestField.identifier(d["view"], "view"), changes: try ViewChanges(d["properties"], field: "properties")))
+        case "set_control": return .tree(try setControl(d))
         case "add_view":
             let view = try RequestField.identifier(d["view"], "view")
             let parent = try RequestField.identifier(d["parent"], "parent")
             let changes = try ViewChanges(d["properties"], field: "properties")
             guard changes.frame != nil else { throw RequestError(.badArgument, "\"properties.frame\" is required for a new view") }
             let keep = try d["keep"].map { v throws(RequestError) in try RequestField.bool(v, "keep") } ?? false
-            return .addView(view: view, parent: parent, changes: changes, keep: keep)
-        case "remove_view": return .removeView(view: try RequestField.identifier(d["view"], "view"))
-        case "reload": return .reload
-        case "devices": return .devices
-        case "views": return .views
-        case "stats": return .stats
+            return .tree(.addView(view: view, parent: parent, changes: changes, keep: keep))
+        case "remove_view": return .tree(.removeView(view: try RequestField.identifier(d["view"], "view")))
+        case "reload": return .daemon(.reload)
+        case "devices": return .daemon(.devices)
+        case "views": return .tree(.views)
+        case "stats": return .daemon(.stats)
         case "snapshot":
             var heatmap = false
             if let v = d["heatmap"] { heatmap = try RequestField.bool(v, "heatmap") }
             let touches = try d["touches"].map { v throws(RequestError) in try RequestField.bool(v, "touches") } ?? true
-            return .snapshot(window: try RequestField.optionalIdentifier(d["window"], "window"), heatmap: heatmap, touches: touches)
-        case "become_first_responder": return .becomeFirstResponder(responder: try RequestField.identifier(d["responder"], "responder"))
-        case "resign_first_responder": return .resignFirstResponder(responder: try RequestField.identifier(d["responder"], "responder"))
-        case "begin_receiving_remote_control": return .beginReceivingRemoteControl
-        case "end_receiving_remote_control": return .endReceivingRemoteControl
+            return .tree(.snapshot(window: try RequestField.optionalIdentifier(d["window"], "window"), heatmap: heatmap, touches: touches))
+        case "become_first_responder":
+            return .responders(.becomeFirstResponder(responder: try RequestField.identifier(d["responder"], "responder")))
+        case "resign_first_responder":
+            return .responders(.resignFirstResponder(responder: try RequestField.identifier(d["responder"], "responder")))
+        case "begin_receiving_remote_control": return .responders(.beginReceivingRemoteControl)
+        case "end_receiving_remote_control": return .responders(.endReceivingRemoteControl)
         case "record", "stop_recording", "calibrate", "calibration_point", "finish_calibration", "cancel_calibration":
-            return try installerCommand(cmd, d)
+            return .deviceSession(try installerCommand(cmd, d))
         default: throw unknownCommand(cmd)
         }
     }
@@ -115,7 +118,7 @@ extension Request {
     }
 
     /// The installer's commands: recording a device's raw events and calibrating a device.
-    static func installerCommand(_ cmd: String, _ d: [String: JSONValue]) throws(RequestError) -> Request {
+    static func installerCommand(_ cmd: String, _ d: [String: JSONValue]) throws(RequestError) -> DeviceSessionRequest {
         let device = try d["device"].map { v throws(RequestError) in try RequestField.string(v, "device", maximumBytes: Limits.maximumDeviceIdentityBytes) }
         switch cmd {
         case "record": return .record(device: device)
@@ -147,7 +150,7 @@ extension Request {
 
     /// `set_control`: `value` a boolean or a plain number (the control's kind and range are the
     /// daemon's to check), `enabled` a boolean; at least one of them.
-    static func setControl(_ d: [String: JSONValue]) throws(RequestError) -> Request {
+    static func setControl(_ d: [String: JSONValue]) throws(RequestError) -> TreeRequest {
         let view = try RequestField.identifier(d["view"], "view")
         var value: JSONValue?
         switch d["value"] {
@@ -162,7 +165,7 @@ extension Request {
         return .setControl(view: view, value: value, enabled: enabled)
     }
 
-    static func subscribe(_ d: [String: JSONValue]) throws(RequestError) -> Request {
+    static func subscribe(_ d: [String: JSONValue]) throws(RequestError) -> SessionRequest {
         var topics: Set<Topic> = []
         for name in try RequestField.optionalStrings(d["topics"], "topics") ?? Topic.defaultTopics.map(\.rawValue) {
             guard let topic = Topic(rawValue: name) else {

@@ -30,48 +30,37 @@ public struct ViewChanges: Hashable, Sendable {
     }
 }
 
-/// A client's request. See `docs/protocol.md`.
+/// A client's request, by the family of requests it belongs to (each family is served by one part
+/// of the daemon): what parsing a line gives. See `docs/protocol.md`.
 public enum Request: Hashable, Sendable {
-    case ping
-    case subscribe(topics: Set<Topic>, views: [String]?, actions: Set<String>?, touchSamples: TouchSampleForm = .default)
-    case unsubscribe(subscription: Int)
-    case hitTest(point: Point, window: ResponderID?)
-    case set(view: ResponderID, changes: ViewChanges)
-    /// A control's value (a toggle's `true`/`false`, a slider's number) and whether it is enabled;
-    /// nil leaves either as it is.
-    case setControl(view: ResponderID, value: JSONValue?, enabled: Bool?)
-    /// A view added on top of `parent`'s subviews. It belongs to the connection (and leaves with
-    /// it) unless `keep`: then it stays until removed or reloaded, like a layout's view.
-    case addView(view: ResponderID, parent: ResponderID, changes: ViewChanges, keep: Bool = false)
-    case removeView(view: ResponderID)
-    case reload
-    case devices
-    case views
-    case stats
-    /// A picture of a window with the last touches' paths (none with `touches` false).
-    case snapshot(window: ResponderID?, heatmap: Bool, touches: Bool = true)
-    /// `becomeFirstResponder()` on a window, view or controller.
-    case becomeFirstResponder(responder: ResponderID)
-    /// `resignFirstResponder()` on a window, view or controller.
-    case resignFirstResponder(responder: ResponderID)
-    /// `UIApplication.beginReceivingRemoteControlEvents()`.
-    case beginReceivingRemoteControl
-    /// `UIApplication.endReceivingRemoteControlEvents()`.
-    case endReceivingRemoteControl
-    /// Send this client a device's raw events (`raw` messages) until stopped: one device by its
-    /// identity, or every touch device present (nil).
-    case record(device: String?)
-    /// Stop sending raw events of one device (or of every device this client records: nil).
-    case stopRecording(device: String?)
-    /// Start calibrating a touch device (nil: the only touch device present): its touches are held
-    /// out of dispatch and sent to this client raw, for `targets` (window points; nil: five).
-    case calibrate(device: String?, targets: [Point]?)
-    /// Say which target a calibration sample was for.
-    case calibrationPoint(sample: Int, target: Int)
-    /// Fit, apply and keep the calibration, ending the session.
-    case finishCalibration
-    /// End the calibration session without changing anything.
-    case cancelCalibration
+    case session(SessionRequest)
+    case tree(TreeRequest)
+    case responders(ResponderRequest)
+    case daemon(DaemonRequest)
+    case deviceSession(DeviceSessionRequest)
+
+    /// The request's `cmd`, as a client writes it.
+    public var command: String {
+        switch self {
+        case .session(let request): request.command
+        case .tree(let request): request.command
+        case .responders(let request): request.command
+        case .daemon(let request): request.command
+        case .deviceSession(let request): request.command
+        }
+    }
+
+    /// The role a client needs for this request: `control` for what changes the running tree or
+    /// layout, `read_only` for the rest.
+    public var requiredRole: ClientRole {
+        switch self {
+        case .session(let request): request.requiredRole
+        case .tree(let request): request.requiredRole
+        case .responders(let request): request.requiredRole
+        case .daemon(let request): request.requiredRole
+        case .deviceSession(let request): request.requiredRole
+        }
+    }
 }
 
 /// Why a request was refused: a machine-readable code and a sentence.

@@ -14,14 +14,16 @@ import Glibc
 @Suite(.serialized, .timeLimit(.minutes(10))) struct ClientRoleTests {
     @Test func eachRequestNeedsItsRole() {
         let readOnly: [Request] = [
-            .ping, .subscribe(topics: [.hits], views: nil, actions: nil), .unsubscribe(subscription: 1),
-            .hitTest(point: Point(x: 0, y: 0), window: nil), .views, .devices, .stats, .snapshot(window: nil, heatmap: false),
+            .session(.ping), .session(.subscribe(topics: [.hits], views: nil, actions: nil)), .session(.unsubscribe(subscription: 1)),
+            .tree(.hitTest(point: Point(x: 0, y: 0), window: nil)), .tree(.views), .tree(.snapshot(window: nil, heatmap: false)),
+            .daemon(.devices), .daemon(.stats),
         ]
         let control: [Request] = [
-            .set(view: "v", changes: ViewChanges()), .addView(view: "v", parent: "p", changes: ViewChanges()), .removeView(view: "v"),
-            .reload, .becomeFirstResponder(responder: "r"), .resignFirstResponder(responder: "r"),
-            .record(device: nil), .stopRecording(device: "d"), .calibrate(device: nil, targets: nil), .calibrationPoint(sample: 1, target: 0),
-            .finishCalibration, .cancelCalibration,
+            .tree(.set(view: "v", changes: ViewChanges())), .tree(.addView(view: "v", parent: "p", changes: ViewChanges())),
+            .tree(.removeView(view: "v")), .daemon(.reload), .responders(.becomeFirstResponder(responder: "r")),
+            .responders(.resignFirstResponder(responder: "r")), .deviceSession(.record(device: nil)),
+            .deviceSession(.stopRecording(device: "d")), .deviceSession(.calibrate(device: nil, targets: nil)),
+            .deviceSession(.calibrationPoint(sample: 1, target: 0)), .deviceSession(.finishCalibration), .deviceSession(.cancelCalibration),
         ]
         for request in readOnly {
             #expect(request.requiredRole == .readOnly, "\(request.command)")

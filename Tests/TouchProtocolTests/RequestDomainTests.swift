@@ -81,11 +81,11 @@ import TouchProtocol
         changes.alpha = 0
         changes.hitExpansion = EdgeInsets(all: 1_000_000)
         let line = #"{"cmd":"set","view":"v","properties":{"frame":[-1e6,1e6,1000000,0],"bounds_origin":[-1e6,1e6],"alpha":0,"hit_expansion":1e6}}"#
-        #expect(try Request.parse(line).result.get() == .set(view: "v", changes: changes))
-        #expect(try Request.parse(#"{"cmd":"unsubscribe","subscription":2147483647}"#).result.get() == .unsubscribe(subscription: 2_147_483_647))
-        #expect(try Request.parse(#"{"cmd":"unsubscribe","subscription":3.0}"#).result.get() == .unsubscribe(subscription: 3))
+        #expect(try Request.parse(line).result.get() == .tree(.set(view: "v", changes: changes)))
+        #expect(try Request.parse(#"{"cmd":"unsubscribe","subscription":2147483647}"#).result.get() == .session(.unsubscribe(subscription: 2_147_483_647)))
+        #expect(try Request.parse(#"{"cmd":"unsubscribe","subscription":3.0}"#).result.get() == .session(.unsubscribe(subscription: 3)))
         let longest = String(repeating: "é", count: 128)
-        #expect(try Request.parse(#"{"cmd":"remove_view","view":"\#(longest)"}"#).result.get() == .removeView(view: ResponderID(longest)))
+        #expect(try Request.parse(#"{"cmd":"remove_view","view":"\#(longest)"}"#).result.get() == .tree(.removeView(view: ResponderID(longest))))
         #expect(Self.refusal(#"{"cmd":"remove_view","view":"\#(longest)x"}"#)?.error.message == #""view": expected \#(Self.identifier)"#)
         let views = (0..<64).map { "\"v\($0)\"" }.joined(separator: ",")
         #expect(throws: Never.self) { try Request.parse(#"{"cmd":"subscribe","views":[\#(views)]}"#).result.get() }

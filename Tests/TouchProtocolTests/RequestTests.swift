@@ -4,41 +4,41 @@ import TouchProtocol
 
 @Suite(.timeLimit(.minutes(10))) struct RequestTests {
     @Test func wellFormedRequestsParse() throws {
-        #expect(try Request.parse(#"{"id":1,"cmd":"ping"}"#).result.get() == .ping)
+        #expect(try Request.parse(#"{"id":1,"cmd":"ping"}"#).result.get() == .session(.ping))
         #expect(Request.parse(#"{"id":"abc","cmd":"ping"}"#).id == .string("abc"))
         #expect(
             try Request.parse(#"{"id":2,"cmd":"subscribe","topics":["hits","actions"],"views":["home.*"],"actions":["open"]}"#).result.get()
-                == .subscribe(topics: [.hits, .actions], views: ["home.*"], actions: ["open"]))
+                == .session(.subscribe(topics: [.hits, .actions], views: ["home.*"], actions: ["open"])))
         #expect(
-            try Request.parse(#"{"cmd":"subscribe"}"#).result.get() == .subscribe(topics: Topic.defaultTopics, views: nil, actions: nil))
-        #expect(try Request.parse(#"{"cmd":"hit_test","x":10,"y":20.5}"#).result.get() == .hitTest(point: Point(x: 10, y: 20.5), window: nil))
+            try Request.parse(#"{"cmd":"subscribe"}"#).result.get() == .session(.subscribe(topics: Topic.defaultTopics, views: nil, actions: nil)))
+        #expect(try Request.parse(#"{"cmd":"hit_test","x":10,"y":20.5}"#).result.get() == .tree(.hitTest(point: Point(x: 10, y: 20.5), window: nil)))
         var changes = ViewChanges()
         changes.isHidden = true
         changes.alpha = 0.5
         changes.frame = Rect(x: 1, y: 2, width: 3, height: 4)
         #expect(
             try Request.parse(#"{"cmd":"set","view":"ok","properties":{"hidden":true,"alpha":0.5,"frame":[1,2,3,4]}}"#).result.get()
-                == .set(view: "ok", changes: changes))
-        #expect(try Request.parse(#"{"cmd":"remove_view","view":"x"}"#).result.get() == .removeView(view: "x"))
-        #expect(try Request.parse(#"{"cmd":"set_control","view":"volume","value":3}"#).result.get() == .setControl(view: "volume", value: .double(3), enabled: nil))
+                == .tree(.set(view: "ok", changes: changes)))
+        #expect(try Request.parse(#"{"cmd":"remove_view","view":"x"}"#).result.get() == .tree(.removeView(view: "x")))
+        #expect(try Request.parse(#"{"cmd":"set_control","view":"volume","value":3}"#).result.get() == .tree(.setControl(view: "volume", value: .double(3), enabled: nil)))
         #expect(
             try Request.parse(#"{"cmd":"set_control","view":"lights","value":true,"enabled":false}"#).result.get()
-                == .setControl(view: "lights", value: .bool(true), enabled: false))
-        #expect(Request.setControl(view: "v", value: nil, enabled: true).requiredRole == .control)
+                == .tree(.setControl(view: "lights", value: .bool(true), enabled: false)))
+        #expect(Request.tree(.setControl(view: "v", value: nil, enabled: true)).requiredRole == .control)
     }
 
     @Test func theInstallersRequestsParse() throws {
-        #expect(try Request.parse(#"{"cmd":"record"}"#).result.get() == .record(device: nil))
-        #expect(try Request.parse(#"{"cmd":"record","device":"1234:0001/vm touchscreen"}"#).result.get() == .record(device: "1234:0001/vm touchscreen"))
-        #expect(try Request.parse(#"{"cmd":"stop_recording"}"#).result.get() == .stopRecording(device: nil))
-        #expect(try Request.parse(#"{"cmd":"calibrate"}"#).result.get() == .calibrate(device: nil, targets: nil))
+        #expect(try Request.parse(#"{"cmd":"record"}"#).result.get() == .deviceSession(.record(device: nil)))
+        #expect(try Request.parse(#"{"cmd":"record","device":"1234:0001/vm touchscreen"}"#).result.get() == .deviceSession(.record(device: "1234:0001/vm touchscreen")))
+        #expect(try Request.parse(#"{"cmd":"stop_recording"}"#).result.get() == .deviceSession(.stopRecording(device: nil)))
+        #expect(try Request.parse(#"{"cmd":"calibrate"}"#).result.get() == .deviceSession(.calibrate(device: nil, targets: nil)))
         #expect(
             try Request.parse(#"{"cmd":"calibrate","device":"d","targets":[[10,20],[30,40.5],[50,60]]}"#).result.get()
-                == .calibrate(device: "d", targets: [Point(x: 10, y: 20), Point(x: 30, y: 40.5), Point(x: 50, y: 60)]))
-        #expect(try Request.parse(#"{"cmd":"calibration_point","sample":3,"target":0}"#).result.get() == .calibrationPoint(sample: 3, target: 0))
-        #expect(try Request.parse(#"{"cmd":"finish_calibration"}"#).result.get() == .finishCalibration)
-        #expect(try Request.parse(#"{"cmd":"cancel_calibration"}"#).result.get() == .cancelCalibration)
-        #expect(Request.finishCalibration.command == "finish_calibration" && Request.record(device: nil).requiredRole == .control)
+                == .deviceSession(.calibrate(device: "d", targets: [Point(x: 10, y: 20), Point(x: 30, y: 40.5), Point(x: 50, y: 60)])))
+        #expect(try Request.parse(#"{"cmd":"calibration_point","sample":3,"target":0}"#).result.get() == .deviceSession(.calibrationPoint(sample: 3, target: 0)))
+        #expect(try Request.parse(#"{"cmd":"finish_calibration"}"#).result.get() == .deviceSession(.finishCalibration))
+        #expect(try Request.parse(#"{"cmd":"cancel_calibration"}"#).result.get() == .deviceSession(.cancelCalibration))
+        #expect(Request.deviceSession(.finishCalibration).command == "finish_calibration" && Request.deviceSession(.record(device: nil)).requiredRole == .control)
     }
 
     @Test(arguments: [
@@ -131,8 +131,8 @@ import TouchProtocol
             #expect(error.message.hasPrefix("unknown argument \"zz\" for \(command)"), "\(error.message)")
         }
         // Every command's documented arguments are accepted.
-        #expect(try Request.parse(#"{"id":1,"cmd":"snapshot","window":"w","heatmap":true}"#).result.get() == .snapshot(window: "w", heatmap: true))
-        #expect(try Request.parse(#"{"cmd":"snapshot","touches":false}"#).result.get() == .snapshot(window: nil, heatmap: false, touches: false))
+        #expect(try Request.parse(#"{"id":1,"cmd":"snapshot","window":"w","heatmap":true}"#).result.get() == .tree(.snapshot(window: "w", heatmap: true)))
+        #expect(try Request.parse(#"{"cmd":"snapshot","touches":false}"#).result.get() == .tree(.snapshot(window: nil, heatmap: false, touches: false)))
     }
 
     @Test func repliesCarryTheRequestID() {

@@ -190,13 +190,13 @@ import TouchProtocol
     @Test func subscribeTakesTheForm() throws {
         #expect(
             try Request.parse(#"{"cmd":"subscribe","topics":["touches"],"touch_samples":"input"}"#).result.get()
-                == .subscribe(topics: [.touches], views: nil, actions: nil, touchSamples: .input))
+                == .session(.subscribe(topics: [.touches], views: nil, actions: nil, touchSamples: .input)))
         #expect(
             try Request.parse(#"{"cmd":"subscribe","topics":["touches"]}"#).result.get()
-                == .subscribe(topics: [.touches], views: nil, actions: nil, touchSamples: .coalesced))
+                == .session(.subscribe(topics: [.touches], views: nil, actions: nil, touchSamples: .coalesced)))
         #expect(
             try Request.parse(#"{"cmd":"subscribe","topics":["touches"],"touch_samples":"frames"}"#).result.get()
-                == .subscribe(topics: [.touches], views: nil, actions: nil, touchSamples: .frames))
+                == .session(.subscribe(topics: [.touches], views: nil, actions: nil, touchSamples: .frames)))
         for bad in [#""every""#, #""frame""#, "1", "null"] {
             let result = Request.parse(#"{"cmd":"subscribe","touch_samples":\#(bad)}"#).result
             #expect(throws: RequestError.self) { try result.get() }

@@ -9,12 +9,12 @@ import TouchCore
         let line = #"{"cmd":"set","view":"v","properties":{"transform":{"translate":[10,-5],"rotate":30,"scale":[2,0.5]}}}"#
         var changes = ViewChanges()
         changes.transform = ViewTransform(translation: Point(x: 10, y: -5), rotation: 30, scaleX: 2, scaleY: 0.5)
-        #expect(try Request.parse(line).result.get() == .set(view: "v", changes: changes))
+        #expect(try Request.parse(line).result.get() == .tree(.set(view: "v", changes: changes)))
         let uniform = #"{"cmd":"set","view":"v","properties":{"transform":{"scale":3}}}"#
         changes.transform = ViewTransform(scaleX: 3, scaleY: 3)
-        #expect(try Request.parse(uniform).result.get() == .set(view: "v", changes: changes))
+        #expect(try Request.parse(uniform).result.get() == .tree(.set(view: "v", changes: changes)))
         changes.transform = .identity
-        #expect(try Request.parse(#"{"cmd":"set","view":"v","properties":{"transform":{}}}"#).result.get() == .set(view: "v", changes: changes))
+        #expect(try Request.parse(#"{"cmd":"set","view":"v","properties":{"transform":{}}}"#).result.get() == .tree(.set(view: "v", changes: changes)))
     }
 
     @Test(arguments: [
