@@ -90,7 +90,7 @@ public enum ChildProcess {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while bytes.count < limit {
-            let outcome = try? chunk.withUnsafeMutableBytes { buffer in Result { () throws(SystemError) in try Descriptor.read(fd, into: buffer, "pipe") } }.get()
+            let outcome = try? Descriptor.read(fd, into: &chunk, "pipe")
             guard case .done(let n) = outcome, n > 0 else { break }
             bytes.append(contentsOf: chunk[0..<min(n, limit - bytes.count)])
         }

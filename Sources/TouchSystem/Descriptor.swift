@@ -24,6 +24,18 @@ public enum Descriptor {
         return try SystemCall.posix("read", subject) { Glibc.read(fd, base, buffer.count) }
     }
 
+    /// Reads into all of `bytes`' room (a chunk of a file, a pipe), as the read into a buffer does.
+    public static func read(_ fd: Int32, into bytes: inout [UInt8], _ subject: String = "") throws(SystemError) -> SystemCall.Outcome {
+        // The buffer's closure does not carry the error's type: it comes out through a `Result`.
+        try bytes.withUnsafeMutableBytes { buffer in Result { () throws(SystemError) in try read(fd, into: buffer, subject) } }.get()
+    }
+
+    /// Reads one fixed-size record into `value`'s bytes (a timerfd's count, a signalfd's
+    /// `signalfd_siginfo`): `.done(n)` with the bytes read.
+    public static func read<Record>(_ fd: Int32, intoBytesOf value: inout Record, _ subject: String = "") throws(SystemError) -> SystemCall.Outcome {
+        try withUnsafeMutableBytes(of: &value) { buffer in Result { () throws(SystemError) in try read(fd, into: buffer, subject) } }.get()
+    }
+
     /// Closes `fd`, once: on Linux the descriptor is released even when `close` reports `EINTR`,
     /// so it is never retried (a retry could close a descriptor another part just opened). The
     /// error, if any, is returned for the caller to log; the descriptor is gone either way.

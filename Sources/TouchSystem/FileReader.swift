@@ -88,7 +88,7 @@ public enum FileReader {
         while true {
             let outcome: SystemCall.Outcome
             do {
-                outcome = try chunk.withUnsafeMutableBytes { buffer in Result { () throws(SystemError) in try Descriptor.read(fd, into: buffer, path) } }.get()
+                outcome = try Descriptor.read(fd, into: &chunk, path)
             } catch {
                 throw .system(path: path, error)
             }

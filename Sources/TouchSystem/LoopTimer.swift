@@ -108,9 +108,7 @@ extension EventLoop {
     func timerExpired() {
         var expirations: UInt64 = 0
         do {
-            _ = try withUnsafeMutableBytes(of: &expirations) { buffer in
-                Result { () throws(SystemError) in try Descriptor.read(timerFD, into: buffer, "timerfd") }
-            }.get()
+            _ = try Descriptor.read(timerFD, intoBytesOf: &expirations, "timerfd")
         } catch {
             onError(error)
         }

@@ -30,9 +30,7 @@ public final class SignalSource {
         var result: [Int32] = []
         var info = signalfd_siginfo()
         let size = MemoryLayout<signalfd_siginfo>.size
-        while case .done(let n) = try withUnsafeMutableBytes(of: &info, { buffer in
-            Result { () throws(SystemError) in try Descriptor.read(fd, into: buffer, "signalfd") }
-        }).get(), n == size {
+        while case .done(let n) = try Descriptor.read(fd, intoBytesOf: &info, "signalfd"), n == size {
             result.append(Int32(bitPattern: info.ssi_signo))
         }
         return result
