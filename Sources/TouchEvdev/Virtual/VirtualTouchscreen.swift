@@ -19,34 +19,33 @@ import TouchCore
 public struct VirtualTouchscreen: Sendable {
     /// What the device is.
     public let description: VirtualTouchscreenDescription
-    /// The touch each slot carries, if any.
-    private var slots: [TouchID?]
+    /// What a slot carries: its touch, if any, and the values last written for it (`nil`: none
+    /// since its touch began). A value that did not change is not written again (the kernel would
+    /// drop it).
+    private struct Slot {
+        var touch: TouchID?
+        var x: Int32?
+        var y: Int32?
+        var major: Int32?
+        var pressure: Int32?
+    }
+
+    private var slots: [Slot]
     /// The tracking id the next touch gets (0...65535, then from 0 again).
     private var nextTrackingID: Int32 = 0
     /// The slot the kernel's `ABS_MT_SLOT` was last set to (nil: not yet).
     private var currentSlot: Int32?
-    /// The position `ABS_X/Y` last gave, and the slot's positions.
+    /// The position `ABS_X/Y` last gave.
     private var primary: (x: Int32, y: Int32)?
-    private var positions: [(x: Int32, y: Int32)]
-    /// Each slot's touch major and pressure as last written (`nil`: not since its touch began): a
-    /// value that did not change is not written again (the kernel would drop it).
-    private var majors: [Int32?]
-    private var pressures: [Int32?]
-    /// Whether the slot's touch was placed since it began (its position written).
-    private var moved: [Bool]
     private var touchDown = false
 
     public init(_ description: VirtualTouchscreenDescription) {
         self.description = description
-        slots = Array(repeating: nil, count: Int(VirtualTouchscreenDescription.slotCount))
-        positions = Array(repeating: (0, 0), count: Int(VirtualTouchscreenDescription.slotCount))
-        majors = Array(repeating: nil, count: Int(VirtualTouchscreenDescription.slotCount))
-        pressures = Array(repeating: nil, count: Int(VirtualTouchscreenDescription.slotCount))
-        moved = Array(repeating: false, count: Int(VirtualTouchscreenDescription.slotCount))
+        slots = Array(repeating: Slot(), count: Int(VirtualTouchscreenDescription.slotCount))
     }
 
     /// The touches it carries now.
-    public var touches: [TouchID] { slots.compactMap { $0 } }
+    public var touches: [TouchID] { slots.compactMap(\.touch) }
 
     /// The events for `touches` (those of this device's window), each frame ending in `SYN_REPORT`;
     /// none when nothing changed.
@@ -75,7 +74,7 @@ public struct VirtualTouchscreen: Sendable {
     public mutating func cancelAll(timestamp: Double) -> [InputEvent] {
         var cancels: [ForwardedTouch] = []
         for slot in slots.indices {
-            guard let touch = slots[slot] else { continue }
+            guard let touch = slots[slot].touch else { continue }
             cancels.append(ForwardedTouch(touch: touch, window: ResponderID(description.window), phase: .cancelled, location: .zero, timestamp: timestamp))
         }
         return events(for: cancels)
@@ -83,14 +82,11 @@ public struct VirtualTouchscreen: Sendable {
 
     /// One touch's step; returns whether it wrote anything.
     private mutating func step(_ touch: ForwardedTouch, into out: inout [InputEvent], palms: inout [Int]) -> Bool {
-        let known = slots.firstIndex { $0 == touch.touch }
+        let known = slots.firstIndex { $0.touch == touch.touch }
         switch touch.phase {
         case .began:
-            guard known == nil, let slot = slots.firstIndex(where: { $0 == nil }) else { return false }
-            slots[slot] = touch.touch
-            majors[slot] = nil
-            pressures[slot] = nil
-            moved[slot] = false
+            guard known == nil, let slot = slots.firstIndex(where: { $0.touch == nil }) else { return false }
+            slots[slot] = Slot(touch: touch.touch)
             select(slot, into: &out)
             // A finger before the tracking id: a reader (libinput) takes the slot's tool type when
             // the touch begins, and a slot's last touch may have ended as a palm.
@@ -118,30 +114,29 @@ public struct VirtualTouchscreen: Sendable {
     private mutating func place(_ touch: ForwardedTouch, slot: Int, into out: inout [InputEvent]) {
         let x = Self.clamp(VirtualTouchscreenDescription.units(touch.location.x), description.axis(AbsCode.mtPositionX))
         let y = Self.clamp(VirtualTouchscreenDescription.units(touch.location.y), description.axis(AbsCode.mtPositionY))
-        // A touch that began writes both; a move only what changed (the kernel would drop the rest).
-        let fresh = !moved[slot]
-        if fresh || positions[slot].x != x { emit(EventType.abs, AbsCode.mtPositionX, x, into: &out) }
-        if fresh || positions[slot].y != y { emit(EventType.abs, AbsCode.mtPositionY, y, into: &out) }
-        positions[slot] = (x, y)
-        moved[slot] = true
+        // A touch that began writes everything; a move what changed.
+        if slots[slot].x != x { emit(EventType.abs, AbsCode.mtPositionX, x, into: &out) }
+        if slots[slot].y != y { emit(EventType.abs, AbsCode.mtPositionY, y, into: &out) }
+        slots[slot].x = x
+        slots[slot].y = y
         if touch.majorRadius > 0 {
             let major = Self.clamp(VirtualTouchscreenDescription.units(2 * touch.majorRadius), description.axis(AbsCode.mtTouchMajor))
-            if majors[slot] != major { emit(EventType.abs, AbsCode.mtTouchMajor, major, into: &out) }
-            majors[slot] = major
+            if slots[slot].major != major { emit(EventType.abs, AbsCode.mtTouchMajor, major, into: &out) }
+            slots[slot].major = major
         }
         if touch.maximumPossibleForce > 0 {
             let fraction = max(0, min(1, touch.force / touch.maximumPossibleForce))
             // 0...255 by the clamp above (a NaN force fails both comparisons and gives 0).
             let pressure = Int32((fraction.isNaN ? 0 : fraction) * Double(VirtualTouchscreenDescription.pressureMaximum))
-            if pressures[slot] != pressure { emit(EventType.abs, AbsCode.mtPressure, pressure, into: &out) }
-            pressures[slot] = pressure
+            if slots[slot].pressure != pressure { emit(EventType.abs, AbsCode.mtPressure, pressure, into: &out) }
+            slots[slot].pressure = pressure
         }
     }
 
     private mutating func lift(_ slot: Int, into out: inout [InputEvent]) {
         select(slot, into: &out)
         emit(EventType.abs, AbsCode.mtTrackingID, -1, into: &out)
-        slots[slot] = nil
+        slots[slot] = Slot()
     }
 
     private mutating func select(_ slot: Int, into out: inout [InputEvent]) {
@@ -153,13 +148,12 @@ public struct VirtualTouchscreen: Sendable {
 
     /// `ABS_X/Y` for the lowest slot's touch, `BTN_TOUCH`, then `SYN_REPORT`.
     private mutating func endFrame(_ out: inout [InputEvent]) {
-        if let lowest = slots.firstIndex(where: { $0 != nil }) {
-            let position = positions[lowest]
-            if primary?.x != position.x { emit(EventType.abs, AbsCode.x, position.x, into: &out) }
-            if primary?.y != position.y { emit(EventType.abs, AbsCode.y, position.y, into: &out) }
-            primary = position
+        if let lowest = slots.firstIndex(where: { $0.touch != nil }), let x = slots[lowest].x, let y = slots[lowest].y {
+            if primary?.x != x { emit(EventType.abs, AbsCode.x, x, into: &out) }
+            if primary?.y != y { emit(EventType.abs, AbsCode.y, y, into: &out) }
+            primary = (x, y)
         }
-        let down = slots.contains { $0 != nil }
+        let down = slots.contains { $0.touch != nil }
         if down != touchDown {
             emit(EventType.key, KeyCode.btnTouch, down ? 1 : 0, into: &out)
             touchDown = down
