@@ -18,8 +18,11 @@ extension Daemon {
             } catch {
                 return .failure(RequestError(error))
             }
-        case .beginReceivingRemoteControl, .endReceivingRemoteControl:
-            if request == .beginReceivingRemoteControl { app.beginReceivingRemoteControlEvents() } else { app.endReceivingRemoteControlEvents() }
+        case .beginReceivingRemoteControl:
+            app.beginReceivingRemoteControlEvents()
+            return .success(.object([("receiving", .bool(app.isReceivingRemoteControlEvents))]))
+        case .endReceivingRemoteControl:
+            app.endReceivingRemoteControlEvents()
             return .success(.object([("receiving", .bool(app.isReceivingRemoteControlEvents))]))
         }
     }
