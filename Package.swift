@@ -37,7 +37,6 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
-        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
         .package(url: "https://github.com/swift-extras/swift-extras-base64", exact: "1.2.0"),
     ],
     targets: [
@@ -57,13 +56,11 @@ let package = Package(
         .target(name: "TouchDevices", dependencies: ["TouchEvdev", "TouchInput", "TouchSystem", "CEvdev", "CUdev"]),
         .target(name: "CLinux"),
         .target(name: "CTOMLSupport"),
-        // The WebSocket handshake's SHA-1 and base64 come from swift-crypto and swift-extras-base64.
+        // The WebSocket handshake's SHA-1 comes from Debian's libmd, its base64 from swift-extras-base64.
+        .systemLibrary(name: "CMd", path: "Sources/CMd", pkgConfig: "libmd", providers: [.apt(["libmd-dev"])]),
         .target(
             name: "TouchProtocol",
-            dependencies: [
-                "TouchCore", .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
-            ]),
+            dependencies: ["TouchCore", "CMd", .product(name: "ExtrasBase64", package: "swift-extras-base64")]),
         .target(name: "TouchRender", dependencies: ["TouchCore"]),
         .target(
             name: "TouchDaemon",

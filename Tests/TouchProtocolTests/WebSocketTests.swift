@@ -1,5 +1,5 @@
 import Testing
-import TouchProtocol
+@testable import TouchProtocol
 
 /// A client's frame, as a browser writes it: masked with `mask`.
 func clientFrame(opcode: UInt8, _ payload: [UInt8], final: Bool = true, mask: [UInt8] = [0x37, 0xFA, 0x21, 0x3D],
@@ -137,6 +137,19 @@ func clientFrame(opcode: UInt8, _ payload: [UInt8], final: Bool = true, mask: [U
         let handshake = try #require(try Self.check(Self.good)?.get())
         #expect(handshake.token == nil)
         #expect(String(decoding: handshake.response, as: UTF8.self).contains("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n"))
+    }
+
+    /// FIPS 180's examples (and the empty message): the handshake's digest is SHA-1 for any length.
+    @Test func theDigestIsSHA1() {
+        func hex(_ bytes: [UInt8]) -> String {
+            bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        }
+        #expect(hex(WebSocketHandshake.sha1([])) == "da39a3ee5e6b4b0d3255bfef95601890afd80709")
+        #expect(hex(WebSocketHandshake.sha1(Array("abc".utf8))) == "a9993e364706816aba3e25717850c26c9cd0d89d")
+        #expect(
+            hex(WebSocketHandshake.sha1(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
+                == "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
+        #expect(hex(WebSocketHandshake.sha1([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000))) == "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
     }
 
     @Test func aTokenComesInTheHeaderOrTheSubprotocolNeverEchoed() throws {

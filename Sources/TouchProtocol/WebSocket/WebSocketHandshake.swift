@@ -1,4 +1,4 @@
-import Crypto
+import CMd
 import ExtrasBase64
 
 /// The head of an HTTP/1.1 request (request line and header fields), read strictly and within bounds.
@@ -195,8 +195,18 @@ public struct WebSocketHandshake: Sendable, Hashable {
 
     /// RFC 6455's `Sec-WebSocket-Accept` for a client's key: base64 of the SHA-1 of key and GUID.
     public static func accept(key: String) -> String {
-        let digest = Insecure.SHA1.hash(data: Array((key + guid).utf8))
-        return Base64.encodeToString(bytes: Array(digest))
+        Base64.encodeToString(bytes: sha1(Array((key + guid).utf8)))
+    }
+
+    /// The 20 bytes of the SHA-1 digest of `bytes` (libmd's).
+    static func sha1(_ bytes: [UInt8]) -> [UInt8] {
+        var context = SHA1_CTX()
+        SHA1Init(&context)
+        bytes.withUnsafeBufferPointer { SHA1Update(&context, $0.baseAddress, $0.count) }
+        // SHA1Final writes exactly 20 bytes (SHA1_DIGEST_LENGTH) into the array's room.
+        var digest = [UInt8](repeating: 0, count: 20)
+        digest.withUnsafeMutableBufferPointer { SHA1Final($0.baseAddress, &context) }
+        return digest
     }
 
     static func isValidKey(_ key: String) -> Bool {
