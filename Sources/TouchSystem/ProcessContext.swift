@@ -7,6 +7,13 @@ public enum ProcessContext {
     /// The environment variable `name`'s value, or `nil` when it is not set (`getenv`).
     public static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
+    /// The values of the environment variables `names` that are set, by name (`getenv`).
+    public static func environment(_ names: [String]) -> [String: String] {
+        var variables: [String: String] = [:]
+        for name in names { variables[name] = environment(name) }
+        return variables
+    }
+
     /// The process's id (`getpid`; it cannot fail).
     public static var id: Int32 { getpid() }
 

@@ -15,6 +15,12 @@ public final class SystemdNotifier {
     /// How often systemd wants `WATCHDOG=1` (from `WATCHDOG_USEC`, when `WATCHDOG_PID` is ours or absent).
     public let watchdogInterval: Double?
 
+    /// Reads `NOTIFY_SOCKET`, `WATCHDOG_USEC` and `WATCHDOG_PID` from the process's environment;
+    /// `clock` stamps `RELOADING=1`.
+    public convenience init(clock: any TimeSource) {
+        self.init(environment: ProcessContext.environment(["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"]), clock: clock)
+    }
+
     /// Reads `NOTIFY_SOCKET` and `WATCHDOG_USEC` from `environment`; `clock` stamps `RELOADING=1`.
     public init(environment: [String: String], clock: any TimeSource) {
         self.clock = clock

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import TouchCore
 import TouchProtocol
 import TouchSystem

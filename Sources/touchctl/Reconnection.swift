@@ -1,4 +1,3 @@
-import Foundation
 import TouchProtocol
 import TouchSystem
 
@@ -45,7 +44,7 @@ struct Reconnection {
     mutating func connectAgain(tool: String, _ connect: () throws -> Connection) -> Connection {
         var told = false
         while true {
-            Thread.sleep(forTimeInterval: nextDelay())
+            Processor.sleep(seconds: nextDelay())
             do {
                 let connection = try connect()
                 reset()

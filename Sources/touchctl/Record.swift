@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import TouchCore
 import TouchEvdev
 import TouchProtocol
@@ -32,7 +31,7 @@ struct Record: ParsableCommand {
 
     func run() throws {
         try touchctl.run {
-            let signals = try SignalSource([SIGINT, SIGTERM])
+            let signals = try SignalSource([ProcessSignal.interrupt, ProcessSignal.terminate])
             let c = try connection.connect(root)
             var session = RecordingSession(paths: [:])
             let result = try c.request([("cmd", "record")] + (device.map { [("device", .string($0))] } ?? [])) { message, _ in session.take(message) }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import TouchCore
 import TouchProtocol
 import TouchSystem
@@ -44,7 +43,7 @@ struct SocketOption: ParsableArguments {
     /// Connects to the socket given after the command, else before it (`root`), else
     /// `$TOUCHD_SOCKET`, else the default.
     func connect(_ root: Touchctl) throws -> Connection {
-        try Connection(path: socket ?? root.socket ?? ProcessInfo.processInfo.environment["TOUCHD_SOCKET"] ?? "/run/touchd/touchd.sock")
+        try Connection(path: socket ?? root.socket ?? ProcessContext.environment("TOUCHD_SOCKET") ?? "/run/touchd/touchd.sock")
     }
 }
 
@@ -73,12 +72,13 @@ extension RequestCommand {
 
 /// One line on standard error.
 func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    var standardError = StandardError()
+    print(line, to: &standardError)
 }
 
 func run(_ body: () throws -> Void) throws {
     do { try body() } catch let error as ConnectionError {
-        FileHandle.standardError.write(Data("touchctl: \(error.description)\n".utf8))
+        printError("touchctl: \(error.description)")
         throw ExitCode.failure
     }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import TouchCore
 import TouchProtocol
 import TouchSystem
@@ -76,7 +75,7 @@ struct Watch: ParsableCommand {
 
     func run() throws {
         try touchctl.run {
-            let signals = try SignalSource([SIGINT, SIGTERM])
+            let signals = try SignalSource([ProcessSignal.interrupt, ProcessSignal.terminate])
             let address = try InternetSocketAddress(parsing: listen)
             let c = try connection.connect(root)
             let loop = try EventLoop()

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import TouchCore
 import TouchDaemon
 import TouchDevices
@@ -41,7 +40,7 @@ struct MeasureCommand: ParsableCommand {
     }
 
     func run() throws {
-        let survey = source.hasPrefix("/dev/") || !FileManager.default.fileExists(atPath: source) ? try live() : try recorded()
+        let survey = source.hasPrefix("/dev/") || (try? FileStatus.of(source)) == nil ? try live() : try recorded()
         let report = survey.report
         if json {
             print(Self.json(report).jsonText)

@@ -1,6 +1,5 @@
 import TouchSystem
 import ArgumentParser
-import Foundation
 import Logging
 import TouchCore
 import TouchDaemon
@@ -123,7 +122,7 @@ struct RunCommand: ParsableCommand {
             webSocket: try webSocketSettings(daemonSpec, logger: logger))
         let sinks = try tuioSinks(logger: logger)
         let activated = try activatedSocket(path: socket, logger: logger)
-        let notifier = SystemdNotifier(environment: ProcessInfo.processInfo.environment, clock: clock)
+        let notifier = SystemdNotifier(clock: clock)
         let runner: DaemonRunner
         do {
             runner = try DaemonRunner(
