@@ -1,6 +1,7 @@
 # touchd: common tasks. The README's two commands are scripts/demo.sh and scripts/test.sh.
 #   make deps       the Debian packages touchd builds against (apt, as root)
-#   make release    self-contained binaries: the Swift runtime linked statically
+#   make release    one self-contained binary (the Swift runtime linked statically): touchd, which
+#                   is the client when invoked as touchctl
 #   make install    binaries, units, sysusers/tmpfiles, layout, docs, man pages, completions
 #   make deb        the Debian package, in out/ (needs debhelper; see docs/operations.md)
 PREFIX ?= /usr/local
@@ -20,6 +21,9 @@ BINDIR := $(PREFIX)/bin
 # The release build's scratch directory, shared with scripts/vm/e2e.sh and scripts/bench/daemon-vm.sh.
 SCRATCH ?= .build-release
 RELEASE := $(SCRATCH)/release
+# The client is the daemon's binary invoked as `touchctl`: a link to it, beside the build (never in
+# SwiftPM's own directory, where building the `touchctl` product would write through it).
+CLIENT := $(SCRATCH)/multicall/touchctl
 SWIFT_RELEASE := swift build -c release --static-swift-stdlib --scratch-path $(SCRATCH)
 # The one version: Sources/TouchProtocol/ReleaseVersion.swift (debian/changelog must agree).
 VERSION := $(shell sed -n 's/^ *public static let number = "\(.*\)"$$/\1/p' Sources/TouchProtocol/ReleaseVersion.swift)
@@ -47,19 +51,19 @@ version:
 
 release:
 	$(SWIFT_RELEASE) --product touchd
-	$(SWIFT_RELEASE) --product touchctl
+	mkdir -p $(dir $(CLIENT)) && ln -sfn ../release/touchd $(CLIENT)
 
 # touchd(8), touchctl(1), touchd-layout(5): man/*.in with the options and the layout's keys filled in,
 # written to man/ beside their templates, where they are committed (the tests check they are fresh).
 man: release
-	python3 scripts/man/generate.py --touchd $(RELEASE)/touchd --touchctl $(RELEASE)/touchctl --out man
+	python3 scripts/man/generate.py --touchd $(RELEASE)/touchd --touchctl $(CLIENT) --out man
 
 # Binaries, systemd units (with this PREFIX in ExecStart) under this PREFIX, sysusers/tmpfiles, an
 # example layout in $(SYSCONFDIR)/touchd (never overwriting one that is there), docs, man pages and
 # shell completions. Nothing is installed from the network: `make deps` does that, separately.
 install: release man
 	install -Dm755 $(INSTALL_STRIP) $(RELEASE)/touchd $(DESTDIR)$(BINDIR)/touchd
-	install -Dm755 $(INSTALL_STRIP) $(RELEASE)/touchctl $(DESTDIR)$(BINDIR)/touchctl
+	ln -sfn touchd $(DESTDIR)$(BINDIR)/touchctl
 	install -d $(DESTDIR)$(UNITDIR)
 	sed -e 's#/usr/local/bin/touchd#$(BINDIR)/touchd#' -e 's#/etc/touchd/#$(SYSCONFDIR)/touchd/#' \
 		-e 's#file:///usr/share/doc/touchd/#file://$(DOCDIR)/#' \
@@ -78,10 +82,11 @@ install: release man
 	install -Dm644 man/touchctl.1 $(DESTDIR)$(MANDIR)/man1/touchctl.1
 	install -Dm644 man/touchd-layout.5 $(DESTDIR)$(MANDIR)/man5/touchd-layout.5
 	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
-	for tool in touchd touchctl; do \
-		$(RELEASE)/$$tool --generate-completion-script bash | sed '1{/^#!/d}' > $(DESTDIR)$(BASHCOMPDIR)/$$tool && \
-		$(RELEASE)/$$tool --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_$$tool && \
-		$(RELEASE)/$$tool --generate-completion-script fish > $(DESTDIR)$(FISHCOMPDIR)/$$tool.fish || exit 1; \
+	for program in $(RELEASE)/touchd $(CLIENT); do \
+		tool=$$(basename $$program) && \
+		$$program --generate-completion-script bash | sed '1{/^#!/d}' > $(DESTDIR)$(BASHCOMPDIR)/$$tool && \
+		$$program --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_$$tool && \
+		$$program --generate-completion-script fish > $(DESTDIR)$(FISHCOMPDIR)/$$tool.fish || exit 1; \
 	done
 
 uninstall:

@@ -72,7 +72,7 @@ let package = Package(
             name: "touchd",
             dependencies: [
                 "TouchCore", "TouchEvdev", "TouchInput", "TouchLayout", "TouchDevices", "TouchProtocol", "TouchDaemon", "TouchRender", "TouchSystem",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "TouchControl", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // Benchmarks for `make bench`: built by `swift build` too, but small.
@@ -85,11 +85,14 @@ let package = Package(
             dependencies: ["TouchCore", "TouchEvdev", "TouchLayout", "TouchProtocol", "TouchDaemon", "TouchSystem", "CFuzzSupport"]),
         // Built by `swift build` as a plain replayer; scripts/fuzz.sh builds it with libFuzzer.
         .executableTarget(name: "touchd-fuzz", dependencies: ["TouchFuzzing", "TouchSystem"]),
-        .executableTarget(
-            name: "touchctl",
+        // The client's commands: `touchctl` in development, and in the installed `touchd` binary,
+        // which runs them when invoked as `touchctl` (one binary for the daemon and its client).
+        .target(
+            name: "TouchControl",
             dependencies: [
                 "TouchCore", "TouchEvdev", "TouchProtocol", "TouchSystem", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        .executableTarget(name: "touchctl", dependencies: ["TouchControl"]),
         .testTarget(
             name: "TouchCoreTests",
             dependencies: [

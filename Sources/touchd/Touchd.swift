@@ -1,4 +1,5 @@
 import ArgumentParser
+import TouchControl
 import TouchProtocol
 
 /// The `touchd` command: the daemon and its tools.
@@ -15,6 +16,19 @@ struct Touchd: ParsableCommand {
         defaultSubcommand: RunCommand.self
     )
 
-    /// ArgumentParser's, but a subcommand's usage error shows that subcommand's usage.
-    static func main() { SubcommandErrors.main(Self.self) }
+    /// ArgumentParser's, but a subcommand's usage error shows that subcommand's usage. Invoked as
+    /// `touchctl` (the installed `touchctl` is a link to this binary), it is the client.
+    static func main() {
+        if isInvokedAsClient(CommandLine.arguments.first) {
+            Touchctl.main()
+            return
+        }
+        SubcommandErrors.main(Self.self)
+    }
+
+    /// Whether the program was invoked as `touchctl`: the last part of its path is `touchctl`.
+    static func isInvokedAsClient(_ program: String?) -> Bool {
+        guard let program else { return false }
+        return program.split(separator: "/", omittingEmptySubsequences: false).last == "touchctl"
+    }
 }

@@ -41,9 +41,10 @@ lintian_status=${PIPESTATUS[0]}
 echo "(lintian exit status $lintian_status)"
 
 check "package: ldd names no Swift library" "! grep -qi swift '$w/ldd'"
-check "package: the binaries need only libc, libm, libstdc++, libgcc_s, libevdev and libudev" \
-  "! grep '=>' '$w/ldd' | grep -vE '^\s*(linux-vdso|libc|libm|libstdc\+\+|libgcc_s|libevdev|libudev)\.so'"
-check "package: the binaries are stripped" "file '$w/pkg/usr/bin/touchd' '$w/pkg/usr/bin/touchctl' | grep -c ', stripped' | grep -qx 2"
+check "package: the binary needs only libc, libm, libstdc++, libgcc_s, libevdev, libudev, libmd and libyaml" \
+  "! grep '=>' '$w/ldd' | grep -vE '^\s*(linux-vdso|libc|libm|libstdc\+\+|libgcc_s|libevdev|libudev|libmd|libyaml-0)\.so'"
+check "package: the binary is stripped" "file '$w/pkg/usr/bin/touchd' | grep -q ', stripped'"
+check "package: touchctl is a link to touchd (one binary)" "[ \"\$(readlink '$w/pkg/usr/bin/touchctl')\" = touchd ]"
 check "package: the binaries print version $version" "[ \"\$('$w/pkg/usr/bin/touchd' --version)\" = 'touchd $version' ] && [ \"\$('$w/pkg/usr/bin/touchctl' --version)\" = 'touchctl $version' ]"
 for path in ./usr/bin/touchd ./usr/bin/touchctl ./usr/lib/systemd/system/touchd.service ./usr/lib/systemd/system/touchd.socket \
     ./usr/lib/sysusers.d/touchd.conf ./usr/lib/tmpfiles.d/touchd.conf ./etc/touchd/layout.toml ./usr/share/doc/touchd/copyright \

@@ -19,11 +19,11 @@ if [ -f "$cpio" ]; then echo "$cpio"; exit 0; fi
 
 # The packages beyond minbase: systemd (PID 1, journald, sysusers, tmpfiles), udev and kmod for the
 # devices, dbus for systemctl and systemd-analyze, init-system-helpers for the package's maintainer
-# scripts, and libevdev2, which touchd links. The system's own manuals, documentation and
+# scripts, and libevdev2, libmd0 and libyaml-0-2, which touchd links. The system's own manuals, documentation and
 # translations are left out; packages installed later get theirs, as on any Debian system.
 root=$VM/systemd-root.tmp
 rm -rf "$root"
-mmdebstrap --mode=root --variant=minbase --include=systemd,udev,dbus,kmod,init-system-helpers,passwd,netcat-openbsd,libevdev2 \
+mmdebstrap --mode=root --variant=minbase --include=systemd,udev,dbus,kmod,init-system-helpers,passwd,netcat-openbsd,libevdev2,libmd0,libyaml-0-2 \
   --aptopt='Acquire::Retries "3"' \
   --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
   --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-exclude=/usr/share/info/*' \

@@ -74,7 +74,7 @@ struct Watch: ParsableCommand {
     }
 
     func run() throws {
-        try touchctl.run {
+        try TouchControl.run {
             let signals = try SignalSource([ProcessSignal.interrupt, ProcessSignal.terminate])
             let address = try InternetSocketAddress(parsing: listen)
             let c = try connection.connect(root)

@@ -30,7 +30,7 @@ struct Record: ParsableCommand {
     }
 
     func run() throws {
-        try touchctl.run {
+        try TouchControl.run {
             let signals = try SignalSource([ProcessSignal.interrupt, ProcessSignal.terminate])
             let c = try connection.connect(root)
             var session = RecordingSession(paths: [:])

@@ -39,7 +39,7 @@ struct Calibrate: RequestCommand {
     }
 
     func run() throws {
-        try touchctl.run {
+        try TouchControl.run {
             let c = try connection.connect(root)
             var pending: [JSONValue] = []
             let started = try c.request(try request()) { message, _ in pending.append(message) }

@@ -3,10 +3,10 @@ import TouchCore
 import TouchProtocol
 import TouchSystem
 
-/// `touchctl`: talks to a running touchd over its socket.
-@main
-struct Touchctl: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// `touchctl`: talks to a running touchd over its socket. Its own executable in development; the
+/// installed `touchctl` is `touchd` invoked under that name.
+public struct Touchctl: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "touchctl",
         abstract: "Watch and control a running touchd.",
         discussion: "--socket may come before the command (touchctl --socket PATH ping) or after it.",
@@ -19,9 +19,11 @@ struct Touchctl: ParsableCommand {
     @Option(name: .long, help: "touchd's socket (default: $TOUCHD_SOCKET, else /run/touchd/touchd.sock).")
     var socket: String?
 
+    public init() {}
+
     /// Runs the command line as ArgumentParser does (parsing, help, exit codes), every error told
     /// in one style, `touchctl: MESSAGE`, as touchd tells its own (ArgumentParser's is `Error:`).
-    static func main() {
+    public static func main() {
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -142,7 +144,7 @@ struct Monitor: ParsableCommand {
     }
 
     func run() throws {
-        try touchctl.run {
+        try TouchControl.run {
             var c = try connection.connect(root)
             var seen = 0
             var backoff = Reconnection()
@@ -212,7 +214,7 @@ struct HitTest: RequestCommand {
     }
 
     func run() throws {
-        try touchctl.run {
+        try TouchControl.run {
             let result = try reply()
             if json { print(result.jsonText); return }
             for line in ReplyFormat.hitTest(result) { print(line) }
@@ -262,7 +264,7 @@ struct SetView: RequestCommand {
         try checked([("cmd", "set"), ("view", .string(view)), ("properties", .object(try Self.properties(assignments)))])
     }
 
-    func run() throws { try touchctl.run { _ = try reply() } }
+    func run() throws { try TouchControl.run { _ = try reply() } }
 }
 
 struct Reload: ParsableCommand {
@@ -272,7 +274,7 @@ struct Reload: ParsableCommand {
     @OptionGroup var connection: SocketOption
     @Flag(name: .long, help: "Print the reply and the reload message as touchd sent them.") var json = false
     func run() throws {
-        try touchctl.run {
+        try TouchControl.run {
             var message: JSONValue?
             let result = try connection.connect(root).request([("cmd", "reload")]) { other, _ in if other["type"] == "reload" { message = other } }
             if json {
@@ -291,7 +293,7 @@ struct Devices: ParsableCommand {
     @OptionGroup var connection: SocketOption
     @Flag(name: .long, help: "Print the reply's JSON.") var json = false
     func run() throws {
-        try touchctl.run {
+        try TouchControl.run {
             let devices = try connection.connect(root).request([("cmd", "devices")])
             if json { print(devices.jsonText); return }
             for line in ReplyFormat.devices(devices) { print(line) }
@@ -305,7 +307,7 @@ struct Views: ParsableCommand {
     @OptionGroup var connection: SocketOption
     @Flag(name: .long, help: "Print one JSON object a responder, as touchd sent them.") var json = false
     func run() throws {
-        try touchctl.run {
+        try TouchControl.run {
             let items = try connection.connect(root).request([("cmd", "views")]).arrayValue ?? []
             if json { for item in items { print(item.jsonText) }; return }
             for line in ReplyFormat.views(items) { print(line) }
@@ -318,7 +320,7 @@ struct Stats: ParsableCommand {
     @ParentCommand var root: Touchctl
     @OptionGroup var connection: SocketOption
     func run() throws {
-        try touchctl.run {
+        try TouchControl.run {
             guard case .object(let counters) = try connection.connect(root).request([("cmd", "stats")]) else { return }
             for (key, value) in counters.sorted(by: { $0.0 < $1.0 }) { print("\(key): \(value.plainText)") }
         }
@@ -337,14 +339,14 @@ struct FirstResponder: RequestCommand {
         try checked([("cmd", .string(resign ? "resign_first_responder" : "become_first_responder")), ("responder", .string(responder))])
     }
 
-    func run() throws { try touchctl.run { print(try reply().jsonText) } }
+    func run() throws { try TouchControl.run { print(try reply().jsonText) } }
 }
 
 struct Ping: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Check that touchd answers.")
     @ParentCommand var root: Touchctl
     @OptionGroup var connection: SocketOption
-    func run() throws { try touchctl.run { _ = try connection.connect(root).request([("cmd", "ping")]); print("pong") } }
+    func run() throws { try TouchControl.run { _ = try connection.connect(root).request([("cmd", "ping")]); print("pong") } }
 }
 
 struct Snapshot: RequestCommand {
@@ -363,7 +365,7 @@ struct Snapshot: RequestCommand {
     }
 
     func run() throws {
-        try touchctl.run {
+        try TouchControl.run {
             let result = try reply()
             guard let svg = result["svg"]?.stringValue else { throw ConnectionError("touchd sent no picture") }
             do {

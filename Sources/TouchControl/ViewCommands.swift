@@ -24,7 +24,7 @@ struct AddView: RequestCommand {
     }
 
     func run() throws {
-        try touchctl.run {
+        try TouchControl.run {
             _ = try reply()
             print("added \(view) to \(parent)")
         }
@@ -42,7 +42,7 @@ struct RemoveView: RequestCommand {
     func request() throws -> [(String, JSONValue)] { try checked([("cmd", "remove_view"), ("view", .string(view))]) }
 
     func run() throws {
-        try touchctl.run {
+        try TouchControl.run {
             _ = try reply()
             print("removed \(view)")
         }
@@ -69,7 +69,7 @@ struct SetControl: RequestCommand {
     }
 
     func run() throws {
-        try touchctl.run {
+        try TouchControl.run {
             let control = try reply()
             print(json ? control.jsonText : "\(view): " + ReplyFormat.control(control))
         }
