@@ -74,7 +74,10 @@ let package = Package(
                 "TouchCore", "TouchEvdev", "TouchInput", "TouchLayout", "TouchDevices", "TouchProtocol", "TouchDaemon", "TouchRender", "TouchSystem",
                 "TouchControl", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            // The static Swift runtime's link arguments export every symbol, which keeps each of
+            // them (and all it reaches) through --gc-sections: nothing loads this binary's symbols.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])]),
         // Benchmarks for `make bench`: built by `swift build` too, but small.
         .executableTarget(
             name: "touchd-bench",
