@@ -41,8 +41,8 @@ lintian_status=${PIPESTATUS[0]}
 echo "(lintian exit status $lintian_status)"
 
 check "package: ldd names no Swift library" "! grep -qi swift '$w/ldd'"
-check "package: the binaries need only libc, libm, libstdc++, libgcc_s, libevdev and libudev" \
-  "! grep '=>' '$w/ldd' | grep -vE '^\s*(linux-vdso|libc|libm|libstdc\+\+|libgcc_s|libevdev|libudev)\.so'"
+check "package: the binaries need only libc, libm, libstdc++, libgcc_s, libevdev, libudev and libyaml" \
+  "! grep '=>' '$w/ldd' | grep -vE '^\s*(linux-vdso|libc|libm|libstdc\+\+|libgcc_s|libevdev|libudev|libyaml-0)\.so'"
 check "package: the binaries are stripped" "file '$w/pkg/usr/bin/touchd' '$w/pkg/usr/bin/touchctl' | grep -c ', stripped' | grep -qx 2"
 check "package: the binaries print version $version" "[ \"\$('$w/pkg/usr/bin/touchd' --version)\" = 'touchd $version' ] && [ \"\$('$w/pkg/usr/bin/touchctl' --version)\" = 'touchctl $version' ]"
 for path in ./usr/bin/touchd ./usr/bin/touchctl ./usr/lib/systemd/system/touchd.service ./usr/lib/systemd/system/touchd.socket \
