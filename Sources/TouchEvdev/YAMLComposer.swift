@@ -14,12 +14,14 @@ enum YAMLComposer {
     static func compose(_ text: String) throws(YAMLSyntaxError) -> YAMLNode? {
         var copy = text
         let result = copy.withUTF8 { bytes in
+            // libyaml wants an input even when it is empty.
+            guard let base = bytes.baseAddress else { return Result<YAMLNode?, YAMLSyntaxError>.success(nil) }
             var parser = yaml_parser_t()
             guard yaml_parser_initialize(&parser) == 1 else { return Result<YAMLNode?, YAMLSyntaxError>.failure(.readerFailed) }
             defer { yaml_parser_delete(&parser) }
             return withUnsafeMutablePointer(to: &parser) { pointer in
                 yaml_parser_set_encoding(pointer, YAML_UTF8_ENCODING)
-                yaml_parser_set_input_string(pointer, bytes.baseAddress, bytes.count)
+                yaml_parser_set_input_string(pointer, base, bytes.count)
                 let events = EventSource(parser: pointer, text: text)
                 return Result { () throws(YAMLSyntaxError) in try composeStream(events) }
             }
@@ -150,10 +152,10 @@ private struct ComposeState {
     mutating func add(_ event: NodeEvent, line: Int) throws(YAMLSyntaxError) {
         switch event {
         case .scalar(let scalar, let anchor):
-            try complete(.scalar(scalar), anchor: anchor)
+            complete(.scalar(scalar), anchor: anchor)
         case .alias(let name):
             guard let node = anchors[name] else { throw YAMLSyntaxError(problem: "found undefined alias", line: line) }
-            try complete(node, anchor: nil)
+            complete(node, anchor: nil)
         case .sequenceStart(let anchor):
             open.append(OpenCollection(isMapping: false, line: line, anchor: anchor))
         case .mappingStart(let anchor):
@@ -162,15 +164,15 @@ private struct ComposeState {
             guard let closed = open.popLast() else { return }
             if closed.isMapping {
                 let pairs = try Self.pairs(of: closed.items)
-                try complete(.mapping(pairs, line: closed.line), anchor: closed.anchor)
+                complete(.mapping(pairs, line: closed.line), anchor: closed.anchor)
             } else {
-                try complete(.sequence(closed.items, line: closed.line), anchor: closed.anchor)
+                complete(.sequence(closed.items, line: closed.line), anchor: closed.anchor)
             }
         }
     }
 
     /// A node is whole: it is anchored, and goes into its collection (or is the document).
-    private mutating func complete(_ node: YAMLNode, anchor: String?) throws(YAMLSyntaxError) {
+    private mutating func complete(_ node: YAMLNode, anchor: String?) {
         if let anchor { anchors[anchor] = node }
         if open.isEmpty {
             root = node
