@@ -36,7 +36,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
-        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
         .package(url: "https://github.com/swift-extras/swift-extras-base64", exact: "1.2.0"),
     ],
     targets: [
@@ -46,9 +45,13 @@ let package = Package(
         .systemLibrary(
             name: "CUdev", path: "Sources/CUdev", pkgConfig: "libudev",
             providers: [.apt(["libudev-dev"])]),
+        // libinput-record recordings are YAML, read with the system's libyaml.
+        .systemLibrary(
+            name: "CYAML", path: "Sources/CYAML", pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]),
         .target(name: "TouchSystem", dependencies: ["TouchCore", "CLinux"]),
         .target(name: "TouchCore"),
-        .target(name: "TouchEvdev", dependencies: ["TouchCore", .product(name: "Yams", package: "Yams")]),
+        .target(name: "TouchEvdev", dependencies: ["TouchCore", "CYAML"]),
         .target(
             name: "TouchLayout",
             dependencies: ["TouchCore", "TouchEvdev", "TouchSystem", "CTOMLSupport", .product(name: "TOMLKit", package: "TOMLKit")]),

@@ -8,7 +8,7 @@
 # naming them.
 # Runs apt-get as root (directly, or through sudo when not root).
 set -euo pipefail
-packages=(libevdev-dev libudev-dev libmd-dev pkg-config "$@")
+packages=(libevdev-dev libudev-dev libmd-dev libyaml-dev pkg-config "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

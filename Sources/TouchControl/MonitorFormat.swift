@@ -50,7 +50,7 @@ enum MonitorFormat {
     /// A number compactly: whole ones without a fraction, others with 2 decimals.
     static func num(_ v: Double) -> String {
         if v == v.rounded(), let whole = Int64(exactly: v) { return String(whole) }
-        return v.isFinite ? String(format: "%.2f", v) : String(v)
+        return DecimalText.fixed(v, decimals: 2)
     }
 
     /// A member as text: a string as it is, another value as JSON, nothing when absent.
@@ -58,7 +58,7 @@ enum MonitorFormat {
 
     /// One readable line for a message (its JSON for a type this version does not know).
     static func line(_ m: JSONValue) -> String {
-        let time = m["time"]?.numberValue.map { String(format: "%10.3f", $0) } ?? String(repeating: " ", count: 10)
+        let time = m["time"]?.numberValue.map { DecimalText.fixed($0, decimals: 3, width: 10) } ?? String(repeating: " ", count: 10)
         let type = m["type"]?.stringValue ?? ""
         if let body = inputLine(type, m) ?? stateLine(type, m) { return "\(time) \(body)" }
         return m.jsonText

@@ -1,5 +1,4 @@
 import TouchCore
-import Yams
 
 /// Reads `libinput record` YAML (format version 1): the first device's `evdev` description
 /// (`name`, `id`, `codes`, `absinfo`, `properties`), its `udev.properties`, and the `evdev` event
@@ -24,19 +23,17 @@ struct LibinputRecordParser {
 
     private func read(_ text: String) throws(RecordingError) -> Recording {
         try YAMLBudget.check(text, file: name)
-        let root: Node
+        let composed: YAMLNode?
         do {
-            guard let node = try Yams.compose(yaml: text) else {
-                // Nothing but comments: the error is at the end of the file.
-                let lastLine = YAMLLines.yamlLine(ofByte: text.utf8.count, in: text)
-                throw RecordingError(
-                    file: name, line: lastLine, kind: .unexpected(expected: "a libinput-record document", found: "empty document"))
-            }
-            root = node
-        } catch let error as RecordingError {
-            throw error
+            composed = try YAMLComposer.compose(text)
         } catch {
-            throw yamlError(error)
+            throw RecordingError(file: name, line: error.line, kind: .invalidYAML(problem: error.problem))
+        }
+        guard let root = composed else {
+            // Nothing but comments: the error is at the end of the file.
+            let lastLine = YAMLLines.yamlLine(ofByte: text.utf8.count, in: text)
+            throw RecordingError(
+                file: name, line: lastLine, kind: .unexpected(expected: "a libinput-record document", found: "empty document"))
         }
 
         let rootMap = try mapping(root, "the top-level mapping with 'version' and 'devices'")
@@ -65,15 +62,15 @@ struct LibinputRecordParser {
             udevProperties: udev)
     }
 
-    private func readDescription(_ node: Node) throws(RecordingError) -> DeviceDescription {
+    private func readDescription(_ node: YAMLNode) throws(RecordingError) -> DeviceDescription {
         let map = try mapping(node, "the 'evdev' mapping")
         var name = ""
         if let nameNode = map["name"] {
             guard case .scalar(let scalar) = nameNode else { throw unexpected(nameNode, "'name:' with the device's name as text", describe(nameNode)) }
-            guard scalar.string.utf8.count <= Limits.maximumDeviceNameBytes else {
+            guard scalar.text.utf8.count <= Limits.maximumDeviceNameBytes else {
                 throw unexpected(nameNode, "a device name of at most \(Limits.maximumDeviceNameBytes) bytes", "a longer one")
             }
-            name = scalar.string
+            name = scalar.text
         }
         var description = DeviceDescription(name: name)
         if let idNode = map["id"] {
@@ -98,8 +95,9 @@ struct LibinputRecordParser {
     }
 
     /// `codes: {type: [code, ...]}`.
-    private func readCodes(_ node: Node, into description: inout DeviceDescription) throws(RecordingError) {
-        for (typeNode, listNode) in try mapping(node, "'codes: {type: [codes]}'") {
+    private func readCodes(_ node: YAMLNode, into description: inout DeviceDescription) throws(RecordingError) {
+        for pair in try mapping(node, "'codes: {type: [codes]}'") {
+            let (typeNode, listNode) = (pair.key, pair.value)
             guard let type = Self.uint16(typeNode), Limits.eventType.contains(type) else {
                 throw unexpected(typeNode, "an event type number from 0 to 31", typeNode.string ?? "?")
             }
@@ -115,8 +113,9 @@ struct LibinputRecordParser {
     }
 
     /// `absinfo: {code: [min, max, fuzz, flat, resolution]}`.
-    private func readAxes(_ node: Node, into description: inout DeviceDescription) throws(RecordingError) {
-        for (codeNode, infoNode) in try mapping(node, "'absinfo: {code: [min, max, fuzz, flat, resolution]}'") {
+    private func readAxes(_ node: YAMLNode, into description: inout DeviceDescription) throws(RecordingError) {
+        for pair in try mapping(node, "'absinfo: {code: [min, max, fuzz, flat, resolution]}'") {
+            let (codeNode, infoNode) = (pair.key, pair.value)
             guard let code = Self.uint16(codeNode), Limits.absoluteAxisCode.contains(code) else {
                 throw unexpected(codeNode, "an absolute axis code from 0 to 63", codeNode.string ?? "?")
             }
@@ -132,7 +131,7 @@ struct LibinputRecordParser {
         }
     }
 
-    private func readUdevProperties(_ node: Node?) throws(RecordingError) -> [String: String] {
+    private func readUdevProperties(_ node: YAMLNode?) throws(RecordingError) -> [String: String] {
         guard let node, let list = try mapping(node, "the 'udev' mapping")["properties"] else { return [:] }
         var result: [String: String] = [:]
         for item in try sequence(list, "a list of 'KEY=value' strings") {
@@ -144,7 +143,7 @@ struct LibinputRecordParser {
         return result
     }
 
-    private func readEvents(_ node: Node?) throws(RecordingError) -> [InputEvent] {
+    private func readEvents(_ node: YAMLNode?) throws(RecordingError) -> [InputEvent] {
         guard let node else { return [] }
         if case .scalar = node { return [] }  // `events:` with nothing after it
         var events: [InputEvent] = []
@@ -154,7 +153,7 @@ struct LibinputRecordParser {
             for eventNode in try sequence(evdevList, "a list of '[sec, usec, type, code, value]'") {
                 guard events.count < Limits.maximumRecordingEvents else {
                     throw RecordingError(
-                        file: name, line: eventNode.mark?.line, kind: .exceedsLimit(what: "events", limit: Limits.maximumRecordingEvents))
+                        file: name, line: eventNode.line, kind: .exceedsLimit(what: "events", limit: Limits.maximumRecordingEvents))
                 }
                 events.append(try readEvent(eventNode))
             }
@@ -163,7 +162,7 @@ struct LibinputRecordParser {
     }
 
     /// `[sec, usec, type, code, value]`.
-    private func readEvent(_ node: Node) throws(RecordingError) -> InputEvent {
+    private func readEvent(_ node: YAMLNode) throws(RecordingError) -> InputEvent {
         let items = try sequence(node, "'[sec, usec, type, code, value]'")
         let numbers = items.compactMap(\.int)
         guard items.count == 5, numbers.count == 5, let type = UInt16(exactly: numbers[2]), let code = UInt16(exactly: numbers[3]),
@@ -175,7 +174,7 @@ struct LibinputRecordParser {
             throw unexpected(
                 node, "a time of \(Limits.eventSeconds) and \(Limits.eventMicroseconds)", "[\(numbers[0]), \(numbers[1]), …]")
         }
-        try RecordingDomains.checkEvent(type: type, code: code, file: name, line: node.mark?.line, text: "[\(numbers[2]), \(numbers[3])]")
+        try RecordingDomains.checkEvent(type: type, code: code, file: name, line: node.line, text: "[\(numbers[2]), \(numbers[3])]")
         return InputEvent(
             time: EventTime(seconds: Int64(numbers[0]), microseconds: Int64(numbers[1])), type: type, code: code, value: value)
     }
@@ -183,49 +182,30 @@ struct LibinputRecordParser {
     // MARK: Node access with errors that name the line
 
     /// A scalar node's integer, when it fits 16 bits unsigned.
-    private static func uint16(_ node: Node) -> UInt16? { node.int.flatMap { UInt16(exactly: $0) } }
+    private static func uint16(_ node: YAMLNode) -> UInt16? { node.int.flatMap { UInt16(exactly: $0) } }
 
     /// A scalar node's integer, when it fits 32 bits signed.
-    private static func int32(_ node: Node) -> Int32? { node.int.flatMap { Int32(exactly: $0) } }
+    private static func int32(_ node: YAMLNode) -> Int32? { node.int.flatMap { Int32(exactly: $0) } }
 
-    private func mapping(_ node: Node, _ expected: String) throws(RecordingError) -> Node.Mapping {
+    private func mapping(_ node: YAMLNode, _ expected: String) throws(RecordingError) -> [YAMLPair] {
         guard let map = node.mapping else { throw unexpected(node, expected, describe(node)) }
         return map
     }
 
-    private func sequence(_ node: Node, _ expected: String) throws(RecordingError) -> [Node] {
+    private func sequence(_ node: YAMLNode, _ expected: String) throws(RecordingError) -> [YAMLNode] {
         guard let list = node.sequence else { throw unexpected(node, expected, describe(node)) }
-        return Array(list)
+        return list
     }
 
-    private func describe(_ node: Node) -> String {
+    private func describe(_ node: YAMLNode) -> String {
         switch node {
-        case .scalar(let scalar): return scalar.string
+        case .scalar(let scalar): return scalar.text
         case .mapping: return "a mapping"
         case .sequence: return "a list"
-        case .alias: return "an alias"
         }
     }
 
-    private func unexpected(_ node: Node, _ expected: String, _ found: String) -> RecordingError {
-        RecordingError(file: name, line: node.mark?.line, kind: .unexpected(expected: expected, found: found))
-    }
-
-    private func yamlError(_ error: any Error) -> RecordingError {
-        guard let yaml = error as? YamlError else {
-            return RecordingError(file: name, kind: .invalidYAML(problem: String(describing: type(of: error))))
-        }
-        switch yaml {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            return RecordingError(file: name, line: mark.line, kind: .invalidYAML(problem: problem))
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            return RecordingError(
-                file: name, line: context.mark.line,
-                kind: .invalidYAML(problem: "duplicate keys in a mapping (\(duplicates.count) of them)"))
-        case .reader(let problem, let offset, _, let text):
-            return RecordingError(file: name, line: offset.map { YAMLLines.yamlLine(ofByte: $0, in: text) }, kind: .invalidYAML(problem: problem))
-        case .no, .memory, .writer, .emitter, .representer, .dataCouldNotBeDecoded:
-            return RecordingError(file: name, kind: .invalidYAML(problem: "the YAML reader failed"))
-        }
+    private func unexpected(_ node: YAMLNode, _ expected: String, _ found: String) -> RecordingError {
+        RecordingError(file: name, line: node.line, kind: .unexpected(expected: expected, found: found))
     }
 }

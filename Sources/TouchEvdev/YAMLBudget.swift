@@ -1,4 +1,4 @@
-import CYaml
+import CYAML
 import TouchCore
 
 /// Measures a YAML text before it is composed into nodes: how many nodes it expands to, every
@@ -6,10 +6,11 @@ import TouchCore
 ///
 /// A few kilobytes of YAML built from aliases of aliases stand for billions of nodes; composing is
 /// cheap (an alias shares its node), but walking the result, or hashing a mapping key that is such
-/// an alias, is not. Deep nesting would exhaust the stack of a recursive composer. This pass reads
-/// the text once with libyaml's event parser (Yams's own), in time linear in the text, and refuses
-/// it past ``TouchCore/Limits/maximumYAMLNodes`` or ``TouchCore/Limits/maximumYAMLDepth``. Syntax
-/// errors are left to the composer, which reports them with their line.
+/// an alias, is not. Deep nesting would exhaust the stack of whatever walks the nodes recursively
+/// (comparing keys, releasing the tree). This pass reads the text once with libyaml's event parser,
+/// in time linear in the text, and refuses it past ``TouchCore/Limits/maximumYAMLNodes`` or
+/// ``TouchCore/Limits/maximumYAMLDepth``. Syntax errors are left to the composer
+/// (``YAMLComposer``), which reports them with their line.
 enum YAMLBudget {
     /// - Throws: ``RecordingError`` with the line where the budget ran out.
     static func check(_ text: String, file: String) throws(RecordingError) {

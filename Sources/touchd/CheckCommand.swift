@@ -88,11 +88,12 @@ enum LayoutSummary {
     static func text(document: LayoutDocument, app: Application, file: String) -> String {
         let tree = app.tree
         var lines: [String] = []
-        lines.append(
-            "\(file): valid: \(plural(tree.windowIDs.count, "window")), \(plural(tree.viewCount, "view")), "
-                + "\(plural(tree.controllerIDs.count, "controller")), \(plural(app.handlers.count, "handler")), "
-                + "\(plural(document.gestures.count, "gesture recognizer")), \(plural(document.controls.count, "control")), "
-                + "\(plural(document.devices.count, "device entry").replacingOccurrences(of: "entrys", with: "entries"))")
+        let counts = [
+            plural(tree.windowIDs.count, "window"), plural(tree.viewCount, "view"), plural(tree.controllerIDs.count, "controller"),
+            plural(app.handlers.count, "handler"), plural(document.gestures.count, "gesture recognizer"),
+            plural(document.controls.count, "control"), plural(document.devices.count, "device entry", "device entries"),
+        ]
+        lines.append("\(file): valid: " + counts.joined(separator: ", "))
         lines += windowLines(document: document, tree: tree)
         for controller in tree.controllerIDs {
             guard let c = tree.controllerProperties(of: controller) else { continue }
@@ -114,7 +115,7 @@ enum LayoutSummary {
         return lines.joined(separator: "\n")
     }
 
-    static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+    static func plural(_ n: Int, _ word: String, _ words: String? = nil) -> String { "\(n) \(n == 1 ? word : words ?? word + "s")" }
 
     /// Where a control's action goes: who takes it (as the first responder varies, each who may),
     /// or that clients get it as it is.

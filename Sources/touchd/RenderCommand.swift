@@ -83,7 +83,7 @@ struct RenderCommand: ParsableCommand {
             } catch {
                 var stderr = StandardError()
                 // The replay's own hint names `touchd replay`'s --window; here the flag is another.
-                let message = "\(error)".replacingOccurrences(of: "give --window to", with: "give --map-onto-window to")
+                let message = "\(error)".replacing("give --window to", with: "give --map-onto-window to")
                 print("touchd: \(message)", to: &stderr)
                 throw ExitCode.failure
             }

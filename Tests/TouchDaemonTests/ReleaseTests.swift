@@ -121,7 +121,7 @@ import Glibc
             let calls = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             return (ProcessResult(status: process.terminationStatus, stdout: "", stderr: stderr), calls)
         }
-        let base = "libevdev-dev libudev-dev pkg-config systemd"
+        let base = "libevdev-dev libudev-dev libmd-dev libyaml-dev pkg-config systemd"
         // Everything there: apt-get is not run at all.
         let (present, none) = try run(installed: base, plan: "", ["systemd"])
         #expect(present.status == 0 && none.isEmpty, "\(none)")
