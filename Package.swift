@@ -80,7 +80,11 @@ let package = Package(
             ],
             // The static Swift runtime's link arguments export every symbol, which keeps each of
             // them (and all it reaches) through --gc-sections: nothing loads this binary's symbols.
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])]),
+            // GNU ld packs the position-independent binary's relative relocations (DT_RELR, glibc
+            // 2.36 and later: Debian 12), which gold writes out one by one (1.1 MB of them).
+            linkerSettings: [
+                .unsafeFlags(["-Xlinker", "--no-export-dynamic", "-use-ld=bfd", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])
+            ]),
         // Benchmarks for `make bench`: built by `swift build` too, but small.
         .executableTarget(
             name: "touchd-bench",
