@@ -11,7 +11,8 @@
 # stream: scripts/bench/daemon-instructions.sh), heap allocations per move frame (a preloaded
 # malloc counter), memory (peak RSS of the daemon with a 1,000-view layout and 10 subscribed
 # clients; RSS growth over 1 million frames in-process), idle wakeups and CPU time of the daemon
-# over 10 s, and the whole daemon on a real kernel (scripts/bench/daemon-vm.sh, when present).
+# over 10 s, the footprint (the installed size of `make install`; the idle daemon's RSS), and the
+# whole daemon on a real kernel (scripts/bench/daemon-vm.sh, when present).
 #
 # Environment: TOUCHD_RECORDINGS (default ../shared/recordings), BENCH_FRAMES (default 1000000),
 # BENCH_IDLE_SECONDS (default 10).
@@ -25,9 +26,10 @@ idle_seconds=${BENCH_IDLE_SECONDS:-10}
 bash scripts/install-deps.sh valgrind python3 binutils bsdextrautils gcc >&2
 echo "building (release)..." >&2
 swift build -c release --product touchd-bench >&2
-swift build -c release --product touchd >&2
+# The daemon as installed: the Swift runtime linked statically (`make release`).
+make release >&2
 bench=$root/.build/release/touchd-bench
-touchd=$root/.build/release/touchd
+touchd=$root/.build-release/release/touchd
 
 work=$(mktemp -d /tmp/touchd-bench.XXXXXX)
 pids=()
@@ -189,6 +191,18 @@ else
   printf 'idle\tthe daemon did not start\t%s\t\n' "$(tail -1 "$work/idle.log")" >> "$table"
 fi
 
+echo "footprint: make install into a staging directory..." >&2
+if make install DESTDIR="$work/stage" PREFIX=/usr SYSCONFDIR=/etc > "$work/install.log" 2>&1; then
+  installed=$(du -sb "$work/stage" | cut -f1)
+  binary=$(stat -c %s "$work/stage/usr/bin/touchd")
+  printf 'footprint: make install (PREFIX=/usr)\tinstalled size\t%s MB (%s bytes)\t<= 20 MB\n' \
+    "$(awk -v b="$installed" 'BEGIN { printf "%.1f", b / 1e6 }')" "$installed" >> "$table"
+  printf 'footprint: make install (PREFIX=/usr)\tof which the one binary (touchd; touchctl is a link)\t%s MB\t\n' \
+    "$(awk -v b="$binary" 'BEGIN { printf "%.1f", b / 1e6 }')" >> "$table"
+else
+  printf 'footprint\tmake install failed\t%s\t\n' "$(tail -1 "$work/install.log")" >> "$table"
+fi
+
 echo
 echo "touchd benchmarks ($(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), Linux $(uname -r))"
 echo
@@ -199,6 +213,15 @@ echo
 awk -F'\t' '$1 ~ /^instructions: .*\(60 Hz\)$/ && $2 == "whole / decode" {
   sub(/^instructions: /, "", $1); x = $3; sub(/x$/, "", x)
   printf "goal in-process pipeline, %s, 10 subscribers: whole %.2fx decoding (instructions) against at most 3x: %s\n", $1, x, (x + 0 <= 3 ? "met" : "missed")
+}' "$table"
+# The footprint goals: the installed size at most 20 MB, the idle daemon's RSS at most 12 MiB.
+awk -F'\t' '$1 ~ /^footprint: / && $2 == "installed size" {
+  x = $3; sub(/ MB.*/, "", x)
+  printf "goal footprint, installed size: %s MB against at most 20 MB: %s\n", x, (x + 0 <= 20 ? "met" : "missed")
+}
+$1 ~ /^idle: / && $2 == "RSS" {
+  x = $3; sub(/.*\(/, "", x); sub(/ KiB\)/, "", x)
+  printf "goal footprint, idle daemon RSS (1,000 views, 10 clients): %.1f MiB against at most 12 MiB: %s\n", x / 1024, (x / 1024 <= 12 ? "met" : "missed")
 }' "$table"
 echo
 if [ -f scripts/bench/daemon-vm.sh ]; then
