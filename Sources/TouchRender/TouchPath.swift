@@ -75,8 +75,14 @@ public struct TouchPathRecorder: Sendable {
     /// The paths in order, changed in place through their position: one look-up per sample, and
     /// no path copied out and back.
     private var storage: [TouchPath] = []
-    /// Each path's position in `storage`.
+    /// The serial number of each path in `storage` (at the same position): increasing, so that a
+    /// path's position is found by halves, and dropping a path moves the others without
+    /// renumbering them.
+    private var serials: [Int] = []
+    /// Each path's serial number.
     private var slots: [TouchID: Int] = [:]
+    /// The serial number of the next path.
+    private var nextSerial = 0
 
     /// A recorder keeps at least one path (a smaller `limit` counts as 1) and at least four samples
     /// of a path, its first and last and some between (a smaller `pointLimit` counts as 4).
@@ -92,7 +98,7 @@ public struct TouchPathRecorder: Sendable {
         for i in touches.indices {
             let id = touches[i].id
             if slots[id] == nil { startPath(of: touches[i]) }
-            guard let slot = slots[id] else { continue }
+            guard let slot = position(of: id) else { continue }
             append(
                 at: slot, phase: touches[i].phase, location: touches[i].locationInWindow, timestamp: touches[i].timestamp,
                 coalesced: touches[i].coalescedSamples, delivery: touches[i].delivery)
@@ -104,7 +110,7 @@ public struct TouchPathRecorder: Sendable {
     /// more samples.
     public mutating func record(_ touch: Touch) {
         if slots[touch.id] == nil { startPath(of: touch) }
-        guard let slot = slots[touch.id] else { return }
+        guard let slot = position(of: touch.id) else { return }
         append(
             at: slot, phase: touch.phase, location: touch.locationInWindow, timestamp: touch.timestamp, coalesced: touch.coalescedSamples,
             delivery: touch.delivery)
@@ -116,8 +122,22 @@ public struct TouchPathRecorder: Sendable {
             TouchPath(
                 id: touch.id, device: touch.device, window: touch.window, view: touch.view, delivery: touch.delivery,
                 tapCount: touch.tapCount, points: []))
-        slots[touch.id] = storage.count - 1
+        serials.append(nextSerial)
+        slots[touch.id] = nextSerial
+        nextSerial += 1
         trim()
+    }
+
+    /// Where the path of touch `id` is in `storage`, or `nil` when it has none (or it was dropped).
+    private func position(of id: TouchID) -> Int? {
+        guard let serial = slots[id] else { return nil }
+        var low = 0
+        var high = serials.count
+        while low < high {
+            let middle = (low + high) / 2
+            if serials[middle] < serial { low = middle + 1 } else { high = middle }
+        }
+        return low < serials.count && serials[low] == serial ? low : nil
     }
 
     /// Adds a touch's samples to the path at `slot`, in place, unless the path has finished.
@@ -147,17 +167,20 @@ public struct TouchPathRecorder: Sendable {
     /// Forgets every path.
     public mutating func removeAll() {
         storage = []
+        serials = []
         slots = [:]
     }
 
-    /// Drops paths beyond ``limit``: the oldest finished one, or the oldest.
+    /// Drops paths beyond ``limit``: the oldest finished one, or the oldest. The paths after it
+    /// move down a place and keep their serial numbers: nothing is renumbered (renumbering them
+    /// cost a dictionary write per kept path at every touch-down once the recorder was full).
     private mutating func trim() {
         guard let limit else { return }
         while storage.count > limit {
             let victim = storage.firstIndex { $0.finalPhase != nil } ?? 0
             slots[storage[victim].id] = nil
             storage.remove(at: victim)
-            for n in victim..<storage.count { slots[storage[n].id] = n }
+            serials.remove(at: victim)
         }
     }
 }

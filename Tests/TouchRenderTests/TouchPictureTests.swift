@@ -141,6 +141,67 @@ import TouchRender
         #expect(recorder.paths == Array(paths.suffix(3)))
     }
 
+    /// Random streams of up to four fingers at once, some held across many others' taps: the
+    /// recorder with a limit keeps the paths a plain model keeps (a list searched from the front,
+    /// the oldest finished path dropped, else the oldest), sample for sample.
+    @Test func aFullRecorderDropsAndFindsPathsAsAPlainListWould() throws {
+        struct PlainRecorder {
+            let limit: Int
+            var paths: [TouchPath] = []
+            mutating func record(_ report: DispatchReport) {
+                for touch in report.changedTouches {
+                    if !paths.contains(where: { $0.id == touch.id }) {
+                        paths.append(
+                            TouchPath(
+                                id: touch.id, device: touch.device, window: touch.window, view: touch.view, delivery: touch.delivery,
+                                tapCount: touch.tapCount, points: []))
+                        while paths.count > limit { paths.remove(at: paths.firstIndex { $0.finalPhase != nil } ?? 0) }
+                    }
+                    guard let i = paths.firstIndex(where: { $0.id == touch.id }), !(paths[i].finalPhase != nil) else { continue }
+                    if touch.phase != .began {
+                        for sample in touch.coalescedSamples {
+                            paths[i].points.append(TouchPathPoint(location: sample.locationInWindow, phase: .moved, timestamp: sample.timestamp))
+                        }
+                    }
+                    paths[i].points.append(TouchPathPoint(location: touch.locationInWindow, phase: touch.phase, timestamp: touch.timestamp))
+                    paths[i].delivery = touch.delivery
+                }
+            }
+        }
+        var generator = SeededRandom(seed: 28)
+        for round in 0..<40 {
+            var tree = ViewTree()
+            try tree.addWindow("w", WindowProperties(size: Size(width: 1000, height: 1000)))
+            var app = Application(tree: tree)
+            let limit = Int.random(in: 1...6, using: &generator)
+            var recorder = TouchPathRecorder(limit: limit)
+            var plain = PlainRecorder(limit: limit)
+            var down: [UInt64] = []
+            var nextContact: UInt64 = 1
+            for step in 0..<200 {
+                var contacts: [InputContact] = []
+                for contact in down {
+                    let lifts = Int.random(in: 0..<8, using: &generator) == 0
+                    contacts.append(
+                        InputContact(id: contact, phase: lifts ? .ended : .moved, location: Point(x: Double(step), y: Double(contact % 900))))
+                }
+                down = contacts.filter { $0.phase == .moved }.map(\.id)
+                if down.count < 4, Bool.random(using: &generator) {
+                    contacts.append(InputContact(id: nextContact, phase: .began, location: Point(x: Double(step), y: Double(nextContact % 900))))
+                    down.append(nextContact)
+                    nextContact += 1
+                }
+                guard !contacts.isEmpty else { continue }
+                let frame = InputFrame(device: "d", window: "w", timestamp: Double(step) / 100, contacts: contacts)
+                for report in app.send(frame) {
+                    recorder.record(report)
+                    plain.record(report)
+                }
+            }
+            #expect(recorder.paths == plain.paths, "round \(round), limit \(limit)")
+        }
+    }
+
     @Test func aLongHeldTouchKeepsItsShapeInBoundedMemory() throws {
         var tree = ViewTree()
         try tree.addWindow("w", WindowProperties(size: Size(width: 1000, height: 1000)))
