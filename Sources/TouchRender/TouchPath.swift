@@ -1,3 +1,4 @@
+import DequeModule
 import TouchCore
 
 /// One sample of a touch's path.
@@ -65,7 +66,7 @@ public struct TouchPath: Hashable, Sendable {
 /// Collects touch paths from dispatch reports, for a replay or a live daemon's recent history.
 public struct TouchPathRecorder: Sendable {
     /// The paths, in the order their touches began (or were first seen).
-    public var paths: [TouchPath] { storage }
+    public var paths: [TouchPath] { Array(storage) }
     /// At most this many paths are kept: the oldest finished ones go first. `nil`: no limit.
     public let limit: Int?
     /// At most this many samples are kept of one path: past it, every other sample between the
@@ -74,11 +75,13 @@ public struct TouchPathRecorder: Sendable {
     public let pointLimit: Int?
     /// The paths in order, changed in place through their position: one look-up per sample, and
     /// no path copied out and back.
-    private var storage: [TouchPath] = []
+    /// A double-ended queue: the oldest path, which a full recorder drops at every new touch, goes
+    /// without the others moving.
+    private var storage: Deque<TouchPath> = []
     /// The serial number of each path in `storage` (at the same position): increasing, so that a
     /// path's position is found by halves, and dropping a path moves the others without
     /// renumbering them.
-    private var serials: [Int] = []
+    private var serials: Deque<Int> = []
     /// Each path's serial number.
     private var slots: [TouchID: Int] = [:]
     /// The serial number of the next path.
