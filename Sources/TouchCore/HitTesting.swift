@@ -142,9 +142,39 @@ extension ViewTree {
         return nil
     }
 
+    // The hit-test's reads of a node, field by field in place: a copy of a node's properties (a
+    // `let` of them, or a method called on them) retains and releases each of their references.
+
+    /// ``ineligibility(_:)`` of the node at `index`.
+    @inline(__always)
+    private func ineligibility(of index: Int32) -> HitTestOutcome? {
+        let i = Int(index)
+        if nodes[i].properties.isHidden { return .hidden }
+        if !nodes[i].properties.isUserInteractionEnabled { return .notInteractive }
+        let alpha = nodes[i].properties.alpha
+        if alpha < ViewProperties.minimumHitTestAlpha { return .transparent(alpha: alpha) }
+        return nil
+    }
+
+    /// The hit area (``ViewProperties/hitArea``) of the node at `index`.
+    @inline(__always)
+    private func hitArea(of index: Int32) -> Rect {
+        let i = Int(index)
+        return Rect(origin: nodes[i].properties.boundsOrigin, size: nodes[i].properties.frame.size).outset(by: nodes[i].properties.hitExpansion)
+    }
+
+    /// A point in its superview's coordinates converted into those of the node at `index`
+    /// (``ViewProperties/pointFromSuperview(_:)``).
+    @inline(__always)
+    private func point(_ point: Point, intoNode index: Int32) -> Point {
+        let i = Int(index)
+        return ViewProperties.pointFromSuperview(
+            point, frame: nodes[i].properties.frame, boundsOrigin: nodes[i].properties.boundsOrigin, transform: nodes[i].properties.transform)
+    }
+
     private func hitTest(node index: Int32, point: Point, traced: Bool, trace: inout [HitTestStep]) -> Int32? {
         // Fields are read from the array in place: copying a whole node costs a retain per field.
-        let props = nodes[Int(index)].properties
+        let policy = nodes[Int(index)].properties.hitTestPolicy
         if traced { trace.append(HitTestStep(view: nodes[Int(index)].id, kind: .enter(point: point))) }
         func finish(_ result: Int32?, _ outcome: HitTestOutcome) -> Int32? {
             if traced {
@@ -153,28 +183,28 @@ extension ViewTree {
             }
             return result
         }
-        switch props.hitTestPolicy {
+        switch policy {
         case .refuse: return finish(nil, .refused)
         case .redirectAnywhere(let target):
             // Seed 000's `return self.subviews[0]`: no test of anything, for any point.
             if let targetIndex = nodeIndex[target], isStrictDescendant(targetIndex, of: index) { return finish(targetIndex, .redirected) }
         case .default, .passThrough, .capture, .redirect, .redirectInsideTarget: break
         }
-        if let skip = ineligibility(props) { return finish(nil, skip) }
+        if let skip = ineligibility(of: index) { return finish(nil, skip) }
         // Seed 000's `return self;`: itself for every point that reaches it, inside it or not.
-        if case .capture = props.hitTestPolicy { return finish(index, .captured) }
-        if case .redirectInsideTarget(let target) = props.hitTestPolicy {
+        if case .capture = policy { return finish(index, .captured) }
+        if case .redirectInsideTarget(let target) = policy {
             // Seed 003's topView: `super.hitTest` first, then the covered button if the point is inside it.
             let normal = defaultAnswer(node: index, point: point, traced: traced, trace: &trace)
             if let targetIndex = nodeIndex[target], isEligibleBranch(from: targetIndex, below: index),
-                nodes[Int(targetIndex)].properties.hitArea.contains(convert(point, from: index, down: targetIndex))
+                hitArea(of: targetIndex).contains(convert(point, from: index, down: targetIndex))
             {
                 return finish(targetIndex, .redirected)
             }
             return finish(normal.0, normal.1)
         }
-        guard props.hitArea.contains(point) else { return finish(nil, .outside) }
-        switch props.hitTestPolicy {
+        guard hitArea(of: index).contains(point) else { return finish(nil, .outside) }
+        switch policy {
         case .redirect(let target):
             if let targetIndex = nodeIndex[target], isEligibleBranch(from: targetIndex, below: index) {
                 return finish(targetIndex, .redirected)
@@ -185,14 +215,14 @@ extension ViewTree {
             if let hit = hitSubviews(of: index, point: point, traced: traced, trace: &trace) {
                 return finish(hit, .hitSubview)
             }
-            if case .passThrough = props.hitTestPolicy { return finish(nil, .passedThrough) }
+            if case .passThrough = policy { return finish(nil, .passedThrough) }
             return finish(index, .hitSelf)
         }
     }
 
     /// UIKit's own answer for an eligible view: outside, a subview's answer, or itself.
     private func defaultAnswer(node index: Int32, point: Point, traced: Bool, trace: inout [HitTestStep]) -> (Int32?, HitTestOutcome) {
-        guard nodes[Int(index)].properties.hitArea.contains(point) else { return (nil, .outside) }
+        guard hitArea(of: index).contains(point) else { return (nil, .outside) }
         if let hit = hitSubviews(of: index, point: point, traced: traced, trace: &trace) { return (hit, .hitSubview) }
         return (index, .hitSelf)
     }
@@ -201,7 +231,7 @@ extension ViewTree {
     private func convert(_ point: Point, from ancestor: Int32, down index: Int32) -> Point {
         let parent = nodes[Int(index)].parent
         guard index != ancestor, parent >= 0 else { return point }
-        return nodes[Int(index)].properties.pointFromSuperview(convert(point, from: ancestor, down: parent))
+        return self.point(convert(point, from: ancestor, down: parent), intoNode: index)
     }
 
     /// Asks the subviews from the topmost down. A superview with many subviews asks only those its
@@ -212,13 +242,13 @@ extension ViewTree {
         if !traced, usesSubviewIndex, nodes[Int(index)].grid != nil {
             return nodes[Int(index)].grid!.firstCandidate(at: point) { child in
                 var none: [HitTestStep] = []
-                let local = nodes[Int(child)].properties.pointFromSuperview(point)
+                let local = self.point(point, intoNode: child)
                 return hitTest(node: child, point: local, traced: false, trace: &none)
             }
         }
         let children = nodes[Int(index)].children
         for child in children.reversed() {
-            let local = nodes[Int(child)].properties.pointFromSuperview(point)
+            let local = self.point(point, intoNode: child)
             if let hit = hitTest(node: child, point: local, traced: traced, trace: &trace) { return hit }
         }
         return nil
@@ -238,7 +268,7 @@ extension ViewTree {
     private func isEligibleBranch(from target: Int32, below ancestor: Int32) -> Bool {
         var i = target
         while i != ancestor {
-            guard i >= 0, !nodes[Int(i)].isRemoved, ineligibility(nodes[Int(i)].properties) == nil else {
+            guard i >= 0, !nodes[Int(i)].isRemoved, ineligibility(of: i) == nil else {
                 return false
             }
             i = nodes[Int(i)].parent
