@@ -36,10 +36,9 @@ extension Daemon {
             observer.deviceSession("recording started\(describe(client))", device: found.id)
         }
         loop.deferWork { [weak self] in self?.input.subscriberArrived() }
-        let devices: [JSONValue] = chosen.map { found in
-            .object([("device", .string(found.id)), ("name", .string(found.description.name)), ("evemu", .string(EvemuWriter.description(found.description)))])
-        }
-        return .success(.object([("devices", .array(devices))]))
+        return .success(
+            RecordingReply.started(
+                chosen.map { RecordingReply.Device(id: $0.id, name: $0.description.name, evemu: EvemuWriter.description($0.description)) }))
     }
 
     private func stopRecording(_ device: String?, for client: SocketServer.ClientHandle) -> RequestResult {
@@ -49,7 +48,7 @@ extension Daemon {
         }
         for id in stopped where !deviceSessions.isRecorded(id) { input.setRecording(id, false) }
         for id in stopped { observer.deviceSession("recording stopped\(describe(client))", device: id) }
-        return .success(.object([("stopped", .array(stopped.map { .string($0) }))]))
+        return .success(RecordingReply.stopped(stopped))
     }
 
     /// Sends a recorded device's events to every client that records it.
@@ -122,7 +121,7 @@ extension Daemon {
         } catch {
             return .failure(RequestError(.badArgument, "\(error)"))
         }
-        return .success(.object([("target", .int(Int64(target))), ("sample", .int(Int64(sample)))]))
+        return .success(CalibrationReply.assigned(target: target, sample: sample))
     }
 
     /// Fits the calibration, applies it at once to every device of the entry, keeps it in the
@@ -158,7 +157,7 @@ extension Daemon {
         case nil: nil
         }
         let reason: String? = if case .success? = kept { nil } else { Self.keptText(kept) }
-        return .success(CalibrationReply.finished(outcome, device: device, file: file, notKeptBecause: reason))
+        return .success(CalibrationReply.finished(CalibrationReply.Fit(outcome), device: device, file: file, notKeptBecause: reason))
     }
 
     private func cancelCalibration(for client: SocketServer.ClientHandle) -> RequestResult {
@@ -260,40 +259,26 @@ extension Daemon {
     }
 }
 
-/// The replies of a calibration session, as `touchd calibrate` prints them too.
-public enum CalibrationReply {
-    /// `calibrate`'s: the device, its window (id and size) and region, the display's density, the
-    /// targets and the file the calibration will be kept in.
-    public static func started(_ session: CalibrationSession, file: String?) -> JSONValue {
-        let region = session.mapping.target.effectiveRegion
-        let targets: [JSONValue] = session.targets.enumerated().map { index, point in
-            .object([("target", .int(Int64(index))), ("x", .double(point.x)), ("y", .double(point.y))])
-        }
-        return .object([
-            ("device", .string(session.deviceID)), ("window", .string(session.window.rawValue)),
-            ("window_size", .array([session.mapping.target.windowSize.width, session.mapping.target.windowSize.height].map { .double($0) })),
-            ("region", .array([region.minX, region.minY, region.width, region.height].map { .double($0) })),
-            ("points_per_mm", .double(session.mapping.target.pointsPerMillimetre)), ("targets", .array(targets)),
-            ("calibration_file", file.map { .string($0) } ?? .null),
-        ])
+extension CalibrationReply.Fit {
+    /// What `outcome` reports, as `finish_calibration` (and `touchd calibrate --json`) tells it.
+    public init(_ outcome: CalibrationOutcome) {
+        self.init(
+            matrix: outcome.matrix.coefficients,
+            targets: outcome.points.map { point in
+                CalibrationReply.Target(
+                    index: point.targetIndex, point: point.target, sample: point.sample.number, landed: point.landed,
+                    residualMillimetres: point.residualMillimetres)
+            },
+            worstResidualMillimetres: outcome.worstResidualMillimetres, meanResidualMillimetres: outcome.meanResidualMillimetres)
     }
+}
 
-    /// `finish_calibration`'s: the matrix, each target's residual, and where it was kept (`kept`
-    /// false with `not_kept_because` when it was not).
-    public static func finished(_ outcome: CalibrationOutcome, device: String, file: String?, notKeptBecause: String?) -> JSONValue {
-        let points: [JSONValue] = outcome.points.map { point in
-            .object([
-                ("target", .int(Int64(point.targetIndex))), ("x", .double(point.target.x)), ("y", .double(point.target.y)),
-                ("sample", .int(Int64(point.sample.number))), ("landed", .object([("x", .double(point.landed.x)), ("y", .double(point.landed.y))])),
-                ("residual_mm", .double(point.residualMillimetres)),
-            ])
-        }
-        var members: [(String, JSONValue)] = [
-            ("device", .string(device)), ("matrix", .array(outcome.matrix.coefficients.map { .double($0) })), ("points", .array(points)),
-            ("worst_residual_mm", .double(outcome.worstResidualMillimetres)), ("mean_residual_mm", .double(outcome.meanResidualMillimetres)),
-            ("calibration_file", file.map { .string($0) } ?? .null), ("kept", .bool(notKeptBecause == nil)),
-        ]
-        if let notKeptBecause { members.append(("not_kept_because", .string(notKeptBecause))) }
-        return .object(members)
+extension CalibrationReply {
+    /// `calibrate`'s reply for `session`, whose calibration will be kept in `file`.
+    static func started(_ session: CalibrationSession, file: String?) -> JSONValue {
+        let target = session.mapping.target
+        return started(
+            device: session.deviceID, window: session.window, windowSize: target.windowSize, region: target.effectiveRegion,
+            pointsPerMillimetre: target.pointsPerMillimetre, targets: session.targets, file: file)
     }
 }

@@ -20,10 +20,10 @@ extension Daemon {
             }
         case .beginReceivingRemoteControl:
             app.beginReceivingRemoteControlEvents()
-            return .success(.object([("receiving", .bool(app.isReceivingRemoteControlEvents))]))
+            return .success(ReplyResult.receivingRemoteControl(app.isReceivingRemoteControlEvents))
         case .endReceivingRemoteControl:
             app.endReceivingRemoteControlEvents()
-            return .success(.object([("receiving", .bool(app.isReceivingRemoteControlEvents))]))
+            return .success(ReplyResult.receivingRemoteControl(app.isReceivingRemoteControlEvents))
         }
     }
 

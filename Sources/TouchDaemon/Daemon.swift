@@ -137,5 +137,5 @@ public final class Daemon {
     }
 
     /// The devices of every input source, for the `devices` request.
-    public func describeDevices() -> JSONValue { .array(input.deviceDescriptions) }
+    public func describeDevices() -> JSONValue { ReplyResult.devices(input.deviceDescriptions) }
 }

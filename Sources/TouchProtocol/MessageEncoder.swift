@@ -146,10 +146,7 @@ public enum MessageEncoder {
             w.member("state"); w.string(gesture.state.rawValue)
             w.member("location"); point(gesture.location, to: &w)
             w.member("touches"); ids(gesture.touches, to: &w)
-            for (key, value) in gesture.values {
-                w.member(escaping: key)
-                w.value(value)
-            }
+            members(of: gesture.values, to: &w)
         }
     }
 

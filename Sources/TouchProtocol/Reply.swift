@@ -15,8 +15,9 @@ public enum Reply {
     }
 }
 
-/// The results of the requests whose answer is not a description of the tree or the devices
-/// (``TreeDescription``; the device sources describe their devices): one function each.
+/// The results of the requests whose answer is not a description of the tree (``TreeDescription``)
+/// or of an installer's session (``RecordingReply``, ``CalibrationReply``): one function each. A
+/// device's description is its input source's; ``devices(_:)`` lists them.
 public enum ReplyResult {
     /// `ping`: `{"pong":true}`.
     public static let pong: JSONValue = .object([("pong", true)])
@@ -43,6 +44,13 @@ public enum ReplyResult {
     public static func firstResponder(window: ResponderID?, current: ResponderID?) -> JSONValue {
         .object([("window", window.map { .string($0.rawValue) } ?? .null), ("first_responder", current.map { .string($0.rawValue) } ?? .null)])
     }
+
+    /// `begin_receiving_remote_control` and `end_receiving_remote_control`: whether the
+    /// application receives remote-control events now.
+    public static func receivingRemoteControl(_ receiving: Bool) -> JSONValue { .object([("receiving", .bool(receiving))]) }
+
+    /// `devices`: each device's description, as its input source gives it.
+    public static func devices(_ descriptions: [JSONValue]) -> JSONValue { .array(descriptions) }
 
     /// `stats`: the daemon's counters, by their names in `docs/protocol.md`.
     public static func stats(_ counters: StatsCounters) -> JSONValue {

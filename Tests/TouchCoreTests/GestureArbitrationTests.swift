@@ -137,8 +137,9 @@ import TouchCore
         #expect(down.flatMap(\.hits).map(\.delivery) == [.delivered, .multipleTouchDisabled], "the view itself gets one touch")
         let spread = app.send(frame(1.1, contact(1, .moved, 450, 500), contact(2, .moved, 750, 500)))
         #expect(states(spread, of: "pinch") == [.began])
-        let values = JSONValue.object(spread.flatMap(\.gestures).first?.values ?? [])
-        #expect(values["scale"] == .double(1.5))
+        var scale: Double?
+        if case .pinch(let s, _)? = spread.flatMap(\.gestures).first?.values { scale = s }
+        #expect(scale == 1.5)
         let up = app.send(frame(1.2, contact(1, .ended, 450, 500), contact(2, .ended, 750, 500)))
         #expect(states(up, of: "pinch") == [.ended])
         #expect((spread + up).flatMap(\.actions).filter { $0.trigger == nil }.map(\.name) == ["pinched", "pinched"])

@@ -15,6 +15,12 @@ import TouchCore
     }
 
     /// A 60 ms tap; the contact number comes from the time, so successive taps differ.
+    /// A pan record's translation.
+    func translation(of record: GestureRecord) -> Point? {
+        guard case .pan(let translation, _) = record.values else { return nil }
+        return translation
+    }
+
     func tap(_ app: inout Application, at p: Point, t: Double) -> [DispatchReport] {
         let id = UInt64((t * 1000).rounded())
         return app.send(frame(t, contact(id, .began, p.x, p.y))) + app.send(frame(t + 0.06, contact(id, .ended, p.x, p.y)))
@@ -122,7 +128,7 @@ import TouchCore
         let began = app.send(frame(1.02, contact(1, .moved, 90, 150)))
         let record = try #require(began.flatMap(\.gestures).first)
         #expect(record.state == .began)
-        #expect(JSONValue.object(record.values)["translation"] == .object([("x", .double(20)), ("y", .double(0))]))
+        #expect(translation(of: record) == Point(x: 20, y: 0))
         #expect(began.flatMap(\.calls).contains { $0.responder == "blue" && $0.trigger == .touchesCancelled })
         let changed = app.send(frame(1.03, contact(1, .moved, 100, 160)))
         #expect(changed.flatMap(\.calls).isEmpty, "the views get nothing more")
@@ -147,7 +153,7 @@ import TouchCore
         let record = try #require(moving.flatMap(\.gestures).first)
         #expect(record.state == .changed)
         #expect(record.touches == [1])
-        #expect(JSONValue.object(record.values)["translation"] == .object([("x", .double(30)), ("y", .double(10))]))
+        #expect(translation(of: record) == Point(x: 30, y: 10))
         #expect(record.location == Point(x: 100, y: 160))
         #expect(moving.flatMap(\.calls).contains { $0.trigger == .touchesMoved && $0.touches == [2] }, "the second finger is not the pan's")
         let lifting = app.send(frame(1.05, contact(1, .ended, 100, 160), contact(2, .moved, 260, 360)))

@@ -164,8 +164,11 @@ import TouchLayout
         #expect(pinch.contains(.began))
         #expect(pinch.contains(.changed))
         #expect(pinch.contains(.ended))
-        let scales = records.filter { $0.recognizer == "pinch" }.compactMap { JSONValue.object($0.values)["scale"] }
-        #expect(scales.contains { if case .double(let s) = $0 { return s < 0.5 || s > 2 } else { return false } }, "a real pinch changes scale a lot")
+        let scales = records.filter { $0.recognizer == "pinch" }.compactMap { record -> Double? in
+            if case .pinch(let scale, _) = record.values { return scale }
+            return nil
+        }
+        #expect(scales.contains { $0 < 0.5 || $0 > 2 }, "a real pinch changes scale a lot")
     }
 
     @Test(.enabled(if: GestureLayoutAndRecordingTests.available, "../shared/recordings is absent"))
@@ -179,8 +182,9 @@ import TouchLayout
             """)
         #expect(states(two, "pan").first == .began)
         #expect(states(two, "pan").last == .ended)
-        let translation = two.filter { $0.recognizer == "pan" }.last.flatMap { JSONValue.object($0.values)["translation"] }
-        if case .object(let t)? = translation, case .double(let dy)? = t.first(where: { $0.0 == "y" })?.1 {
+        let translation = two.filter { $0.recognizer == "pan" }.last?.values
+        if case .pan(let t, _)? = translation {
+            let dy = t.y
             // The recording's "down" is towards smaller y on this panel; what matters is a long vertical drag.
             #expect(abs(dy) > 100, "a long vertical drag: \(dy)")
         } else {
@@ -232,8 +236,8 @@ import TouchLayout
     /// The `translation.y` of each record.
     func translations(_ records: [GestureRecord]) -> [Double] {
         records.compactMap { record -> Double? in
-            guard case .object(let t)? = JSONValue.object(record.values)["translation"], case .double(let y)? = t.first(where: { $0.0 == "y" })?.1 else { return nil }
-            return y
+            guard case .pan(let t, _) = record.values else { return nil }
+            return t.y
         }
     }
 
@@ -363,7 +367,7 @@ extension GestureLayoutAndRecordingTests {
         let swipe = records.filter { $0.recognizer == "swipe" }
         #expect(swipe.map(\.state) == [.recognized])
         #expect(swipe.first?.touches == [1, 2, 3, 4])
-        #expect(JSONValue.object(swipe.first?.values ?? [])["direction"] == .string("down"))
+        #expect(swipe.first?.values == .swipe(direction: .down))
         // The same drag is no swipe up, nor a swipe of two fingers.
         let up = try replay(path, """
             [[gesture]]
@@ -399,7 +403,7 @@ extension GestureLayoutAndRecordingTests {
         #expect(rotation.last?.state == .ended)
         #expect(rotation.dropFirst().dropLast().allSatisfy { $0.state == .changed })
         let angles = rotation.compactMap { record -> Double? in
-            if case .double(let r)? = JSONValue.object(record.values)["rotation"] { return r }
+            if case .rotation(let r, _) = record.values { return r }
             return nil
         }
         #expect(angles.count == rotation.count)

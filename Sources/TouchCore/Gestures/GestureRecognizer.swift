@@ -67,8 +67,8 @@ struct GestureRecognizer: Sendable {
     /// Whether its movement so far is mostly horizontal: a pan's translation, a swipe's direction.
     var isHorizontal: Bool { machine.isHorizontal(centroid: centroid) }
 
-    /// The values a `gestures` message carries for the current state.
-    var values: [(String, JSONValue)] { machine.values(centroid: centroid) }
+    /// What its kind measures in the current state, for a `gestures` message.
+    var values: GestureValues { machine.values(centroid: centroid) }
 
     /// Takes one event's changes to its touches; returns the state it proposes, if any.
     mutating func touchesChanged(_ touches: [Touch], time: Double) -> GestureState? {

@@ -131,13 +131,13 @@ public struct GestureRecord: Hashable, Sendable {
     /// where they were when they lifted.
     public var location: Point
     public var touches: [TouchID]
-    /// Kind-specific values: `translation`/`velocity` (pan), `scale`/`velocity` (pinch),
-    /// `rotation`/`velocity` (rotation), `direction` (swipe), `taps` (tap).
-    public var values: [(String, JSONValue)]
+    /// What its kind measures: a tap's count, a pan's translation and velocity, a swipe's
+    /// direction, a pinch's scale or a rotation's angle with its velocity.
+    public var values: GestureValues
 
     public static func == (a: GestureRecord, b: GestureRecord) -> Bool {
         a.recognizer == b.recognizer && a.state == b.state && a.timestamp == b.timestamp && a.location == b.location
-            && a.touches == b.touches && JSONValue.object(a.values) == JSONValue.object(b.values)
+            && a.touches == b.touches && a.values == b.values
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -76,5 +76,5 @@ struct LongPressRecognizer: RecognizerMachine {
 
     mutating func reset() { state = .waiting }
 
-    func values(centroid: Point) -> [(String, JSONValue)] { [] }
+    func values(centroid: Point) -> GestureValues { .longPress }
 }

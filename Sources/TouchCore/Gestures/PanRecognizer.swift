@@ -62,14 +62,7 @@ struct PanRecognizer: RecognizerMachine {
         return abs(t.x) >= abs(t.y)
     }
 
-    func values(centroid: Point) -> [(String, JSONValue)] {
-        let t = translation(at: centroid)
-        let v = motion.velocity
-        return [
-            ("translation", .object([("x", .double(t.x)), ("y", .double(t.y))])),
-            ("velocity", .object([("x", .double(v.x)), ("y", .double(v.y))])),
-        ]
-    }
+    func values(centroid: Point) -> GestureValues { .pan(translation: translation(at: centroid), velocity: motion.velocity) }
 
     mutating func touchesChanged(_ changes: TouchTracks.Changes, tracks: TouchTracks, time: Double) -> RecognizerOutcome {
         let c = tracks.centroid

@@ -24,8 +24,8 @@ protocol RecognizerMachine: Sendable {
     mutating func reset()
     /// When its timer fires, if it runs one.
     var deadline: Double? { get }
-    /// The values a `gestures` message carries, given the centroid of its recognizer's touches.
-    func values(centroid: Point) -> [(String, JSONValue)]
+    /// What its kind measures, for a `gestures` message, given the centroid of its recognizer's touches.
+    func values(centroid: Point) -> GestureValues
     /// Whether its movement so far is mostly horizontal (what a slider or toggle would take).
     func isHorizontal(centroid: Point) -> Bool
     /// Once begun, the most fingers it follows: fingers that land while that many are down are

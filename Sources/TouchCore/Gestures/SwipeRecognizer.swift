@@ -55,10 +55,7 @@ struct SwipeRecognizer: RecognizerMachine {
 
     func isHorizontal(centroid: Point) -> Bool { direction == .left || direction == .right }
 
-    func values(centroid: Point) -> [(String, JSONValue)] {
-        let name = direction.flatMap { d in SwipeDirections.named.first { $0.direction == d }?.name } ?? "right"
-        return [("direction", .string(name))]
-    }
+    func values(centroid: Point) -> GestureValues { .swipe(direction: direction ?? .right) }
 
     mutating func touchesChanged(_ changes: TouchTracks.Changes, tracks: TouchTracks, time: Double) -> RecognizerOutcome {
         // Timed from the frame its first finger (or fingers, landing together) came in.

@@ -59,7 +59,7 @@ struct TapRecognizer: RecognizerMachine {
         }
     }
 
-    func values(centroid: Point) -> [(String, JSONValue)] { [("taps", .int(Int64(completed)))] }
+    func values(centroid: Point) -> GestureValues { .tap(taps: completed) }
 
     mutating func touchesChanged(_ changes: TouchTracks.Changes, tracks: TouchTracks, time: Double) -> RecognizerOutcome {
         if changes.began {

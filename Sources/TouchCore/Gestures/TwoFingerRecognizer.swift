@@ -3,8 +3,8 @@
 protocol TwoFingerMeasure: Sendable {
     /// The value before anything is measured (scale 1, angle 0).
     static var initialValue: Double { get }
-    /// The name of the value in `gestures` messages.
-    static var valueName: String { get }
+    /// What a `gestures` message says of a `value` changing at `velocity` (per second).
+    static func values(_ value: Double, velocity: Double) -> GestureValues
     /// What the value is measured from, for fingers at `a` and `b`; `nil` when there is nothing to
     /// measure from (a pinch's fingers at one point).
     func reference(_ a: Point, _ b: Point) -> Double?
@@ -46,10 +46,10 @@ struct TwoFingerRecognizer<Measure: TwoFingerMeasure>: RecognizerMachine {
     let measure: Measure
     private(set) var state = State.possible(reference: nil, last: Measure.initialValue, time: 0)
 
-    func values(centroid: Point) -> [(String, JSONValue)] {
+    func values(centroid: Point) -> GestureValues {
         switch state {
-        case .possible(_, let last, _): [(Measure.valueName, .double(last)), ("velocity", .double(0))]
-        case .active(_, let last, _, let velocity): [(Measure.valueName, .double(last)), ("velocity", .double(velocity))]
+        case .possible(_, let last, _): Measure.values(last, velocity: 0)
+        case .active(_, let last, _, let velocity): Measure.values(last, velocity: velocity)
         }
     }
 
@@ -91,7 +91,7 @@ struct PinchMeasure: TwoFingerMeasure {
     let threshold: Double
 
     static let initialValue = 1.0
-    static let valueName = "scale"
+    static func values(_ scale: Double, velocity: Double) -> GestureValues { .pinch(scale: scale, velocity: velocity) }
 
     func reference(_ a: Point, _ b: Point) -> Double? {
         let d = a.distance(to: b)
@@ -113,7 +113,7 @@ struct RotationMeasure: TwoFingerMeasure {
     let threshold: Double
 
     static let initialValue = 0.0
-    static let valueName = "rotation"
+    static func values(_ angle: Double, velocity: Double) -> GestureValues { .rotation(angle: angle, velocity: velocity) }
 
     func reference(_ a: Point, _ b: Point) -> Double? { atan2Approx(b.y - a.y, b.x - a.x) }
 

@@ -1,0 +1,112 @@
+import TouchCore
+
+/// The replies to the recording requests (`record`, `stop_recording`). See `docs/protocol.md`.
+public enum RecordingReply {
+    /// A device a `record` request began recording.
+    public struct Device: Hashable, Sendable {
+        /// Its identity, as `devices` lists it.
+        public var id: String
+        public var name: String
+        /// Its description as evemu text (what a recording file begins with).
+        public var evemu: String
+
+        public init(id: String, name: String, evemu: String) {
+            self.id = id
+            self.name = name
+            self.evemu = evemu
+        }
+    }
+
+    /// `record`'s: each device now recorded, with its description as evemu text.
+    public static func started(_ devices: [Device]) -> JSONValue {
+        let items: [JSONValue] = devices.map { device in
+            .object([("device", .string(device.id)), ("name", .string(device.name)), ("evemu", .string(device.evemu))])
+        }
+        return .object([("devices", .array(items))])
+    }
+
+    /// `stop_recording`'s: the devices this connection stopped recording.
+    public static func stopped(_ devices: [String]) -> JSONValue { .object([("stopped", .array(devices.map { .string($0) }))]) }
+}
+
+/// The replies of a calibration session (`calibrate`, `calibration_point`, `finish_calibration`),
+/// as `touchd calibrate` prints them too. See `docs/protocol.md`.
+public enum CalibrationReply {
+    /// What a calibration gave, as `finish_calibration` reports it.
+    public struct Fit: Hashable, Sendable {
+        /// The fitted matrix's six coefficients, in udev's order.
+        public var matrix: [Double]
+        /// Each target's result, in target order.
+        public var targets: [Target]
+        /// The largest and the mean residual, in millimetres.
+        public var worstResidualMillimetres: Double
+        public var meanResidualMillimetres: Double
+
+        public init(matrix: [Double], targets: [Target], worstResidualMillimetres: Double, meanResidualMillimetres: Double) {
+            self.matrix = matrix
+            self.targets = targets
+            self.worstResidualMillimetres = worstResidualMillimetres
+            self.meanResidualMillimetres = meanResidualMillimetres
+        }
+    }
+
+    /// One target's result: where it is, the sample made for it, where that sample lands with the
+    /// new matrix (window points) and how far that is from the target (millimetres).
+    public struct Target: Hashable, Sendable {
+        public var index: Int
+        public var point: Point
+        public var sample: Int
+        public var landed: Point
+        public var residualMillimetres: Double
+
+        public init(index: Int, point: Point, sample: Int, landed: Point, residualMillimetres: Double) {
+            self.index = index
+            self.point = point
+            self.sample = sample
+            self.landed = landed
+            self.residualMillimetres = residualMillimetres
+        }
+    }
+
+    /// `calibrate`'s: the device, its window (id and size) and region (the window's points its
+    /// touches map onto), the display's density, the targets (window points) and the file the
+    /// calibration will be kept in.
+    public static func started(
+        device: String, window: ResponderID, windowSize: Size, region: Rect, pointsPerMillimetre: Double, targets: [Point], file: String?
+    ) -> JSONValue {
+        let items: [JSONValue] = targets.enumerated().map { index, point in
+            .object([("target", .int(Int64(index))), ("x", .double(point.x)), ("y", .double(point.y))])
+        }
+        return .object([
+            ("device", .string(device)), ("window", .string(window.rawValue)),
+            ("window_size", .array([windowSize.width, windowSize.height].map { .double($0) })),
+            ("region", .array([region.minX, region.minY, region.width, region.height].map { .double($0) })),
+            ("points_per_mm", .double(pointsPerMillimetre)), ("targets", .array(items)),
+            ("calibration_file", file.map { .string($0) } ?? .null),
+        ])
+    }
+
+    /// `calibration_point`'s: the target and the sample now assigned to it.
+    public static func assigned(target: Int, sample: Int) -> JSONValue {
+        .object([("target", .int(Int64(target))), ("sample", .int(Int64(sample)))])
+    }
+
+    /// `finish_calibration`'s: the matrix, each target's residual, and where it was kept (`kept`
+    /// false with `not_kept_because` when it was not).
+    public static func finished(_ fit: Fit, device: String, file: String?, notKeptBecause: String?) -> JSONValue {
+        let points: [JSONValue] = fit.targets.map { target in
+            .object([
+                ("target", .int(Int64(target.index))), ("x", .double(target.point.x)), ("y", .double(target.point.y)),
+                ("sample", .int(Int64(target.sample))), ("landed", .object([("x", .double(target.landed.x)), ("y", .double(target.landed.y))])),
+                ("residual_mm", .double(target.residualMillimetres)),
+            ])
+        }
+        var members: [(String, JSONValue)] = [
+            ("device", .string(device)), ("matrix", .array(fit.matrix.map { .double($0) })), ("points", .array(points)),
+            ("worst_residual_mm", .double(fit.worstResidualMillimetres)), ("mean_residual_mm", .double(fit.meanResidualMillimetres)),
+            ("calibration_file", file.map { .string($0) } ?? .null), ("kept", .bool(notKeptBecause == nil)),
+        ]
+        if let notKeptBecause { members.append(("not_kept_because", .string(notKeptBecause))) }
+        return .object(members)
+    }
+}
