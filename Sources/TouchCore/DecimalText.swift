@@ -6,12 +6,13 @@ public enum DecimalText {
     /// Swift writes them (`1e+20`, `inf`, `nan`).
     public static func fixed(_ value: Double, decimals: Int) -> String {
         let places = min(max(decimals, 0), 9)
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        guard value.isFinite, abs(value) < 1e15, let scaled = Int64(exactly: (abs(value) * scale).rounded(.toNearestOrAwayFromZero)) else {
+        var unit: Int64 = 1
+        for _ in 0..<places { unit *= 10 }
+        guard value.isFinite, abs(value) < 1e15,
+            let scaled = Int64(exactly: (abs(value) * Double(unit)).rounded(.toNearestOrAwayFromZero))
+        else {
             return "\(value)"
         }
-        let unit = Int64(scale)
         let whole = String(scaled / unit)
         let sign = value < 0 || (value == 0 && value.sign == .minus) ? "-" : ""
         guard places > 0 else { return sign + whole }
