@@ -16,6 +16,9 @@
 #   touchd          the daemon with one client (bench-subscriber) subscribed to hits and actions,
 #                   to touches at 60 Hz, or to touches at the input's rate (a touch message per
 #                   touch and frame, or a touch_frame message per frame)
+#   relay-tap, touchd-tap   the relay floor and the daemon subscribed to hits and actions on a second
+#                   stream, one finger tapping (50 taps: 100 frames, 700 events), for the one-finger
+#                   hit latency (goal: p99 <= 2 x the relay's on the taps; ten fingers: 4 x)
 #   uinput-relay    a static C relay of each frame's events to a uinput touchscreen of its own, read
 #                   there with the source by bench-forward: the floor of any forwarder
 #   forward         the daemon forwarding every touch to its virtual touchscreen, read there with the

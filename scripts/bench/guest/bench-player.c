@@ -1,8 +1,9 @@
 /* bench-player: the benchmark's touchscreen and its stream, for the daemon-vm benchmark's guest.
  *
- *   bench-player
- *   bench-player --evemu      print the device and the stream as an evemu recording, frames 1 ms
- *                             apart from 1.000000 s (to profile `touchd replay` on the same input)
+ *   bench-player [--taps]
+ *   bench-player [--taps] --evemu
+ *                             print the device and the stream as an evemu recording, from
+ *                             1.000000 s (to profile `touchd replay` on the same input)
  *
  * Creates a uinput touchscreen (10-slot multitouch protocol B, INPUT_PROP_DIRECT, 4095x2559 at
  * 16 units/mm, pressure and touch major) and prints "device /dev/input/eventN". Then it waits for
@@ -13,6 +14,11 @@
  * events written, 1 ms apart. Every value changes in every frame, so the kernel passes every event
  * on except the first ABS_MT_SLOT 0 (slot 0 is already current on a fresh device): a reader of a
  * fresh device sees 9,987 events and 302 SYN_REPORTs.
+ *
+ * With --taps, the stream is 50 taps of one finger instead, each somewhere else: a touch-down
+ * frame (tracking id, X, Y, pressure, touch major, BTN_TOUCH, ABS_X, ABS_Y, ABS_PRESSURE) and 50 ms
+ * later its lift (tracking id -1, BTN_TOUCH, ABS_PRESSURE), a tap every 200 ms: 100 frames and 700
+ * events, every one of which changes a value, so a reader of a fresh device sees all 700.
  *
  * Each frame (its events and its SYN_REPORT) is one write() to the uinput descriptor at an
  * absolute CLOCK_MONOTONIC deadline (clock_nanosleep TIMER_ABSTIME), so the frame rate is the
@@ -51,7 +57,13 @@ static int create_touchscreen(void) {
 /* The stream, as frames of events; each frame ends with its SYN_REPORT. */
 static struct input_event stream[16384];
 static size_t frame_end[MOTION_FRAMES + 2];
+/* When each frame is due, in nanoseconds after the first. */
+static int64_t frame_due[MOTION_FRAMES + 2];
 static size_t nevents, nframes;
+
+#define TAPS 50
+#define TAP_PERIOD_NS 200000000LL
+#define TAP_HOLD_NS 50000000LL
 
 static void put(int type, int code, int value) {
     struct input_event *ev = &stream[nevents++];
@@ -59,7 +71,11 @@ static void put(int type, int code, int value) {
     ev->type = type; ev->code = code; ev->value = value;
 }
 
-static void end_frame(void) { put(EV_SYN, SYN_REPORT, 0); frame_end[nframes++] = nevents; }
+static void end_frame(void) {
+    put(EV_SYN, SYN_REPORT, 0);
+    frame_due[nframes] = (int64_t)nframes * FRAME_NS;
+    frame_end[nframes++] = nevents;
+}
 
 static int start_x(int s) { return 300 + 350 * s; }
 static int start_y(int s) { return 500 + 1000 * (s % 2); }
@@ -84,6 +100,22 @@ static void build_stream(void) {
     end_frame();
 }
 
+/* One finger tapping: each tap's values differ from the one before in every code it writes. */
+static void build_taps(void) {
+    for (int k = 0; k < TAPS; k++) {
+        int x = 300 + 70 * k, y = 400 + 37 * k, pressure = 50 + k % 2;
+        put(EV_ABS, ABS_MT_TRACKING_ID, 100 + k);
+        put(EV_ABS, ABS_MT_POSITION_X, x); put(EV_ABS, ABS_MT_POSITION_Y, y);
+        put(EV_ABS, ABS_MT_PRESSURE, pressure); put(EV_ABS, ABS_MT_TOUCH_MAJOR, 10 + k % 2);
+        put(EV_KEY, BTN_TOUCH, 1); put(EV_ABS, ABS_X, x); put(EV_ABS, ABS_Y, y); put(EV_ABS, ABS_PRESSURE, pressure);
+        end_frame();
+        frame_due[nframes - 1] = k * TAP_PERIOD_NS;
+        put(EV_ABS, ABS_MT_TRACKING_ID, -1); put(EV_KEY, BTN_TOUCH, 0); put(EV_ABS, ABS_PRESSURE, 0);
+        end_frame();
+        frame_due[nframes - 1] = k * TAP_PERIOD_NS + TAP_HOLD_NS;
+    }
+}
+
 static int64_t now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -94,7 +126,7 @@ static void play(int fd) {
     int64_t start = now_ns() + FRAME_NS, late = 0;
     size_t first = 0;
     for (size_t f = 0; f < nframes; f++) {
-        int64_t due = start + (int64_t)f * FRAME_NS;
+        int64_t due = start + frame_due[f];
         struct timespec d = { .tv_sec = due / 1000000000, .tv_nsec = due % 1000000000 };
         while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &d, NULL) == EINTR) {}
         if (now_ns() > due + 100000) late++;
@@ -128,15 +160,18 @@ static void print_evemu(void) {
     size_t first = 0;
     for (size_t f = 0; f < nframes; f++) {
         for (size_t i = first; i < frame_end[f]; i++)
-            printf("E: %zu.%06zu %04x %04x %d\n", 1 + f / 1000, (f % 1000) * 1000, stream[i].type, stream[i].code, stream[i].value);
+            printf("E: %lld.%06lld %04x %04x %d\n", (long long)(1 + frame_due[f] / 1000000000), (long long)(frame_due[f] % 1000000000 / 1000),
+                   stream[i].type, stream[i].code, stream[i].value);
         first = frame_end[f];
     }
 }
 
 int main(int argc, char **argv) {
-    build_stream();
-    if (argc == 2 && strcmp(argv[1], "--evemu") == 0) { print_evemu(); return 0; }
-    if (argc != 1) { fprintf(stderr, "usage: bench-player [--evemu]\n"); return 2; }
+    int taps = argc >= 2 && strcmp(argv[1], "--taps") == 0;
+    int evemu = argc == 2 + taps && strcmp(argv[1 + taps], "--evemu") == 0;
+    if (argc != 1 + taps + evemu) { fprintf(stderr, "usage: bench-player [--taps] [--evemu]\n"); return 2; }
+    if (taps) build_taps(); else build_stream();
+    if (evemu) { print_evemu(); return 0; }
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGUSR1); sigaddset(&set, SIGTERM); sigaddset(&set, SIGINT);
