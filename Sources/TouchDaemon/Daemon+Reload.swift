@@ -1,4 +1,3 @@
-import TouchSystem
 import TouchCore
 import TouchLayout
 import TouchProtocol
@@ -27,8 +26,7 @@ extension Daemon {
     /// Reloads the layout file (``DaemonServices/layoutFile``): on success the application is
     /// replaced, the input sources follow the new layout and every client gets a `reload` message
     /// (``ReloadSummary``); on failure nothing changes and the error is thrown. The observer hears
-    /// of it before and after, either way, with its `cause`. Either way the pages the reload freed
-    /// go back to the kernel (``TouchSystem/FreedMemory``).
+    /// of it before and after, either way, with its `cause`.
     /// - Returns: the new layout's view count.
     @discardableResult
     public func reload(by cause: ReloadCause = .signal) throws -> Int {
@@ -52,8 +50,6 @@ extension Daemon {
             reloadsRefused += 1
             outcome = .failure(error)
         }
-        // The file's parse and the old tree are free now, accepted or not: their pages go back.
-        FreedMemory.giveBack()
         lastStatus = statusText
         observer.reloadFinished(outcome, by: cause, status: lastStatus)
         return try outcome.get()

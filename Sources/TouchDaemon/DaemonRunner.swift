@@ -117,8 +117,6 @@ public final class DaemonRunner {
             logger.info("writing metrics", metadata: ["file": "\(metrics.path)", "every": "\(metrics.interval) s"])
             daemon.startMetricsFile(path: metrics.path, interval: metrics.interval)
         }
-        // Loading the layout freed its parse: an idle daemon keeps only what it holds.
-        FreedMemory.giveBack()
         try loop.run()
         watchdogTimer?.cancel()
     }

@@ -10,7 +10,6 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <errno.h>
-#include <malloc.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <linux/sockios.h>
