@@ -119,13 +119,13 @@ extension Application {
     /// found from the window's count of delivered touches by view, and, only when other views
     /// have some, from whether one of those views is exclusive-touch (as it is now).
     private func deliveryDecision(for view: ResponderID?, in window: ResponderID) -> TouchDelivery {
-        guard let view, let props = tree.properties(of: view) else { return .noView }
-        guard let delivered = live.delivered[window] else { return .delivered }
+        guard let view, let flags = tree.touchFlags(of: view) else { return .noView }
+        guard let delivered = live.delivered[window], delivered.count > 0 else { return .delivered }
         let onView = delivered.byView[view] ?? 0
-        if !props.isMultipleTouchEnabled && onView > 0 { return .multipleTouchDisabled }
+        if !flags.multipleTouch && onView > 0 { return .multipleTouchDisabled }
         guard delivered.count > onView else { return .delivered }
-        if props.isExclusiveTouch { return .exclusiveTouchElsewhere }
-        for other in delivered.byView.keys where other != view && tree.properties(of: other)?.isExclusiveTouch == true {
+        if flags.exclusiveTouch { return .exclusiveTouchElsewhere }
+        for other in delivered.byView.keys where other != view && tree.touchFlags(of: other)?.exclusiveTouch == true {
             return .exclusiveTouchElsewhere
         }
         return .delivered

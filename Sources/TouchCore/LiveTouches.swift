@@ -13,7 +13,8 @@ extension Application {
         /// Where each touch is in ``entries``, by contact and by number.
         private var byKey: [TouchKey: Int] = [:]
         private var byID: [TouchID: Int] = [:]
-        /// The delivered touches of each window, by window.
+        /// The delivered touches of each window, by window (a window whose touches have all lifted
+        /// keeps its entry, with a count of 0).
         private(set) var delivered: [ResponderID: DeliveredTouches] = [:]
         /// The contacts the last touches event updated or began: every other touch down is
         /// stationary, without coalesced samples.
@@ -68,8 +69,9 @@ extension Application {
             byKey[TouchKey(device: touch.device, contact: touch.contact)] = nil
             byID[touch.id] = nil
             if touch.delivery == .delivered, let window = touch.window, let view = touch.view {
+                // A window's entry stays when its last touch lifts (it has room for the next
+                // touch-down's: a tap would otherwise make it and its table anew).
                 delivered[window]?.remove(view)
-                if delivered[window]?.count == 0 { delivered[window] = nil }
             }
             let last = entries.count - 1
             if i != last {

@@ -284,6 +284,14 @@ public struct ViewTree: Sendable {
         nodeIndex[id].map { nodes[Int($0)].properties }
     }
 
+    /// A view's `isMultipleTouchEnabled` and `isExclusiveTouch`, read in place (without copying its
+    /// properties), or `nil` when `id` is not a view: what a touch-down asks of the views it lands on.
+    func touchFlags(of id: ResponderID) -> (multipleTouch: Bool, exclusiveTouch: Bool)? {
+        guard let index = nodeIndex[id] else { return nil }
+        let i = Int(index)
+        return (nodes[i].properties.isMultipleTouchEnabled, nodes[i].properties.isExclusiveTouch)
+    }
+
     /// A window's properties, or `nil` when `id` is not a window.
     public func windowProperties(of id: ResponderID) -> WindowProperties? {
         nodeIndex[id].flatMap { nodes[Int($0)].window }
