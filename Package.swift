@@ -37,7 +37,6 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
         .package(url: "https://github.com/swift-extras/swift-extras-base64", exact: "1.2.0"),
-        .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -65,7 +64,7 @@ let package = Package(
         .target(
             name: "TouchProtocol",
             dependencies: ["TouchCore", "CMd", .product(name: "ExtrasBase64", package: "swift-extras-base64")]),
-        .target(name: "TouchRender", dependencies: ["TouchCore", .product(name: "DequeModule", package: "swift-collections")]),
+        .target(name: "TouchRender", dependencies: ["TouchCore"]),
         .target(
             name: "TouchDaemon",
             dependencies: [

@@ -1,4 +1,3 @@
-import DequeModule
 import TouchCore
 
 /// One sample of a touch's path.
@@ -66,7 +65,7 @@ public struct TouchPath: Hashable, Sendable {
 /// Collects touch paths from dispatch reports, for a replay or a live daemon's recent history.
 public struct TouchPathRecorder: Sendable {
     /// The paths, in the order their touches began (or were first seen).
-    public var paths: [TouchPath] { Array(storage) }
+    public var paths: [TouchPath] { Array(storage[first...]) }
     /// At most this many paths are kept: the oldest finished ones go first. `nil`: no limit.
     public let limit: Int?
     /// At most this many samples are kept of one path: past it, every other sample between the
@@ -75,13 +74,17 @@ public struct TouchPathRecorder: Sendable {
     public let pointLimit: Int?
     /// The paths in order, changed in place through their position: one look-up per sample, and
     /// no path copied out and back.
-    /// A double-ended queue: the oldest path, which a full recorder drops at every new touch, goes
-    /// without the others moving.
-    private var storage: Deque<TouchPath> = []
+    /// The paths from `first` on are the recorder's; those before it were dropped and hold
+    /// nothing. Dropping the oldest path, which a full recorder does at every new touch, moves
+    /// `first` on instead of the others down; they move down together once half of the array is
+    /// dropped places. (An array, not a deque: its elements are read in place, a deque's copied.)
+    private var storage: [TouchPath] = []
+    /// Where the recorder's paths begin in `storage` (and `serials`).
+    private var first = 0
     /// The serial number of each path in `storage` (at the same position): increasing, so that a
     /// path's position is found by halves, and dropping a path moves the others without
     /// renumbering them.
-    private var serials: Deque<Int> = []
+    private var serials: [Int] = []
     /// Each path's serial number.
     private var slots: [TouchID: Int] = [:]
     /// The serial number of the next path.
@@ -134,7 +137,7 @@ public struct TouchPathRecorder: Sendable {
     /// Where the path of touch `id` is in `storage`, or `nil` when it has none (or it was dropped).
     private func position(of id: TouchID) -> Int? {
         guard let serial = slots[id] else { return nil }
-        var low = 0
+        var low = first
         var high = serials.count
         while low < high {
             let middle = (low + high) / 2
@@ -171,19 +174,33 @@ public struct TouchPathRecorder: Sendable {
     public mutating func removeAll() {
         storage = []
         serials = []
+        first = 0
         slots = [:]
     }
 
-    /// Drops paths beyond ``limit``: the oldest finished one, or the oldest. The paths after it
-    /// move down a place and keep their serial numbers: nothing is renumbered (renumbering them
-    /// cost a dictionary write per kept path at every touch-down once the recorder was full).
+    /// Drops paths beyond ``limit``: the oldest finished one, or the oldest. The oldest goes by
+    /// moving `first` on; another by moving those after it down a place. Either way the paths keep
+    /// their serial numbers: nothing is renumbered (renumbering them cost a dictionary write per
+    /// kept path at every touch-down once the recorder was full).
     private mutating func trim() {
         guard let limit else { return }
-        while storage.count > limit {
-            let victim = storage.firstIndex { $0.finalPhase != nil } ?? 0
+        while storage.count - first > limit {
+            var victim = first
+            while victim < storage.count && storage[victim].finalPhase == nil { victim += 1 }
+            if victim == storage.count { victim = first }
             slots[storage[victim].id] = nil
-            storage.remove(at: victim)
-            serials.remove(at: victim)
+            if victim == first {
+                storage[first] = TouchPath(id: 0, window: nil, view: nil, points: [])
+                first += 1
+            } else {
+                storage.remove(at: victim)
+                serials.remove(at: victim)
+            }
+        }
+        if first > 32 && 2 * first > storage.count {
+            storage.removeFirst(first)
+            serials.removeFirst(first)
+            first = 0
         }
     }
 }
