@@ -51,7 +51,8 @@ for path in ./usr/bin/touchd ./usr/bin/touchctl ./usr/lib/systemd/system/touchd.
     ./usr/share/man/man8/touchd.8.gz ./usr/share/man/man1/touchctl.1.gz ./usr/share/man/man5/touchd-layout.5.gz \
     ./usr/share/bash-completion/completions/touchd ./usr/share/zsh/vendor-completions/_touchctl ./usr/share/fish/vendor_completions.d/touchd.fish \
     ./usr/share/doc/touchd/examples/calibrate.py; do
-  check "package: ships $path" "grep -q ' $path\$' '$w/contents'"
+  # A link is listed with its target (`./usr/bin/touchctl -> touchd`).
+  check "package: ships $path" "grep -qE ' $path( -> [^ ]+)?\$' '$w/contents'"
 done
 check "package: /etc/touchd/layout.toml is a conffile" "dpkg-deb -I '$deb' conffiles | grep -qx /etc/touchd/layout.toml"
 check "package: ExecStart runs /usr/bin/touchd" "grep -q '^ExecStart=/usr/bin/touchd ' '$w/pkg/usr/lib/systemd/system/touchd.service'"
