@@ -157,7 +157,7 @@ extension Daemon {
         case nil: nil
         }
         let reason: String? = if case .success? = kept { nil } else { Self.keptText(kept) }
-        return .success(CalibrationReply.finished(CalibrationReply.Fit(outcome), device: device, file: file, notKeptBecause: reason))
+        return .success(CalibrationReply.finished(outcome, device: device, file: file, notKeptBecause: reason))
     }
 
     private func cancelCalibration(for client: SocketServer.ClientHandle) -> RequestResult {
@@ -259,21 +259,20 @@ extension Daemon {
     }
 }
 
-extension CalibrationReply.Fit {
-    /// What `outcome` reports, as `finish_calibration` (and `touchd calibrate --json`) tells it.
-    public init(_ outcome: CalibrationOutcome) {
-        self.init(
+extension CalibrationReply {
+    /// `finish_calibration`'s reply (and `touchd calibrate --json`'s output) for `outcome`.
+    public static func finished(_ outcome: CalibrationOutcome, device: String, file: String?, notKeptBecause: String?) -> JSONValue {
+        finished(
             matrix: outcome.matrix.coefficients,
             targets: outcome.points.map { point in
-                CalibrationReply.Target(
+                Target(
                     index: point.targetIndex, point: point.target, sample: point.sample.number, landed: point.landed,
                     residualMillimetres: point.residualMillimetres)
             },
-            worstResidualMillimetres: outcome.worstResidualMillimetres, meanResidualMillimetres: outcome.meanResidualMillimetres)
+            worstResidualMillimetres: outcome.worstResidualMillimetres, meanResidualMillimetres: outcome.meanResidualMillimetres,
+            device: device, file: file, notKeptBecause: notKeptBecause)
     }
-}
 
-extension CalibrationReply {
     /// `calibrate`'s reply for `session`, whose calibration will be kept in `file`.
     static func started(_ session: CalibrationSession, file: String?) -> JSONValue {
         let target = session.mapping.target

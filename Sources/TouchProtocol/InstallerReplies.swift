@@ -32,24 +32,6 @@ public enum RecordingReply {
 /// The replies of a calibration session (`calibrate`, `calibration_point`, `finish_calibration`),
 /// as `touchd calibrate` prints them too. See `docs/protocol.md`.
 public enum CalibrationReply {
-    /// What a calibration gave, as `finish_calibration` reports it.
-    public struct Fit: Hashable, Sendable {
-        /// The fitted matrix's six coefficients, in udev's order.
-        public var matrix: [Double]
-        /// Each target's result, in target order.
-        public var targets: [Target]
-        /// The largest and the mean residual, in millimetres.
-        public var worstResidualMillimetres: Double
-        public var meanResidualMillimetres: Double
-
-        public init(matrix: [Double], targets: [Target], worstResidualMillimetres: Double, meanResidualMillimetres: Double) {
-            self.matrix = matrix
-            self.targets = targets
-            self.worstResidualMillimetres = worstResidualMillimetres
-            self.meanResidualMillimetres = meanResidualMillimetres
-        }
-    }
-
     /// One target's result: where it is, the sample made for it, where that sample lands with the
     /// new matrix (window points) and how far that is from the target (millimetres).
     public struct Target: Hashable, Sendable {
@@ -91,10 +73,14 @@ public enum CalibrationReply {
         .object([("target", .int(Int64(target))), ("sample", .int(Int64(sample)))])
     }
 
-    /// `finish_calibration`'s: the matrix, each target's residual, and where it was kept (`kept`
-    /// false with `not_kept_because` when it was not).
-    public static func finished(_ fit: Fit, device: String, file: String?, notKeptBecause: String?) -> JSONValue {
-        let points: [JSONValue] = fit.targets.map { target in
+    /// `finish_calibration`'s: the fitted matrix (its six coefficients, in udev's order), each
+    /// target's result (in target order) with the largest and the mean residual (millimetres), and
+    /// where it was kept (`kept` false with `not_kept_because` when it was not).
+    public static func finished(
+        matrix: [Double], targets: [Target], worstResidualMillimetres: Double, meanResidualMillimetres: Double, device: String, file: String?,
+        notKeptBecause: String?
+    ) -> JSONValue {
+        let points: [JSONValue] = targets.map { target in
             .object([
                 ("target", .int(Int64(target.index))), ("x", .double(target.point.x)), ("y", .double(target.point.y)),
                 ("sample", .int(Int64(target.sample))), ("landed", .object([("x", .double(target.landed.x)), ("y", .double(target.landed.y))])),
@@ -102,8 +88,8 @@ public enum CalibrationReply {
             ])
         }
         var members: [(String, JSONValue)] = [
-            ("device", .string(device)), ("matrix", .array(fit.matrix.map { .double($0) })), ("points", .array(points)),
-            ("worst_residual_mm", .double(fit.worstResidualMillimetres)), ("mean_residual_mm", .double(fit.meanResidualMillimetres)),
+            ("device", .string(device)), ("matrix", .array(matrix.map { .double($0) })), ("points", .array(points)),
+            ("worst_residual_mm", .double(worstResidualMillimetres)), ("mean_residual_mm", .double(meanResidualMillimetres)),
             ("calibration_file", file.map { .string($0) } ?? .null), ("kept", .bool(notKeptBecause == nil)),
         ]
         if let notKeptBecause { members.append(("not_kept_because", .string(notKeptBecause))) }

@@ -106,7 +106,7 @@ struct CalibrateCommand: ParsableCommand {
             }
         }
         if json {
-            print(CalibrationReply.finished(CalibrationReply.Fit(outcome), device: device, file: kept, notKeptBecause: kept == nil ? "no --out was given" : nil).jsonText)
+            print(CalibrationReply.finished(outcome, device: device, file: kept, notKeptBecause: kept == nil ? "no --out was given" : nil).jsonText)
             return
         }
         for line in CalibrationText.lines(outcome) { print(line) }
