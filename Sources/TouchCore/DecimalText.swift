@@ -26,11 +26,3 @@ public enum DecimalText {
         return String(repeating: " ", count: max(0, width - text.count)) + text
     }
 }
-
-extension StringProtocol {
-    /// The text without the whitespace (spaces, tabs, line breaks) at its start and end.
-    public func trimmingWhitespace() -> String {
-        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
-        return String(self[first...last])
-    }
-}

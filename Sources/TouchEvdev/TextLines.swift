@@ -47,13 +47,6 @@ extension StringProtocol {
         drop(while: { $0 == " " || $0 == "\t" })
     }
 
-    /// The text without leading or trailing spaces and tabs.
-    func trimmingSpaces() -> String {
-        var result = Substring(self.trimmingLeadingSpaces())
-        while let last = result.last, last == " " || last == "\t" { result.removeLast() }
-        return String(result)
-    }
-
     /// The text without leading or trailing space and tab scalars: a space before a combining mark
     /// is still a separator here, where the rest of the line is kept as it is (a device name).
     func trimmingSpaceScalars() -> String {

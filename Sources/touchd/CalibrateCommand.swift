@@ -41,7 +41,7 @@ struct CalibrateCommand: ParsableCommand {
     func targetPoints() throws -> [Point]? {
         guard !targets.isEmpty else { return nil }
         return try targets.map { text in
-            let parts = text.split(separator: ",").map { Double($0.trimmingWhitespace()) }
+            let parts = text.split(separator: ",").map { Double($0.trimmingSpaces()) }
             guard parts.count == 2, let x = parts[0], let y = parts[1], Limits.coordinate.contains(x), Limits.coordinate.contains(y) else {
                 throw ValidationError("--targets \"\(text)\": expected X,Y with each \(Limits.coordinate)")
             }

@@ -72,7 +72,7 @@ struct HitTestCommand: ParsableCommand {
 
     /// The point on a line of standard input, nil for a blank line or a comment.
     static func point(_ line: String, number: Int) throws -> Point? {
-        let text = line.trimmingWhitespace()
+        let text = line.trimmingSpaces()
         guard !text.isEmpty, !text.hasPrefix("#") else { return nil }
         let parts = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).compactMap { Double($0) }
         guard parts.count == 2, parts.allSatisfy(Limits.coordinate.contains) else {

@@ -235,7 +235,7 @@ struct RunCommand: ParsableCommand {
         func list(_ flag: String?, _ name: String, _ key: String, _ fromLayout: [AccountRef]) throws -> (list: [AccountRef], source: String) {
             guard let flag else { return (fromLayout, "[daemon] \(key)") }
             let parts = try flag.split(separator: ",").map { part in
-                let text = part.trimmingWhitespace()
+                let text = part.trimmingSpaces()
                 guard let account = AccountRef(parsing: text) else { throw ValidationError("\(name): \"\(text)\": expected \(AccountRef.expected)") }
                 return account
             }

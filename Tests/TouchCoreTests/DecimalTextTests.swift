@@ -41,11 +41,11 @@ struct DecimalTextTests {
         #expect(compared > 19_000)
     }
 
-    @Test func whitespaceTrimmed() {
-        #expect("  a b\t".trimmingWhitespace() == "a b")
-        #expect("\n x\r\n".trimmingWhitespace() == "x")
-        #expect(" \t ".trimmingWhitespace() == "")
-        #expect("".trimmingWhitespace() == "")
-        #expect("é ".dropFirst(0).trimmingWhitespace() == "é")
+    @Test func spacesAndTabsTrimmed() {
+        #expect("  a b\t".trimmingSpaces() == "a b")
+        #expect("\tx\n".trimmingSpaces() == "x\n")  // line breaks are kept
+        #expect(" \t ".trimmingSpaces() == "")
+        #expect("".trimmingSpaces() == "")
+        #expect("é ".dropFirst(0).trimmingSpaces() == "é")
     }
 }

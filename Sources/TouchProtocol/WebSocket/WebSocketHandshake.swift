@@ -35,7 +35,7 @@ public struct HTTPRequestHead: Sendable, Hashable {
 
     /// The comma-separated elements of every value of a list field (`Connection`, `Upgrade`...).
     public func elements(_ name: String) -> [String] {
-        values(name).flatMap { $0.split(separator: ",").map { $0.trimmingBlanks() } }.filter { !$0.isEmpty }
+        values(name).flatMap { $0.split(separator: ",").map { $0.trimmingSpaces() } }.filter { !$0.isEmpty }
     }
 
     /// What the bytes received so far hold.
@@ -76,7 +76,7 @@ public struct HTTPRequestHead: Sendable, Hashable {
                   !line[..<colon].contains(where: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }),
                   !line.contains("\r"), !line.contains("\n")
             else { return .refused(HTTPRefusal(.badRequest, "a header field is not \"Name: value\"")) }
-            fields.append((line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingBlanks()))
+            fields.append((line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingSpaces()))
         }
         let parsed = HTTPRequestHead(method: String(requestLine[0]), target: String(requestLine[1]), fields: fields)
         return .head(parsed, length: end.upperBound)
@@ -179,7 +179,7 @@ public struct WebSocketHandshake: Sendable, Hashable {
             guard parts.count == 2, parts[0].lowercased() == "bearer" else {
                 return .failure(HTTPRefusal(.unauthorized, "the Authorization header is not \"Bearer TOKEN\""))
             }
-            presented.append(parts[1].trimmingBlanks())
+            presented.append(parts[1].trimmingSpaces())
         }
         guard presented.count <= 1 else { return .failure(HTTPRefusal(.badRequest, "more than one token")) }
         return .success(Self(key: key, token: presented.first, origin: origins.first, offersSubprotocol: offers))
@@ -218,14 +218,5 @@ public struct WebSocketHandshake: Sendable, Hashable {
     static func printable(_ text: String) -> String {
         let bytes = text.utf8.prefix(100).map { $0 >= 32 && $0 < 127 && $0 != UInt8(ascii: "\"") ? Character(Unicode.Scalar($0)) : "?" }
         return "\"" + String(bytes) + "\""
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces and tabs.
-    func trimmingBlanks() -> String {
-        let start = firstIndex { $0 != " " && $0 != "\t" } ?? endIndex
-        let end = lastIndex { $0 != " " && $0 != "\t" }.map { index(after: $0) } ?? start
-        return start < end ? String(self[start..<end]) : ""
     }
 }
