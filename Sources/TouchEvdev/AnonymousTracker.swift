@@ -13,28 +13,18 @@
 ///
 /// Each tracked contact is `live` (reported) or `suppressed` (a palm, or cancelled by
 /// ``FrameAssembler/finish(at:)``: kept only so that it is not reported again until it lifts).
-struct AnonymousTracker: Sendable {
+struct AnonymousTracker: ContactTracker {
     /// One contact's data between two `SYN_MT_REPORT`s.
     struct Report: Sendable {
-        var x: Int32?
-        var y: Int32?
-        var touchMajor: Int32?
-        var widthMajor: Int32?
-        var pressure: Int32?
-        var toolType: Int32?
+        var axes = ContactAxes()
         var trackingID: Int32?
         var isEmpty = true
 
         mutating func apply(code: UInt16, value: Int32) {
-            switch code {
-            case AbsCode.mtPositionX: x = value
-            case AbsCode.mtPositionY: y = value
-            case AbsCode.mtTouchMajor: touchMajor = value
-            case AbsCode.mtWidthMajor: widthMajor = value
-            case AbsCode.mtPressure: pressure = value
-            case AbsCode.mtToolType: toolType = value
-            case AbsCode.mtTrackingID: trackingID = value
-            default: break  // orientation, minor axes, ...: not carried by contacts
+            if code == AbsCode.mtTrackingID {
+                trackingID = value
+            } else {
+                axes.apply(code: code, value: value)  // orientation, minor axes, ...: not carried by contacts
             }
             isEmpty = false
         }
@@ -221,25 +211,13 @@ struct AnonymousTracker: Sendable {
         }
     }
 
+    /// A report's values; a position it leaves out is the last one reported.
     private mutating func values(of report: Report, shared: SharedState) -> ContactValues {
-        let x = report.x ?? lastX
-        let y = report.y ?? lastY
-        lastX = x
-        lastY = y
-        let touchMajor: Int32?
-        switch codes.touchMajor {
-        case AbsCode.mtTouchMajor?: touchMajor = report.touchMajor ?? 0
-        case AbsCode.mtWidthMajor?: touchMajor = report.widthMajor ?? 0
-        default: touchMajor = nil
-        }
-        let pressure: Int32?
-        switch codes.pressure {
-        case AbsCode.mtPressure?: pressure = report.pressure ?? 0
-        case AbsCode.pressure?: pressure = shared.pressure
-        default: pressure = nil
-        }
-        return ContactValues(
-            x: x, y: y, touchMajor: touchMajor, pressure: pressure,
-            toolType: codes.hasToolType ? (report.toolType ?? MTToolType.finger) : nil)
+        var axes = report.axes
+        if !axes.given.contains(.x) { axes.x = lastX }
+        if !axes.given.contains(.y) { axes.y = lastY }
+        lastX = axes.x
+        lastY = axes.y
+        return axes.values(codes: codes, shared: shared)
     }
 }

@@ -37,16 +37,6 @@ public struct FrameAssembler: EventStreamDecoder, Sendable {
     /// The most protocol-A contacts tracked in one frame.
     public static let maximumAnonymousContacts = 32
 
-    private enum Tracker: Sendable {
-        case slotted(SlotTracker)
-        case anonymous(AnonymousTracker)
-        case single(SingleTouchTracker)
-        /// While a tracker is being changed: it is taken out of the enum first, so that its arrays
-        /// are changed in place (a payload bound with `var` shares them with the enum, and the
-        /// first change would copy them, on every frame).
-        case taken
-    }
-
     /// What never changes, kept apart (the assembler is moved in and out of its owners on every
     /// read, and a large value would be copied each time).
     private final class Constants: Sendable {
@@ -68,7 +58,8 @@ public struct FrameAssembler: EventStreamDecoder, Sendable {
     private var sync = EventSync()
     private var pending: [InputEvent] = []
     private var shared: SharedState
-    private var tracker: Tracker
+    /// The device's protocol: slots, anonymous reports or a single touch.
+    private var tracker: any ContactTracker
     private var nextID: UInt64 = 1
 
     /// An assembler for the device `description` describes.
@@ -83,12 +74,9 @@ public struct FrameAssembler: EventStreamDecoder, Sendable {
         self.palmThresholds = palmThresholds
         shared = SharedState(description: description)
         switch capabilities.multitouch {
-        case .slotted:
-            tracker = .slotted(SlotTracker(description: description, capabilities: capabilities))
-        case .anonymous:
-            tracker = .anonymous(AnonymousTracker(capabilities: capabilities))
-        case .singleTouch:
-            tracker = .single(SingleTouchTracker(description: description, capabilities: capabilities))
+        case .slotted: tracker = SlotTracker(description: description, capabilities: capabilities)
+        case .anonymous: tracker = AnonymousTracker(capabilities: capabilities)
+        case .singleTouch: tracker = SingleTouchTracker(description: description, capabilities: capabilities)
         }
         if let slots = description.absInfo[AbsCode.mtSlot], capabilities.slotCount > 0 {
             let declared = DeviceCapabilities.declaredSlots(slots)
@@ -154,22 +142,7 @@ public struct FrameAssembler: EventStreamDecoder, Sendable {
         pending.removeAll(keepingCapacity: true)
         sync.resynchronised()
         var output = FrameOutput(time: time, isResync: true, palm: palmThresholds, xAxis: constants.capabilities.xAxis, yAxis: constants.capabilities.yAxis, nextID: nextID, capacity: contactCapacity)
-        switch tracker {
-        case .slotted(var slots):
-            tracker = .taken
-            slots.cancelAll(output: &output)
-            tracker = .slotted(slots)
-        case .anonymous(var anonymous):
-            tracker = .taken
-            anonymous.cancelAll(output: &output)
-            tracker = .anonymous(anonymous)
-        case .single(var single):
-            tracker = .taken
-            single.cancelAll(output: &output)
-            tracker = .single(single)
-        case .taken:
-            preconditionFailure("a frame assembler's tracker is only taken while it is changed")
-        }
+        tracker.cancelAll(output: &output)
         nextID = output.nextID
         return output.takeFrame()
     }
@@ -186,37 +159,7 @@ public struct FrameAssembler: EventStreamDecoder, Sendable {
 
     private mutating func settle(_ events: [InputEvent], at time: EventTime, isResync: Bool) -> ContactFrame? {
         var output = FrameOutput(time: time, isResync: isResync, palm: palmThresholds, xAxis: constants.capabilities.xAxis, yAxis: constants.capabilities.yAxis, nextID: nextID, capacity: contactCapacity)
-        var state = shared
-        state.beginFrame()
-        switch tracker {
-        case .slotted(var slots):
-            tracker = .taken
-            for event in events {
-                state.apply(event)
-                slots.handle(event, shared: state, output: &output)
-            }
-            slots.endFrame(shared: state, output: &output)
-            tracker = .slotted(slots)
-        case .anonymous(var anonymous):
-            tracker = .taken
-            for event in events {
-                state.apply(event)
-                anonymous.handle(event, shared: state, output: &output)
-            }
-            anonymous.endFrame(shared: state, output: &output)
-            tracker = .anonymous(anonymous)
-        case .single(var single):
-            tracker = .taken
-            for event in events {
-                state.apply(event)
-                single.handle(event, shared: state, output: &output)
-            }
-            single.endFrame(shared: state, output: &output)
-            tracker = .single(single)
-        case .taken:
-            preconditionFailure("a frame assembler's tracker is only taken while it is changed")
-        }
-        shared = state
+        tracker.assemble(events, shared: &shared, output: &output)
         nextID = output.nextID
         log.record(output.anomalies)
         return output.takeFrame()

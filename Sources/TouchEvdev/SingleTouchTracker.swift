@@ -12,7 +12,7 @@
 ///     suppressed  down          → suppressed
 ///     suppressed  up            → up
 ///     down        cancel all    → suppressed  cancelled
-struct SingleTouchTracker: Sendable {
+struct SingleTouchTracker: ContactTracker {
     enum Life: Sendable {
         case up
         case down(id: UInt64, last: ContactValues)

@@ -23,29 +23,7 @@
 ///     pending     cancel all       → suppressed  (never reported)
 ///
 /// The same tracking id again changes nothing.
-struct SlotTracker: Sendable {
-    /// The per-slot values of the axes a contact carries.
-    struct Axes: Sendable {
-        var x: Int32 = 0
-        var y: Int32 = 0
-        var touchMajor: Int32 = 0
-        var widthMajor: Int32 = 0
-        var pressure: Int32 = 0
-        var toolType: Int32 = MTToolType.finger
-
-        mutating func apply(code: UInt16, value: Int32) {
-            switch code {
-            case AbsCode.mtPositionX: x = value
-            case AbsCode.mtPositionY: y = value
-            case AbsCode.mtTouchMajor: touchMajor = value
-            case AbsCode.mtWidthMajor: widthMajor = value
-            case AbsCode.mtPressure: pressure = value
-            case AbsCode.mtToolType: toolType = value
-            default: break  // an axis contacts do not carry (orientation, distance, ...)
-            }
-        }
-    }
-
+struct SlotTracker: ContactTracker {
     enum Life: Sendable {
         case idle
         case pending(id: UInt64, trackingID: Int32)
@@ -54,7 +32,7 @@ struct SlotTracker: Sendable {
     }
 
     struct Slot: Sendable {
-        var axes: Axes
+        var axes: ContactAxes
         var life: Life = .idle
     }
 
@@ -66,7 +44,7 @@ struct SlotTracker: Sendable {
 
     init(description: DeviceDescription, capabilities: DeviceCapabilities) {
         codes = ContactCodes(capabilities)
-        var axes = Axes()
+        var axes = ContactAxes()
         for code in AbsCode.multitouchRange {
             if let value = description.absInfo[code]?.value { axes.apply(code: code, value: value) }
         }
@@ -179,21 +157,6 @@ struct SlotTracker: Sendable {
     }
 
     private func values(of index: Int, shared: SharedState) -> ContactValues {
-        let axes = slots[index].axes
-        let touchMajor: Int32?
-        switch codes.touchMajor {
-        case AbsCode.mtTouchMajor?: touchMajor = axes.touchMajor
-        case AbsCode.mtWidthMajor?: touchMajor = axes.widthMajor
-        default: touchMajor = nil
-        }
-        let pressure: Int32?
-        switch codes.pressure {
-        case AbsCode.mtPressure?: pressure = axes.pressure
-        case AbsCode.pressure?: pressure = shared.pressure
-        default: pressure = nil
-        }
-        return ContactValues(
-            x: axes.x, y: axes.y, touchMajor: touchMajor, pressure: pressure,
-            toolType: codes.hasToolType ? axes.toolType : nil)
+        slots[index].axes.values(codes: codes, shared: shared)
     }
 }
