@@ -106,7 +106,7 @@ import TouchLayout
         let head = refreshHz.map { Self.layoutHead.replacingOccurrences(of: "points_per_mm = 4\n", with: "points_per_mm = 4\nrefresh_hz = \($0)\n") } ?? Self.layoutHead
         let document = try LayoutLoader.parse(head + gestures, file: "g.toml")
         var app = try document.makeApplication()
-        var replay = try RecordingReplay(path: Self.recordings + "/" + path, descriptionPath: nil, layout: document, tree: app.tree, window: "w")
+        let replay = try RecordingReplay(path: Self.recordings + "/" + path, descriptionPath: nil, layout: document, tree: app.tree, window: "w")
         var reports: [DispatchReport] = []
         replay.run(into: &app) { report in reports.append(report) }
         return reports

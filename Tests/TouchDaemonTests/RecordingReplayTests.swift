@@ -65,7 +65,7 @@ import TouchProtocol
             "[[window]]\nid = \"w\"\nsize = [1000, 1000]\n[[view]]\nid = \"all\"\nparent = \"w\"\nframe = [0, 0, 1000, 1000]\n",
             file: "test.toml")
         var app = try document.makeApplication()
-        var replay = try RecordingReplay(path: Self.recordings + "/" + row.path, descriptionPath: nil, layout: document, tree: app.tree, window: "w")
+        let replay = try RecordingReplay(path: Self.recordings + "/" + row.path, descriptionPath: nil, layout: document, tree: app.tree, window: "w")
         var hits: [HitRecord] = []
         var finals: [TouchID: Int] = [:]
         var maxDown = 0
@@ -124,7 +124,7 @@ import TouchProtocol
     func theLGPinchKeepsTwoTouchesWhoseDistanceChanges() throws {
         let (document, loaded) = try Self.plainLayout()
         var app = loaded
-        var replay = try RecordingReplay(path: Self.recordings + "/hid-devices/lg_1fd2_0064_0.ev", descriptionPath: nil, layout: document, tree: app.tree, window: "w")
+        let replay = try RecordingReplay(path: Self.recordings + "/hid-devices/lg_1fd2_0064_0.ev", descriptionPath: nil, layout: document, tree: app.tree, window: "w")
         var distances: [Double] = []
         replay.run(into: &app) { report in
             let down = report.event.allTouches.filter { !$0.phase.isFinal }
@@ -138,7 +138,7 @@ import TouchProtocol
     @Test func theDemoRecordingOnTheKioskLayoutGivesTheDocumentedActions() throws {
         let document = try LayoutLoader.load(path: Self.root + "/config/kiosk.toml")
         var app = try document.makeApplication()
-        var replay = try RecordingReplay(path: Self.root + "/config/demo-taps.evemu", descriptionPath: nil, layout: document, tree: app.tree, window: nil)
+        let replay = try RecordingReplay(path: Self.root + "/config/demo-taps.evemu", descriptionPath: nil, layout: document, tree: app.tree, window: nil)
         #expect(replay.match?.explanation == "device[0] → window main")
         var subscriber = SubscriberView(topics: [.hits, .actions])
         var lines: [String] = []

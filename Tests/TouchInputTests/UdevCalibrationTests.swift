@@ -56,7 +56,7 @@ import TouchLayout
         let document = try LayoutLoader.parse(
             "[[window]]\nid = \"w\"\nsize = [1000, 500]\n[[device]]\nwindow = \"w\"\nudev_calibration = \(udevCalibration)\n", file: "l.toml")
         var app = try document.makeApplication(file: "l.toml")
-        var replay = try RecordingReplay(recording: recording, layout: document, tree: app.tree, window: nil)
+        let replay = try RecordingReplay(recording: recording, layout: document, tree: app.tree, window: nil)
         var points: [Point] = []
         replay.run(into: &app) { report in
             for touch in report.event.allTouches where touch.phase == .began { points.append(touch.locationInWindow) }

@@ -12,7 +12,7 @@ import TouchRender
     static func demoReplay() throws -> (tree: ViewTree, paths: [TouchPath], hits: [HitRecord], markers: ViewMarkers) {
         let (document, loaded) = try WindowPictureTests.kiosk()
         var app = loaded
-        var replay = try RecordingReplay(
+        let replay = try RecordingReplay(
             path: repositoryRoot + "/config/demo-taps.evemu", descriptionPath: nil, layout: document, tree: app.tree, window: nil)
         var recorder = TouchPathRecorder()
         var hits: [HitRecord] = []
@@ -133,7 +133,7 @@ import TouchRender
         // With a limit, the oldest finished paths go first.
         let (document, loaded) = try WindowPictureTests.kiosk()
         var app = loaded
-        var replay = try RecordingReplay(
+        let replay = try RecordingReplay(
             path: repositoryRoot + "/config/demo-taps.evemu", descriptionPath: nil, layout: document, tree: app.tree, window: nil)
         var recorder = TouchPathRecorder(limit: 3)
         replay.run(into: &app) { report in recorder.record(report) }
