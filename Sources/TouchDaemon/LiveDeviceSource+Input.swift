@@ -15,13 +15,13 @@ extension LiveDeviceSource {
         }
         // Sessions are rare: a read costs no lookup while there is none.
         if !recorded.isEmpty, recorded.contains(entry.pipeline.deviceID) {
-            sink?(.raw(device: entry.pipeline.deviceID, events: result.recordedEvents))
+            emit(.raw(device: entry.pipeline.deviceID, events: result.recordedEvents))
         }
         // Decoded in one go (one access to the entry's state, not one per event); what the events
         // completed is passed on after.
         var completed: [QueuedEvent] = []
         entry.pipeline.decode(result, into: &completed)
-        for output in completed { sink?(.event(output)) }
+        for output in completed { emit(.event(output)) }
         if !held.isEmpty, held.contains(entry.pipeline.deviceID) { reportHeldFrames(of: entry) }
         for anomaly in entry.pipeline.takeAnomalies() {
             logger.warning("\(anomaly)", metadata: ["device": "\(entry.pipeline.deviceID)"])
@@ -46,7 +46,7 @@ extension LiveDeviceSource {
 
     private func deadlinePassed(_ devnode: String) {
         guard let entry = open[devnode] else { return }
-        for event in entry.pipeline.advance(to: clock.now) { sink?(.event(event)) }
+        for event in entry.pipeline.advance(to: clock.now) { emit(.event(event)) }
         armDeadline(of: entry)
     }
 

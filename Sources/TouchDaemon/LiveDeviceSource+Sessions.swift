@@ -49,6 +49,6 @@ extension LiveDeviceSource: SessionDeviceSource {
     /// Passes on what a held device decoded, raw.
     func reportHeldFrames(of entry: OpenDevice) {
         let frames = entry.pipeline.takeHeldFrames()
-        if !frames.isEmpty { sink?(.heldFrames(device: entry.pipeline.deviceID, frames: frames)) }
+        if !frames.isEmpty { emit(.heldFrames(device: entry.pipeline.deviceID, frames: frames)) }
     }
 }

@@ -36,8 +36,16 @@ public final class LiveDeviceSource: InputSource {
     let clock: any TimeSource
     /// How nodes that cannot be opened are retried.
     public let retryPolicy: OpenRetryPolicy
-    var watcher: DeviceWatcher?
-    var sink: ((InputSourceEvent) -> Void)?
+    /// What the source has once started: its watcher, and where its events go.
+    struct Running {
+        let watcher: DeviceWatcher
+        let sink: (InputSourceEvent) -> Void
+    }
+
+    /// Nil until ``start(on:sink:)``.
+    var running: Running?
+    /// The watcher, once started.
+    var watcher: DeviceWatcher? { running?.watcher }
     var open: [String: OpenDevice] = [:]  // by devnode
     /// Devices seen but not used, with the reason (for `devices`).
     var ignored: [String: (facts: DeviceFacts, reason: String)] = [:]
@@ -63,14 +71,14 @@ public final class LiveDeviceSource: InputSource {
     }
 
     public func start(on loop: EventLoop, sink: @escaping (InputSourceEvent) -> Void) throws {
-        self.sink = sink
         let watcher = try DeviceWatcher(
-            loop: loop, accepts: { Self.facts(of: $0).kind != .other }, retryPolicy: retryPolicy)
-        self.watcher = watcher
+            loop: loop, accepts: { Self.facts(of: $0).kind != .other }, retryPolicy: retryPolicy
+        ) { [unowned self] _, event in self.handle(event) }
+        running = Running(watcher: watcher, sink: sink)
         if !Udev.udevdIsRunning {
             logger.notice("udevd is not running: devices are classified from their capabilities, and hotplug uses kernel events")
         }
-        watcher.start { [unowned self] event in self.handle(event) }
+        watcher.start()
         if let error = watcher.monitorError { logger.warning("no hotplug: \(error)") }
         if open.isEmpty {
             // Beside a replay, the replayed device is the input: only the debug log says none is live.
@@ -90,6 +98,9 @@ public final class LiveDeviceSource: InputSource {
         return "no input device matches the layout's [[device]] entries: \(seen.count) present, ignored: "
             + shown.joined(separator: "; ") + more + "; " + wait
     }
+
+    /// Hands `event` to the daemon (once started).
+    func emit(_ event: InputSourceEvent) { running?.sink(event) }
 
     public func stop() {
         for entry in open.values { entry.deadlineTimer?.cancel() }
@@ -178,7 +189,7 @@ public final class LiveDeviceSource: InputSource {
         let entry = OpenDevice(device: device, pipeline: pipeline, facts: facts, match: match)
         open[node] = entry
         ignored[node] = nil
-        sink?(.deviceAdded(id: id, description: Self.announcement(of: entry)))
+        emit(.deviceAdded(id: id, description: Self.announcement(of: entry)))
     }
 
     /// Logs a node that could not be opened (the watcher retries it). Nodes that udev does not say
@@ -203,7 +214,7 @@ public final class LiveDeviceSource: InputSource {
         entry.deadlineTimer?.cancel()
         watcher?.close(devnode)
         ignored[devnode] = (entry.facts, reason)
-        sink?(.deviceRemoved(id: entry.pipeline.deviceID))
+        emit(.deviceRemoved(id: entry.pipeline.deviceID))
     }
 
     private func removed(_ devnode: String) {
@@ -211,7 +222,7 @@ public final class LiveDeviceSource: InputSource {
         guard let entry = open.removeValue(forKey: devnode) else { return }
         held.remove(entry.pipeline.deviceID)
         entry.deadlineTimer?.cancel()
-        for event in entry.pipeline.finish(at: clock.now) { sink?(.event(event)) }
-        sink?(.deviceRemoved(id: entry.pipeline.deviceID))
+        for event in entry.pipeline.finish(at: clock.now) { emit(.event(event)) }
+        emit(.deviceRemoved(id: entry.pipeline.deviceID))
     }
 }

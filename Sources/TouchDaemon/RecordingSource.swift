@@ -23,9 +23,14 @@ public final class RecordingSource: InputSource {
     private let clock: any TimeSource
     /// Whether playing waits for the first client to subscribe.
     private let waitsForSubscriber: Bool
-    private var loop: EventLoop?
-    private var timer: TimerHandle?
-    private var sink: ((InputSourceEvent) -> Void)?
+    /// What the source has while started: the timer that plays the events due, and where they go.
+    private struct Running {
+        let timer: TimerHandle
+        let sink: (InputSourceEvent) -> Void
+    }
+
+    /// Nil before ``start(on:sink:)`` and after ``stop()``.
+    private var running: Running?
     /// When playing started, in microseconds on `clock`.
     private var startedAt: Int64 = 0
     private var started = false
@@ -106,9 +111,7 @@ public final class RecordingSource: InputSource {
     /// Reports the recording's anomalies and its device, then starts playing unless it waits for
     /// a subscriber.
     public func start(on loop: EventLoop, sink: @escaping (InputSourceEvent) -> Void) throws {
-        self.sink = sink
-        self.loop = loop
-        timer = loop.timer { [unowned self] in self.playDue() }
+        running = Running(timer: loop.timer { [unowned self] in self.playDue() }, sink: sink)
         for anomaly in anomalies { sink(.anomaly(anomaly)) }
         isPresent = true
         sink(.deviceAdded(id: deviceID, description: announcement))
@@ -119,21 +122,23 @@ public final class RecordingSource: InputSource {
 
     /// Starts playing (at start, or once a client has subscribed); only the first call does anything.
     public func begin() {
-        guard !started, let timer else { return }
+        guard !started, let timer = running?.timer else { return }
         started = true
         startedAt = clock.microseconds
         if firstTime == nil {
-            sink?(.finished)
+            emit(.finished)
             return
         }
         timer.schedule(after: 0)
     }
 
     public func stop() {
-        timer?.cancel()
-        timer = nil
-        loop = nil
+        running?.timer.cancel()
+        running = nil
     }
+
+    /// Hands `event` to the daemon (while started).
+    private func emit(_ event: InputSourceEvent) { running?.sink(event) }
 
     public func layoutChanged(to layout: LayoutDocument, tree: ViewTree) {
         guard let current = playback.pipeline else { return }
@@ -143,8 +148,8 @@ public final class RecordingSource: InputSource {
         } catch {
             playback.pipeline = nil
             isPresent = false
-            sink?(.problem("the replayed device \(deviceID) cannot be used with the reloaded layout; its input is ignored: \(error)"))
-            sink?(.deviceRemoved(id: deviceID))
+            emit(.problem("the replayed device \(deviceID) cannot be used with the reloaded layout; its input is ignored: \(error)"))
+            emit(.deviceRemoved(id: deviceID))
         }
     }
 
@@ -161,23 +166,23 @@ public final class RecordingSource: InputSource {
         let (through, overflow) = first.microseconds.addingReportingOverflow(played)
         let start = playback.next
         let completed = playback.play(through: EventTime(microseconds: overflow ? Int64.max : through), maximumEvents: Self.maximumEventsPerTurn)
-        if isRecorded && playback.next > start { sink?(.raw(device: deviceID, events: Array(playback.events[start..<playback.next]))) }
-        for event in completed { sink?(.event(event)) }
+        if isRecorded && playback.next > start { emit(.raw(device: deviceID, events: Array(playback.events[start..<playback.next]))) }
+        for event in completed { emit(.event(event)) }
         if isHeld { reportHeldFrames() }
         _ = playback.takeAnomalies()  // reported once, up front
         guard let due = playback.nextDue else {
             let used = playback.pipeline != nil
-            for event in playback.finish() { sink?(.event(event)) }
+            for event in playback.finish() { emit(.event(event)) }
             playback.pipeline = nil
             isPresent = false
-            if used { sink?(.deviceRemoved(id: deviceID)) }
-            sink?(.finished)
+            if used { emit(.deviceRemoved(id: deviceID)) }
+            emit(.finished)
             return
         }
         // The next thing due on the clock (one reading per batch played); what is overdue, at the
         // next turn, after the descriptors ready meanwhile (not again in this run of the timers).
         guard let at = TimeSpan.adding((due.seconds - first.seconds - elapsed) / speed, to: now) else { return }
-        timer?.schedule(atMicroseconds: max(at, now &+ 1))
+        running?.timer.schedule(atMicroseconds: max(at, now &+ 1))
     }
 }
 
@@ -212,6 +217,6 @@ extension RecordingSource: SessionDeviceSource {
     /// Passes on what the held device decoded, raw.
     private func reportHeldFrames() {
         guard let frames = playback.pipeline?.takeHeldFrames(), !frames.isEmpty else { return }
-        sink?(.heldFrames(device: deviceID, frames: frames))
+        emit(.heldFrames(device: deviceID, frames: frames))
     }
 }

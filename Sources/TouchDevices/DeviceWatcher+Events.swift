@@ -5,16 +5,14 @@ extension DeviceWatcher {
     /// Runs the watcher's loop until the handler calls ``stop()`` or nothing happens for
     /// `idleTimeout` seconds (for tools; the daemon runs its own loop).
     ///
-    /// Opens the devices present first, unless ``start(_:)`` already did.
+    /// Opens the devices present first, unless ``start()`` already did.
     ///
-    /// - Parameters:
-    ///   - idleTimeout: Seconds without any event (input or hotplug) after which to return; nil
-    ///     to run until stopped.
-    ///   - handle: Called with each event, in order (when ``start(_:)`` was not called before).
+    /// - Parameter idleTimeout: Seconds without any event (input or hotplug) after which to
+    ///   return; nil to run until stopped.
     /// - Returns: Why it returned.
     /// - Throws: ``SystemError`` from `epoll_wait` (not from devices: those are events).
-    public func run(idleTimeout: Double? = nil, _ handle: @escaping (Event) -> Void) throws(SystemError) -> StopReason {
-        start(handle)
+    public func run(idleTimeout: Double? = nil) throws(SystemError) -> StopReason {
+        start()
         if let stopReason { return stopReason }
         if let idleTimeout {
             self.idleTimeout = idleTimeout
@@ -28,7 +26,10 @@ extension DeviceWatcher {
         return stopReason ?? .stopped
     }
 
-    /// Makes ``run(idleTimeout:_:)`` return once the current event has been handled.
+    /// Hands `event` to the owner's handler.
+    func report(_ event: Event) { handler(self, event) }
+
+    /// Makes ``run(idleTimeout:)`` return once the current event has been handled.
     public func stop() {
         if stopReason == nil { stopReason = .stopped }
         loop.stop()
@@ -57,7 +58,7 @@ extension DeviceWatcher {
         guard accepts(value) else { return }
         if grabsAll {
             do { try device.grab() } catch {
-                handler?(.failed(devnode: info.devnode, error: error))
+                report(.failed(devnode: info.devnode, error: error))
                 return
             }
         }
@@ -65,11 +66,11 @@ extension DeviceWatcher {
         do {
             try loop.register(device.fileDescriptor, for: .readable) { [unowned self, unowned entry] _ in self.read(entry) }
         } catch {
-            handler?(.failed(devnode: info.devnode, error: error))
+            report(.failed(devnode: info.devnode, error: error))
             return
         }
         open[info.devnode] = entry
-        handler?(.added(value))
+        report(.added(value))
         // Events that arrived before the descriptor was registered make it readable: the loop's
         // next wait returns at once.
     }
@@ -81,7 +82,7 @@ extension DeviceWatcher {
             let timer = loop.schedule(after: delay) { [weak self] in self?.retry(devnode) }
             pending[devnode] = PendingOpen(info: info, attempts: attempt, timer: timer)
         }
-        handler?(.openFailed(info, error: error, attempt: attempt, retryIn: delay))
+        report(.openFailed(info, error: error, attempt: attempt, retryIn: delay))
     }
 
     private func retry(_ devnode: String) {
@@ -96,12 +97,12 @@ extension DeviceWatcher {
         do {
             result = try entry.device.read()
         } catch {
-            handler?(.failed(devnode: entry.value.devnode, error: error))
+            report(.failed(devnode: entry.value.devnode, error: error))
             return remove(entry)
         }
         if !result.allEvents.isEmpty || result.isRemoval {
             noteActivity()
-            handler?(.input(entry.value, result))
+            report(.input(entry.value, result))
         }
         if result.isRemoval { remove(entry) }
     }
@@ -109,7 +110,7 @@ extension DeviceWatcher {
     private func remove(_ entry: Entry) {
         guard open[entry.value.devnode] === entry else { return }
         close(entry.value.devnode)
-        handler?(.removed(entry.value))
+        report(.removed(entry.value))
     }
 
     /// The monitor is readable: devices plugged in are opened, those unplugged read to their end

@@ -5,7 +5,7 @@ import TouchSystem
 /// Finds, opens, retries and reads input devices on an ``EventLoop``, following hotplug, and hands
 /// what happened to its owner one ``Event`` at a time: the one device watcher, for the daemon
 /// (its live devices, on the daemon's loop) and the tools (`touchd debug-events`, on a loop of
-/// their own run by ``run(idleTimeout:_:)``).
+/// their own run by ``run(idleTimeout:)``). The owner's handler is given at construction.
 ///
 /// A node that cannot be opened (not there yet, not yet given its permissions by udev's rules,
 /// busy) is tried again as ``OpenRetryPolicy`` says. A node that goes away is read to its end
@@ -59,7 +59,7 @@ public final class DeviceWatcher {
         case enumerationFailed(SystemError)
     }
 
-    /// Why ``run(idleTimeout:_:)`` returned.
+    /// Why ``run(idleTimeout:)`` returned.
     public enum StopReason: Hashable, Sendable {
         /// The handler called ``stop()``.
         case stopped
@@ -92,7 +92,9 @@ public final class DeviceWatcher {
     var monitor: UdevMonitor?
     var open: [String: Entry] = [:]  // by devnode
     var pending: [String: PendingOpen] = [:]  // by devnode
-    var handler: ((Event) -> Void)?
+    /// The owner's: called on the loop with the watcher and each event, in order.
+    let handler: (DeviceWatcher, Event) -> Void
+    var isStarted = false
     var idleTimer: TimerHandle?
     var idleTimeout: Double?
     var stopReason: StopReason?
@@ -107,7 +109,7 @@ public final class DeviceWatcher {
     /// The devices open now, by event node.
     public var devices: [Device] { open.values.map(\.value).sorted { $0.devnode < $1.devnode } }
 
-    /// A watcher on `loop`; nothing is opened until ``start(_:)``.
+    /// A watcher on `loop`; nothing is opened until ``start()``.
     ///
     /// - Parameters:
     ///   - accepts: Which opened devices to keep and read; by default touchscreens and touchpads.
@@ -115,13 +117,16 @@ public final class DeviceWatcher {
     ///   - grab: Whether to grab every device kept exclusively (`EVIOCGRAB`); ``setGrab(_:devnode:)``
     ///     grabs one.
     ///   - retryPolicy: When a node that cannot be opened is tried again.
+    ///   - handler: Called on the loop with the watcher and each ``Event``, in order, from
+    ///     ``start()`` on.
     /// - Throws: ``SystemError`` when no libudev context can be made. A monitor that cannot
     ///   start is not an error: see ``monitorError``.
     public init(
         loop: EventLoop, accepts: @escaping (Device) -> Bool = { $0.classification.isTouch }, grab: Bool = false,
-        retryPolicy: OpenRetryPolicy = OpenRetryPolicy()
+        retryPolicy: OpenRetryPolicy = OpenRetryPolicy(), handler: @escaping (DeviceWatcher, Event) -> Void
     ) throws(SystemError) {
         self.loop = loop
+        self.handler = handler
         self.udev = try Udev()
         self.accepts = accepts
         self.grabsAll = grab
@@ -133,18 +138,21 @@ public final class DeviceWatcher {
         }
     }
 
-    /// A watcher on a loop of its own (for tools that run it with ``run(idleTimeout:_:)``).
-    public convenience init(accepts: @escaping (Device) -> Bool = { $0.classification.isTouch }, grab: Bool = false) throws(SystemError) {
-        try self.init(loop: EventLoop(), accepts: accepts, grab: grab)
+    /// A watcher on a loop of its own (for tools that run it with ``run(idleTimeout:)``).
+    public convenience init(
+        accepts: @escaping (Device) -> Bool = { $0.classification.isTouch }, grab: Bool = false,
+        handler: @escaping (DeviceWatcher, Event) -> Void
+    ) throws(SystemError) {
+        try self.init(loop: EventLoop(), accepts: accepts, grab: grab, handler: handler)
     }
 
     deinit { closeAll() }
 
     /// Starts following hotplug on the loop and opens the devices present now (one
     /// ``Event/added(_:)`` each, before this returns); only the first call does anything.
-    public func start(_ handle: @escaping (Event) -> Void) {
-        guard handler == nil else { return }
-        handler = handle
+    public func start() {
+        guard !isStarted else { return }
+        isStarted = true
         if let monitor {
             do {
                 try loop.register(monitor.fileDescriptor, for: .readable) { [unowned self] _ in self.hotplug() }
@@ -163,7 +171,7 @@ public final class DeviceWatcher {
         do {
             present = try udev.inputDevices()
         } catch {
-            handler?(.enumerationFailed(error))
+            report(.enumerationFailed(error))
             return
         }
         for info in present where open[info.devnode] == nil && pending[info.devnode] == nil { add(info) }

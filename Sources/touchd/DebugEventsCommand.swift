@@ -35,13 +35,9 @@ struct DebugEventsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let watcher = try DeviceWatcher(grab: grab)
         var assemblers: [String: FrameAssembler] = [:]  // by devnode
         var frames = 0
-        if let error = watcher.monitorError {
-            emit([("event", "error"), ("error", .string("no hotplug: \(error)"))])
-        }
-        func frameLine(_ device: DeviceWatcher.Device, _ frame: ContactFrame) {
+        func frameLine(_ watcher: DeviceWatcher, _ device: DeviceWatcher.Device, _ frame: ContactFrame) {
             // One read can complete several frames: none is printed past the count.
             if let count, frames >= count { return }
             emit([
@@ -51,7 +47,7 @@ struct DebugEventsCommand: ParsableCommand {
             frames += 1
             if let count, frames >= count { watcher.stop() }
         }
-        let handler: (DeviceWatcher.Event) -> Void = { event in
+        let watcher = try DeviceWatcher(grab: grab) { watcher, event in
             switch event {
             case .added(let device):
                 assemblers[device.devnode] = FrameAssembler(description: device.description)
@@ -71,10 +67,10 @@ struct DebugEventsCommand: ParsableCommand {
                     emit([("event", "anomaly"), ("device", .string(device.identity)), ("anomaly", .string("\(anomaly)"))])
                 }
                 assemblers[device.devnode] = assembler
-                for frame in produced { frameLine(device, frame) }
+                for frame in produced { frameLine(watcher, device, frame) }
             case .removed(let device):
                 if var assembler = assemblers.removeValue(forKey: device.devnode), let frame = assembler.finish(at: watcher.loop.clock.now) {
-                    frameLine(device, frame)
+                    frameLine(watcher, device, frame)
                 }
                 emit([
                     ("event", "removed"), ("device", .string(device.identity)), ("devnode", .string(device.devnode)),
@@ -87,12 +83,15 @@ struct DebugEventsCommand: ParsableCommand {
             case .enumerationFailed(let error): emitError(devnode: nil, "cannot list the input devices present: \(error)")
             }
         }
-        watcher.start(handler)
+        if let error = watcher.monitorError {
+            emit([("event", "error"), ("error", .string("no hotplug: \(error)"))])
+        }
+        watcher.start()
         emit([
             ("event", "ready"), ("devices", .int(Int64(watcher.devices.count))),
             ("hotplug", watcher.monitorSource.map { .string($0.rawValue) } ?? .null),
         ])
-        _ = try watcher.run(idleTimeout: timeout, handler)
+        _ = try watcher.run(idleTimeout: timeout)
     }
 
     /// An `error` line, about a device node when one is to blame.

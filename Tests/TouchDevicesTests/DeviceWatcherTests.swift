@@ -10,14 +10,14 @@ import TouchSystem
         let clock = ManualClock(seconds: 10)
         let loop = try EventLoop(clock: clock)
         let policy = OpenRetryPolicy(firstDelay: 0.05, factor: 2, maximumDelay: 0.15, maximumAttempts: 4)
-        let watcher = try DeviceWatcher(loop: loop, retryPolicy: policy)
         var failures: [(attempt: Int, retryIn: Double?)] = []
-        watcher.start { event in
+        let watcher = try DeviceWatcher(loop: loop, retryPolicy: policy) { _, event in
             if case .openFailed(_, let error, let attempt, let retryIn) = event {
                 #expect(error.isMissing, "\(error)")
                 failures.append((attempt, retryIn))
             }
         }
+        watcher.start()
         let node = UdevInputDevice(syspath: "", devnode: "/nonexistent/input/event99", properties: ["ID_INPUT_TOUCHSCREEN": "1"])
         #expect(node.mayBeTouchDevice)
         watcher.add(node)
@@ -41,9 +41,9 @@ import TouchSystem
     @Test func closingTheWatcherCancelsItsRetriesAndStopsFollowingHotplug() throws {
         let clock = ManualClock()
         let loop = try EventLoop(clock: clock)
-        let watcher = try DeviceWatcher(loop: loop)
         var attempts = 0
-        watcher.start { event in if case .openFailed = event { attempts += 1 } }
+        let watcher = try DeviceWatcher(loop: loop) { _, event in if case .openFailed = event { attempts += 1 } }
+        watcher.start()
         if let monitor = watcher.monitor { #expect(loop.isRegistered(monitor.fileDescriptor)) }
         watcher.add(UdevInputDevice(syspath: "", devnode: "/nonexistent/input/event98"))
         #expect(attempts == 1)
