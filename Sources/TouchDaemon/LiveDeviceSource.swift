@@ -72,7 +72,7 @@ public final class LiveDeviceSource: InputSource {
 
     public func start(on loop: EventLoop, sink: @escaping (InputSourceEvent) -> Void) throws {
         let watcher = try DeviceWatcher(
-            loop: loop, accepts: { Self.facts(of: $0).kind != .other }, retryPolicy: retryPolicy
+            loop: loop, accepts: { $0.facts.kind != .other }, retryPolicy: retryPolicy
         ) { [unowned self] _, event in self.handle(event) }
         running = Running(watcher: watcher, sink: sink)
         if !Udev.udevdIsRunning {
@@ -138,10 +138,6 @@ public final class LiveDeviceSource: InputSource {
         ])
     }
 
-    static func facts(of device: DeviceWatcher.Device) -> DeviceFacts {
-        DeviceFacts(description: device.description, udevProperties: device.udev.properties, devnode: device.devnode)
-    }
-
     private func handle(_ event: DeviceWatcher.Event) {
         switch event {
         case .added(let device): added(device)
@@ -158,7 +154,7 @@ public final class LiveDeviceSource: InputSource {
     private func added(_ device: DeviceWatcher.Device) {
         let node = device.devnode
         if let attempt = failedAttempts.removeValue(forKey: node) { logger.notice("opened \(node) at attempt \(attempt + 1)") }
-        let facts = Self.facts(of: device)
+        let facts = device.facts
         let match = DeviceMatcher.match(facts, in: layout.devices)
         guard case .matched(_, let spec) = match else {
             ignored[node] = (facts, match.explanation)

@@ -144,7 +144,7 @@ public final class RecordingSource: InputSource {
         guard let current = playback.pipeline else { return }
         do {
             playback.pipeline = try replay.pipeline(afterReloadOf: current, layout: layout, tree: tree)
-            calibrationFile = (try? RecordingReplay.spec(for: replay.recording, in: layout, window: replay.window, tree: tree))?.0.calibrationFile
+            calibrationFile = (try? RecordingReplay.spec(for: replay.recording, kind: replay.kind, in: layout, window: replay.window, tree: tree))?.0.calibrationFile
         } catch {
             playback.pipeline = nil
             isPresent = false

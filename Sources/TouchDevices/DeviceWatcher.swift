@@ -30,7 +30,13 @@ public final class DeviceWatcher {
         /// The event node.
         public var devnode: String { udev.devnode }
 
-        init(_ device: EvdevDevice, udev: UdevInputDevice) {
+        /// What matching needs to know of it, its classification's kind included.
+        public var facts: DeviceFacts {
+            DeviceFacts(description: description, kind: classification.kind, udevProperties: udev.properties, devnode: devnode)
+        }
+
+        /// An open device, classified once, with what udev says of its node.
+        public init(_ device: EvdevDevice, udev: UdevInputDevice) {
             identity = StableIdentity.of(device, udev: udev)
             self.udev = udev
             description = device.description

@@ -31,12 +31,12 @@ public struct DeviceFacts: Hashable, Sendable {
         self.devnode = devnode
     }
 
-    /// What matching needs to know, from a description and udev's properties: the kind is
-    /// ``TouchEvdev/DeviceClassification``'s, the one classifier.
-    public init(description: DeviceDescription, udevProperties: [String: String], devnode: String?) {
+    /// What matching needs to know, from a description, the `kind` the device was classified as
+    /// (by ``TouchEvdev/DeviceClassification``, the one classifier, once per device) and udev's
+    /// properties.
+    public init(description: DeviceDescription, kind: DeviceKind, udevProperties: [String: String], devnode: String?) {
         self.init(
-            name: description.name, vendor: description.vendor, product: description.product,
-            kind: DeviceClassification(description: description, udevProperties: udevProperties).kind,
+            name: description.name, vendor: description.vendor, product: description.product, kind: kind,
             idPath: udevProperties["ID_PATH"], idSerial: udevProperties["ID_SERIAL"], devnode: devnode)
     }
 }

@@ -26,7 +26,7 @@ public struct RecordingReplay: Sendable {
         self.window = window
         let id = "replay:" + recording.description.name
         kind = DeviceClassification(description: recording.description, udevProperties: recording.udevProperties).kind
-        let (spec, match) = try Self.spec(for: recording, in: layout, window: window, tree: tree)
+        let (spec, match) = try Self.spec(for: recording, kind: kind, in: layout, window: window, tree: tree)
         self.match = match
         pipeline = try DevicePipeline(
             kind: kind, deviceID: id, description: recording.description, udevProperties: recording.udevProperties, spec: spec, tree: tree)
@@ -34,7 +34,9 @@ public struct RecordingReplay: Sendable {
 
     /// The `[[device]]` entry that takes the recording's device (or one for `window`, which must be
     /// a window of `tree`: a window given on the command line is blamed as such, not on the layout).
-    public static func spec(for recording: Recording, in layout: LayoutDocument, window: String?, tree: ViewTree) throws(DevicePipelineError)
+    public static func spec(
+        for recording: Recording, kind: DeviceKind, in layout: LayoutDocument, window: String?, tree: ViewTree
+    ) throws(DevicePipelineError)
         -> (DeviceSpec, DeviceMatch?)
     {
         if let window {
@@ -46,7 +48,7 @@ public struct RecordingReplay: Sendable {
             }
             return (DeviceSpec(window: window), nil)
         }
-        let facts = DeviceFacts(description: recording.description, udevProperties: recording.udevProperties, devnode: nil)
+        let facts = DeviceFacts(description: recording.description, kind: kind, udevProperties: recording.udevProperties, devnode: nil)
         let result = DeviceMatcher.match(facts, in: layout.devices)
         guard case .matched(_, let matched) = result else {
             throw DevicePipelineError(
@@ -60,7 +62,7 @@ public struct RecordingReplay: Sendable {
     /// again (or onto the given window) and mapped into `tree`; see
     /// ``DevicePipeline/remapped(kind:description:udevProperties:spec:tree:)``.
     public func pipeline(afterReloadOf current: DevicePipeline, layout: LayoutDocument, tree: ViewTree) throws(DevicePipelineError) -> DevicePipeline {
-        let (spec, _) = try Self.spec(for: recording, in: layout, window: window, tree: tree)
+        let (spec, _) = try Self.spec(for: recording, kind: kind, in: layout, window: window, tree: tree)
         return try current.remapped(kind: kind, description: recording.description, udevProperties: recording.udevProperties, spec: spec, tree: tree)
     }
 

@@ -49,10 +49,9 @@ struct DevicesCommand: ParsableCommand {
                 blocks.append(["\(info.devnode): cannot open: \(error)"])
                 continue
             }
-            let report = DeviceReport(device: device, udev: info)
+            let report = DeviceWatcher.Device(device, udev: info)
             // The layout entry this device would be mapped through (the daemon's matching rules).
-            let facts = DeviceFacts(description: device.description, udevProperties: info.properties, devnode: info.devnode)
-            let match = layout.map { DeviceMatcher.match(facts, in: $0.devices) }
+            let match = layout.map { DeviceMatcher.match(report.facts, in: $0.devices) }
             var matched = false
             if case .matched = match { matched = true }
             // Touch devices always; keyboards and accelerometers when the layout takes them.
@@ -74,22 +73,9 @@ struct DevicesCommand: ParsableCommand {
     }
 }
 
-/// One device's facts as `touchd devices` shows them.
-struct DeviceReport {
-    let udev: UdevInputDevice
-    let description: DeviceDescription
-    let classification: DeviceClassification
-    let identity: String
-    let physicalPath: String?
-
-    init(device: EvdevDevice, udev: UdevInputDevice) {
-        self.udev = udev
-        self.description = device.description
-        self.classification = DeviceClassification(description: device.description, udevProperties: udev.properties)
-        self.identity = StableIdentity.of(device, udev: udev)
-        self.physicalPath = device.physicalPath
-    }
-
+/// One device's facts as `touchd devices` shows them: the device as the daemon's watcher opens
+/// and classifies it.
+extension DeviceWatcher.Device {
     /// The udev properties worth showing.
     static let shownProperties = [
         "ID_INPUT_TOUCHSCREEN", "ID_INPUT_TOUCHPAD", "ID_INPUT_TABLET", "ID_INPUT_KEY", "ID_INPUT_MOUSE", "ID_PATH",

@@ -80,8 +80,10 @@ private func motionPhases(_ events: [QueuedEvent]) -> [MotionPhase] {
 
     @Test func deviceFactsAndMatchingKnowKeysAndAccelerometers() {
         let keyboard = DeviceDescription(name: "vm keyboard", codes: [EventType.key: [1, 28, 30]])
-        let facts = DeviceFacts(description: keyboard, udevProperties: ["ID_INPUT_KEY": "1"], devnode: nil)
-        #expect(facts.kind == .keys)
+        let udev = ["ID_INPUT_KEY": "1"]
+        let kind = DeviceClassification(description: keyboard, udevProperties: udev).kind
+        #expect(kind == .keys)
+        let facts = DeviceFacts(description: keyboard, kind: kind, udevProperties: udev, devnode: nil)
         let specs = [
             DeviceSpec(match: DeviceMatchSpec(), window: "main"),
             DeviceSpec(match: DeviceMatchSpec(kind: .accelerometer), window: ""),
@@ -99,6 +101,6 @@ private func motionPhases(_ events: [QueuedEvent]) -> [MotionPhase] {
             name: "accel", properties: [InputProperty.accelerometer],
             codes: [EventType.abs: [AbsCode.x, AbsCode.y, AbsCode.z]],
             absInfo: [AbsCode.x: AbsInfo(minimum: -1, maximum: 1), AbsCode.y: AbsInfo(minimum: -1, maximum: 1)])
-        #expect(DeviceFacts(description: accel, udevProperties: [:], devnode: nil).kind == .accelerometer)
+        #expect(DeviceClassification(description: accel, udevProperties: [:]).kind == .accelerometer)
     }
 }
