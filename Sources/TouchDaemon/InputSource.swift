@@ -17,11 +17,11 @@ public protocol InputSource: AnyObject {
     /// lift, their touches having been cancelled with the old layout.
     func layoutChanged(to layout: LayoutDocument, tree: ViewTree)
     /// The devices the source has, for the `devices` request.
-    var deviceDescriptions: [JSONValue] { get }
+    var deviceDescriptions: [DeviceListing] { get }
     /// The devices present now that were announced with ``InputSourceEvent/deviceAdded(id:description:)``
     /// and not yet removed, as they were announced: what a client subscribing to `devices` is told
     /// of first.
-    var presentDevices: [(id: String, description: JSONValue)] { get }
+    var presentDevices: [(id: String, description: DeviceListing)] { get }
     /// The source's time now, in seconds on the timeline of its events' timestamps: the kernel's
     /// `CLOCK_MONOTONIC` for live devices, the recording's own timeline for a replay. Events touchd
     /// makes itself before any input arrived (cancellations) are stamped with it.
@@ -44,7 +44,7 @@ public enum InputSourceEvent: Sendable {
     /// An event for the application's queue: touches, presses, remote control or motion.
     case event(QueuedEvent)
     /// A device appeared (its description for the `devices` topic).
-    case deviceAdded(id: String, description: JSONValue)
+    case deviceAdded(id: String, description: DeviceListing)
     /// A device went away: its live touches must be cancelled.
     case deviceRemoved(id: String)
     /// Something odd in the input that the source worked around (for the log, rate-limited).
@@ -90,10 +90,10 @@ public final class InputSources {
     }
 
     /// Every source's devices, for the `devices` request.
-    public var deviceDescriptions: [JSONValue] { sources.flatMap(\.deviceDescriptions) }
+    public var deviceDescriptions: [DeviceListing] { sources.flatMap(\.deviceDescriptions) }
 
     /// Every source's devices present now (``InputSource/presentDevices``).
-    public var presentDevices: [(id: String, description: JSONValue)] { sources.flatMap(\.presentDevices) }
+    public var presentDevices: [(id: String, description: DeviceListing)] { sources.flatMap(\.presentDevices) }
 
     /// The input's time before any event arrived: the last source's (a replay's timeline when one
     /// plays); nil without sources.

@@ -112,30 +112,25 @@ public final class LiveDeviceSource: InputSource {
     /// The source's time: the kernel's monotonic clock, which live events are stamped with.
     public var now: Double { clock.seconds }
 
-    public var deviceDescriptions: [JSONValue] {
-        var items: [JSONValue] = open.values.sorted { $0.device.devnode < $1.device.devnode }.map { entry in
-            .object([
-                ("device", .string(entry.pipeline.deviceID)), ("devnode", .string(entry.device.devnode)), ("name", .string(entry.facts.name)),
-                ("kind", .string(entry.facts.kind.rawValue)), ("matched", .string(entry.match.explanation)),
-                ("grabbed", .bool(watcher?.isGrabbed(entry.device.devnode) ?? false)),
-            ])
+    public var deviceDescriptions: [DeviceListing] {
+        var items = open.values.sorted { $0.device.devnode < $1.device.devnode }.map { entry in
+            Self.listing(of: entry, grabbed: watcher?.isGrabbed(entry.device.devnode) ?? false)
         }
         for (node, info) in ignored.sorted(by: { $0.key < $1.key }) {
-            items.append(.object([("devnode", .string(node)), ("name", .string(info.facts.name)), ("kind", .string(info.facts.kind.rawValue)), ("ignored", .string(info.reason))]))
+            items.append(DeviceListing(devnode: node, name: info.facts.name, kind: info.facts.kind.rawValue, use: .ignored(reason: info.reason)))
         }
         return items
     }
 
-    public var presentDevices: [(id: String, description: JSONValue)] {
-        open.values.sorted { $0.device.devnode < $1.device.devnode }.map { ($0.pipeline.deviceID, Self.announcement(of: $0)) }
+    public var presentDevices: [(id: String, description: DeviceListing)] {
+        open.values.sorted { $0.device.devnode < $1.device.devnode }.map { ($0.pipeline.deviceID, Self.listing(of: $0, grabbed: nil)) }
     }
 
-    /// What the `devices` topic is told of an open device.
-    static func announcement(of entry: OpenDevice) -> JSONValue {
-        .object([
-            ("devnode", .string(entry.device.devnode)), ("name", .string(entry.facts.name)), ("kind", .string(entry.facts.kind.rawValue)),
-            ("matched", .string(entry.match.explanation)),
-        ])
+    /// An open device as the protocol shows it (`grabbed` only where it is listed).
+    static func listing(of entry: OpenDevice, grabbed: Bool?) -> DeviceListing {
+        DeviceListing(
+            devnode: entry.device.devnode, name: entry.facts.name, kind: entry.facts.kind.rawValue,
+            use: .used(id: entry.pipeline.deviceID, matched: entry.match.explanation, grabbed: grabbed))
     }
 
     private func handle(_ event: DeviceWatcher.Event) {
@@ -185,7 +180,7 @@ public final class LiveDeviceSource: InputSource {
         let entry = OpenDevice(device: device, pipeline: pipeline, facts: facts, match: match)
         open[node] = entry
         ignored[node] = nil
-        emit(.deviceAdded(id: id, description: Self.announcement(of: entry)))
+        emit(.deviceAdded(id: id, description: Self.listing(of: entry, grabbed: nil)))
     }
 
     /// Logs a node that could not be opened (the watcher retries it). Nodes that udev does not say

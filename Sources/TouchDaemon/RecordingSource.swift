@@ -92,20 +92,17 @@ public final class RecordingSource: InputSource {
     public var timeScale: Double { speed }
 
     /// The recording's device while it is present; nothing once it has ended.
-    public var deviceDescriptions: [JSONValue] {
-        guard isPresent else { return [] }
-        guard case .object(let members) = announcement else { return [] }
-        return [.object([("device", .string(deviceID))] + members)]
-    }
+    public var deviceDescriptions: [DeviceListing] { isPresent ? [announcement] : [] }
 
-    public var presentDevices: [(id: String, description: JSONValue)] { isPresent ? [(deviceID, announcement)] : [] }
+    public var presentDevices: [(id: String, description: DeviceListing)] { isPresent ? [(deviceID, announcement)] : [] }
 
-    /// What the `devices` topic is told of the device: what it is told of a live device (its
-    /// name, kind and the entry that matched it; a recording has no device node), and that it is
-    /// a recording.
-    private var announcement: JSONValue {
+    /// What the `devices` request and topic are told of the device: what they are told of a live
+    /// device (its name, kind and the entry that matched it; a recording has no device node and
+    /// no grab), and that it is a recording.
+    private var announcement: DeviceListing {
         let matched = replay.match?.explanation ?? replay.window.map { "mapped onto window \($0)" } ?? "no entry"
-        return .object([("name", .string(name)), ("kind", .string(replay.kind.rawValue)), ("matched", .string(matched)), ("source", "recording")])
+        return DeviceListing(
+            devnode: nil, name: name, kind: replay.kind.rawValue, use: .used(id: deviceID, matched: matched, grabbed: nil), isRecording: true)
     }
 
     /// Reports the recording's anomalies and its device, then starts playing unless it waits for

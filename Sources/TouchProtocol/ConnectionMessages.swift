@@ -33,14 +33,15 @@ extension MessageEncoder {
         }
     }
 
-    /// An input device appeared; `description` is what the `devices` request lists for it. With
-    /// `alreadyPresent`, it was there before the client subscribed (`"already_present":true`).
-    public static func deviceAdded(id: String, description: JSONValue, alreadyPresent: Bool = false) -> OutboundMessage {
+    /// An input device appeared, `id` by its identity; the message's `description` is
+    /// ``DeviceListing/announced``. With `alreadyPresent`, it was there before the client
+    /// subscribed (`"already_present":true`).
+    public static func deviceAdded(id: String, description: DeviceListing, alreadyPresent: Bool = false) -> OutboundMessage {
         OutboundMessage(topic: .devices, droppable: false) { w in
             w.member("type"); w.literal(#""device""#)
             w.member("event"); w.literal(#""added""#)
             w.member("device"); w.string(id)
-            w.member("description"); w.value(description)
+            w.member("description"); w.value(description.announced)
             if alreadyPresent {
                 w.member("already_present"); w.bool(true)
             }

@@ -16,8 +16,7 @@ public enum Reply {
 }
 
 /// The results of the requests whose answer is not a description of the tree (``TreeDescription``)
-/// or of an installer's session (``RecordingReply``, ``CalibrationReply``): one function each. A
-/// device's description is its input source's; ``devices(_:)`` lists them.
+/// or of an installer's session (``RecordingReply``, ``CalibrationReply``): one function each.
 public enum ReplyResult {
     /// `ping`: `{"pong":true}`.
     public static let pong: JSONValue = .object([("pong", true)])
@@ -50,7 +49,7 @@ public enum ReplyResult {
     public static func receivingRemoteControl(_ receiving: Bool) -> JSONValue { .object([("receiving", .bool(receiving))]) }
 
     /// `devices`: each device's description, as its input source gives it.
-    public static func devices(_ descriptions: [JSONValue]) -> JSONValue { .array(descriptions) }
+    public static func devices(_ devices: [DeviceListing]) -> JSONValue { .array(devices.map(\.listed)) }
 
     /// `stats`: the daemon's counters, by their names in `docs/protocol.md`.
     public static func stats(_ counters: StatsCounters) -> JSONValue {

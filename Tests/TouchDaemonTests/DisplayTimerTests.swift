@@ -107,8 +107,8 @@ import TouchSystem
         func start(on loop: EventLoop, sink: @escaping (InputSourceEvent) -> Void) throws {}
         func stop() {}
         func layoutChanged(to layout: LayoutDocument, tree: ViewTree) {}
-        var deviceDescriptions: [JSONValue] { [] }
-        var presentDevices: [(id: String, description: JSONValue)] { [] }
+        var deviceDescriptions: [DeviceListing] { [] }
+        var presentDevices: [(id: String, description: DeviceListing)] { [] }
         var now: Double { 0 }
         var timeScale: Double { 0.25 }
     }

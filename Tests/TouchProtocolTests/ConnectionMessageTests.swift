@@ -19,13 +19,32 @@ import TouchProtocol
     }
 
     @Test func deviceMessagesCarryTheirDescription() {
-        let added = MessageEncoder.deviceAdded(id: "usb-1/1234:0001/pad", description: .object([("devnode", "/dev/input/event5"), ("kind", "touchscreen")]))
+        let pad = DeviceListing(
+            devnode: "/dev/input/event5", name: "Pad \"7\"", kind: "touchscreen",
+            use: .used(id: "usb-1/1234:0001/pad", matched: "device[0] → window main", grabbed: true))
+        let added = MessageEncoder.deviceAdded(id: "usb-1/1234:0001/pad", description: pad)
         #expect(
             added.line(seq: 9)
-                == #"{"seq":9,"type":"device","event":"added","device":"usb-1/1234:0001/pad","description":{"devnode":"/dev/input/event5","kind":"touchscreen"}}"#
-                + "\n")
+                == #"{"seq":9,"type":"device","event":"added","device":"usb-1/1234:0001/pad","description":{"devnode":"/dev/input/event5","name":"Pad \"7\"","kind":"touchscreen","matched":"device[0] → window main"}}"#
+                + "\n", "announced without its identity (the message has it) and its grab")
+        #expect(MessageEncoder.deviceAdded(id: "x", description: pad, alreadyPresent: true).body.hasSuffix(#","already_present":true"#))
         #expect(MessageEncoder.deviceRemoved(id: "a\"b").line(seq: 12) == #"{"seq":12,"type":"device","event":"removed","device":"a\"b"}"# + "\n")
         #expect(added.topic == .devices && !added.droppable)
+    }
+
+    @Test func theDevicesReplyListsDevicesInUseIgnoredAndRecorded() {
+        let used = DeviceListing(
+            devnode: "/dev/input/event5", name: "Pad", kind: "touchscreen", use: .used(id: "pad", matched: "device[0] → window main", grabbed: false))
+        let ignored = DeviceListing(devnode: "/dev/input/event2", name: "Keys", kind: "keys", use: .ignored(reason: "no entry matched"))
+        let recording = DeviceListing(
+            devnode: nil, name: "Rec", kind: "touchpad", use: .used(id: "replay:Rec", matched: "mapped onto window w", grabbed: nil), isRecording: true)
+        #expect(used.id == "pad" && ignored.id == nil && recording.id == "replay:Rec")
+        #expect(
+            ReplyResult.devices([used, ignored, recording]).jsonText
+                == #"[{"device":"pad","devnode":"/dev/input/event5","name":"Pad","kind":"touchscreen","matched":"device[0] → window main","grabbed":false},"#
+                + #"{"devnode":"/dev/input/event2","name":"Keys","kind":"keys","ignored":"no entry matched"},"#
+                + #"{"device":"replay:Rec","name":"Rec","kind":"touchpad","matched":"mapped onto window w","source":"recording"}]"#)
+        #expect(recording.announced.jsonText == #"{"name":"Rec","kind":"touchpad","matched":"mapped onto window w","source":"recording"}"#)
     }
 
     @Test func replyResults() {
