@@ -16,42 +16,45 @@ extension Application {
         // last event changed may not, so only they are looked at.
         live.settle()
         // The changed touches' places in `live`: none leaves it before `deliver` retires them.
-        var changed: [Int] = []
-        changed.reserveCapacity(frame.contacts.count)
+        var changed = Self.take(&scratch.changed)
+        defer { Self.putBack(&changed, into: &scratch.changed) }
         // The contacts of this frame so far (all of one device).
         var seen = SeenContacts(capacity: frame.contacts.count)
-
-        for contact in frame.contacts {
-            let key = TouchKey(device: frame.device, contact: contact.id)
-            guard seen.insert(contact.id) else {
-                report.anomalies.append("device \(frame.device): contact \(contact.id) twice in one frame")
+        for k in frame.contacts.indices {
+            guard seen.insert(k, of: frame.contacts) else {
+                report.anomalies.append("device \(frame.device): contact \(frame.contacts[k].id) twice in one frame")
                 continue
             }
-            // A live touch is changed in place: one look-up per contact.
-            if let i = live.index(of: key) {
-                if contact.phase == .began {
-                    report.anomalies.append("device \(frame.device): contact \(contact.id) began twice")
-                }
-                Self.update(&live[i], with: contact, timestamp: frame.timestamp)
-                live.unsettled.append(key)
-                if live[i].touch.phase != .stationary { changed.append(i) }
-            } else {
-                guard contact.phase == .began else {
-                    if contact.phase != .stationary {
-                        report.anomalies.append(
-                            "device \(frame.device): contact \(contact.id) \(contact.phase.rawValue) without a touch-down")
-                    }
-                    continue
-                }
-                begin(contact, frame: frame, report: &report)
-                live.unsettled.append(key)
-                changed.append(live.count - 1)
-            }
+            if let i = apply(frame.contacts[k], of: frame, report: &report) { changed.append(i) }
         }
         statistics.anomalies += report.anomalies.count
         if !report.hits.isEmpty { hitsReady(report.hits) }
         deliver(changed, report: &report)
         return report
+    }
+
+    /// Updates the live touch of `contact`, or begins one if it lands; returns the touch's place in
+    /// `live` when it changed (it did not stand still).
+    private mutating func apply(_ contact: InputContact, of frame: InputFrame, report: inout DispatchReport) -> Int? {
+        let key = TouchKey(device: frame.device, contact: contact.id)
+        // A live touch is changed in place: one look-up per contact.
+        if let i = live.index(of: key) {
+            if contact.phase == .began {
+                report.anomalies.append("device \(frame.device): contact \(contact.id) began twice")
+            }
+            Self.update(&live[i], with: contact, timestamp: frame.timestamp)
+            live.unsettled.append(key)
+            return live[i].touch.phase != .stationary ? i : nil
+        }
+        guard contact.phase == .began else {
+            if contact.phase != .stationary {
+                report.anomalies.append("device \(frame.device): contact \(contact.id) \(contact.phase.rawValue) without a touch-down")
+            }
+            return nil
+        }
+        begin(contact, frame: frame, report: &report)
+        live.unsettled.append(key)
+        return live.count - 1
     }
 
     /// Cancels the live touches that `shouldCancel` selects, as one event.
@@ -149,27 +152,38 @@ extension Application {
                 countUnhandledCalls(trigger, in: report.changedTouches)
                 continue
             }
-            var groups: [(view: ResponderID, touches: [Touch])] = []
-            // Looked at in place; only the touches of this phase are copied into their groups.
-            for i in report.changedTouches.indices where HandlerTrigger(phase: report.changedTouches[i].phase) == trigger {
-                let touch = report.changedTouches[i]
-                guard touch.delivery == .delivered, let view = touch.view, !gestures.isClaimed(touch.id) else { continue }
-                if !gestures.isEmpty && !heldBack(touch) { continue }
-                if let i = groups.firstIndex(where: { $0.view == view }) {
-                    groups[i].touches.append(touch)
-                } else {
-                    groups.append((view, [touch]))
-                }
-            }
-            for group in groups {
-                callChain(from: group.view, trigger: trigger, touches: group.touches, report: &report)
-                // Without recognizers no arbitration needs to know (one attached later never gets the touch).
-                if trigger == .touchesBegan && !gestures.isEmpty { for touch in group.touches { gestures.beganDelivered(touch.id) } }
-            }
+            callViews(trigger, report: &report)
         }
         if !forwarding.modes.isEmpty { forwardUnrouted(report.changedTouches, report: &report) }
         retireFinished(changed)
         if !gestures.isEmpty { resetFinishedRecognizers(time: event.timestamp, report: &report) }
+    }
+
+    /// Calls `trigger` on the views of the changed touches in its phase: one call per view with all
+    /// of that view's touches, views in the order of their first touch. A touch claimed by a
+    /// recognizer, or held back by one, makes no call.
+    private mutating func callViews(_ trigger: HandlerTrigger, report: inout DispatchReport) {
+        var calls = Self.take(&scratch.calls)
+        var touches = Self.take(&scratch.touches)
+        defer {
+            Self.putBack(&calls, into: &scratch.calls)
+            Self.putBack(&touches, into: &scratch.touches)
+        }
+        // Looked at in place; only the touches of this phase are copied.
+        for i in report.changedTouches.indices where HandlerTrigger(phase: report.changedTouches[i].phase) == trigger {
+            let touch = report.changedTouches[i]
+            guard touch.delivery == .delivered, let view = touch.view, !gestures.isClaimed(touch.id) else { continue }
+            if !gestures.isEmpty && !heldBack(touch) { continue }
+            calls.append(ViewCall(view: view, touch: i))
+        }
+        // Each view's call comes with its first touch, and has its touches from there on.
+        for c in calls.indices where !calls[..<c].contains(where: { $0.view == calls[c].view }) {
+            touches.removeAll(keepingCapacity: true)
+            for other in calls[c...] where other.view == calls[c].view { touches.append(report.changedTouches[other.touch]) }
+            callChain(from: calls[c].view, trigger: trigger, touches: touches, report: &report)
+            // Without recognizers no arbitration needs to know (one attached later never gets the touch).
+            if trigger == .touchesBegan && !gestures.isEmpty { for touch in touches { gestures.beganDelivered(touch.id) } }
+        }
     }
 
     /// Records where a live touch is in its view, as the view is now (the view may move later):
@@ -189,7 +203,8 @@ extension Application {
 
     /// Finished touches leave, in the order they changed (the tap tracker hears of each).
     private mutating func retireFinished(_ changed: [Int]) {
-        var finished: [Int] = []
+        var finished = Self.take(&scratch.finished)
+        defer { Self.putBack(&finished, into: &scratch.finished) }
         for i in changed {
             switch live[i].touch.phase {
             case .ended:
@@ -206,7 +221,8 @@ extension Application {
             }
         }
         // Last place first: the touch that takes a removed one's place has finished already or not at all.
-        for i in finished.sorted(by: >) {
+        finished.sort(by: >)
+        for i in finished {
             let id = live[i].touch.id
             live.remove(at: i)
             forgetIfUnwatched(id)

@@ -70,6 +70,8 @@ public struct Application: Sendable {
     /// says where a sample is in its view.
     public var recordsSampleLocationsInView = true
     var live = LiveTouches()
+    /// Lists each dispatch fills and empties, kept with their room (``DispatchScratch``).
+    var scratch = DispatchScratch()
     /// The input time through which display ticks were dispatched (``dispatchDue(by:)``): a move
     /// stamped before it waits for the next tick.
     var ticksDispatched = -Double.infinity

@@ -112,20 +112,20 @@ extension Application {
         }
     }
 
-    /// The contacts of one frame seen so far: a list for a handful, a set for more.
+    /// The contacts of one frame seen so far: for a handful, those before it in the frame are
+    /// looked through; for more, a set keeps them.
     struct SeenContacts {
-        private var list: [UInt64] = []
         private var set: Set<UInt64>?
 
         init(capacity: Int) {
-            if capacity > LiveTouches.scannedAtMost { set = Set(minimumCapacity: capacity) } else { list.reserveCapacity(capacity) }
+            if capacity > LiveTouches.scannedAtMost { set = Set(minimumCapacity: capacity) }
         }
 
-        /// Notes `contact`; returns whether it was not seen before.
-        mutating func insert(_ contact: UInt64) -> Bool {
-            if let inserted = set?.insert(contact).inserted { return inserted }
-            guard !list.contains(contact) else { return false }
-            list.append(contact)
+        /// Notes the contact at `k` of `contacts`, those before it noted already; returns whether
+        /// none of them has its number.
+        mutating func insert(_ k: Int, of contacts: [InputContact]) -> Bool {
+            if let inserted = set?.insert(contacts[k].id).inserted { return inserted }
+            for j in 0..<k where contacts[j].id == contacts[k].id { return false }
             return true
         }
     }

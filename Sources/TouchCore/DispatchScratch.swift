@@ -1,0 +1,38 @@
+extension Application {
+    /// Lists a dispatch fills and empties again, kept in the application between dispatches: a
+    /// frame's dispatch finds them with the room the last one left rather than allocating each
+    /// anew (a move frame is dispatched up to hundreds of times a second).
+    ///
+    /// A dispatch takes a list out (``take(_:)``) while it works with it, so that it can change the
+    /// rest of the application meanwhile, and puts it back emptied (``putBack(_:into:)``). Nothing
+    /// in them outlives the dispatch that filled them.
+    struct DispatchScratch: Sendable {
+        /// The changed touches' places in `live`.
+        var changed: [Int] = []
+        /// The finished touches' places in `live`.
+        var finished: [Int] = []
+        /// The view calls of one phase, one per delivered touch.
+        var calls: [ViewCall] = []
+        /// The touches of one view call.
+        var touches: [Touch] = []
+    }
+
+    /// A changed touch's call of its view: the view, and the touch's place in the changed touches.
+    struct ViewCall: Sendable {
+        var view: ResponderID
+        var touch: Int
+    }
+
+    /// Takes the list out of `place` (with its room), leaving an empty one there.
+    static func take<Element>(_ place: inout [Element]) -> [Element] {
+        var taken: [Element] = []
+        swap(&taken, &place)
+        return taken
+    }
+
+    /// Empties `list` and puts it back in `place`, its room kept for the next dispatch.
+    static func putBack<Element>(_ list: inout [Element], into place: inout [Element]) {
+        list.removeAll(keepingCapacity: true)
+        swap(&list, &place)
+    }
+}
