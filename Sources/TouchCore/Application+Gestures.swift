@@ -61,30 +61,50 @@ extension Application {
     /// Runs the recognizers on one event's changed touches, before the views see them.
     mutating func runRecognizers(_ changed: [Touch], time: Double, report: inout DispatchReport) {
         guard !gestures.isEmpty else { return }
-        for touch in changed where touch.phase == .began {
-            // Every touch hit-tested into a view reaches the recognizers of that view and its
-            // superviews, even one the view itself does not get because it has multiple touch
-            // disabled (UIKit: a pinch works on a view without multipleTouchEnabled).
-            guard let view = touch.view, touch.delivery == .delivered || touch.delivery == .multipleTouchDisabled else { continue }
-            var ids: [ResponderID] = []
-            var current: ResponderID? = view
-            while let v = current {
-                for id in gestures.byView[v] ?? [] where gestures.recognizers[id]?.acceptsTouches == true { ids.append(id) }
-                current = tree.superview(of: v)
+        for touch in changed where touch.phase == .began { giveToRecognizers(touch) }
+        // Each recognizer's touches of this event, in the event's order, recognizers in attachment
+        // order: one pass over the touches' recognizers rather than one over the touches per recognizer.
+        var pairs = Self.take(&scratch.recognizerTouches)
+        var touches = Self.take(&scratch.touches)
+        defer {
+            Self.putBack(&pairs, into: &scratch.recognizerTouches)
+            Self.putBack(&touches, into: &scratch.touches)
+        }
+        for t in changed.indices {
+            for id in gestures.touches[changed[t].id]?.recognizers ?? [] {
+                if let place = gestures.position(of: id) { pairs.append(RecognizerTouch(recognizer: place, touch: t)) }
             }
-            gestures.touches[touch.id, default: TouchArbitration()].recognizers = ids
         }
-        // Each recognizer's touches of this event, in the event's order: one pass over the touches'
-        // recognizers rather than one over the touches per recognizer.
-        var mine: [ResponderID: [Touch]] = [:]
-        for touch in changed {
-            for id in gestures.touches[touch.id]?.recognizers ?? [] where mine[id]?.last?.id != touch.id { mine[id, default: []].append(touch) }
+        guard !pairs.isEmpty else { return }
+        pairs.sort(by: <)
+        var start = 0
+        while start < pairs.count {
+            touches.removeAll(keepingCapacity: true)
+            var end = start
+            while end < pairs.count && pairs[end].recognizer == pairs[start].recognizer {
+                // A recognizer listed twice for a touch gets it once.
+                if end == start || pairs[end].touch != pairs[end - 1].touch { touches.append(changed[pairs[end].touch]) }
+                end += 1
+            }
+            let id = gestures.order[pairs[start].recognizer]
+            if let next = gestures.touchesChanged(id, touches, time: time) { transition(id, to: next, time: time, report: &report) }
+            start = end
         }
-        guard !mine.isEmpty else { return }
-        for id in gestures.inOrder(mine.keys) {
-            guard let touches = mine[id], let next = gestures.touchesChanged(id, touches, time: time) else { continue }
-            transition(id, to: next, time: time, report: &report)
+    }
+
+    /// Gives a touch that began to the recognizers that may take it now: those of its view and of
+    /// its view's superviews. Every touch hit-tested into a view reaches them, even one the view
+    /// itself does not get because it has multiple touch disabled (UIKit: a pinch works on a view
+    /// without multipleTouchEnabled).
+    private mutating func giveToRecognizers(_ touch: Touch) {
+        guard let view = touch.view, touch.delivery == .delivered || touch.delivery == .multipleTouchDisabled else { return }
+        var ids: [ResponderID] = []
+        var current: ResponderID? = view
+        while let v = current {
+            for id in gestures.byView[v] ?? [] where gestures.recognizers[id]?.acceptsTouches == true { ids.append(id) }
+            current = tree.superview(of: v)
         }
+        gestures.touches[touch.id, default: TouchArbitration()].recognizers = ids
     }
 
     /// Moves a recognizer to `state`, with UIKit's arbitration.
@@ -278,11 +298,14 @@ extension Application {
 
     /// Resets recognizers that are done and whose touches have all finished.
     mutating func resetFinishedRecognizers(time: Double, report: inout DispatchReport) {
-        // Only a recognizer given a touch can have finished or be undecided.
+        // Only a recognizer given a touch can have finished or be undecided; most events leave
+        // every one of them as it was, and then none is put in order.
+        guard gestures.engaged.contains(where: { resetDue($0) != nil }) else {
+            gestures.forgetRetired()
+            return
+        }
         for id in gestures.inOrder(gestures.engaged) {
-            guard let (finished, undecided) = gestures.recognizers[id].map({ r in
-                r.touchIDs.contains { live.contains($0) } ? (false, false) : (r.state.isTerminal, r.isUndecided)
-            }) else { continue }
+            guard let (finished, undecided) = resetDue(id) else { continue }
             if finished {
                 gestures.reset(id, time: time)
             } else if undecided {
@@ -291,6 +314,15 @@ extension Application {
             }
         }
         gestures.forgetRetired()
+    }
+
+    /// Whether recognizer `id`, none of whose touches is down any more, has finished (it is reset)
+    /// or is undecided (it fails quietly); `nil` when it has touches down or is neither.
+    private func resetDue(_ id: ResponderID) -> (finished: Bool, undecided: Bool)? {
+        guard let r = gestures.recognizers[id], !r.touchIDs.contains(where: { live.contains($0) }) else { return nil }
+        let finished = r.state.isTerminal
+        let undecided = r.isUndecided
+        return finished || undecided ? (finished, undecided) : nil
     }
 
     /// A recognizer whose touches ended without it deciding fails without a record; those waiting

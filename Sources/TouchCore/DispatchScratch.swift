@@ -13,14 +13,26 @@ extension Application {
         var finished: [Int] = []
         /// The view calls of one phase, one per delivered touch.
         var calls: [ViewCall] = []
-        /// The touches of one view call.
+        /// The touches of one call: a view's or a recognizer's.
         var touches: [Touch] = []
+        /// Which recognizer gets which changed touch.
+        var recognizerTouches: [RecognizerTouch] = []
     }
 
     /// A changed touch's call of its view: the view, and the touch's place in the changed touches.
     struct ViewCall: Sendable {
         var view: ResponderID
         var touch: Int
+    }
+
+    /// A changed touch a recognizer gets: the recognizer's place in attachment order, and the
+    /// touch's place in the changed touches.
+    struct RecognizerTouch: Sendable {
+        var recognizer: Int
+        var touch: Int
+
+        /// Recognizers in attachment order, each one's touches in the event's order.
+        static func < (a: Self, b: Self) -> Bool { a.recognizer < b.recognizer || (a.recognizer == b.recognizer && a.touch < b.touch) }
     }
 
     /// Takes the list out of `place` (with its room), leaving an empty one there.

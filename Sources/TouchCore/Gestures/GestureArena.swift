@@ -83,6 +83,9 @@ struct GestureArena: Sendable {
 
     var isEmpty: Bool { recognizers.isEmpty }
 
+    /// Recognizer `id`'s place in attachment order (in ``order``).
+    func position(of id: ResponderID) -> Int? { position[id] }
+
     /// `ids` in attachment order.
     func inOrder(_ ids: some Sequence<ResponderID>) -> [ResponderID] {
         ids.compactMap { id in position[id].map { (id, $0) } }.sorted { $0.1 < $1.1 }.map(\.0)
