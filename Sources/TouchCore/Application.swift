@@ -236,14 +236,20 @@ public struct Application: Sendable {
     /// later `send`, ``dispatchDue(by:)`` or ``dispatchAll()``; everything else is dispatched now.
     public mutating func send(_ event: QueuedEvent) -> [DispatchReport] {
         var reports: [DispatchReport] = []
-        let time = event.timestamp
-        if !queue.isEmpty { dispatch(dueBy: time.nextDown, at: time.nextDown, hitsReady: { _ in }, dispatched: { reports.append($0) }) }
-        while enqueue(event) == .full {
-            guard let report = dispatchNext() else { break }
-            reports.append(report)
-        }
-        dispatch(dueBy: time, at: time, hitsReady: { _ in }, dispatched: { reports.append($0) })
+        send(event, hitsReady: { _ in }, dispatched: { reports.append($0) })
         return reports
+    }
+
+    /// Sends `event` as ``send(_:)`` does, handing each report and the hit records of touch-down
+    /// frames on as ``dispatchDue(by:hitsReady:dispatched:)`` does, without a list of the reports.
+    public mutating func send(_ event: QueuedEvent, hitsReady: ([HitRecord]) -> Void, dispatched: (DispatchReport) -> Void) {
+        let time = event.timestamp
+        if !queue.isEmpty { dispatch(dueBy: time.nextDown, at: time.nextDown, hitsReady: hitsReady, dispatched: dispatched) }
+        while enqueue(event) == .full {
+            guard let oldest = queue.dequeue() else { break }
+            dispatched(dispatch(oldest, hitsReady: hitsReady))
+        }
+        dispatch(dueBy: time, at: time, hitsReady: hitsReady, dispatched: dispatched)
     }
 
     // MARK: - Changing the tree

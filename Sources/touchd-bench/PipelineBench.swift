@@ -85,20 +85,26 @@ struct PipelineBench {
     ) -> Int {
         var pipeline = self.pipeline
         var frames = 0
-        func deliver(_ reports: [DispatchReport], tree: ViewTree) {
-            for report in reports {
-                for message in MessageEncoder.messages(for: report, interest: interest) {
-                    for i in subscribers.interests.indices where subscribers.interests[i].wants(message) {
-                        subscribers.buffers[i].appendLine(message, seq: subscribers.seq[i])
-                        subscribers.seq[i] += 1
-                    }
+        // As the daemon publishes: each report's messages as the dispatch hands it on, then one
+        // flush for everything a frame produced.
+        func publish(_ report: DispatchReport) {
+            for message in MessageEncoder.messages(for: report, interest: interest) {
+                for i in subscribers.interests.indices where subscribers.interests[i].wants(message) {
+                    subscribers.buffers[i].appendLine(message, seq: subscribers.seq[i])
+                    subscribers.seq[i] += 1
                 }
             }
-            // The socket takes everything: the buffers are emptied as a flush does.
+        }
+        // The socket takes everything: the buffers are emptied as a flush does.
+        func flush() {
             for i in subscribers.buffers.indices {
                 subscribers.bytes &+= subscribers.buffers[i].count
                 subscribers.buffers[i].removeAll(keepingCapacity: true)
             }
+        }
+        func send(_ frame: InputFrame) {
+            app.send(.touches(frame), hitsReady: { _ in }, dispatched: publish)
+            flush()
         }
         for event in events {
             var shifted = event
@@ -106,16 +112,17 @@ struct PipelineBench {
             guard var frame = pipeline.feed(shifted) else { continue }
             frames += 1
             if let each {
-                each(frame.isMoveOnly) { deliver(app.send(frame), tree: app.tree) }
+                each(frame.isMoveOnly) { send(frame) }
             } else {
-                deliver(app.send(frame), tree: app.tree)
+                send(frame)
             }
             frame.contacts = []
         }
         let end = EventTime(microseconds: (events.last?.time.microseconds ?? 0) + Int64(offset * 1e6))
-        if let frame = pipeline.finish(at: end) { deliver(app.send(frame), tree: app.tree) }
-        deliver(app.dispatchDue(by: .infinity), tree: app.tree)
-        if let report = app.flushTimers() { deliver([report], tree: app.tree) }
+        if let frame = pipeline.finish(at: end) { send(frame) }
+        app.dispatchDue(by: .infinity, hitsReady: { _ in }, dispatched: publish)
+        if let report = app.flushTimers() { publish(report) }
+        flush()
         return frames
     }
 
