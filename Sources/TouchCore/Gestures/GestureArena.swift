@@ -92,7 +92,15 @@ struct GestureArena: Sendable {
     }
 
     /// The earliest timer of any recognizer (only a recognizer given a touch has one).
-    var nextDeadline: Double? { engaged.lazy.compactMap { recognizers[$0]?.deadline }.min() }
+    /// (A loop: a lazy map's closure would capture, and allocate, a copy of the recognizers.)
+    var nextDeadline: Double? {
+        var earliest: Double?
+        for id in engaged {
+            guard let deadline = recognizers[id]?.deadline else { continue }
+            if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        }
+        return earliest
+    }
 
     /// The recognizers whose timers are due at or before `time`, first due first (by id among
     /// equals): the order ``nextTimer`` gives them in, found in one pass.
