@@ -205,7 +205,9 @@ extension Daemon: ScheduledDispatch {
         if !report.anomalies.isEmpty { for anomaly in report.anomalies { observer.anomaly(anomaly) } }
         recentTouches.record(report)
         for sink in services.sinks { sink.deliver(report) }
-        for message in MessageEncoder.messages(for: report, interest: interest, hitsSent: hitsSent, marks: &inputRateMarks) {
+        let messages = MessageEncoder.messages(
+            for: report, interest: interest, hitsSent: hitsSent, marks: &inputRateMarks, batch: &messageBatch)
+        for message in messages {
             server.broadcast(message)
         }
     }

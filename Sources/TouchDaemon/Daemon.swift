@@ -72,6 +72,8 @@ public final class Daemon {
     var interest = MessageInterest([])
     /// The samples of the moves waiting for their display tick already sent at the input's rate.
     var inputRateMarks = InputRateMarks()
+    /// The buffers every dispatched event's messages are written in, kept with their room.
+    var messageBatch = MessageBatch()
     /// The status line last given to the observer.
     var lastStatus = ""
     /// Status lines follow client and device changes at most once a second, and only while

@@ -37,6 +37,12 @@ public struct JSONWriter: ~Copyable {
         try body(UnsafeBufferPointer(start: base, count: count))
     }
 
+    /// Forgets what was written, keeping the buffer's room for what is written next.
+    public mutating func removeAll() {
+        count = 0
+        first = true
+    }
+
     /// Starts the members of another object body after what was written (the next
     /// ``member(_:)`` writes no comma).
     public mutating func beginMembers() { first = true }

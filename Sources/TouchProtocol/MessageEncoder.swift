@@ -31,13 +31,36 @@ public enum MessageEncoder {
     public static func messages(
         for report: DispatchReport, interest: MessageInterest, hitsSent: Bool, marks: inout InputRateMarks
     ) -> [OutboundMessage] {
-        let touches = interest.wants(.touches) ? report.changedTouches.count : 0
-        let hits = hitsSent ? 0 : report.hits.count
         // All the event's messages in one buffer: one allocation for their bodies.
-        var batch = MessageBatch(
-            messages: hits + touches + report.presses.count + report.gestures.count
-                + report.actions.count + report.firstResponderChanges.count + 2)
-        if hits > 0 { addHits(report.hits, interest: interest, to: &batch) }
+        var batch = MessageBatch(messages: roughCount(of: report, interest: interest, hitsSent: hitsSent) + 2)
+        add(report, interest: interest, hitsSent: hitsSent, marks: &marks, to: &batch)
+        return batch.finish()
+    }
+
+    /// The same messages (``messages(for:interest:hitsSent:marks:)``), written in `batch`, which
+    /// keeps its room for the next event's: what the daemon does for every event, without an
+    /// allocation once the batch is warm. The messages are the batch's until its next use.
+    public static func messages(
+        for report: DispatchReport, interest: MessageInterest, hitsSent: Bool, marks: inout InputRateMarks,
+        batch: inout MessageBatch
+    ) -> [OutboundMessage] {
+        batch.removeAll()
+        add(report, interest: interest, hitsSent: hitsSent, marks: &marks, to: &batch)
+        return batch.take()
+    }
+
+    /// About how many messages a report makes.
+    private static func roughCount(of report: DispatchReport, interest: MessageInterest, hitsSent: Bool) -> Int {
+        (hitsSent ? 0 : report.hits.count) + (interest.wants(.touches) ? report.changedTouches.count : 0) + report.presses.count
+            + report.gestures.count + report.actions.count + report.firstResponderChanges.count
+    }
+
+    /// Adds the messages of one dispatched event to `batch` (see ``messages(for:interest:hitsSent:marks:)``).
+    private static func add(
+        _ report: DispatchReport, interest: MessageInterest, hitsSent: Bool, marks: inout InputRateMarks, to batch: inout MessageBatch
+    ) {
+        let touches = interest.wants(.touches) ? report.changedTouches.count : 0
+        if !hitsSent && !report.hits.isEmpty { addHits(report.hits, interest: interest, to: &batch) }
         if touches > 0 { touchMessages(of: report.changedTouches, forms: interest.touchForms, after: marks, to: &batch) }
         if !marks.isEmpty { marks.dispatched(report.changedTouches) }
         for press in report.presses { add(press, to: &batch) }
@@ -56,7 +79,6 @@ public enum MessageEncoder {
             if actions { add(action, to: &batch) }
         }
         for remaining in changes[change...] { add(remaining, to: &batch) }
-        return batch.finish()
     }
 
     /// The `hit` messages (and `hit_test` traces) of a touch-down frame's hits, the first messages

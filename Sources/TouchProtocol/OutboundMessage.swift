@@ -136,18 +136,28 @@ enum ViewList: Sendable {
     }
 }
 
-/// Bytes written once and then only read, shared by the messages whose bodies they hold.
+/// Bytes written and then only read, shared by the messages whose bodies they hold. A batch that
+/// keeps its storage writes it again only once no message refers to it any more
+/// (``MessageBatch/take()``).
 final class MessageStorage: @unchecked Sendable {
-    // Immutable after `init`: safe to share between threads.
+    // Written only while nothing else refers to it: safe to share between threads.
     let bytes: UnsafeMutableBufferPointer<UInt8>
 
-    init(copying source: UnsafeBufferPointer<UInt8>) {
-        let room = UnsafeMutablePointer<UInt8>.allocate(capacity: max(source.count, 1))
-        if let base = source.baseAddress { room.update(from: base, count: source.count) }
-        bytes = UnsafeMutableBufferPointer(start: room, count: source.count)
+    /// Storage holding `source`, with room for `capacity` bytes in all.
+    init(copying source: UnsafeBufferPointer<UInt8>, capacity: Int = 0) {
+        let room = UnsafeMutablePointer<UInt8>.allocate(capacity: max(source.count, capacity, 1))
+        bytes = UnsafeMutableBufferPointer(start: room, count: max(source.count, capacity))
+        refill(from: source)
     }
 
     deinit { bytes.deallocate() }
+
+    /// Copies `source` over the first bytes (as many as there is room for). Only while no message
+    /// refers to the storage.
+    func refill(from source: UnsafeBufferPointer<UInt8>) {
+        guard let from = source.baseAddress, let to = bytes.baseAddress else { return }
+        to.update(from: from, count: min(source.count, bytes.count))
+    }
 
     /// What messages of a batch point to until the batch is finished.
     static let empty = MessageStorage(copying: UnsafeBufferPointer(start: nil, count: 0))
@@ -155,10 +165,16 @@ final class MessageStorage: @unchecked Sendable {
 
 /// Messages written one after another into one buffer: the messages of one dispatched event cost
 /// one allocation for all their bodies, however many there are.
+///
+/// A batch kept from one event to the next (``removeAll()``, then ``take()``) costs none once
+/// warm: it writes into the same buffer, lists the messages in the same array, and copies their
+/// bodies into the storage of the last messages it gave, when none of those is left.
 public struct MessageBatch: ~Copyable {
     private var writer: JSONWriter
     /// The messages so far, their bodies' places in `writer` set, their storage not yet.
     private var messages: [OutboundMessage] = []
+    /// The storage of the messages ``take()`` gave last, kept to be written again.
+    private var storage: MessageStorage?
 
     /// A batch with room for about `messages` messages of ordinary size.
     public init(messages: Int = 8) {
@@ -206,6 +222,30 @@ public struct MessageBatch: ~Copyable {
                 writer.value(value)
             }
         }
+    }
+
+    /// Empties the batch for another event's messages, keeping its room.
+    public mutating func removeAll() {
+        writer.removeAll()
+        messages.removeAll(keepingCapacity: true)
+    }
+
+    /// The messages so far, in the order they were added; the batch keeps them, and its room, until
+    /// ``removeAll()``. Their bodies go into the storage of the messages it gave last if none of
+    /// those is left and it has room, else into new storage with the writer's room.
+    public mutating func take() -> [OutboundMessage] {
+        let needed = writer.byteCount
+        let target: MessageStorage
+        if isKnownUniquelyReferenced(&storage), let kept = storage, kept.bytes.count >= needed {
+            writer.withBytes { kept.refill(from: $0) }
+            target = kept
+        } else {
+            let capacity = writer.capacity
+            target = writer.withBytes { MessageStorage(copying: $0, capacity: capacity) }
+            storage = target
+        }
+        for i in messages.indices { messages[i].storage = target }
+        return messages
     }
 
     /// The messages, in the order they were added.

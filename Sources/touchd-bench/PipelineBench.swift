@@ -87,8 +87,10 @@ struct PipelineBench {
         var frames = 0
         // As the daemon publishes: each report's messages as the dispatch hands it on, then one
         // flush for everything a frame produced.
+        var batch = MessageBatch()
+        var marks = InputRateMarks()
         func publish(_ report: DispatchReport) {
-            for message in MessageEncoder.messages(for: report, interest: interest) {
+            for message in MessageEncoder.messages(for: report, interest: interest, hitsSent: false, marks: &marks, batch: &batch) {
                 for i in subscribers.interests.indices where subscribers.interests[i].wants(message) {
                     subscribers.buffers[i].appendLine(message, seq: subscribers.seq[i])
                     subscribers.seq[i] += 1
