@@ -27,7 +27,7 @@ import TouchCore
 
     static func randomNumber(_ g: inout SplitMix, in domain: NumberDomain) -> Double {
         let specials: [Double] = [
-            0, -0.0, 1, domain.range.lowerBound, domain.range.upperBound, 5e-324, 1e-300, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
+            0, -0.0, 1, domain.range.lowerBound, domain.range.upperBound, Double.leastNonzeroMagnitude, 1e-300, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
             .infinity, -.infinity, .nan, 1e300, -1, 0.1, 1_000_000.000_001,
         ]
         if g.next() % 3 == 0 { return specials[Int(g.next() % UInt64(specials.count))] }

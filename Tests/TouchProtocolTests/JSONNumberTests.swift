@@ -45,7 +45,7 @@ import TouchProtocol
         var edges: [Double] = [
             0, -0.0, .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude, 1.7e308, 1.8e302, 1.79e302, 1e303,
             1e15, 1e15 - 1, 1e15 + 0.5, 4_294_967_296, 4_294_967_295.9999995, 9_007_199_254_740_992, 9_007_199_254_740_991,
-            9_007_199_254_740_991.5 - 0.5, 4_503_599_627_370_495.5, 0.5e-6, 0.49e-6, 1e-7, 5e-324, 2.225e-308, 123.456789,
+            9_007_199_254_740_991.5 - 0.5, 4_503_599_627_370_495.5, 0.5e-6, 0.49e-6, 1e-7, Double.leastNonzeroMagnitude.nextUp, Double.leastNormalMagnitude.nextDown, 123.456789,
             .infinity, .nan, .signalingNaN,
         ]
         edges += edges.map { -$0 }
