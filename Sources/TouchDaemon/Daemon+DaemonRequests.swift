@@ -56,8 +56,8 @@ extension Daemon {
         c.activeTouches = app.activeTouches.count
         c.wakeups = loop.wakeups
         c.devices = input.presentDevices.count
-        c.reloads = reloadsAccepted
-        c.reloadsRefused = reloadsRefused
+        c.reloads = reloads.accepted
+        c.reloadsRefused = reloads.refused
         return c
     }
 }

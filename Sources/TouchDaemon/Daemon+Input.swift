@@ -28,7 +28,7 @@ extension Daemon: ScheduledDispatch {
             body(
                 &app,
                 { hits in
-                    let messages = MessageEncoder.hitMessages(hits, interest: interest)
+                    let messages = publication.hitMessages(hits)
                     guard !messages.isEmpty else { return }
                     for message in messages { server.broadcast(message) }
                     server.flushBatch()
@@ -133,25 +133,26 @@ extension Daemon: ScheduledDispatch {
     /// `input` and `frames` forms has had yet: those forms follow the input's rate, whatever the
     /// window's display rate (the application still gets the moves at the tick).
     private func publishArrivals() {
-        guard !interest.touchForms.isDisjoint(with: .atArrival) else { return }
+        let forms = publication.interest.touchForms
+        guard !forms.isDisjoint(with: .atArrival) else { return }
         let messages: [OutboundMessage]
-        if interest.touchForms.contains(.input) {
+        if forms.contains(.input) {
             let moves: [[Touch]]
             do {
-                let marks = inputRateMarks  // gone before the marks change: they are not copied
+                let marks = publication.inputRateMarks  // gone before the marks change: they are not copied
                 moves = inPlace { $0.waitingMoveTouches(sentThrough: marks.sent) }
             }
             guard !moves.isEmpty else { return }
-            messages = MessageEncoder.arrivalMessages(of: moves, forms: interest.touchForms, marks: &inputRateMarks)
+            messages = publication.arrivalMessages(of: moves)
         } else {
             // The frames form alone: window points, from the samples without whole touches.
             let moves: [[WaitingTouchSamples]]
             do {
-                let marks = inputRateMarks
+                let marks = publication.inputRateMarks
                 moves = inPlace { $0.waitingMoveSamples(sentThrough: marks.sent) }
             }
             guard !moves.isEmpty else { return }
-            messages = MessageEncoder.arrivalFrameMessages(of: moves, marks: &inputRateMarks)
+            messages = publication.arrivalFrameMessages(of: moves)
         }
         guard !messages.isEmpty else { return }
         server.batch { for message in messages { server.broadcast(message) } }
@@ -205,9 +206,7 @@ extension Daemon: ScheduledDispatch {
         if !report.anomalies.isEmpty { for anomaly in report.anomalies { observer.anomaly(anomaly) } }
         recentTouches.record(report)
         for sink in services.sinks { sink.deliver(report) }
-        let messages = MessageEncoder.messages(
-            for: report, interest: interest, hitsSent: hitsSent, marks: &inputRateMarks, batch: &messageBatch)
-        for message in messages {
+        for message in publication.messages(for: report, hitsSent: hitsSent) {
             server.broadcast(message)
         }
     }

@@ -41,13 +41,13 @@ extension Daemon {
             input.layoutChanged(to: fresh.document, tree: app.tree)
             endCalibrations(reason: "the layout was reloaded")
             let new = TreeState(app)
-            let summary = ReloadSummary(old: layoutBaseline, running: running, new: new)
-            layoutBaseline = new
+            let summary = ReloadSummary(old: reloads.baseline, running: running, new: new)
+            reloads.baseline = new
             server.broadcast(MessageEncoder.reloaded(summary))
-            reloadsAccepted += 1
+            reloads.accepted += 1
             outcome = .success(app.tree.viewCount)
         } catch {
-            reloadsRefused += 1
+            reloads.refused += 1
             outcome = .failure(error)
         }
         lastStatus = statusText

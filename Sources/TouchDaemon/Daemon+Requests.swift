@@ -104,7 +104,8 @@ extension Daemon: SocketServerDelegate {
     /// or `hit_tests`: otherwise neither costs anything (no message carries them). Likewise only
     /// the topics and forms of `touch` message some client wants are encoded.
     func updateDiagnostics() {
-        interest = server.interest
+        let interest = server.interest
+        publication.interest = interest
         app.recordsResponderCalls = interest.wants(.calls)
         app.tracesHitTests = interest.wants(.hitTests)
         app.recordsSampleLocationsInView = interest.touchForms.contains(.input)

@@ -65,23 +65,15 @@ public final class Daemon {
     var recentTouches = TouchPathRecorder(limit: 200, pointLimit: 2_000)
     /// The views each client added and has not removed (`Daemon+Requests.swift`).
     var viewOwnership = ViewOwnership()
-    /// The layout's state as loaded (at start or by the last reload): what the `reload` message
-    /// compares the running tree with to tell the run-time changes a reload drops.
-    var layoutBaseline: TreeState
-    /// What the clients' subscriptions want, so that nothing else is encoded (``updateDiagnostics()``).
-    var interest = MessageInterest([])
-    /// The samples of the moves waiting for their display tick already sent at the input's rate.
-    var inputRateMarks = InputRateMarks()
-    /// The buffers every dispatched event's messages are written in, kept with their room.
-    var messageBatch = MessageBatch()
+    /// The layout's reloads: what the last one loaded, and how many were accepted or refused.
+    var reloads: ReloadHistory
+    /// What the clients want encoded, and how (``updateDiagnostics()``).
+    var publication = Publication()
     /// The status line last given to the observer.
     var lastStatus = ""
     /// Status lines follow client and device changes at most once a second, and only while
     /// something changes: an idle daemon has no timer scheduled.
     lazy var statusTimer = loop.timer { [weak self] in self?.statusTimerFired() }
-    /// Reloads that replaced the layout, and reloads refused.
-    var reloadsAccepted = 0
-    var reloadsRefused = 0
     /// The metrics file written for node_exporter, when there is one (`Daemon+Metrics.swift`).
     var metrics: MetricsFile?
     /// The recordings and calibrations clients run on devices (`Daemon+DeviceSessionRequests.swift`).
@@ -89,7 +81,7 @@ public final class Daemon {
 
     public init(app: Application, socket: DaemonSocket, loop: EventLoop, version: String, services: DaemonServices = DaemonServices()) {
         self.app = app
-        layoutBaseline = TreeState(app)
+        reloads = ReloadHistory(baseline: TreeState(app))
         // Responder calls are recorded only while a client subscribes to them (``updateDiagnostics()``):
         // recording them is most of dispatch's work.
         self.app.recordsResponderCalls = false
