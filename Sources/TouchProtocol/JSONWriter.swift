@@ -177,26 +177,23 @@ public struct JSONWriter: ~Copyable {
         // from integers: itself when integral, else its millionths rounded half away from zero as
         // `rounded()` does, computed exactly (every value here is far below 2^52).
         if abs(value) < 4_294_967_296 {
-            let whole = Int64(value)
-            if Double(whole) == value {
-                int(whole)
-                return
-            }
+            // Exact: |scaled| < 2^52, and an integral value's millionths are whole.
             let scaled = value * 1_000_000
             var micros = Int64(scaled)
             let rest = scaled - Double(micros)
             if rest >= 0.5 {
-                micros += 1
+                micros &+= 1
             } else if rest <= -0.5 {
-                micros -= 1
+                micros &-= 1
             }
-            if micros % 1_000_000 == 0 {
+            let (whole, fraction) = micros.magnitude.quotientAndRemainder(dividingBy: 1_000_000)
+            if fraction == 0 {
                 // One form: a value that rounds to a whole number is written as one (`1080`, never `1080.0`).
-                int(micros / 1_000_000)
+                unsigned(whole, negative: micros < 0)
                 return
             }
             if micros.magnitude >= 1_000 {
-                fixedMicros(micros)
+                fixed(whole, fraction, negative: micros < 0)
                 return
             }
         } else if value.isFinite && value == value.rounded() && abs(value) < 1e15 {
@@ -207,29 +204,50 @@ public struct JSONWriter: ~Copyable {
         text.withUTF8 { put($0) }
     }
 
-    /// Writes `micros / 1e6` with at most 6 decimals and no trailing zeros (but at least one).
-    ///
-    /// For a magnitude in 0.001 ..< 2^32 this is exactly Swift's shortest round-trip text of the
-    /// double nearest to `micros / 1e6` (which ``JSONValue``'s format prints): doubles there are
-    /// closer together than 1e-6, so no other decimal of at most 6 places reads back as that
-    /// double, and Swift uses no exponent in that range. It saves formatting through a string.
-    private mutating func fixedMicros(_ micros: Int64) {
-        reserve(28)
+    /// Writes `whole`, with a minus sign when `negative`.
+    private mutating func unsigned(_ whole: UInt64, negative: Bool) {
+        reserve(21)
         var p = base + count
-        if micros < 0 {
+        if negative {
             p.pointee = UInt8(ascii: "-")
             p += 1
         }
-        let k = micros.magnitude
-        p = Self.digits(k / 1_000_000, at: p)
+        count = Self.digits(whole, at: p) - base
+    }
+
+    /// Writes `whole.fraction` (`fraction` in millionths, 1 ... 999,999) with no trailing zeros in
+    /// the fraction, and a minus sign when `negative`.
+    ///
+    /// For a magnitude in 0.001 ..< 2^32 this is exactly Swift's shortest round-trip text of the
+    /// double nearest to the value (which ``JSONValue``'s format prints): doubles there are closer
+    /// together than 1e-6, so no other decimal of at most 6 places reads back as that double, and
+    /// Swift uses no exponent in that range. It saves formatting through a string.
+    private mutating func fixed(_ whole: UInt64, _ fraction: UInt64, negative: Bool) {
+        reserve(28)
+        var p = base + count
+        if negative {
+            p.pointee = UInt8(ascii: "-")
+            p += 1
+        }
+        p = Self.digits(whole, at: p)
         p.pointee = UInt8(ascii: ".")
-        let fraction = Int(k % 1_000_000)
-        Self.pair(fraction / 10_000, at: p + 1)
-        Self.pair(fraction / 100 % 100, at: p + 3)
-        Self.pair(fraction % 100, at: p + 5)
-        var end = p + 7
-        while end > p + 2 && end[-1] == UInt8(ascii: "0") { end -= 1 }
-        count = end - base
+        let f = Int(truncatingIfNeeded: fraction)
+        let high = f / 10_000
+        let middle = f / 100 % 100
+        let low = f % 100
+        Self.pair(high, at: p + 1)
+        Self.pair(middle, at: p + 3)
+        Self.pair(low, at: p + 5)
+        // The last digit that is not a zero (the fraction has one).
+        let length: Int
+        if low != 0 {
+            length = low % 10 != 0 ? 6 : 5
+        } else if middle != 0 {
+            length = middle % 10 != 0 ? 4 : 3
+        } else {
+            length = high % 10 != 0 ? 2 : 1
+        }
+        count = p + 1 + length - base
     }
 
     /// Writes the two digits of `n` (0...99) at `p`.
