@@ -18,8 +18,11 @@ struct Publication: ~Copyable {
         MessageEncoder.messages(for: report, interest: interest, hitsSent: hitsSent, marks: &inputRateMarks, batch: &batch)
     }
 
-    /// A touch-down frame's `hit` messages (and `hit_test` traces), sent ahead of the rest.
-    func hitMessages(_ hits: [HitRecord]) -> [OutboundMessage] { MessageEncoder.hitMessages(hits, interest: interest) }
+    /// A touch-down frame's `hit` messages (and `hit_test` traces), sent ahead of the rest: the
+    /// batch's until the next event's.
+    mutating func hitMessages(_ hits: [HitRecord]) -> [OutboundMessage] {
+        MessageEncoder.hitMessages(hits, interest: interest, batch: &batch)
+    }
 
     /// The input-rate messages of the waiting moves' new samples, as whole touches (the `input`
     /// form, and the `frames` form if wanted too); they are marked sent.

@@ -89,6 +89,14 @@ public enum MessageEncoder {
         return batch.finish()
     }
 
+    /// The same messages (``hitMessages(_:interest:)``), written in a `batch` kept warm from one
+    /// event to the next (see ``messages(for:interest:hitsSent:marks:batch:)``).
+    public static func hitMessages(_ hits: [HitRecord], interest: MessageInterest, batch: inout MessageBatch) -> [OutboundMessage] {
+        batch.removeAll()
+        addHits(hits, interest: interest, to: &batch)
+        return batch.take()
+    }
+
     private static func addHits(_ hits: [HitRecord], interest: MessageInterest, to batch: inout MessageBatch) {
         guard interest.wants(.hits) || interest.wants(.hitTests) else { return }
         for hit in hits {

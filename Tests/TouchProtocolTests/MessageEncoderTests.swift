@@ -158,3 +158,31 @@ import TouchProtocol
         #expect(JSONValue.double(0.1 + 0.2).jsonText == "0.3")
     }
 }
+
+/// The batch the daemon keeps warm from one event to the next: what it gave stays as it was while
+/// anything holds it, and a batch no message refers to any more is written again in place.
+@Suite(.timeLimit(.minutes(10))) struct WarmBatchTests {
+    @Test func messagesStillHeldAreNeverRewrittenAndTheSameTextComesOut() {
+        let (report, _) = MessageEncoderTests().tapReport()
+        let interest = MessageInterest([Subscription(id: 1, topics: Topic.defaultTopics)])
+        let fresh = MessageEncoder.messages(for: report, interest: interest, hitsSent: false).map(\.body)
+        var marks = InputRateMarks()
+        var batch = MessageBatch()
+        // Hits first, then the event's messages, as the daemon publishes a touch-down; twice, the
+        // first round's messages kept alive throughout.
+        let hits = MessageEncoder.hitMessages(report.hits, interest: interest, batch: &batch)
+        #expect(hits.map(\.body) == [fresh[0]])
+        let rest = MessageEncoder.messages(for: report, interest: interest, hitsSent: true, marks: &marks, batch: &batch)
+        #expect(rest.map(\.body) == Array(fresh.dropFirst()))
+        for _ in 0..<3 {
+            let again = MessageEncoder.messages(for: report, interest: interest, hitsSent: false, marks: &marks, batch: &batch)
+            #expect(again.map(\.body) == fresh)
+        }
+        #expect(hits.map(\.body) == [fresh[0]], "held across three more events: not written over")
+        #expect(rest.map(\.body) == Array(fresh.dropFirst()))
+        // Nothing held any more: the same text again, from the batch's kept storage.
+        for _ in 0..<3 {
+            #expect(MessageEncoder.messages(for: report, interest: interest, hitsSent: false, marks: &marks, batch: &batch).map(\.body) == fresh)
+        }
+    }
+}
