@@ -14,7 +14,8 @@ extension Application {
         fireTimers(upTo: frame.timestamp, report: &report)
         // Every touch down stands still in this event unless this frame moves it: only those the
         // last event changed may not, so only they are looked at.
-        live.settle()
+        scratch.reportTouches.removeAll(keepingCapacity: true)
+        live.settle(recyclingInto: &queue)
         // The changed touches' places in `live`: none leaves it before `deliver` retires them.
         var changed = Self.take(&scratch.changed)
         defer { Self.putBack(&changed, into: &scratch.changed) }
@@ -64,7 +65,8 @@ extension Application {
         guard !cancelled.isEmpty else { return nil }
         statistics.eventsDispatched += 1
         var report = DispatchReport(event: Event(type: .touches, timestamp: timestamp, allTouches: []))
-        live.settle()
+        scratch.reportTouches.removeAll(keepingCapacity: true)
+        live.settle(recyclingInto: &queue)
         for i in cancelled {
             live[i].touch.coalescedSamples = []
             live[i].touch.previousLocationInWindow = live[i].touch.locationInWindow
@@ -139,11 +141,15 @@ extension Application {
     /// finished touches are retired.
     private mutating func deliver(_ changed: [Int], report: inout DispatchReport) {
         if recordsResponderCalls { report.event.allTouches = activeTouches }
-        report.changedTouches.reserveCapacity(changed.count)
+        var touches = Self.take(&scratch.reportTouches)
+        touches.removeAll(keepingCapacity: true)
+        touches.reserveCapacity(changed.count)
         for i in changed {
             noteLocationInView(of: i)
-            report.changedTouches.append(live[i].touch)
+            touches.append(live[i].touch)
         }
+        report.changedTouches = touches
+        scratch.reportTouches = touches
         let event = report.event
         // Recognizers see the touches first, and may take them from the views.
         runRecognizers(report.changedTouches, time: event.timestamp, report: &report)

@@ -51,7 +51,7 @@ public struct Application: Sendable {
     public internal(set) var tree: ViewTree
     public internal(set) var handlers: HandlerTable
     public let settings: ApplicationSettings
-    public private(set) var queue: ApplicationEventQueue
+    public internal(set) var queue: ApplicationEventQueue
     public internal(set) var statistics = ApplicationStatistics()
     /// Whether dispatch reports list every responder call: ``DispatchReport/calls``,
     /// ``DispatchReport/log``, ``DispatchReport/unhandled`` and the event's ``Event/allTouches``.

@@ -17,6 +17,10 @@ extension Application {
         var touches: [Touch] = []
         /// Which recognizer gets which changed touch.
         var recognizerTouches: [RecognizerTouch] = []
+        /// The last report's changed touches, shared with it: emptied as the next dispatch begins
+        /// (before the touches settle, so that their sample lists are theirs alone again), its
+        /// room used again once that report is gone.
+        var reportTouches: [Touch] = []
     }
 
     /// A changed touch's call of its view: the view, and the touch's place in the changed touches.

@@ -66,6 +66,10 @@ public struct ApplicationEventQueue: Sendable {
     public private(set) var highWaterMark = 0
     /// How many of the events waiting are not move-only frames.
     private var waitingOthers = 0
+    /// Emptied sample lists with their room, given back by dispatched touches
+    /// (``recycle(_:)``): a merge takes one rather than allocating, so that a move waiting for
+    /// its display tick costs no allocation once warm.
+    private var spareSamples: [[TouchSample]] = []
 
     public init(capacity: Int = 1024, coalescingThreshold: Int = 8) {
         precondition(capacity >= 1 && coalescingThreshold >= 1, "queue capacity and threshold must be positive")
@@ -92,12 +96,12 @@ public struct ApplicationEventQueue: Sendable {
     public mutating func enqueue(_ event: QueuedEvent, dueAt due: Double = -.infinity) -> EnqueueOutcome {
         if case .touches(let frame) = event, frame.isMoveOnly {
             if due > -.infinity, let i = pendingMove(like: frame, dueAt: due) {
-                Self.merge(frame, into: &storage[i].event)
+                Self.merge(frame, into: &storage[i].event, spares: &spareSamples)
                 coalescedCount += 1
                 return .coalesced
             }
             if count >= coalescingThreshold, let last = storage.indices.last, last >= head, Self.canMerge(frame, into: storage[last].event) {
-                Self.merge(frame, into: &storage[last].event)
+                Self.merge(frame, into: &storage[last].event, spares: &spareSamples)
                 coalescedCount += 1
                 return .coalesced
             }
@@ -123,6 +127,22 @@ public struct ApplicationEventQueue: Sendable {
             i -= 1
         }
         return nil
+    }
+
+    /// The most emptied sample lists kept (``recycle(_:)``): as many as ten fingers of two
+    /// devices need at once, with room to spare.
+    static let spareSampleLimit = 32
+
+    /// Takes back a dispatched touch's coalesced samples for a later merge, emptied with their room
+    /// kept; `samples` is left empty. (Should anything else still hold the list, emptying it makes
+    /// a new one, as the merge would have.) Beyond ``spareSampleLimit``, or with little room, the
+    /// list is only let go.
+    public mutating func recycle(_ samples: inout [TouchSample]) {
+        var taken: [TouchSample] = []
+        swap(&taken, &samples)
+        guard spareSamples.count < Self.spareSampleLimit, taken.capacity >= 8 else { return }
+        taken.removeAll(keepingCapacity: true)
+        spareSamples.append(taken)
     }
 
     /// The move-only frames waiting for a display tick, oldest first (each with the samples merged
@@ -197,7 +217,7 @@ public struct ApplicationEventQueue: Sendable {
     /// Merges `newer` into the frame `waiting` holds (``canMerge(_:into:)`` said it may): the merged
     /// frame is `newer` with `waiting`'s samples, and its own, as coalesced samples (oldest first).
     /// Changed in place: the samples are appended to arrays the queue alone holds.
-    static func merge(_ newer: InputFrame, into waiting: inout QueuedEvent) {
+    static func merge(_ newer: InputFrame, into waiting: inout QueuedEvent, spares: inout [[TouchSample]]) {
         guard case .touches(var frame) = waiting else { return }
         // The queue's reference goes, so the frame's arrays are this function's alone.
         waiting = .motion(MotionInput(device: "", window: nil, timestamp: 0, phase: .began))
@@ -205,7 +225,13 @@ public struct ApplicationEventQueue: Sendable {
         // Changed in place, through the array's subscript: no contact is copied.
         for i in frame.contacts.indices where i < newer.contacts.count {
             // Room for a display frame's samples at once (1 kHz input at 60 Hz is 16 or 17).
-            if frame.contacts[i].coalesced.isEmpty { frame.contacts[i].coalesced.reserveCapacity(24) }
+            if frame.contacts[i].coalesced.isEmpty {
+                if let spare = spares.popLast() {
+                    frame.contacts[i].coalesced = spare
+                } else {
+                    frame.contacts[i].coalesced.reserveCapacity(24)
+                }
+            }
             frame.contacts[i].coalesced.append(
                 TouchSample(
                     timestamp: time, locationInWindow: frame.contacts[i].location, force: frame.contacts[i].force,

@@ -84,12 +84,12 @@ extension Application {
         }
 
         /// Makes the touches the last event changed stand still, without coalesced samples, as
-        /// every other touch down does.
-        mutating func settle() {
+        /// every other touch down does; their sample lists go back to `queue` for its next merges.
+        mutating func settle(recyclingInto queue: inout ApplicationEventQueue) {
             for key in unsettled {
                 guard let i = index(of: key) else { continue }
                 if entries[i].touch.phase != .stationary { entries[i].touch.phase = .stationary }
-                if !entries[i].touch.coalescedSamples.isEmpty { entries[i].touch.coalescedSamples = [] }
+                if !entries[i].touch.coalescedSamples.isEmpty { queue.recycle(&entries[i].touch.coalescedSamples) }
             }
             unsettled.removeAll(keepingCapacity: true)
         }

@@ -71,6 +71,32 @@ import TouchCore
         }
     }
 
+    /// The merged samples' lists are used again once their touches settled: a list the caller let
+    /// go is emptied and refilled at a later tick, one it still holds is never changed.
+    @Test func sampleListsUsedAgainNeverChangeWhatACallerHolds() throws {
+        var app = app(refreshRate: 60)
+        // Every third tick's report is kept, with what its samples were when it came.
+        var held: [(report: DispatchReport, xs: [Double])] = []
+        var seen = 0
+        for f in stroke(moves: 1_000) {
+            for report in app.send(f) where report.changedTouches.first?.phase == .moved {
+                let touch = report.changedTouches[0]
+                let tick = (report.event.timestamp * 60).rounded(.up)
+                let xs = touch.coalescedSamples.map(\.locationInWindow.x)
+                // Every sample since the last dispatch, one a millisecond, before the touch's own.
+                #expect(xs == xs.indices.map { touch.locationInWindow.x - Double(xs.count - $0) })
+                #expect(touch.coalescedSamples.allSatisfy { ($0.timestamp * 60).rounded(.up) == tick })
+                seen += xs.count + 1
+                if Int(tick) % 3 == 0 { held.append((report, xs)) }
+            }
+        }
+        #expect(seen == 1_000)
+        #expect(held.count > 15)
+        for (report, xs) in held {
+            #expect(report.changedTouches[0].coalescedSamples.map(\.locationInWindow.x) == xs, "at \(report.event.timestamp)")
+        }
+    }
+
     @Test func aRefreshRateOfZeroDispatchesEveryFrame() {
         var app = app(refreshRate: 0)
         var reports: [DispatchReport] = []
