@@ -5,7 +5,8 @@ extension Application {
     ///
     /// A dispatch takes a list out (``take(_:)``) while it works with it, so that it can change the
     /// rest of the application meanwhile, and puts it back emptied (``putBack(_:into:)``). Nothing
-    /// in them outlives the dispatch that filled them.
+    /// in them outlives the dispatch that filled them but `reportTouches`, which the last report
+    /// shares until the next dispatch begins.
     struct DispatchScratch: Sendable {
         /// The changed touches' places in `live`.
         var changed: [Int] = []
