@@ -132,15 +132,19 @@ public struct ApplicationEventQueue: Sendable {
     /// The most emptied sample lists kept (``recycle(_:)``): as many as ten fingers of two
     /// devices need at once, with room to spare.
     static let spareSampleLimit = 32
+    /// The most room a list kept may have: a display tick's samples at the slowest refresh rate
+    /// (10 Hz) from a 1 kHz device, with room to spare. A larger one (a backlog merged) is let go,
+    /// so that the spare lists never hold more than a few hundred kilobytes.
+    static let spareSampleRoom = 128
 
     /// Takes back a dispatched touch's coalesced samples for a later merge, emptied with their room
     /// kept; `samples` is left empty. (Should anything else still hold the list, emptying it makes
-    /// a new one, as the merge would have.) Beyond ``spareSampleLimit``, or with little room, the
-    /// list is only let go.
+    /// a new one, as the merge would have.) Beyond ``spareSampleLimit``, or with little room or
+    /// more than ``spareSampleRoom``, the list is only let go.
     public mutating func recycle(_ samples: inout [TouchSample]) {
         var taken: [TouchSample] = []
         swap(&taken, &samples)
-        guard spareSamples.count < Self.spareSampleLimit, taken.capacity >= 8 else { return }
+        guard spareSamples.count < Self.spareSampleLimit, (8...Self.spareSampleRoom).contains(taken.capacity) else { return }
         taken.removeAll(keepingCapacity: true)
         spareSamples.append(taken)
     }

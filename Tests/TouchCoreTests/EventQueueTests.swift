@@ -26,6 +26,27 @@ import TouchCore
         #expect(queue.coalescedCount == 2)
     }
 
+    /// A list given back is emptied and used by the next merge; one with too much room is let go.
+    @Test func sampleListsGivenBackAreUsedAgainUnlessTooLarge() throws {
+        func mergedRoom(after given: Int) throws -> Int {
+            var queue = ApplicationEventQueue(capacity: 16, coalescingThreshold: 1)
+            var list: [TouchSample] = []
+            list.reserveCapacity(given)
+            list.append(TouchSample(timestamp: 0, locationInWindow: Point(x: 1, y: 1), force: 0, majorRadius: 0))
+            let room = list.capacity
+            queue.recycle(&list)
+            #expect(list.isEmpty && list.capacity == 0, "the caller's list is left empty")
+            #expect(queue.enqueue(move(1, 1), dueAt: 2) == .queued)
+            #expect(queue.enqueue(move(1.5, 2), dueAt: 2) == .coalesced)
+            let merged = try #require(queue.waitingMoves.first)
+            #expect(merged.contacts[0].coalesced.map(\.timestamp) == [1], "only the merged frame's own sample")
+            return room == merged.contacts[0].coalesced.capacity ? room : -merged.contacts[0].coalesced.capacity
+        }
+        #expect(try mergedRoom(after: 64) > 0, "a list of ordinary room is used again")
+        #expect(try mergedRoom(after: 4_096) < 0, "a large one is not kept")
+        #expect(try mergedRoom(after: 1) < 0, "nor one with little room")
+    }
+
     @Test func beginsEndsAndOtherDevicesAreNeverMerged() {
         var queue = ApplicationEventQueue(capacity: 16, coalescingThreshold: 1)
         #expect(queue.enqueue(.touches(frame(0, contact(1, .began, 0, 0)))) == .queued)
