@@ -159,15 +159,7 @@ public struct JSONWriter: ~Copyable {
     @inlinable
     public mutating func bool(_ value: Bool) { put(value ? "true" : "false") }
 
-    public mutating func int(_ value: Int64) {
-        reserve(21)
-        var p = base + count
-        if value < 0 {
-            p.pointee = UInt8(ascii: "-")
-            p += 1
-        }
-        count = Self.digits(value.magnitude, at: p) - base
-    }
+    public mutating func int(_ value: Int64) { unsigned(value.magnitude, negative: value < 0) }
 
     /// A number as ``JSONValue/jsonText`` writes it: whole values below 1e15 without a fraction,
     /// values from 2^53 on in shortest round-trip form, others with up to 6 decimals, non-finite
