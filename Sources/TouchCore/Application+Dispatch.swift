@@ -14,8 +14,7 @@ extension Application {
         fireTimers(upTo: frame.timestamp, report: &report)
         // Every touch down stands still in this event unless this frame moves it: only those the
         // last event changed may not, so only they are looked at.
-        scratch.reportTouches.removeAll(keepingCapacity: true)
-        live.settle(recyclingInto: &queue)
+        settleTouches()
         // The changed touches' places in `live`: none leaves it before `deliver` retires them.
         var changed = Self.take(&scratch.changed)
         defer { Self.putBack(&changed, into: &scratch.changed) }
@@ -58,6 +57,13 @@ extension Application {
         return live.count - 1
     }
 
+    /// Makes the touches the last event changed stand still, their sample lists going back to the
+    /// queue; the last report's touch list is emptied first, so that those lists are theirs alone.
+    private mutating func settleTouches() {
+        scratch.reportTouches.removeAll(keepingCapacity: true)
+        live.settle(recyclingInto: &queue)
+    }
+
     /// Cancels the live touches that `shouldCancel` selects, as one event.
     mutating func cancelTouches(timestamp: Double, where shouldCancel: (Touch) -> Bool) -> DispatchReport? {
         // In the order the touches began.
@@ -65,8 +71,7 @@ extension Application {
         guard !cancelled.isEmpty else { return nil }
         statistics.eventsDispatched += 1
         var report = DispatchReport(event: Event(type: .touches, timestamp: timestamp, allTouches: []))
-        scratch.reportTouches.removeAll(keepingCapacity: true)
-        live.settle(recyclingInto: &queue)
+        settleTouches()
         for i in cancelled {
             live[i].touch.coalescedSamples = []
             live[i].touch.previousLocationInWindow = live[i].touch.locationInWindow
