@@ -19,7 +19,7 @@ public enum MessageEncoder {
     /// The messages for one dispatched event that `interest` wants (see ``messages(for:)``).
     ///
     /// With `hitsSent`, the report's `hit` and `hit_test` messages were sent already
-    /// (``hitMessages(_:interest:)``), ahead of the rest of their frame, and are left out.
+    /// (``hitMessages(_:interest:batch:)``), ahead of the rest of their frame, and are left out.
     public static func messages(for report: DispatchReport, interest: MessageInterest, hitsSent: Bool = false) -> [OutboundMessage] {
         var marks = InputRateMarks()
         return messages(for: report, interest: interest, hitsSent: hitsSent, marks: &marks)
@@ -82,15 +82,8 @@ public enum MessageEncoder {
     }
 
     /// The `hit` messages (and `hit_test` traces) of a touch-down frame's hits, the first messages
-    /// of their frame, sent ahead of the rest.
-    public static func hitMessages(_ hits: [HitRecord], interest: MessageInterest) -> [OutboundMessage] {
-        var batch = MessageBatch(messages: 2 * hits.count)
-        addHits(hits, interest: interest, to: &batch)
-        return batch.finish()
-    }
-
-    /// The same messages (``hitMessages(_:interest:)``), written in a `batch` kept warm from one
-    /// event to the next (see ``messages(for:interest:hitsSent:marks:batch:)``).
+    /// of their frame, sent ahead of the rest; written in a `batch` kept warm from one event to the
+    /// next (see ``messages(for:interest:hitsSent:marks:batch:)``).
     public static func hitMessages(_ hits: [HitRecord], interest: MessageInterest, batch: inout MessageBatch) -> [OutboundMessage] {
         batch.removeAll()
         addHits(hits, interest: interest, to: &batch)
