@@ -56,7 +56,7 @@ let package = Package(
             name: "TouchLayout",
             dependencies: ["TouchCore", "TouchEvdev", "TouchSystem", "CTOMLSupport", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "TouchInput", dependencies: ["TouchCore", "TouchEvdev", "TouchLayout"]),
-        .target(name: "TouchDevices", dependencies: ["TouchEvdev", "TouchInput", "TouchSystem", "CEvdev", "CUdev"]),
+        .target(name: "TouchDevices", dependencies: ["TouchCore", "TouchEvdev", "TouchInput", "TouchSystem", "CEvdev", "CUdev"]),
         .target(name: "CLinux"),
         .target(name: "CTOMLSupport"),
         // The WebSocket handshake's SHA-1 comes from Debian's libmd, its base64 from swift-extras-base64.

@@ -1,3 +1,4 @@
+import TouchCore
 import TouchProtocol
 import TouchSystem
 
@@ -6,15 +7,15 @@ import TouchSystem
 /// ``firstDelay`` to ``longestDelay`` while touchd is not there. A goodbye that says the
 /// connection is not allowed ends the command instead: connecting again would change nothing.
 struct Reconnection {
-    /// The first wait after touchd went away, in seconds.
-    static let firstDelay = 0.25
-    /// The longest wait between two attempts, in seconds.
-    static let longestDelay = 8.0
+    /// The first wait after touchd went away.
+    static let firstDelay: TimeSpan = 0.25
+    /// The longest wait between two attempts.
+    static let longestDelay: TimeSpan = 8
 
     private(set) var delay = Reconnection.firstDelay
 
     /// The wait before the next attempt; each is twice the one before, up to ``longestDelay``.
-    mutating func nextDelay() -> Double {
+    mutating func nextDelay() -> TimeSpan {
         let wait = delay
         delay = min(delay * 2, Self.longestDelay)
         return wait
@@ -44,7 +45,7 @@ struct Reconnection {
     mutating func connectAgain(tool: String, _ connect: () throws -> Connection) -> Connection {
         var told = false
         while true {
-            Processor.sleep(seconds: nextDelay())
+            Processor.sleep(for: nextDelay())
             do {
                 let connection = try connect()
                 reset()

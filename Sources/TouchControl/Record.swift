@@ -71,7 +71,7 @@ struct Record: ParsableCommand {
                 loop.stop()
             }
         }
-        let timer = duration.map { seconds in loop.schedule(after: seconds) { reason = "the time was up"; loop.stop() } }
+        let timer = duration.map { seconds in loop.schedule(after: TimeSpan(seconds: seconds)) { reason = "the time was up"; loop.stop() } }
         try loop.run()
         timer?.cancel()
         loop.unregister(signals.fd)

@@ -29,12 +29,12 @@ final class WatchServer {
     /// The most recent messages a page that connects is sent first.
     static let historyLimit = 5_000
     /// Seconds a connection has to send its request's head.
-    static let headTimeout = 10.0
+    static let headTimeout: TimeSpan = 10
     /// Seconds a connection may leave bytes waiting without reading any.
-    static let idleTimeout = 30.0
+    static let idleTimeout: TimeSpan = 30
     /// Seconds between two comments on an event stream that has nothing to say: a browser that
     /// went away is noticed, and one that stopped reading is let go after ``idleTimeout``.
-    static let keepAliveInterval = 15.0
+    static let keepAliveInterval: TimeSpan = 15
 
     private final class Client {
         let fd: Int32
@@ -43,10 +43,10 @@ final class WatchServer {
         var isStream = false
         var closesWhenWritten = false
         var watchingWrites = false
-        /// When it connected, and when it last read or was sent something (the loop's seconds).
-        let connected: Double
-        var lastProgress: Double
-        init(fd: Int32, now: Double) {
+        /// When it connected, and when it last read or was sent something (on the loop's clock).
+        let connected: LoopInstant
+        var lastProgress: LoopInstant
+        init(fd: Int32, now: LoopInstant) {
             self.fd = fd
             connected = now
             lastProgress = now
@@ -70,7 +70,7 @@ final class WatchServer {
     /// Takes the connections of the listening socket.
     private var acceptor: ConnectionAcceptor?
     /// Seconds accepting pauses for when out of descriptors (as the daemon's default).
-    static let acceptBackoff = 1.0
+    static let acceptBackoff: TimeSpan = 1
     private var clients: [Int32: Client] = [:]
     /// The `/layout` body: `{"windows":[{"id":..,"svg":..}|{"id":..,"error":..}]}`.
     var layout: [UInt8] = Array(#"{"windows":[]}"#.utf8)
@@ -155,7 +155,7 @@ final class WatchServer {
             Descriptor.close(fd)
             return
         }
-        let client = Client(fd: fd, now: loop.clock.seconds)
+        let client = Client(fd: fd, now: loop.clock.now)
         if sweepTimer?.isScheduled == false { sweepTimer?.schedule(after: 1) }
         do {
             try loop.register(fd, for: .readable) { [unowned self] readiness in self.ready(client, readiness) }
@@ -182,7 +182,7 @@ final class WatchServer {
             }
             guard case .done(let n) = outcome else { return }
             guard n > 0 else { return drop(client) }
-            client.lastProgress = loop.clock.seconds
+            client.lastProgress = loop.clock.now
             // A stream's browser sends nothing more; a request's head is all that is read.
             guard !client.isStream, !client.closesWhenWritten else { continue }
             client.head += chunk[0..<n]
@@ -250,7 +250,7 @@ final class WatchServer {
             }
             guard case .done(let n) = outcome, n > 0 else { break }
             client.outgoing.removeFirst(n)
-            client.lastProgress = loop.clock.seconds
+            client.lastProgress = loop.clock.now
         }
         if client.outgoing.isEmpty && client.closesWhenWritten { return drop(client) }
         let wanted = !client.outgoing.isEmpty
@@ -263,14 +263,14 @@ final class WatchServer {
     /// ``headTimeout``, or with bytes waiting and none read for ``idleTimeout``, is closed; a quiet
     /// stream gets a comment every ``keepAliveInterval``.
     private func sweep() {
-        let now = loop.clock.seconds
+        let now = loop.clock.now
         for client in Array(clients.values) {
             let waiting = !client.isStream && !client.closesWhenWritten
-            if waiting && now - client.connected >= Self.headTimeout {
+            if waiting && now.span(since: client.connected) >= Self.headTimeout {
                 drop(client)
-            } else if !client.outgoing.isEmpty && now - client.lastProgress >= Self.idleTimeout {
+            } else if !client.outgoing.isEmpty && now.span(since: client.lastProgress) >= Self.idleTimeout {
                 drop(client)
-            } else if client.isStream && client.outgoing.isEmpty && now - client.lastProgress >= Self.keepAliveInterval {
+            } else if client.isStream && client.outgoing.isEmpty && now.span(since: client.lastProgress) >= Self.keepAliveInterval {
                 queue(Array(": keep-alive\n\n".utf8), to: client)
             }
         }

@@ -65,7 +65,7 @@ extension Application {
     }
 
     /// Cancels the live touches that `shouldCancel` selects, as one event.
-    mutating func cancelTouches(timestamp: Double, where shouldCancel: (Touch) -> Bool) -> DispatchReport? {
+    mutating func cancelTouches(timestamp: InputTime, where shouldCancel: (Touch) -> Bool) -> DispatchReport? {
         // In the order the touches began.
         let cancelled = live.entries.indices.filter { shouldCancel(live[$0].touch) }.sorted { live[$0].touch.id < live[$1].touch.id }
         guard !cancelled.isEmpty else { return nil }
@@ -106,7 +106,7 @@ extension Application {
                 pointInView: hit?.pointInView, delivery: delivery, tapCount: tapCount, trace: hit?.trace ?? []))
     }
 
-    private static func update(_ entry: inout LiveTouch, with contact: InputContact, timestamp: Double) {
+    private static func update(_ entry: inout LiveTouch, with contact: InputContact, timestamp: InputTime) {
         entry.touch.previousLocationInWindow = entry.touch.locationInWindow
         entry.touch.locationInWindow = contact.location
         entry.touch.timestamp = timestamp

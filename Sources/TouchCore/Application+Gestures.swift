@@ -13,8 +13,8 @@ extension Application {
     /// The state of a recognizer.
     public func gestureState(of recognizer: ResponderID) -> GestureState? { gestures.recognizers[recognizer]?.state }
 
-    /// When the next recognizer timer is due (kernel-clock seconds), for the daemon's timer.
-    public var nextDeadline: Double? { gestures.nextDeadline }
+    /// When the next recognizer timer is due (input time), for the daemon's timer.
+    public var nextDeadline: InputTime? { gestures.nextDeadline }
 
     /// Whether the recognizers' state changes are recorded, as ``GestureTransition``s to take with
     /// ``takeGestureTransitions()``. Off by default: then nothing is recorded or described.
@@ -32,14 +32,14 @@ extension Application {
 
     /// Fires the recognizer timers due at or before `time` (a long press beginning, a multi-tap
     /// window closing). Time is only ever what the caller says: replays pass recording times.
-    public mutating func advanceTime(to time: Double) -> DispatchReport? {
+    public mutating func advanceTime(to time: InputTime) -> DispatchReport? {
         guard let due = gestures.nextDeadline, due <= time else { return nil }
         var report = DispatchReport(event: Event(type: .touches, timestamp: due, allTouches: recordsResponderCalls ? activeTouches : []))
         fireTimers(upTo: time, report: &report)
         return report
     }
 
-    mutating func fireTimers(upTo time: Double, report: inout DispatchReport) {
+    mutating func fireTimers(upTo time: InputTime, report: inout DispatchReport) {
         var fired = false
         defer {
             // Recognizers a timer finished are ready for the next touch at once.
@@ -59,7 +59,7 @@ extension Application {
     }
 
     /// Runs the recognizers on one event's changed touches, before the views see them.
-    mutating func runRecognizers(_ changed: [Touch], time: Double, report: inout DispatchReport) {
+    mutating func runRecognizers(_ changed: [Touch], time: InputTime, report: inout DispatchReport) {
         guard !gestures.isEmpty else { return }
         for touch in changed where touch.phase == .began { giveToRecognizers(touch) }
         // Each recognizer's touches of this event, in the event's order, recognizers in attachment
@@ -108,7 +108,7 @@ extension Application {
     }
 
     /// Moves a recognizer to `state`, with UIKit's arbitration.
-    mutating func transition(_ id: ResponderID, to state: GestureState, time: Double, report: inout DispatchReport) {
+    mutating func transition(_ id: ResponderID, to state: GestureState, time: InputTime, report: inout DispatchReport) {
         switch state {
         case .began, .recognized:
             guard let requires = gestures.recognizers[id]?.spec.requiresFailureOf, gestures.recognizers[id]?.state == .possible
@@ -144,7 +144,7 @@ extension Application {
 
     /// Lets the recognizers waiting for `id` to fail go ahead with the recognition they hold back,
     /// once no other recognizer they wait for is still deciding.
-    private mutating func releaseWaiters(of id: ResponderID, time: Double, report: inout DispatchReport) {
+    private mutating func releaseWaiters(of id: ResponderID, time: InputTime, report: inout DispatchReport) {
         for other in gestures.waiters[id] ?? [] {
             // Deciding again holds it once more, commits it or fails it.
             if let held = gestures.recognizers[other]?.held {
@@ -182,7 +182,7 @@ extension Application {
     }
 
     private mutating func commit(
-        _ id: ResponderID, _ recognition: GestureLifecycle.Recognition, time: Double, report: inout DispatchReport
+        _ id: ResponderID, _ recognition: GestureLifecycle.Recognition, time: InputTime, report: inout DispatchReport
     ) {
         guard gestures.apply(.commit(recognition), to: id, time: time), let touchIDs = gestures.recognizers[id]?.touchIDs else { return }
         record(id, time: time, report: &report)
@@ -225,7 +225,7 @@ extension Application {
     }
 
     /// Delivers held `touchesBegan`/`touchesEnded` calls that no recognizer holds any more.
-    mutating func releaseHeldTouches(time: Double, report: inout DispatchReport) {
+    mutating func releaseHeldTouches(time: InputTime, report: inout DispatchReport) {
         let began = gestures.touches.values.compactMap(\.heldBegan).filter { !gestures.holds($0.id, \.delaysTouchesBegan) }
             .sorted { $0.id < $1.id }
         for touch in began { gestures.touches[touch.id]?.heldBegan = nil }
@@ -244,7 +244,7 @@ extension Application {
 
     /// Cancels, for the views, the held-back touches that `shouldCancel` selects (their view is
     /// going away): views that saw them begin get `touchesCancelled`; the others get nothing.
-    mutating func cancelHeldTouches(timestamp: Double, where shouldCancel: (Touch) -> Bool) -> DispatchReport? {
+    mutating func cancelHeldTouches(timestamp: InputTime, where shouldCancel: (Touch) -> Bool) -> DispatchReport? {
         let held = gestures.touches.compactMap { id, record in (record.heldEnded ?? record.heldBegan).map { shouldCancel($0) ? id : nil } ?? nil }
         guard !held.isEmpty else { return nil }
         var report = DispatchReport(event: Event(type: .touches, timestamp: timestamp, allTouches: recordsResponderCalls ? activeTouches : []))
@@ -277,7 +277,7 @@ extension Application {
         }
     }
 
-    private mutating func record(_ id: ResponderID, time: Double, report: inout DispatchReport) {
+    private mutating func record(_ id: ResponderID, time: InputTime, report: inout DispatchReport) {
         guard let r = gestures.recognizers[id] else { return }
         let entry = GestureRecord(
             recognizer: id, kind: r.spec.kind.name, view: r.spec.view, state: r.state, timestamp: time, location: r.centroid,
@@ -286,7 +286,7 @@ extension Application {
         if recordsResponderCalls { report.log.append(.gesture(entry)) }
     }
 
-    private mutating func emitAction(_ id: ResponderID, time: Double, report: inout DispatchReport) {
+    private mutating func emitAction(_ id: ResponderID, time: InputTime, report: inout DispatchReport) {
         guard let r = gestures.recognizers[id], let name = r.spec.action else { return }
         let action = ActionRecord(
             name: name, responder: id, trigger: nil, payload: r.spec.payload, touches: r.touchIDs, view: r.spec.view,
@@ -297,7 +297,7 @@ extension Application {
     }
 
     /// Resets recognizers that are done and whose touches have all finished.
-    mutating func resetFinishedRecognizers(time: Double, report: inout DispatchReport) {
+    mutating func resetFinishedRecognizers(time: InputTime, report: inout DispatchReport) {
         // Only a recognizer given a touch can have finished or be undecided; most events leave
         // every one of them as it was, and then none is put in order.
         guard gestures.engaged.contains(where: { resetDue($0) != nil }) else {
@@ -327,7 +327,7 @@ extension Application {
 
     /// A recognizer whose touches ended without it deciding fails without a record; those waiting
     /// for it to fail go ahead.
-    private mutating func transitionFailedQuietly(_ id: ResponderID, time: Double, report: inout DispatchReport) {
+    private mutating func transitionFailedQuietly(_ id: ResponderID, time: InputTime, report: inout DispatchReport) {
         gestures.reset(id, time: time)
         releaseWaiters(of: id, time: time, report: &report)
     }

@@ -10,7 +10,7 @@ extension Application {
     /// For what goes out at the input's rate (each input frame as it arrives) while the application
     /// itself gets the moves at the display's: nothing is dispatched or changed. The work is the
     /// new samples', however many wait.
-    public func waitingMoveTouches(sentThrough: (TouchID) -> Double = { _ in -.infinity }) -> [[Touch]] {
+    public func waitingMoveTouches(sentThrough: (TouchID) -> InputTime = { _ in .distantPast }) -> [[Touch]] {
         // Loops rather than closures: a closure here would capture (copy) the whole application.
         let (waiting, picks) = waitingContacts(sentThrough: sentThrough)
         var moves: [[Touch]] = []
@@ -31,7 +31,7 @@ extension Application {
     /// as frames arrive (window points only). Each has the touch's number, device, window and
     /// view, its newest sample, the ones before it not sent yet (read where the waiting move keeps
     /// them) and where it was before those.
-    public func waitingMoveSamples(sentThrough: (TouchID) -> Double = { _ in -.infinity }) -> [[WaitingTouchSamples]] {
+    public func waitingMoveSamples(sentThrough: (TouchID) -> InputTime = { _ in .distantPast }) -> [[WaitingTouchSamples]] {
         let (waiting, picks) = waitingContacts(sentThrough: sentThrough)
         var moves: [[WaitingTouchSamples]] = []
         moves.reserveCapacity(picks.count)
@@ -66,7 +66,7 @@ extension Application {
 
     /// The moves waiting for their display tick, oldest first, and for each the contacts that have
     /// something new (see ``waitingMoveTouches(sentThrough:)``).
-    private func waitingContacts(sentThrough: (TouchID) -> Double) -> (waiting: [InputFrame], picks: [[WaitingContact]]) {
+    private func waitingContacts(sentThrough: (TouchID) -> InputTime) -> (waiting: [InputFrame], picks: [[WaitingContact]]) {
         let waiting = queue.waitingMoves
         guard !waiting.isEmpty else { return ([], []) }
         var picks: [[WaitingContact]] = []
@@ -95,7 +95,7 @@ extension Application {
     /// `touch` as the dispatch of `contact` (a waiting move) will make it, with the coalesced
     /// samples from `first` on.
     private func waitingTouch(
-        _ touch: consuming Touch, moved contact: InputContact, from first: Int, at timestamp: Double
+        _ touch: consuming Touch, moved contact: InputContact, from first: Int, at timestamp: InputTime
     ) -> Touch {
         let dispatched = touch.locationInWindow
         var moved = touch

@@ -74,7 +74,7 @@ public struct Application: Sendable {
     var scratch = DispatchScratch()
     /// The input time through which display ticks were dispatched (``dispatchDue(by:)``): a move
     /// stamped before it waits for the next tick.
-    var ticksDispatched = -Double.infinity
+    var ticksDispatched = InputTime.distantPast
     var nextTouchID: TouchID = 1
     var taps: TapTracker
     var gestures = GestureArena()
@@ -141,19 +141,19 @@ public struct Application: Sendable {
     /// When `event` is due: a move-only frame of a window whose refresh rate f is above 0 at the
     /// first tick at or after its time (ticks at whole multiples of 1/f seconds on the input's
     /// clock), or, when that tick's moves were dispatched already (the frame was read after its
-    /// tick), at the first tick after them; every other event at once (`-infinity`).
-    public func displayTick(for event: QueuedEvent) -> Double {
-        guard case .touches(let frame) = event, frame.isMoveOnly else { return -.infinity }
+    /// tick), at the first tick after them; every other event at once (``InputTime/distantPast``).
+    public func displayTick(for event: QueuedEvent) -> InputTime {
+        guard case .touches(let frame) = event, frame.isMoveOnly else { return .distantPast }
         let rate = tree.refreshRate(of: frame.window)
-        guard rate > 0 else { return -.infinity }
-        let tick = (frame.timestamp * rate).rounded(.up) / rate
+        guard rate > 0 else { return .distantPast }
+        let tick = InputTime(seconds: (frame.timestamp.seconds * rate).rounded(.up) / rate)
         guard tick <= ticksDispatched else { return tick }
-        return ((ticksDispatched * rate).rounded(.down) + 1) / rate
+        return InputTime(seconds: ((ticksDispatched.seconds * rate).rounded(.down) + 1) / rate)
     }
 
-    /// When the next display tick with moves waiting for it is (input-clock seconds), for the
+    /// When the next display tick with moves waiting for it is (input time), for the
     /// daemon's timer; `nil` when no move waits.
-    public var nextDisplayTick: Double? { queue.nextTick }
+    public var nextDisplayTick: InputTime? { queue.nextTick }
 
     /// Dispatches the oldest queued event, due or not, or returns `nil` when the queue is empty.
     public mutating func dispatchNext() -> DispatchReport? {
@@ -179,10 +179,10 @@ public struct Application: Sendable {
         return reports
     }
 
-    /// Dispatches the queued events due by `time` (input-clock seconds), oldest first: moves whose
+    /// Dispatches the queued events due by `time` (input time), oldest first: moves whose
     /// display tick has come, and everything queued before an event due at once. Recognizer timers
     /// due before a move's tick fire before it, at their own times.
-    public mutating func dispatchDue(by time: Double) -> [DispatchReport] {
+    public mutating func dispatchDue(by time: InputTime) -> [DispatchReport] {
         var reports: [DispatchReport] = []
         dispatchDue(by: time, hitsReady: { _ in }, dispatched: { reports.append($0) })
         return reports
@@ -193,7 +193,7 @@ public struct Application: Sendable {
     /// `hitsReady` as soon as its hit-tests are done (after the reports before it, before its
     /// views, recognizers and controls are called): a caller can send the hits ahead of the rest.
     public mutating func dispatchDue(
-        by time: Double, hitsReady: ([HitRecord]) -> Void, dispatched: (DispatchReport) -> Void
+        by time: InputTime, hitsReady: ([HitRecord]) -> Void, dispatched: (DispatchReport) -> Void
     ) {
         dispatch(dueBy: time, at: time, hitsReady: hitsReady, dispatched: dispatched)
     }
@@ -201,7 +201,7 @@ public struct Application: Sendable {
     /// Dispatches every queued event at input time `time`, moves waiting for their tick included:
     /// what must see all the input so far (a request, a removal, a reload). Recognizer timers due
     /// by a waiting move's tick, or by `time` if that comes first, fire before it.
-    public mutating func flush(at time: Double) -> [DispatchReport] {
+    public mutating func flush(at time: InputTime) -> [DispatchReport] {
         var reports: [DispatchReport] = []
         flush(at: time, hitsReady: { _ in }, dispatched: { reports.append($0) })
         return reports
@@ -210,22 +210,22 @@ public struct Application: Sendable {
     /// Dispatches every queued event at input time `time`, as ``flush(at:)`` does, handing each
     /// report and the hit records of touch-down frames on as ``dispatchDue(by:hitsReady:dispatched:)``
     /// does.
-    public mutating func flush(at time: Double, hitsReady: ([HitRecord]) -> Void, dispatched: (DispatchReport) -> Void) {
-        dispatch(dueBy: .infinity, at: time, hitsReady: hitsReady, dispatched: dispatched)
+    public mutating func flush(at time: InputTime, hitsReady: ([HitRecord]) -> Void, dispatched: (DispatchReport) -> Void) {
+        dispatch(dueBy: .distantFuture, at: time, hitsReady: hitsReady, dispatched: dispatched)
     }
 
     private mutating func dispatch(
-        dueBy limit: Double, at time: Double, hitsReady: ([HitRecord]) -> Void, dispatched: (DispatchReport) -> Void
+        dueBy limit: InputTime, at time: InputTime, hitsReady: ([HitRecord]) -> Void, dispatched: (DispatchReport) -> Void
     ) {
-        if limit < .infinity { ticksDispatched = max(ticksDispatched, limit) }
+        if limit < .distantFuture { ticksDispatched = max(ticksDispatched, limit) }
         while let (event, due) = queue.take(dueBy: limit) {
-            if due > -.infinity, let report = advanceTime(to: min(due, time)) { dispatched(report) }
+            if due > .distantPast, let report = advanceTime(to: min(due, time)) { dispatched(report) }
             dispatched(dispatch(event, hitsReady: hitsReady))
         }
     }
 
     /// Fires every recognizer timer still pending (a replay's end), at its own time.
-    public mutating func flushTimers() -> DispatchReport? { advanceTime(to: .infinity) }
+    public mutating func flushTimers() -> DispatchReport? { advanceTime(to: .distantFuture) }
 
     /// Queues `frame` and dispatches what is due by its time, making room first if the queue is full.
     public mutating func send(_ frame: InputFrame) -> [DispatchReport] { send(.touches(frame)) }
@@ -244,7 +244,7 @@ public struct Application: Sendable {
     /// frames on as ``dispatchDue(by:hitsReady:dispatched:)`` does, without a list of the reports.
     public mutating func send(_ event: QueuedEvent, hitsReady: ([HitRecord]) -> Void, dispatched: (DispatchReport) -> Void) {
         let time = event.timestamp
-        if !queue.isEmpty { dispatch(dueBy: time.nextDown, at: time.nextDown, hitsReady: hitsReady, dispatched: dispatched) }
+        if !queue.isEmpty { dispatch(dueBy: time.justBefore, at: time.justBefore, hitsReady: hitsReady, dispatched: dispatched) }
         while enqueue(event) == .full {
             guard let oldest = queue.dequeue() else { break }
             dispatched(dispatch(oldest, hitsReady: hitsReady))
@@ -268,7 +268,7 @@ public struct Application: Sendable {
 
     /// Removes a view and its subtree between events. Touches whose view goes are cancelled first,
     /// through the responder chain they began in.
-    public mutating func removeView(_ id: ResponderID, timestamp: Double) throws(ViewTreeError) -> DispatchReport? {
+    public mutating func removeView(_ id: ResponderID, timestamp: InputTime) throws(ViewTreeError) -> DispatchReport? {
         guard tree.kind(of: id) == .view else { throw .unknownView(id) }
         let snapshot = tree
         let inSubtree = { (touch: Touch) in touch.view.map { snapshot.isDescendant($0, of: id) } ?? false }
@@ -305,12 +305,12 @@ public struct Application: Sendable {
     public mutating func addHandler(_ handler: Handler) { handlers.add(handler) }
 
     /// Cancels every live touch (shutdown, reload), delivering `touchesCancelled` up their chains.
-    public mutating func cancelAllTouches(timestamp: Double) -> DispatchReport? {
+    public mutating func cancelAllTouches(timestamp: InputTime) -> DispatchReport? {
         cancelTouches(timestamp: timestamp) { _ in true }
     }
 
     /// Cancels the live touches of one device (it was removed).
-    public mutating func cancelTouches(ofDevice device: String, timestamp: Double) -> DispatchReport? {
+    public mutating func cancelTouches(ofDevice device: String, timestamp: InputTime) -> DispatchReport? {
         cancelTouches(timestamp: timestamp) { $0.device == device }
     }
 }

@@ -2,7 +2,7 @@
 public struct HitRecord: Hashable, Sendable {
     public var touch: TouchID
     public var device: String
-    public var timestamp: Double
+    public var timestamp: InputTime
     /// The window that took the touch (the device's window when none did).
     public var window: ResponderID?
     /// The hit-test view, or `nil` when no view took the point.
@@ -55,7 +55,7 @@ public struct ActionRecord: Hashable, Sendable {
     public var touches: [TouchID]
     /// The hit-test view the call started at.
     public var view: ResponderID?
-    public var timestamp: Double
+    public var timestamp: InputTime
     /// The recognizer's state, for a recognizer's action.
     public var gestureState: GestureState? = nil
     /// For presses: the keys' names; for remote control and motion: the subtype.

@@ -9,13 +9,13 @@ public enum EventType: String, Hashable, Sendable {
 /// One event dispatched from the application's queue. The counterpart of `UIEvent`.
 public struct Event: Hashable, Sendable {
     public var type: EventType
-    /// Seconds, from the input's kernel timestamp.
-    public var timestamp: Double
+    /// When, on the input's timeline (from the kernel's event timestamp).
+    public var timestamp: InputTime
     /// Every touch of the event: all fingers currently down, including stationary ones and those
     /// ending in this event (`allTouches`).
     public var allTouches: [Touch]
 
-    public init(type: EventType, timestamp: Double, allTouches: [Touch]) {
+    public init(type: EventType, timestamp: InputTime, allTouches: [Touch]) {
         self.type = type
         self.timestamp = timestamp
         self.allTouches = allTouches

@@ -9,7 +9,7 @@ public enum QueuedEvent: Hashable, Sendable {
     case motion(MotionInput)
 
     /// When the event happened (seconds on the input's clock).
-    public var timestamp: Double {
+    public var timestamp: InputTime {
         switch self {
         case .touches(let frame): frame.timestamp
         case .presses(let input): input.timestamp
@@ -47,10 +47,10 @@ public enum EnqueueOutcome: Hashable, Sendable {
 /// ``EnqueueOutcome/full`` and the caller dispatches the oldest events to make room before offering
 /// it again (the daemon does so at once, so its reading never stops and nothing is dropped).
 public struct ApplicationEventQueue: Sendable {
-    /// An event and when it may be dispatched (`-infinity`: at once).
+    /// An event and when it may be dispatched (``InputTime/distantPast``: at once).
     struct Entry: Sendable {
         var event: QueuedEvent
-        var due: Double
+        var due: InputTime
     }
 
     public let capacity: Int
@@ -83,19 +83,19 @@ public struct ApplicationEventQueue: Sendable {
 
     /// When the earliest event waiting for a display tick is due; `nil` when none waits. (Events
     /// due at once are not counted: they are dispatched without waiting.)
-    public var nextTick: Double? {
-        var earliest: Double?
-        for i in max(head, dueThrough + 1)..<storage.count where storage[i].due > -.infinity {
+    public var nextTick: InputTime? {
+        var earliest: InputTime?
+        for i in max(head, dueThrough + 1)..<storage.count where storage[i].due > .distantPast {
             earliest = min(earliest ?? storage[i].due, storage[i].due)
         }
         return earliest
     }
 
-    /// Offers an event at the tail, due at `due` (input-clock seconds; `-infinity`, the default,
+    /// Offers an event at the tail, due at `due` (input time; ``InputTime/distantPast``, the default,
     /// for at once); see the type's display-rate and backlog policies.
-    public mutating func enqueue(_ event: QueuedEvent, dueAt due: Double = -.infinity) -> EnqueueOutcome {
+    public mutating func enqueue(_ event: QueuedEvent, dueAt due: InputTime = .distantPast) -> EnqueueOutcome {
         if case .touches(let frame) = event, frame.isMoveOnly {
-            if due > -.infinity, let i = pendingMove(like: frame, dueAt: due) {
+            if due > .distantPast, let i = pendingMove(like: frame, dueAt: due) {
                 Self.merge(frame, into: &storage[i].event, spares: &spareSamples)
                 coalescedCount += 1
                 return .coalesced
@@ -109,7 +109,7 @@ public struct ApplicationEventQueue: Sendable {
         guard count < capacity else { return .full }
         storage.append(Entry(event: event, due: due))
         if !Self.isMoveOnly(event) { waitingOthers += 1 }
-        if due == -.infinity { dueThrough = storage.count - 1 }
+        if due == .distantPast { dueThrough = storage.count - 1 }
         highWaterMark = max(highWaterMark, count)
         return .queued
     }
@@ -117,7 +117,7 @@ public struct ApplicationEventQueue: Sendable {
     /// The pending move among those waiting at the tail that `frame` merges into: the same device,
     /// window and contacts, due at the same tick. The search stops at an event due at once (nothing
     /// is merged across it) and at a move of the same device due at another tick.
-    private func pendingMove(like frame: InputFrame, dueAt due: Double) -> Int? {
+    private func pendingMove(like frame: InputFrame, dueAt due: InputTime) -> Int? {
         var i = storage.count - 1
         while i > dueThrough && i >= head {
             guard case .touches(let waiting) = storage[i].event else { return nil }
@@ -153,7 +153,7 @@ public struct ApplicationEventQueue: Sendable {
     /// into it so far): what the tick will dispatch.
     public var waitingMoves: [InputFrame] {
         var frames: [InputFrame] = []
-        for i in max(head, dueThrough + 1)..<storage.count where storage[i].due > -.infinity {
+        for i in max(head, dueThrough + 1)..<storage.count where storage[i].due > .distantPast {
             if case .touches(let frame) = storage[i].event { frames.append(frame) }
         }
         return frames
@@ -164,7 +164,7 @@ public struct ApplicationEventQueue: Sendable {
     public var holdsOnlyMoves: Bool { waitingOthers == 0 }
 
     /// Whether an event is due by `time` (``dequeue(dueBy:)`` would give one).
-    public func hasEventDue(by time: Double) -> Bool {
+    public func hasEventDue(by time: InputTime) -> Bool {
         guard head < storage.count else { return false }
         if head <= dueThrough { return true }
         for i in head..<storage.count where storage[i].due <= time { return true }
@@ -172,14 +172,14 @@ public struct ApplicationEventQueue: Sendable {
     }
 
     /// Takes the oldest event, due or not.
-    public mutating func dequeue() -> QueuedEvent? { take(dueBy: .infinity)?.event }
+    public mutating func dequeue() -> QueuedEvent? { take(dueBy: .distantFuture)?.event }
 
     /// Takes the oldest event if it is due by `time`: due itself, or queued before an event that is.
-    public mutating func dequeue(dueBy time: Double) -> QueuedEvent? { take(dueBy: time)?.event }
+    public mutating func dequeue(dueBy time: InputTime) -> QueuedEvent? { take(dueBy: time)?.event }
 
-    /// Takes the oldest event if it is due by `time`, with the tick it waited for (`-infinity` for
+    /// Takes the oldest event if it is due by `time`, with the tick it waited for (``InputTime/distantPast`` for
     /// an event due at once).
-    mutating func take(dueBy time: Double) -> (event: QueuedEvent, due: Double)? {
+    mutating func take(dueBy time: InputTime) -> (event: QueuedEvent, due: InputTime)? {
         guard head < storage.count else { return nil }
         if head > dueThrough {
             var i = storage.count - 1

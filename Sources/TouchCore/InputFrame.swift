@@ -5,11 +5,11 @@ public struct InputFrame: Hashable, Sendable {
     public var device: String
     /// The window the device is mapped to. Touches are hit-tested against the windows of its display.
     public var window: ResponderID
-    /// Seconds, from the kernel's event timestamp.
-    public var timestamp: Double
+    /// When, on the input's timeline (from the kernel's event timestamp).
+    public var timestamp: InputTime
     public var contacts: [InputContact]
 
-    public init(device: String, window: ResponderID, timestamp: Double, contacts: [InputContact]) {
+    public init(device: String, window: ResponderID, timestamp: InputTime, contacts: [InputContact]) {
         self.device = device
         self.window = window
         self.timestamp = timestamp

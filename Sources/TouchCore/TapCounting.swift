@@ -4,17 +4,17 @@
 /// 45 pt, i.e. 7 mm at 163 ppi; a touch held over 0.75 s is no tap). Distances are in millimetres and
 /// converted through the window's points per millimetre.
 public struct TapSettings: Hashable, Sendable {
-    /// The longest pause from one tap's lift-off to the next touch-down that still counts up, in seconds.
-    public var interval: Double
+    /// The longest pause from one tap's lift-off to the next touch-down that still counts up.
+    public var interval: TimeSpan
     /// The farthest the next touch-down may land from the previous tap, in millimetres.
     public var distanceMillimetres: Double
-    /// A touch held longer than this (seconds) is no tap.
-    public var maximumDuration: Double
+    /// A touch held longer than this is no tap.
+    public var maximumDuration: TimeSpan
     /// A touch that moves further than this from where it landed (millimetres) is no tap.
     public var slopMillimetres: Double
 
     public init(
-        interval: Double = 0.35, distanceMillimetres: Double = 7, maximumDuration: Double = 0.75,
+        interval: TimeSpan = 0.35, distanceMillimetres: Double = 7, maximumDuration: TimeSpan = 0.75,
         slopMillimetres: Double = 7
     ) {
         self.interval = interval
@@ -29,7 +29,7 @@ struct TapTracker: Sendable {
     struct RecentTap: Sendable {
         var window: ResponderID?
         var location: Point
-        var endedAt: Double
+        var endedAt: InputTime
         var count: Int
     }
 
@@ -40,7 +40,7 @@ struct TapTracker: Sendable {
 
     /// The tap count of a touch landing at `location` at `time`: one more than the nearest recent
     /// tap within the interval and distance, else 1. The tap it continues is consumed.
-    mutating func tapCount(window: ResponderID?, location: Point, time: Double, pointsPerMillimetre: Double) -> Int {
+    mutating func tapCount(window: ResponderID?, location: Point, time: InputTime, pointsPerMillimetre: Double) -> Int {
         recent.removeAll { time - $0.endedAt > settings.interval || time < $0.endedAt }
         let maxDistance = settings.distanceMillimetres * pointsPerMillimetre
         var best: Int?

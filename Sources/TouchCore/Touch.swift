@@ -30,8 +30,8 @@ public struct Touch: Hashable, Sendable {
     /// The device's own number for the contact.
     public let contact: UInt64
     public internal(set) var phase: TouchPhase
-    /// Seconds, from the input event's kernel timestamp.
-    public internal(set) var timestamp: Double
+    /// When, on the input's timeline (from the input event's kernel timestamp).
+    public internal(set) var timestamp: InputTime
     /// How many taps in a row this touch is (1 for a single tap), fixed at touch-down.
     public internal(set) var tapCount: Int
     /// Half the contact's major axis, in points.
@@ -51,7 +51,7 @@ public struct Touch: Hashable, Sendable {
     /// The previous position in window coordinates (the same as the location at touch-down).
     public internal(set) var previousLocationInWindow: Point
     /// The time and place of touch-down.
-    public let beganAt: Double
+    public let beganAt: InputTime
     public let beganLocationInWindow: Point
     /// Whether the touch is delivered to its view's responder chain (see ``TouchDelivery``).
     public internal(set) var delivery: TouchDelivery
@@ -95,7 +95,7 @@ public enum TouchDelivery: Hashable, Sendable {
 /// One position sample of a touch, kept when the event queue merges moves for a display tick or
 /// under backlog (UIKit's coalesced touches).
 public struct TouchSample: Hashable, Sendable {
-    public var timestamp: Double
+    public var timestamp: InputTime
     public var locationInWindow: Point
     public var force: Double
     public var majorRadius: Double
@@ -103,7 +103,7 @@ public struct TouchSample: Hashable, Sendable {
     /// ``Touch/locationInView``); `nil` before, or when the touch has no view.
     public internal(set) var locationInView: Point? = nil
 
-    public init(timestamp: Double, locationInWindow: Point, force: Double, majorRadius: Double) {
+    public init(timestamp: InputTime, locationInWindow: Point, force: Double, majorRadius: Double) {
         self.timestamp = timestamp
         self.locationInWindow = locationInWindow
         self.force = force
@@ -123,7 +123,7 @@ public protocol SampledTouch {
     var window: ResponderID? { get }
     var view: ResponderID? { get }
     var phase: TouchPhase { get }
-    var timestamp: Double { get }
+    var timestamp: InputTime { get }
     var locationInWindow: Point { get }
     var previousLocationInWindow: Point { get }
     var force: Double { get }
@@ -144,7 +144,7 @@ public struct WaitingTouchSamples: SampledTouch, Hashable, Sendable {
     public let view: ResponderID?
     public var phase: TouchPhase { .moved }
     /// The newest sample's time, place, force and size.
-    public let timestamp: Double
+    public let timestamp: InputTime
     public let locationInWindow: Point
     /// Where it was before the first of the new samples.
     public let previousLocationInWindow: Point

@@ -1,3 +1,4 @@
+import TouchCore
 import TouchSystem
 import TouchProtocol
 
@@ -33,13 +34,13 @@ final class ClientConnection {
     var isScheduled = false
     /// What the loop watches the descriptor for.
     var watching: EventLoop.Readiness = .readable
-    /// When the client last made a request, or connected (seconds on the loop's clock).
-    var lastActivity = 0.0
+    /// When the client last made a request, or connected.
+    var lastActivity = LoopInstant.origin
     /// When the client last sent anything at all (a WebSocket client's pong counts): the keepalive
     /// pings a WebSocket client that has been quiet.
-    var lastHeard = 0.0
+    var lastHeard = LoopInstant.origin
     /// When touchd pinged the (quiet) WebSocket client and has heard nothing since.
-    var pingSent: Double?
+    var pingSent: LoopInstant?
 
     enum InputEnd {
         /// The peer closed its side (for a WebSocket, with a close frame or without).

@@ -16,8 +16,8 @@ public struct ClientLimits: Hashable, Sendable {
     /// The most read-only connections of one user.
     public var maximumReadOnlyClientsPerUser: Int
     /// How long a read-only connection without a subscription may go without a request before it
-    /// is closed (seconds): it holds a place and receives nothing.
-    public var idleTimeout: Double
+    /// is closed: it holds a place and receives nothing.
+    public var idleTimeout: TimeSpan
     /// The most request lines served for one client in one turn of the loop.
     public var maximumRequestsPerTurn: Int
     /// The most request bytes read from one client in one turn of the loop.
@@ -30,19 +30,19 @@ public struct ClientLimits: Hashable, Sendable {
     public var maximumSubscriptionsPerClient: Int
     /// The most views one connection may have added and not removed.
     public var maximumViewsPerClient: Int
-    /// How long accepting pauses when the process or the system is out of descriptors (seconds).
-    public var acceptBackoff: Double
+    /// How long accepting pauses when the process or the system is out of descriptors.
+    public var acceptBackoff: TimeSpan
     /// How long a client being disconnected may go without reading before its connection is closed
-    /// with its last words unread (seconds).
-    public var closingStallTimeout: Double
-    /// The longest a client being disconnected is kept while it reads its last words (seconds).
-    public var maximumClosingTime: Double
+    /// with its last words unread.
+    public var closingStallTimeout: TimeSpan
+    /// The longest a client being disconnected is kept while it reads its last words.
+    public var maximumClosingTime: TimeSpan
     /// How long a WebSocket client may be quiet before touchd pings it, and then how long it has
-    /// to answer before its connection is closed (seconds): a peer that vanished without closing
+    /// to answer before its connection is closed: a peer that vanished without closing
     /// (a half-open connection) does not hold its place.
-    public var webSocketPingInterval: Double
-    /// How long a WebSocket connection's handshake may take, from its accept (seconds).
-    public var webSocketHandshakeTimeout: Double
+    public var webSocketPingInterval: TimeSpan
+    /// How long a WebSocket connection's handshake may take, from its accept.
+    public var webSocketHandshakeTimeout: TimeSpan
     /// The most WebSocket connections accepted and still in their handshake.
     public var maximumPendingWebSocketHandshakes: Int
 
@@ -52,13 +52,13 @@ public struct ClientLimits: Hashable, Sendable {
         maximumRequestBytesPerTurn: Int = Limits.maximumRequestBytesPerTurn, maximumReplyBytes: Int = Limits.maximumReplyBytes,
         maximumHeavyReplyBytesInFlight: Int = Limits.maximumHeavyReplyBytesInFlight,
         maximumSubscriptionsPerClient: Int = Limits.maximumSubscriptionsPerClient, maximumViewsPerClient: Int = Limits.maximumViewsPerClient,
-        acceptBackoff: Double = 1, closingStallTimeout: Double = 10, maximumClosingTime: Double = 60,
+        acceptBackoff: TimeSpan = 1, closingStallTimeout: TimeSpan = 10, maximumClosingTime: TimeSpan = 60,
         reservedControlClients: Int = Limits.reservedControlClients, maximumReadOnlyClientsPerUser: Int = Limits.maximumReadOnlyClientsPerUser,
-        idleTimeout: Double = 60, webSocketPingInterval: Double = 30, webSocketHandshakeTimeout: Double = 5,
+        idleTimeout: TimeSpan = 60, webSocketPingInterval: TimeSpan = 30, webSocketHandshakeTimeout: TimeSpan = 5,
         maximumPendingWebSocketHandshakes: Int = 64
     ) {
-        self.webSocketPingInterval = max(webSocketPingInterval, 0.01)
-        self.webSocketHandshakeTimeout = max(webSocketHandshakeTimeout, 0.01)
+        self.webSocketPingInterval = max(webSocketPingInterval, 0.01 as TimeSpan)
+        self.webSocketHandshakeTimeout = max(webSocketHandshakeTimeout, 0.01 as TimeSpan)
         self.maximumPendingWebSocketHandshakes = max(maximumPendingWebSocketHandshakes, 1)
         self.maximumQueuedBytes = maximumQueuedBytes
         self.maximumLineLength = maximumLineLength

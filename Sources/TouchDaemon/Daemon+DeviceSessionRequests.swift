@@ -182,10 +182,10 @@ extension Daemon {
             for observation in calibration.session.observe(frame) {
                 switch observation {
                 case .touchDown(let contact, let x, let y, let time):
-                    messages.append(MessageEncoder.calibrationTouch(device: device, contact: contact, x: x, y: y, time: time.seconds))
+                    messages.append(MessageEncoder.calibrationTouch(device: device, contact: contact, x: x, y: y, time: time.inputTime.seconds))
                 case .sample(let sample):
                     messages.append(
-                        MessageEncoder.calibrationSample(device: device, sample: sample.number, x: sample.x, y: sample.y, time: sample.time.seconds))
+                        MessageEncoder.calibrationSample(device: device, sample: sample.number, x: sample.x, y: sample.y, time: sample.time.inputTime.seconds))
                 }
             }
         }

@@ -11,10 +11,10 @@ extension Daemon: ScheduledDispatch {
     /// itself (cancellations on removal, reload, `remove_view` and shutdown) are stamped with it, so
     /// a replay's cancellation reads in the recording's time and a live one in the kernel's
     /// `CLOCK_MONOTONIC`, like their frames.
-    public func inputNow() -> Double { scheduler.now }
+    public func inputNow() -> InputTime { scheduler.now }
 
-    /// When the display timer fires (microseconds on the loop's clock); `nil` while no move waits.
-    public var displayTimerDeadline: Int64? { scheduler.displayTimerDeadline }
+    /// When the display timer fires on the loop's clock; `nil` while no move waits.
+    public var displayTimerDeadline: LoopInstant? { scheduler.displayTimerDeadline }
 
     /// The one way the daemon dispatches: `body` has the application dispatch, handing on each
     /// report as it is made and a touch-down frame's hit records as soon as its hit-tests are done.
@@ -171,7 +171,7 @@ extension Daemon: ScheduledDispatch {
     /// A display tick came: the moves waiting for it are dispatched. (The tick it was set for is
     /// never missed for the rounding of the clocks' conversion.)
     func displayTickPassed() {
-        let time = max(inputNow(), inPlace { $0.nextDisplayTick } ?? -.infinity)
+        let time = max(inputNow(), inPlace { $0.nextDisplayTick } ?? .distantPast)
         dispatchAndPublish { app, hitsReady, dispatched in app.dispatchDue(by: time, hitsReady: hitsReady, dispatched: dispatched) }
     }
 

@@ -5,13 +5,13 @@ import TouchSystem
 /// A metrics file the daemon keeps up to date for Prometheus' node_exporter textfile collector.
 final class MetricsFile {
     let path: String
-    /// Seconds between writes.
-    let interval: Double
+    /// The time between writes.
+    let interval: TimeSpan
     let timer: TimerHandle
     /// Whether the last write failed (a failure is told once, and so is the next success).
     var failing = false
 
-    init(path: String, interval: Double, timer: TimerHandle) {
+    init(path: String, interval: TimeSpan, timer: TimerHandle) {
         self.path = path
         self.interval = interval
         self.timer = timer
@@ -28,9 +28,9 @@ extension Daemon {
         metrics?.timer.cancel()
         let every = Limits.metricsInterval.contains(interval) ? interval : Limits.defaultMetricsInterval
         let timer = loop.timer { [unowned self] in self.metricsTimerFired() }
-        metrics = MetricsFile(path: path, interval: every, timer: timer)
+        metrics = MetricsFile(path: path, interval: TimeSpan(seconds: every), timer: timer)
         writeMetricsFile()
-        timer.schedule(after: every)
+        timer.schedule(after: TimeSpan(seconds: every))
     }
 
     private func metricsTimerFired() {
@@ -47,7 +47,7 @@ extension Daemon {
             if metrics.failing { observer.metricsFileProblem(nil) }
             metrics.failing = false
         } catch {
-            if !metrics.failing { observer.metricsFileProblem("cannot write the metrics file: \(error); trying again every \(formatNumber(metrics.interval)) s") }
+            if !metrics.failing { observer.metricsFileProblem("cannot write the metrics file: \(error); trying again every \(formatNumber(metrics.interval.seconds)) s") }
             metrics.failing = true
         }
     }

@@ -13,7 +13,7 @@ extension Daemon {
         probe.recordsResponderCalls = false
         guard let window = probe.tree.windowIDs.first, let size = probe.tree.windowProperties(of: window)?.size else { return }
         let centre = Point(x: size.width / 2, y: size.height / 2)
-        func frame(_ t: Double, _ phase: TouchPhase, _ p: Point) -> QueuedEvent {
+        func frame(_ t: InputTime, _ phase: TouchPhase, _ p: Point) -> QueuedEvent {
             .touches(InputFrame(device: "warm-up", window: window, timestamp: t, contacts: [InputContact(id: 1, phase: phase, location: p)]))
         }
         var reports = probe.send(frame(0, .began, centre))

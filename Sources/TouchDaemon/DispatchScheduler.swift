@@ -1,3 +1,4 @@
+import TouchCore
 import TouchSystem
 
 /// What the ``DispatchScheduler`` asks its owner to do, each when its time has come.
@@ -21,16 +22,16 @@ protocol ScheduledDispatch: AnyObject {
 final class DispatchScheduler {
     private let loop: EventLoop
     private let input: InputSources
-    /// The input's time of the last event, and when (microseconds on the loop's clock) it arrived.
-    private(set) var lastInputTime = 0.0
-    private var lastInputArrival: Int64 = 0
+    /// The input's time of the last event, and when (on the loop's clock) it arrived.
+    private(set) var lastInputTime: InputTime = 0
+    private var lastInputArrival = LoopInstant.origin
     /// Input events noted so far.
     private(set) var framesIn = 0
     private let gestureTimer: TimerHandle
     private let displayTimer: TimerHandle
     /// The input times the gesture and display timers were set for (`nil`: not set).
-    private var gestureTimerTime: Double?
-    private var displayTimerTime: Double?
+    private var gestureTimerTime: InputTime?
+    private var displayTimerTime: InputTime?
     /// Whether a dispatch at the end of this wakeup is asked for already.
     private var dispatchDeferred = false
     /// The owner's ``ScheduledDispatch/dispatchDue()`` as deferred work, made once (not a closure
@@ -50,16 +51,16 @@ final class DispatchScheduler {
 
     /// Now, on the input's timeline: the last event's time plus the time since it arrived (scaled
     /// by a replay's speed), or the input sources' time before any event.
-    var now: Double {
-        guard framesIn > 0 else { return input.now ?? loop.clock.seconds }
-        return lastInputTime + Double(TimeSpan.until(loop.clock.microseconds, from: lastInputArrival)) / 1_000_000 * input.timeScale
+    var now: InputTime {
+        guard framesIn > 0 else { return input.now ?? loop.clock.now.inputTime }
+        return lastInputTime + loop.clock.now.span(since: lastInputArrival) * input.timeScale
     }
 
     /// An input event with this timestamp arrived now.
-    func noteInput(at timestamp: Double) {
+    func noteInput(at timestamp: InputTime) {
         framesIn += 1
         lastInputTime = timestamp
-        lastInputArrival = loop.clock.microseconds
+        lastInputArrival = loop.clock.now
     }
 
     /// Asks for ``ScheduledDispatch/dispatchDue()`` once the descriptors of this wakeup are read
@@ -77,16 +78,16 @@ final class DispatchScheduler {
     /// The after-dispatch hook: sets the gesture timer for the application's next recognizer
     /// deadline and the display timer for the next display tick moves wait for, or cancels either
     /// for `nil` (the display timer is set only while moves wait: an idle daemon never wakes).
-    func rearm(deadline: Double?, displayTick: Double?) {
+    func rearm(deadline: InputTime?, displayTick: InputTime?) {
         arm(gestureTimer, at: deadline, armed: &gestureTimerTime)
         arm(displayTimer, at: displayTick, armed: &displayTimerTime)
     }
 
     /// Sets the display timer alone (a wakeup that only added a move to those waiting for a tick).
-    func rearmDisplay(displayTick: Double?) { arm(displayTimer, at: displayTick, armed: &displayTimerTime) }
+    func rearmDisplay(displayTick: InputTime?) { arm(displayTimer, at: displayTick, armed: &displayTimerTime) }
 
-    /// When the display timer fires (microseconds on the loop's clock); `nil` while no move waits.
-    var displayTimerDeadline: Int64? { displayTimer.deadline }
+    /// When the display timer fires on the loop's clock; `nil` while no move waits.
+    var displayTimerDeadline: LoopInstant? { displayTimer.deadline }
 
     /// Cancels both timers (the daemon stops).
     func stop() {
@@ -97,12 +98,12 @@ final class DispatchScheduler {
     /// Schedules `timer` for `time` on the input's timeline, counted on the loop's clock from the
     /// last event's arrival; cancels it for `nil`. A timer already set for `time` (`armed`) stays
     /// as it is: moving it by each frame's arrival would cost a system call a frame.
-    private func arm(_ timer: TimerHandle, at time: Double?, armed: inout Double?) {
+    private func arm(_ timer: TimerHandle, at time: InputTime?, armed: inout InputTime?) {
         guard timer.deadline == nil || armed != time else { return }
         armed = time
-        guard let time, let due = TimeSpan.adding((time - lastInputTime) / input.timeScale, to: lastInputArrival) else {
+        guard let time, let due = lastInputArrival.advanced(by: (time - lastInputTime) / input.timeScale) else {
             return timer.cancel()
         }
-        timer.schedule(atMicroseconds: due)
+        timer.schedule(at: due)
     }
 }

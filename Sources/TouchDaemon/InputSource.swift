@@ -22,10 +22,10 @@ public protocol InputSource: AnyObject {
     /// and not yet removed, as they were announced: what a client subscribing to `devices` is told
     /// of first.
     var presentDevices: [(id: String, description: DeviceListing)] { get }
-    /// The source's time now, in seconds on the timeline of its events' timestamps: the kernel's
+    /// The source's time now, on the timeline of its events' timestamps: the kernel's
     /// `CLOCK_MONOTONIC` for live devices, the recording's own timeline for a replay. Events touchd
     /// makes itself before any input arrived (cancellations) are stamped with it.
-    var now: Double { get }
+    var now: InputTime { get }
     /// A client subscribed to the daemon, or began recording or calibrating a device (a replay that
     /// waits for one starts playing).
     func subscriberArrived()
@@ -97,7 +97,7 @@ public final class InputSources {
 
     /// The input's time before any event arrived: the last source's (a replay's timeline when one
     /// plays); nil without sources.
-    public var now: Double? { sources.last?.now }
+    public var now: InputTime? { sources.last?.now }
 
     /// How fast the input's time passes against the loop's clock: the last source's (a replay's
     /// speed when one plays), as ``now``; 1 without sources.

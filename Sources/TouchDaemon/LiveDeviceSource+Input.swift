@@ -41,12 +41,12 @@ extension LiveDeviceSource {
             let devnode = entry.device.devnode
             entry.deadlineTimer = loop.timer { [unowned self] in self.deadlinePassed(devnode) }
         }
-        entry.deadlineTimer?.schedule(atMicroseconds: deadline.microseconds)
+        entry.deadlineTimer?.schedule(at: LoopInstant(microseconds: deadline.microseconds))
     }
 
     private func deadlinePassed(_ devnode: String) {
         guard let entry = open[devnode] else { return }
-        for event in entry.pipeline.advance(to: clock.now) { emit(.event(event)) }
+        for event in entry.pipeline.advance(to: clock.eventTime) { emit(.event(event)) }
         armDeadline(of: entry)
     }
 

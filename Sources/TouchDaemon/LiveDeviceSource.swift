@@ -110,7 +110,7 @@ public final class LiveDeviceSource: InputSource {
     }
 
     /// The source's time: the kernel's monotonic clock, which live events are stamped with.
-    public var now: Double { clock.seconds }
+    public var now: InputTime { clock.now.inputTime }
 
     public var deviceDescriptions: [DeviceListing] {
         var items = open.values.sorted { $0.device.devnode < $1.device.devnode }.map { entry in
@@ -185,7 +185,7 @@ public final class LiveDeviceSource: InputSource {
 
     /// Logs a node that could not be opened (the watcher retries it). Nodes that udev does not say
     /// are touch devices (keyboards, mice) are only logged at debug level.
-    private func openFailed(_ info: UdevInputDevice, error: SystemError, attempt: Int, retryIn: Double?) {
+    private func openFailed(_ info: UdevInputDevice, error: SystemError, attempt: Int, retryIn: TimeSpan?) {
         let level: Logger.Level = info.mayBeTouchDevice ? .warning : .debug
         guard retryIn != nil else {
             failedAttempts[info.devnode] = nil
@@ -194,7 +194,7 @@ public final class LiveDeviceSource: InputSource {
         }
         failedAttempts[info.devnode] = attempt
         if attempt == 1 {
-            let total = Int(rounding: retryPolicy.totalWait, .up, clampedTo: 0...Int.max)
+            let total = Int(rounding: retryPolicy.totalWait.seconds, .up, clampedTo: 0...Int.max)
             logger.log(level: level, "cannot open \(info.devnode): \(error); retrying for up to \(total) s")
         }
     }
@@ -213,7 +213,7 @@ public final class LiveDeviceSource: InputSource {
         guard let entry = open.removeValue(forKey: devnode) else { return }
         held.remove(entry.pipeline.deviceID)
         entry.deadlineTimer?.cancel()
-        for event in entry.pipeline.finish(at: clock.now) { emit(.event(event)) }
+        for event in entry.pipeline.finish(at: clock.eventTime) { emit(.event(event)) }
         emit(.deviceRemoved(id: entry.pipeline.deviceID))
     }
 }

@@ -32,7 +32,7 @@ public final class RecordingSource: InputSource {
     /// Nil before ``start(on:sink:)`` and after ``stop()``.
     private var running: Running?
     /// When playing started, in microseconds on `clock`.
-    private var startedAt: Int64 = 0
+    private var startedAt = LoopInstant.origin
     private var started = false
     /// Whether the recording's device is present: from ``start(on:sink:)`` until the recording
     /// ends or a reloaded layout no longer takes it.
@@ -79,14 +79,14 @@ public final class RecordingSource: InputSource {
 
     /// The recording's timeline: its first event's time plus the (scaled) time played so far; the
     /// first event's time before playing starts.
-    public var now: Double {
+    public var now: InputTime {
         guard let first = firstTime else { return 0 }
-        guard started else { return first.seconds }
-        return first.seconds + elapsedSeconds
+        guard started else { return first.inputTime }
+        return first.inputTime + played(by: clock.now)
     }
 
-    /// The recording's time played so far, in seconds (scaled by the speed).
-    private var elapsedSeconds: Double { Double(TimeSpan.until(clock.microseconds, from: startedAt)) / 1_000_000 * speed }
+    /// The recording's time played by `now` on the loop's clock (scaled by the speed).
+    private func played(by now: LoopInstant) -> TimeSpan { now.span(since: startedAt) * speed }
 
     /// The replay's speed: recording seconds per second of the loop's clock.
     public var timeScale: Double { speed }
@@ -121,7 +121,7 @@ public final class RecordingSource: InputSource {
     public func begin() {
         guard !started, let timer = running?.timer else { return }
         started = true
-        startedAt = clock.microseconds
+        startedAt = clock.now
         if firstTime == nil {
             emit(.finished)
             return
@@ -157,12 +157,10 @@ public final class RecordingSource: InputSource {
 
     private func playDue() {
         guard let first = firstTime else { return }
-        let now = clock.microseconds
-        let elapsed = Double(TimeSpan.until(now, from: startedAt)) / 1_000_000 * speed
-        let played = TimeSpan.microseconds(elapsed) ?? TimeSpan.longest
-        let (through, overflow) = first.microseconds.addingReportingOverflow(played)
+        let now = clock.now
+        let elapsed = played(by: now)
         let start = playback.next
-        let completed = playback.play(through: EventTime(microseconds: overflow ? Int64.max : through), maximumEvents: Self.maximumEventsPerTurn)
+        let completed = playback.play(through: first.advanced(by: elapsed), maximumEvents: Self.maximumEventsPerTurn)
         if isRecorded && playback.next > start { emit(.raw(device: deviceID, events: Array(playback.events[start..<playback.next]))) }
         for event in completed { emit(.event(event)) }
         if isHeld { reportHeldFrames() }
@@ -178,8 +176,8 @@ public final class RecordingSource: InputSource {
         }
         // The next thing due on the clock (one reading per batch played); what is overdue, at the
         // next turn, after the descriptors ready meanwhile (not again in this run of the timers).
-        guard let at = TimeSpan.adding((due.seconds - first.seconds - elapsed) / speed, to: now) else { return }
-        running?.timer.schedule(atMicroseconds: max(at, now &+ 1))
+        guard let at = now.advanced(by: (due.span(since: first) - elapsed) / speed) else { return }
+        running?.timer.schedule(at: max(at, LoopInstant(microseconds: now.microseconds &+ 1)))
     }
 }
 

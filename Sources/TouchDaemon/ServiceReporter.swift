@@ -37,7 +37,7 @@ public final class ServiceReporter: DaemonObserver {
     }
 
     public func anomaly(_ text: String) {
-        for line in limiter.admit(text, at: clock.seconds) { logger.warning("\(line)") }
+        for line in limiter.admit(text, at: clock.now) { logger.warning("\(line)") }
     }
 
     public func inputProblem(_ text: String) { logger.error("\(text)") }

@@ -59,7 +59,7 @@ extension SocketServer {
         nextSerial += 1
         clients[fd] = client
         noteActivity(of: client)
-        client.lastHeard = loop.clock.seconds
+        client.lastHeard = loop.clock.now
         statistics.accepted += 1
         if client.isWebSocket { watchWebSocketKeepalive() }
         delegate.clientsChanged()

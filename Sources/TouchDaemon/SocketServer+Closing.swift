@@ -1,12 +1,13 @@
+import TouchCore
 import TouchSystem
 import TouchProtocol
 
 /// A client being disconnected whose last lines its socket did not take at once.
 struct ClosingClient {
     let client: ClientConnection
-    /// When it began closing, and when it last read something (monotonic seconds).
-    let started: Double
-    var lastProgress: Double
+    /// When it began closing, and when it last read something.
+    let started: LoopInstant
+    var lastProgress: LoopInstant
     /// What had been written to its socket, and what its socket held unread, when last checked.
     var written: Int
     var unread: Int?
@@ -25,7 +26,7 @@ struct ClosingClient {
 /// ``ClientLimits/closingStallTimeout``, or after ``ClientLimits/maximumClosingTime``.
 extension SocketServer {
     /// How often clients being disconnected are checked for progress (seconds).
-    static let closingCheckInterval = 0.5
+    static let closingCheckInterval: TimeSpan = 0.5
 
     /// Ends a client's connection: the lines not yet started are discarded and reported, with
     /// `lost` (a message numbered and never queued), in a `dropped` notice; `before` and a
@@ -57,7 +58,7 @@ extension SocketServer {
         case .wouldBlock:
             client.watching = .writable
             loop.modify(client.fd, for: .writable)
-            let now = loop.clock.seconds
+            let now = loop.clock.now
             closing[client.fd] = ClosingClient(
                 client: client, started: now, lastProgress: now, written: client.outbox.writtenTotal, unread: client.outbox.unreadInSocket)
             closingTimer?.schedule(after: Self.closingCheckInterval)
@@ -70,7 +71,7 @@ extension SocketServer {
         switch entry.client.outbox.flush(final: true) {
         case .done: closeLingering(fd, stalled: false)
         case .failed: closeLingering(fd, stalled: true)
-        case .wouldBlock: noteProgress(of: fd, at: loop.clock.seconds)
+        case .wouldBlock: noteProgress(of: fd, at: loop.clock.now)
         }
     }
 
@@ -78,7 +79,7 @@ extension SocketServer {
     /// have read nothing for ``ClientLimits/closingStallTimeout``, or that have had
     /// ``ClientLimits/maximumClosingTime``.
     func checkClosingClients() {
-        let now = loop.clock.seconds
+        let now = loop.clock.now
         for fd in closing.keys.sorted() {
             guard let entry = closing[fd] else { continue }
             switch entry.client.outbox.flush(final: true) {
@@ -92,7 +93,7 @@ extension SocketServer {
                 noteProgress(of: fd, at: now)
             }
             guard let checked = closing[fd] else { continue }
-            if now - checked.lastProgress >= limits.closingStallTimeout || now - checked.started >= limits.maximumClosingTime {
+            if now.span(since: checked.lastProgress) >= limits.closingStallTimeout || now.span(since: checked.started) >= limits.maximumClosingTime {
                 closeLingering(fd, stalled: true)
             }
         }
@@ -101,7 +102,7 @@ extension SocketServer {
 
     /// Notes whether the client read something since the last check: its socket took more bytes,
     /// or holds fewer unread.
-    private func noteProgress(of fd: Int32, at now: Double) {
+    private func noteProgress(of fd: Int32, at now: LoopInstant) {
         guard var entry = closing[fd] else { return }
         let written = entry.client.outbox.writtenTotal
         let unread = entry.client.outbox.unreadInSocket

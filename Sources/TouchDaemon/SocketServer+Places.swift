@@ -33,7 +33,7 @@ extension SocketServer {
 
     /// Notes that `client` made a request (or connected) now, and watches for its idling.
     func noteActivity(of client: ClientConnection) {
-        client.lastActivity = loop.clock.seconds
+        client.lastActivity = loop.clock.now
         guard client.role == .readOnly, let idleTimer, !idleTimer.isScheduled else { return }
         idleTimer.schedule(after: limits.idleTimeout)
     }
@@ -41,18 +41,18 @@ extension SocketServer {
     /// Closes the read-only connections without a subscription that have been quiet for
     /// ``ClientLimits/idleTimeout``; watches for the next one due.
     func closeIdleClients() {
-        let now = loop.clock.seconds
-        var next: Double?
+        let now = loop.clock.now
+        var next: LoopInstant?
         for client in clients.values.sorted(by: { $0.serial < $1.serial }) where canIdle(client) {
-            let due = client.lastActivity + limits.idleTimeout
+            guard let due = client.lastActivity.advanced(by: limits.idleTimeout) else { continue }
             guard due <= now else {
                 next = min(next ?? due, due)
                 continue
             }
             statistics.closedIdle += 1
-            let reason = "idle: no subscription and no request for \(formatNumber(limits.idleTimeout)) s"
+            let reason = "idle: no subscription and no request for \(formatNumber(limits.idleTimeout.seconds)) s"
             _ = end(client, reason: reason)
         }
-        if let next { idleTimer?.schedule(after: max(next - now, 0)) }
+        if let next { idleTimer?.schedule(at: next) }
     }
 }

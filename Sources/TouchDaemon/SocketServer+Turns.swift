@@ -41,7 +41,7 @@ extension SocketServer {
         guard readiness.contains(.readable) || readiness.contains(.hangup) else { return }
         if !client.hasLineWaiting {
             client.read(maximumBytes: limits.maximumRequestBytesPerTurn)
-            client.lastHeard = loop.clock.seconds
+            client.lastHeard = loop.clock.now
             client.pingSent = nil
         }
         schedule(client)

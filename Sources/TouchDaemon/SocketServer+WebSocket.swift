@@ -14,16 +14,16 @@ extension SocketServer {
     }
 
     func pingQuietWebSocketClients() {
-        let now = loop.clock.seconds
+        let now = loop.clock.now
         var any = false
         for client in clients.values.sorted(by: { $0.serial < $1.serial }) where client.isWebSocket {
             any = true
             if let sent = client.pingSent {
-                guard now - sent >= limits.webSocketPingInterval else { continue }
+                guard now.span(since: sent) >= limits.webSocketPingInterval else { continue }
                 statistics.webSocketPingTimeouts += 1
-                let reason = "no answer to a ping for \(formatNumber(limits.webSocketPingInterval)) s"
+                let reason = "no answer to a ping for \(formatNumber(limits.webSocketPingInterval.seconds)) s"
                 end(client, reason: reason, code: .goingAway)
-            } else if now - client.lastHeard >= limits.webSocketPingInterval {
+            } else if now.span(since: client.lastHeard) >= limits.webSocketPingInterval {
                 client.pingSent = now
                 client.outbox.sendControlFrame(WebSocketFrameEncoder.ping(Array("touchd".utf8)))
                 flush(client)

@@ -102,7 +102,7 @@ public final class TUIOSender: ReportSink {
         if let bundle = cursors.clear() { send(bundle) }
     }
 
-    private func update(_ touch: TouchID, _ phase: TUIOCursors.Update.Phase, _ point: Point, window: ResponderID, time: Double) -> TUIOCursors.Update? {
+    private func update(_ touch: TouchID, _ phase: TUIOCursors.Update.Phase, _ point: Point, window: ResponderID, time: InputTime) -> TUIOCursors.Update? {
         guard let size = sizes[window], size.width > 0, size.height > 0 else { return nil }
         return TUIOCursors.Update(touch: touch, phase: phase, x: point.x / size.width, y: point.y / size.height, time: time)
     }

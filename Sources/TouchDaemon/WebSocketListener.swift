@@ -32,7 +32,7 @@ public final class WebSocketListener {
 
     private struct Pending {
         var bytes: [UInt8] = []
-        let deadline: Double
+        let deadline: LoopInstant
     }
 
     public let settings: Settings
@@ -101,7 +101,7 @@ public final class WebSocketListener {
             Descriptor.close(fd)
             return
         }
-        let deadline = loop.clock.seconds + server.limits.webSocketHandshakeTimeout
+        let deadline = loop.clock.now.advanced(by: server.limits.webSocketHandshakeTimeout) ?? LoopInstant(microseconds: .max)
         pending[fd] = Pending(deadline: deadline)
         if !(timeoutTimer?.isScheduled ?? true) { timeoutTimer?.schedule(after: server.limits.webSocketHandshakeTimeout) }
     }
@@ -164,18 +164,18 @@ public final class WebSocketListener {
 
     /// Closes the handshakes that did not arrive in time; watches for the next one due.
     private func expireHandshakes() {
-        let now = loop.clock.seconds
-        var next: Double?
+        let now = loop.clock.now
+        var next: LoopInstant?
         for (fd, entry) in pending.sorted(by: { $0.key < $1.key }) {
             guard entry.deadline <= now else {
                 next = min(next ?? entry.deadline, entry.deadline)
                 continue
             }
             server.statistics.webSocketHandshakeTimeouts += 1
-            let refusal = HTTPRefusal(.badRequest, "the handshake did not arrive within \(formatNumber(server.limits.webSocketHandshakeTimeout)) s")
+            let refusal = HTTPRefusal(.badRequest, "the handshake did not arrive within \(formatNumber(server.limits.webSocketHandshakeTimeout.seconds)) s")
             drop(fd, refusal, counted: false)
         }
-        if let next { timeoutTimer?.schedule(after: max(next - now, 0)) }
+        if let next { timeoutTimer?.schedule(at: next) }
     }
 
     /// Ends a connection in its handshake, with a refusal when one is given (counted in

@@ -1,17 +1,18 @@
+import TouchCore
 import TouchEvdev
 import TouchSystem
 
 extension DeviceWatcher {
     /// Runs the watcher's loop until the handler calls ``stop()`` or nothing happens for
-    /// `idleTimeout` seconds (for tools; the daemon runs its own loop).
+    /// `idleTimeout` (for tools; the daemon runs its own loop).
     ///
     /// Opens the devices present first, unless ``start()`` already did.
     ///
-    /// - Parameter idleTimeout: Seconds without any event (input or hotplug) after which to
+    /// - Parameter idleTimeout: How long without any event (input or hotplug) after which to
     ///   return; nil to run until stopped.
     /// - Returns: Why it returned.
     /// - Throws: ``SystemError`` from `epoll_wait` (not from devices: those are events).
-    public func run(idleTimeout: Double? = nil) throws(SystemError) -> StopReason {
+    public func run(idleTimeout: TimeSpan? = nil) throws(SystemError) -> StopReason {
         start()
         if let stopReason { return stopReason }
         if let idleTimeout {

@@ -1,3 +1,4 @@
+import TouchCore
 import TouchEvdev
 import TouchInput
 import TouchSystem
@@ -55,8 +56,8 @@ public final class DeviceWatcher {
         /// cancels its live contacts.
         case removed(Device)
         /// A node could not be opened at its `attempt`-th try (1 for the first); it is tried again
-        /// in `retryIn` seconds, or never (nil) until it is plugged in again.
-        case openFailed(UdevInputDevice, error: SystemError, attempt: Int, retryIn: Double?)
+        /// after `retryIn`, or never (nil) until it is plugged in again.
+        case openFailed(UdevInputDevice, error: SystemError, attempt: Int, retryIn: TimeSpan?)
         /// A device could not be read or grabbed: `devnode` is left alone (a read failure also
         /// ends in ``removed(_:)``).
         case failed(devnode: String, error: SystemError)
@@ -102,7 +103,7 @@ public final class DeviceWatcher {
     let handler: (DeviceWatcher, Event) -> Void
     var isStarted = false
     var idleTimer: TimerHandle?
-    var idleTimeout: Double?
+    var idleTimeout: TimeSpan?
     var stopReason: StopReason?
 
     /// Why hotplug is unavailable (nil when the monitor runs): the watcher then only reads the
@@ -202,7 +203,7 @@ public final class DeviceWatcher {
     /// Whether an ``Event/openFailed(_:error:attempt:retryIn:)`` is the one to report for its node:
     /// the first failure, or, for a node the kernel announced before udev could make it readable
     /// (missing or not permitted while the monitor hears the kernel), the last one.
-    public func isWorthReporting(_ error: SystemError, attempt: Int, retryIn: Double?) -> Bool {
+    public func isWorthReporting(_ error: SystemError, attempt: Int, retryIn: TimeSpan?) -> Bool {
         let transient = monitor?.source == .kernel && (error.isMissing || error.isPermissionDenied)
         return transient ? retryIn == nil : attempt == 1
     }

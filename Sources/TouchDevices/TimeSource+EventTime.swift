@@ -4,5 +4,5 @@ import TouchSystem
 extension TimeSource {
     /// Now, as an ``EventTime``: the time type evdev stamps events with, so that events touchd makes
     /// itself (a removed device's cancelled contacts, a shake's end) compare with the kernel's.
-    public var now: EventTime { EventTime(microseconds: microseconds) }
+    public var eventTime: EventTime { EventTime(microseconds: now.microseconds) }
 }

@@ -1,3 +1,5 @@
+import TouchCore
+
 /// A point in time on the kernel's input clock, in microseconds.
 ///
 /// Live devices report `CLOCK_MONOTONIC` (touchd sets it with `EVIOCSCLOCKID`); recordings report
@@ -22,8 +24,20 @@ public struct EventTime: Comparable, Hashable, Sendable, CustomStringConvertible
         }
     }
 
-    /// The time in seconds, as UIKit's `UITouch.timestamp` reports it.
-    public var seconds: Double { Double(microseconds) / 1_000_000 }
+    /// The time on the core's input timeline (seconds, as UIKit's `UITouch.timestamp` reports it).
+    public var inputTime: InputTime { InputTime(seconds: Double(microseconds) / 1_000_000) }
+
+    /// The time `span` later (rounded up to the microsecond), saturating at the end of `Int64`; the
+    /// end of `Int64` for a span of NaN or infinity.
+    public func advanced(by span: TimeSpan) -> EventTime {
+        let (sum, overflow) = microseconds.addingReportingOverflow(span.microseconds ?? Int64.max)
+        return EventTime(microseconds: overflow ? Int64.max : sum)
+    }
+
+    /// The span from `start` to this time (negative when this time is the earlier).
+    public func span(since start: EventTime) -> TimeSpan {
+        TimeSpan(seconds: (Double(microseconds) - Double(start.microseconds)) / 1_000_000)
+    }
 
     public static func < (lhs: EventTime, rhs: EventTime) -> Bool { lhs.microseconds < rhs.microseconds }
 

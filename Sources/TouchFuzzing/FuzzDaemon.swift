@@ -77,9 +77,9 @@ final class FuzzDaemon {
         throw FuzzViolation("the daemon never settled: a hang")
     }
 
-    /// Lets `seconds` pass on the daemon's clock and runs what came due.
-    func advance(by seconds: Double) {
-        clock.advance(by: seconds)
+    /// Lets `span` pass on the daemon's clock and runs what came due.
+    func advance(by span: TimeSpan) {
+        clock.advance(by: span)
         loop.runDueTimers()
     }
 

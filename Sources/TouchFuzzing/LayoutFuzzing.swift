@@ -41,7 +41,7 @@ public enum LayoutFuzzing {
     private static func touch(_ app: Application, points: ArraySlice<UInt8>) throws(FuzzViolation) {
         var app = app
         let extra = points.map { Double($0) }
-        var time = 1.0
+        var time: InputTime = 1
         for (index, window) in app.tree.windowIDs.prefix(4).enumerated() {
             guard let size = app.tree.windowProperties(of: window)?.size else { continue }
             let centre = Point(x: size.width / 2, y: size.height / 2)

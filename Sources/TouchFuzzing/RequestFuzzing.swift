@@ -59,12 +59,12 @@ struct FuzzSession {
     private var chunks: ChunkSizes
     private var fingers: [UInt64: Point] = [:]
     private var nextFinger: UInt64 = 1
-    private var time: Double
+    private var time: InputTime
 
     init(layout: String, chunkSeed: UInt8) throws(FuzzViolation) {
         harness = try FuzzDaemon(layout: layout)
         chunks = ChunkSizes(seed: chunkSeed)
-        time = harness.clock.seconds
+        time = harness.clock.now.inputTime
     }
 
     private var live: [FuzzClient] { clients.compactMap { $0 } }

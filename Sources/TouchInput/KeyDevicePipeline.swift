@@ -53,7 +53,7 @@ public struct KeyDevicePipeline: Sendable {
     func events(for frame: KeyFrame) -> [QueuedEvent] {
         var out: [QueuedEvent] = []
         var changes: [KeyChange] = []
-        let time = frame.time.seconds
+        let time = frame.time.inputTime
         let ending: PressPhase = frame.isResync ? .cancelled : .ended
         func flush() {
             guard !changes.isEmpty else { return }

@@ -52,6 +52,6 @@ public struct MotionDevicePipeline: Sendable {
             case .ended(let t): (t, .ended)
             case .cancelled(let t): (t, .cancelled)
             }
-        return .motion(MotionInput(device: deviceID, window: window, timestamp: time.seconds, subtype: .shake, phase: phase))
+        return .motion(MotionInput(device: deviceID, window: window, timestamp: time.inputTime, subtype: .shake, phase: phase))
     }
 }

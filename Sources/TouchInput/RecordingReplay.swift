@@ -93,7 +93,7 @@ public struct RecordingReplay: Sendable {
         dispatch(playback.finish(), &app)
         // Moves still waiting for a display tick, then recognizer timers still pending, each at
         // its own time (a last tap's multi-tap window).
-        for report in app.dispatchDue(by: .infinity) {
+        for report in app.dispatchDue(by: .distantFuture) {
             for line in report.anomalies { anomaly(line) }
             each(report)
         }

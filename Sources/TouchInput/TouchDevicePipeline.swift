@@ -197,6 +197,6 @@ public struct TouchDevicePipeline: Sendable {
             if kept.isEmpty && !frame.contacts.isEmpty { return nil }
         }
         let contacts = kept.map(mapping.map)
-        return InputFrame(device: deviceID, window: window, timestamp: frame.time.seconds, contacts: contacts)
+        return InputFrame(device: deviceID, window: window, timestamp: frame.time.inputTime, contacts: contacts)
     }
 }

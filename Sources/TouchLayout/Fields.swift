@@ -109,6 +109,11 @@ struct Fields {
         return checkedNumber(node, at: at(key), in: domain)
     }
 
+    /// A span of time in `domain` (whose unit is seconds), written as an integer or a float.
+    func duration(_ key: String, in domain: NumberDomain) -> TimeSpan? {
+        number(key, in: domain).map(TimeSpan.init(seconds:))
+    }
+
     /// A number in `domain` that is 0 or at least `minimum` (a rate: 0 turns it off, and the least
     /// other rate bounds the work and memory of one period).
     func number(_ key: String, in domain: NumberDomain, zeroOrAtLeast minimum: Double) -> Double? {

@@ -62,8 +62,8 @@ extension LayoutReader {
     private func readShake(_ fields: Fields, kind: DeviceKindSpec) -> ShakeSpec {
         var shake = ShakeSpec()
         if let n = fields.number("shake_threshold_g", in: Limits.shakeThreshold) { shake.thresholdG = n }
-        if let n = fields.number("shake_duration", in: Limits.positiveDuration) { shake.minimumDuration = n }
-        if let n = fields.number("shake_settle", in: Limits.positiveDuration) { shake.settle = n }
+        if let n = fields.duration("shake_duration", in: Limits.positiveDuration) { shake.minimumDuration = n }
+        if let n = fields.duration("shake_settle", in: Limits.positiveDuration) { shake.settle = n }
         for key in Self.shakeKeys where fields.has(key) && kind != .accelerometer {
             log.add(.conflict, fields.at(key), "\(key) only goes with match.kind = \"accelerometer\": expected no \(key) for kind \(quote(kind.rawValue))")
         }

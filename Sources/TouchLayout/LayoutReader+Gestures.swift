@@ -63,7 +63,7 @@ extension LayoutReader {
     /// The kind with the entry's own settings in place of the defaults it comes with.
     private func readSettings(of kind: GestureKind, _ fields: Fields) -> GestureKind {
         func count(_ key: String, _ value: Int) -> Int { fields.integer(key, in: Limits.gestureCount) ?? value }
-        func duration(_ key: String, _ value: Double) -> Double { fields.number(key, in: Limits.positiveDuration) ?? value }
+        func duration(_ key: String, _ value: TimeSpan) -> TimeSpan { fields.duration(key, in: Limits.positiveDuration) ?? value }
         func distance(_ key: String, _ value: Double) -> Double { fields.number(key, in: Limits.positiveMillimetres) ?? value }
         switch kind {
         case .tap(let taps, let touches):

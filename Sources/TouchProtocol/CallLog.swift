@@ -12,7 +12,7 @@ public enum CallLog {
     /// The lines of `report`; none for a report without recorded calls.
     public static func lines(for report: DispatchReport) -> [String] {
         guard !report.log.isEmpty || !report.calls.isEmpty else { return [] }
-        let time = formatTime(report.event.timestamp)
+        let time = formatTime(report.event.timestamp.seconds)
         var lines = ["\(time) event \(report.event.type.rawValue): \(touches(report.event.allTouches))"]
         for entry in report.log {
             switch entry {

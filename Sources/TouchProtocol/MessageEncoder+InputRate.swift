@@ -8,7 +8,7 @@ public struct InputRateMarks: Hashable, Sendable {
     /// By touch number, ascending: a handful of touches is found by a few comparisons, without
     /// hashing (touch numbers only grow, so a new touch is mostly added at the end).
     private var touches: [TouchID] = []
-    private var times: [Double] = []
+    private var times: [InputTime] = []
 
     /// No sample sent ahead.
     public init() {}
@@ -16,13 +16,13 @@ public struct InputRateMarks: Hashable, Sendable {
     /// Whether no touch has samples sent ahead.
     public var isEmpty: Bool { touches.isEmpty }
 
-    /// The time of the newest sample of `touch` sent ahead; `-infinity` for none.
-    public func sent(_ touch: TouchID) -> Double {
+    /// The time of the newest sample of `touch` sent ahead; ``InputTime/distantPast`` for none.
+    public func sent(_ touch: TouchID) -> InputTime {
         let i = place(of: touch)
-        return i < touches.count && touches[i] == touch ? times[i] : -.infinity
+        return i < touches.count && touches[i] == touch ? times[i] : .distantPast
     }
 
-    mutating func noteSent(_ touch: TouchID, through time: Double) {
+    mutating func noteSent(_ touch: TouchID, through time: InputTime) {
         let i = place(of: touch)
         if i < touches.count && touches[i] == touch {
             times[i] = max(times[i], time)
@@ -117,7 +117,7 @@ extension MessageEncoder {
         var next = [Int](repeating: 0, count: touches.count)
         var total = 0
         for i in touches.indices {
-            let sent = marks.isEmpty ? -Double.infinity : marks.sent(touches[i].id)
+            let sent = marks.isEmpty ? InputTime.distantPast : marks.sent(touches[i].id)
             while next[i] <= touches[i].coalescedSamples.count && time(of: SampleIndex(touch: i, k: next[i]), in: touches) <= sent {
                 next[i] += 1
             }
@@ -127,7 +127,7 @@ extension MessageEncoder {
         order.reserveCapacity(total)
         while true {
             var chosen: SampleIndex?
-            var earliest = Double.infinity
+            var earliest = InputTime.distantFuture
             for i in touches.indices where next[i] <= touches[i].coalescedSamples.count {
                 let time = time(of: SampleIndex(touch: i, k: next[i]), in: touches)
                 if chosen == nil || time < earliest {
@@ -141,14 +141,14 @@ extension MessageEncoder {
         }
     }
 
-    private static func time<T: SampledTouch>(of s: SampleIndex, in touches: [T]) -> Double {
+    private static func time<T: SampledTouch>(of s: SampleIndex, in touches: [T]) -> InputTime {
         s.k < touches[s.touch].coalescedSamples.count ? touches[s.touch].sample(s.k).timestamp : touches[s.touch].timestamp
     }
 
     /// A sample's place, with the one before it: what its messages say.
     struct SampleView {
         var phase: TouchPhase
-        var time: Double
+        var time: InputTime
         var location: Point
         var previous: Point
         var force: Double
@@ -187,7 +187,7 @@ extension MessageEncoder {
         let previousInView = s.k == 0 ? touches[s.touch].previousLocationInView : samples[s.k - 1].locationInView
         batch.add(topic: .touches, view: touches[s.touch].view, droppable: sample.phase == .moved, touchForms: .input) { w in
             w.member("type"); w.literal(#""touch""#)
-            w.member("time"); w.double(sample.time)
+            w.member("time"); w.double(sample.time.seconds)
             w.member("touch"); w.int(Int64(clamping: touches[s.touch].id))
             w.member("phase"); self.phase(sample.phase, to: &w)
             w.member("device"); w.string(touches[s.touch].device)
@@ -239,7 +239,7 @@ extension MessageEncoder {
     }
 
     private static func addFrame<T: SampledTouch>(
-        _ changed: [(touch: Int, sample: SampleView)], at time: Double, of touches: [T], to batch: inout MessageBatch
+        _ changed: [(touch: Int, sample: SampleView)], at time: InputTime, of touches: [T], to batch: inout MessageBatch
     ) {
         guard let first = changed.first else { return }
         var views: [ResponderID] = []
@@ -251,7 +251,7 @@ extension MessageEncoder {
         }
         batch.add(topic: .touches, views: views, droppable: droppable, touchForms: .frames) { w in
             w.member("type"); w.literal(#""touch_frame""#)
-            w.member("time"); w.double(time)
+            w.member("time"); w.double(time.seconds)
             w.member("device"); w.string(touches[first.touch].device)
             w.member("window"); id(touches[first.touch].window, to: &w)
             w.member("touches")

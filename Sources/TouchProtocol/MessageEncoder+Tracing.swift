@@ -21,7 +21,7 @@ extension MessageEncoder {
         batch.add(
             topic: .hitTests, views: hit.viewPath, droppable: true,
             members: [
-                ("type", "hit_test"), ("time", .double(hit.timestamp)), ("touch", .int(Int64(clamping: hit.touch))),
+                ("type", "hit_test"), ("time", .double(hit.timestamp.seconds)), ("touch", .int(Int64(clamping: hit.touch))),
                 ("window", id(hit.window)), ("point", point(hit.pointInWindow)), ("view", id(hit.view)), ("steps", .array(steps)),
             ])
     }
@@ -39,12 +39,12 @@ extension MessageEncoder {
         batch.add(
             topic: .calls, views: [], droppable: true,
             members: [
-                ("type", "event"), ("time", .double(report.event.timestamp)), ("event", .string(report.event.type.rawValue)),
+                ("type", "event"), ("time", .double(report.event.timestamp.seconds)), ("event", .string(report.event.type.rawValue)),
                 ("all_touches", .array(allTouches)),
             ])
         for call in report.calls {
             var members: [(String, JSONValue)] = [
-                ("type", "call"), ("time", .double(report.event.timestamp)), ("responder", .string(call.responder.rawValue)),
+                ("type", "call"), ("time", .double(report.event.timestamp.seconds)), ("responder", .string(call.responder.rawValue)),
                 ("method", .string(call.trigger.methodName)), ("touches", .array(call.touches.map { .int(Int64(clamping: $0)) })),
             ]
             if !call.detail.isEmpty { members.append(("detail", .array(call.detail.map { .string($0) }))) }

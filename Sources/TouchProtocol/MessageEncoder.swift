@@ -111,7 +111,7 @@ public enum MessageEncoder {
         batch.add(
             topic: .presses, views: press.responder.map { [$0] } ?? [], droppable: false,
             members: [
-                ("type", "press"), ("time", .double(press.timestamp)), ("press", .int(Int64(press.id))), ("phase", .string(press.phase.rawValue)),
+                ("type", "press"), ("time", .double(press.timestamp.seconds)), ("press", .int(Int64(press.id))), ("phase", .string(press.phase.rawValue)),
                 ("key", .string(press.keyName)), ("code", .int(Int64(press.keyCode))), ("device", .string(press.device)),
                 ("window", id(press.window)), ("responder", id(press.responder)),
             ])
@@ -125,7 +125,7 @@ public enum MessageEncoder {
         batch.add(
             topic: .remoteControl, views: responder.map { [$0] } ?? [], droppable: false,
             members: [
-                ("type", "remote_control"), ("time", .double(command.timestamp)), ("subtype", .string(command.subtype.rawValue)),
+                ("type", "remote_control"), ("time", .double(command.timestamp.seconds)), ("subtype", .string(command.subtype.rawValue)),
                 ("key", .string(command.keyName)), ("device", .string(command.device)), ("responder", id(responder)),
             ])
     }
@@ -138,7 +138,7 @@ public enum MessageEncoder {
         batch.add(
             topic: .motion, views: responder.map { [$0] } ?? [], droppable: false,
             members: [
-                ("type", "motion"), ("time", .double(motion.timestamp)), ("subtype", .string(motion.subtype.rawValue)),
+                ("type", "motion"), ("time", .double(motion.timestamp.seconds)), ("subtype", .string(motion.subtype.rawValue)),
                 ("phase", .string(motion.phase.rawValue)), ("device", .string(motion.device)), ("responder", id(responder)),
             ])
     }
@@ -147,7 +147,7 @@ public enum MessageEncoder {
 
     static func add(_ change: FirstResponderChange, to batch: inout MessageBatch) {
         var members: [(String, JSONValue)] = [("type", "first_responder")]
-        if let time = change.timestamp { members.append(("time", .double(time))) }
+        if let time = change.timestamp { members.append(("time", .double(time.seconds))) }
         members += [
             ("window", .string(change.window.rawValue)), ("first_responder", id(change.current)), ("previous", id(change.previous)),
             ("cause", .string(change.cause.name)),
@@ -162,7 +162,7 @@ public enum MessageEncoder {
         let droppable = gesture.state == .changed
         batch.add(topic: .gestures, views: [gesture.view, gesture.recognizer], droppable: droppable) { w in
             w.member("type"); w.string("gesture")
-            w.member("time"); w.double(gesture.timestamp)
+            w.member("time"); w.double(gesture.timestamp.seconds)
             w.member("recognizer"); w.string(gesture.recognizer.rawValue)
             w.member("kind"); w.string(gesture.kind)
             w.member("view"); w.string(gesture.view.rawValue)
@@ -178,7 +178,7 @@ public enum MessageEncoder {
     static func add(_ hit: HitRecord, to batch: inout MessageBatch) {
         batch.add(topic: .hits, views: hit.viewPath, droppable: false) { w in
             w.member("type"); w.string("hit")
-            w.member("time"); w.double(hit.timestamp)
+            w.member("time"); w.double(hit.timestamp.seconds)
             w.member("touch"); w.int(Int64(hit.touch))
             w.member("device"); w.string(hit.device)
             w.member("window"); id(hit.window, to: &w)
@@ -214,7 +214,7 @@ public enum MessageEncoder {
     /// sample not sent ahead (`marks`), in time order (``inputMessages(of:samples:to:)``). Then the
     /// `frames` form, one message per input frame (``frameMessages(of:samples:to:)``).
     static func touchMessages(of touches: [Touch], forms: TouchForms, after marks: InputRateMarks, to batch: inout MessageBatch) {
-        let sentAhead = !marks.isEmpty && touches.contains { marks.sent($0.id) > -.infinity }
+        let sentAhead = !marks.isEmpty && touches.contains { marks.sent($0.id) > .distantPast }
         let samples = forms.isDisjoint(with: .atArrival) ? [] : samples(of: touches, after: marks)
         if !sentAhead && !touches.contains(where: { !$0.coalescedSamples.isEmpty }) {
             if !forms.isDisjoint(with: .perTouch) {
@@ -247,7 +247,7 @@ public enum MessageEncoder {
         let droppable = touches[i].phase == .moved || touches[i].phase == .stationary
         batch.add(topic: .touches, view: touches[i].view, droppable: droppable, touchForms: forms) { w in
             w.member("type"); w.literal(#""touch""#)
-            w.member("time"); w.double(touches[i].timestamp)
+            w.member("time"); w.double(touches[i].timestamp.seconds)
             w.member("touch"); w.int(Int64(touches[i].id))
             w.member("phase"); phase(touches[i].phase, to: &w)
             w.member("device"); w.string(touches[i].device)
@@ -276,7 +276,7 @@ public enum MessageEncoder {
         w.literal("[")
         for k in samples.indices {
             w.literal(k == 0 ? "[" : ",[")
-            w.double(samples[k].timestamp)
+            w.double(samples[k].timestamp.seconds)
             w.literal(",")
             w.double(samples[k].locationInWindow.x)
             w.literal(",")
@@ -296,7 +296,7 @@ public enum MessageEncoder {
         let views = [action.responder, action.view].compactMap { $0 }
         batch.add(topic: .actions, views: views, action: action.name, droppable: false) { w in
             w.member("type"); w.string("action")
-            w.member("time"); w.double(action.timestamp)
+            w.member("time"); w.double(action.timestamp.seconds)
             w.member("name"); w.string(action.name)
             w.member("responder"); id(action.responder, to: &w)
             w.member("event"); w.string(action.trigger?.rawValue ?? "gesture_\(action.gestureState?.rawValue ?? "")")

@@ -127,13 +127,13 @@ public enum TreeDescription {
         switch kind {
         case .tap(let taps, let touches): return [("taps", int(taps)), ("touches", int(touches))]
         case .longPress(let duration, let movement, let touches):
-            return [("touches", int(touches)), ("duration", .double(duration)), ("movement_mm", .double(movement))]
+            return [("touches", int(touches)), ("duration", .double(duration.seconds)), ("movement_mm", .double(movement))]
         case .pan(let minimum, let maximum, let threshold):
             return [("min_touches", int(minimum)), ("max_touches", int(maximum)), ("threshold_mm", .double(threshold))]
         case .swipe(let directions, let touches, let distance, let duration):
             return [
                 ("directions", .array(swipeDirectionNames(directions).map { .string($0) })), ("touches", int(touches)), ("distance_mm", .double(distance)),
-                ("max_duration", .double(duration)),
+                ("max_duration", .double(duration.seconds)),
             ]
         case .pinch(let threshold): return [("scale", .double(threshold))]
         case .rotation(let radians): return [("angle_degrees", .double(radians * 180 / Double.pi))]

@@ -7,9 +7,9 @@ public struct TouchPathPoint: Hashable, Sendable {
     /// `began` for the first point, `moved` for the samples in between, `ended` or `cancelled` last.
     public var phase: TouchPhase
     /// Seconds, on the input's clock.
-    public var timestamp: Double
+    public var timestamp: InputTime
 
-    public init(location: Point, phase: TouchPhase, timestamp: Double) {
+    public init(location: Point, phase: TouchPhase, timestamp: InputTime) {
         self.location = location
         self.phase = phase
         self.timestamp = timestamp
@@ -148,7 +148,7 @@ public struct TouchPathRecorder: Sendable {
 
     /// Adds a touch's samples to the path at `slot`, in place, unless the path has finished.
     private mutating func append(
-        at slot: Int, phase: TouchPhase, location: Point, timestamp: Double, coalesced: [TouchSample], delivery: TouchDelivery
+        at slot: Int, phase: TouchPhase, location: Point, timestamp: InputTime, coalesced: [TouchSample], delivery: TouchDelivery
     ) {
         guard storage[slot].points.last.map({ !$0.phase.isFinal }) ?? true else { return }
         if phase != .began {

@@ -1,3 +1,4 @@
+import TouchCore
 /// Accepts the connections of a listening socket on an ``EventLoop``, the one way touchd's
 /// listeners do (the daemon's Unix socket, its WebSocket listener, `touchctl watch`'s page).
 ///
@@ -14,19 +15,19 @@ public final class ConnectionAcceptor {
     private let fd: Int32
     private let subject: String
     private let loop: EventLoop
-    private let backoff: Double
+    private let backoff: TimeSpan
     private let accepted: (Int32) -> Void
     private let paused: (SystemError?) -> Void
     private let resumeTimer: TimerHandle
 
     /// Starts accepting on the listening socket `fd` (named `subject` in errors).
     /// - Parameters:
-    ///   - backoff: Seconds accepting pauses for when it cannot go on.
+    ///   - backoff: How long accepting pauses when it cannot go on.
     ///   - paused: Hears each pause, with the error when `accept` failed (`nil`: out of resources).
     ///   - accepted: Takes each connection (non-blocking, closed on exec); it owns the descriptor.
     /// - Throws: ``SystemError`` when the loop cannot watch the socket.
     public init(
-        listening fd: Int32, subject: String, loop: EventLoop, backoff: Double, paused: @escaping (SystemError?) -> Void = { _ in },
+        listening fd: Int32, subject: String, loop: EventLoop, backoff: TimeSpan, paused: @escaping (SystemError?) -> Void = { _ in },
         accepted: @escaping (Int32) -> Void
     ) throws(SystemError) {
         self.fd = fd

@@ -1,3 +1,4 @@
+import TouchCore
 import CLinux
 #if canImport(Glibc)
 import Glibc
@@ -53,8 +54,8 @@ public final class EventLoop {
     /// The loop's timers (see EventLoop+Timers.swift).
     let timerFD: Int32
     var scheduledTimers: [TimerHandle] = []
-    /// The deadline the `timerfd` is armed for (microseconds on ``clock``); nil when disarmed.
-    var armedDeadline: Int64?
+    /// The deadline the `timerfd` is armed for (on ``clock``); nil when disarmed.
+    var armedDeadline: LoopInstant?
     /// Whether due timers are being run (the descriptor is armed once they all have).
     var firingTimers = false
     /// Whether the `timerfd` follows the timers: only when they run on the kernel's clock.

@@ -1,3 +1,4 @@
+import TouchCore
 import CLinux
 #if canImport(Glibc)
 import Glibc
@@ -8,8 +9,8 @@ import Glibc
 /// ``EventLoop/schedule(after:_:)``; scheduled again, moved or cancelled as often as needed
 /// without a new timer or descriptor.
 ///
-/// Deadlines are on the loop's ``EventLoop/clock``, in microseconds. A delay of any value is taken
-/// (see ``TimeSpan``): NaN and infinity leave the timer unscheduled, zero or less fires it at the
+/// Deadlines are instants on the loop's ``EventLoop/clock``. A delay of any value is taken
+/// (see ``LoopInstant/advanced(by:)``): NaN and infinity leave the timer unscheduled, zero or less fires it at the
 /// next wakeup, a hundred years or more is a hundred years.
 ///
 /// The loop holds a scheduled timer (so a one-shot needs no owner); a timer refers to its loop
@@ -19,8 +20,8 @@ public final class TimerHandle {
     /// Unowned: the timer's owner holds the loop (a timer outliving its loop would be a bug).
     unowned let loop: EventLoop
     let action: () -> Void
-    /// When the timer fires, in microseconds on the loop's clock; nil when it is not scheduled.
-    public internal(set) var deadline: Int64?
+    /// When the timer fires, on the loop's clock; nil when it is not scheduled.
+    public internal(set) var deadline: LoopInstant?
 
     init(loop: EventLoop, action: @escaping () -> Void) {
         self.loop = loop
@@ -30,16 +31,16 @@ public final class TimerHandle {
     /// Whether the timer is waiting to fire.
     public var isScheduled: Bool { deadline != nil }
 
-    /// Fires the timer `seconds` from now on the loop's clock (replacing any earlier scheduling);
+    /// Fires the timer `delay` from now on the loop's clock (replacing any earlier scheduling);
     /// NaN or infinity cancels it.
-    public func schedule(after seconds: Double) {
-        guard let deadline = TimeSpan.adding(seconds, to: loop.clock.microseconds) else { return cancel() }
+    public func schedule(after delay: TimeSpan) {
+        guard let deadline = loop.clock.now.advanced(by: delay) else { return cancel() }
         loop.schedule(self, at: deadline)
     }
 
-    /// Fires the timer at `deadline` (microseconds on the loop's clock; a deadline passed fires it at
-    /// the next wakeup).
-    public func schedule(atMicroseconds deadline: Int64) {
+    /// Fires the timer at `deadline` on the loop's clock (a deadline passed fires it at the next
+    /// wakeup).
+    public func schedule(at deadline: LoopInstant) {
         loop.schedule(self, at: deadline)
     }
 
@@ -57,11 +58,11 @@ extension EventLoop {
         TimerHandle(loop: self, action: action)
     }
 
-    /// Runs `action` once, `seconds` from now (see ``TimerHandle/schedule(after:)``).
+    /// Runs `action` once, `delay` from now (see ``TimerHandle/schedule(after:)``).
     @discardableResult
-    public func schedule(after seconds: Double, _ action: @escaping () -> Void) -> TimerHandle {
+    public func schedule(after delay: TimeSpan, _ action: @escaping () -> Void) -> TimerHandle {
         let handle = timer(action)
-        handle.schedule(after: seconds)
+        handle.schedule(after: delay)
         return handle
     }
 
@@ -69,7 +70,7 @@ extension EventLoop {
     /// then arms the descriptor for the next one. The loop calls it when its `timerfd` expires;
     /// tests that move a ``ManualClock`` call it themselves.
     public func runDueTimers() {
-        let now = clock.microseconds
+        let now = clock.now
         firingTimers = true
         // The earliest due timer, one at a time: an action may cancel, move or add others.
         while let index = indexOfEarliestTimer(dueBy: now) {
@@ -83,16 +84,16 @@ extension EventLoop {
         armForEarliestDeadline(now: now)
     }
 
-    private func indexOfEarliestTimer(dueBy now: Int64) -> Int? {
-        var found: (index: Int, deadline: Int64)?
+    private func indexOfEarliestTimer(dueBy now: LoopInstant) -> Int? {
+        var found: (index: Int, deadline: LoopInstant)?
         for (index, timer) in scheduledTimers.enumerated() {
-            guard let deadline = timer.deadline, deadline <= now, deadline < (found?.deadline ?? .max) else { continue }
+            guard let deadline = timer.deadline, deadline <= now, found.map({ deadline < $0.deadline }) ?? true else { continue }
             found = (index, deadline)
         }
         return found?.index
     }
 
-    func schedule(_ timer: TimerHandle, at deadline: Int64) {
+    func schedule(_ timer: TimerHandle, at deadline: LoopInstant) {
         if timer.deadline == nil { scheduledTimers.append(timer) }
         timer.deadline = deadline
         armForEarliestDeadline()
@@ -119,11 +120,11 @@ extension EventLoop {
     /// and disarms it when no timer is left. A deadline that moved later leaves the descriptor armed
     /// for the earlier time: that wakeup finds nothing due and arms it again (cheaper than a system
     /// call each time a recognizer's deadline moves on with every frame).
-    func armForEarliestDeadline(now: Int64? = nil) {
+    func armForEarliestDeadline(now: LoopInstant? = nil) {
         guard !firingTimers, timersUseDescriptor else { return }
-        var earliest: Int64?
+        var earliest: LoopInstant?
         for timer in scheduledTimers {
-            if let deadline = timer.deadline, deadline < (earliest ?? .max) { earliest = deadline }
+            if let deadline = timer.deadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
         }
         guard let earliest else {
             if armedDeadline != nil { setTimer(microseconds: nil) }
@@ -132,7 +133,7 @@ extension EventLoop {
         }
         if let armed = armedDeadline, armed <= earliest { return }
         armedDeadline = earliest
-        setTimer(microseconds: max(TimeSpan.until(earliest, from: now ?? clock.microseconds), 1))
+        setTimer(microseconds: max(earliest.microseconds(since: now ?? clock.now), 1))
     }
 
     /// Arms the `timerfd` (one-shot) to expire `delay` microseconds from now; nil disarms it.

@@ -1,22 +1,18 @@
+import TouchCore
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Tells the time on the kernel's monotonic timeline, in microseconds: the unit and the clock evdev
-/// stamps live input with (`EventTime` is this count), so a time read here compares with a
-/// device's events.
+/// Tells the time on the kernel's monotonic timeline (``LoopInstant``, in microseconds): the unit
+/// and the clock evdev stamps live input with (`EventTime` is this count), so a time read here
+/// compares with a device's events.
 ///
 /// The shell is given one at `init` (the daemon's loop, its input sources, the socket server); pure
 /// code never reads a clock. ``MonotonicClock`` reads the kernel's; ``ManualClock`` is set by hand,
 /// for tests.
 public protocol TimeSource: AnyObject {
-    /// Now, in microseconds since the clock's origin (boot, for the kernel's monotonic clock).
-    var microseconds: Int64 { get }
-}
-
-extension TimeSource {
-    /// Now, in seconds since the clock's origin: the unit of the core's timestamps.
-    public var seconds: Double { Double(microseconds) / 1_000_000 }
+    /// Now.
+    var now: LoopInstant { get }
 }
 
 /// The kernel's monotonic clock (`CLOCK_MONOTONIC`): the clock evdev stamps live events with, and
@@ -25,8 +21,8 @@ public final class MonotonicClock: TimeSource {
     /// The clock (it has no state: every instance reads the same kernel clock).
     public init() {}
 
-    /// Microseconds since boot, as evdev's event timestamps count them.
-    public var microseconds: Int64 { Self.read() }
+    /// Now: microseconds since boot, as evdev's event timestamps count them.
+    public var now: LoopInstant { LoopInstant(microseconds: Self.read()) }
 
     /// Nanoseconds since boot: the same clock, finer (benchmarks time short work with it).
     public static var nanoseconds: UInt64 {
@@ -46,18 +42,18 @@ public final class MonotonicClock: TimeSource {
 
 /// A clock that moves only when told to: tests drive timers and input time with it.
 public final class ManualClock: TimeSource {
-    /// Now, in microseconds.
-    public var microseconds: Int64
+    /// Now.
+    public var now: LoopInstant
 
     /// A clock reading `microseconds`.
-    public init(microseconds: Int64 = 0) { self.microseconds = microseconds }
+    public init(microseconds: Int64 = 0) { now = LoopInstant(microseconds: microseconds) }
 
-    /// A clock reading `seconds` (rounded to the microsecond; see ``TimeSpan``).
-    public convenience init(seconds: Double) { self.init(microseconds: TimeSpan.microseconds(seconds) ?? 0) }
+    /// A clock reading `seconds` (rounded up to the microsecond, from 0).
+    public convenience init(seconds: Double) { self.init(microseconds: TimeSpan(seconds: seconds).microseconds ?? 0) }
 
-    /// Moves the clock on by `seconds` (rounded to the microsecond; a span that is not a finite
+    /// Moves the clock on by `span` (rounded up to the microsecond; a span that is not a finite
     /// non-negative number moves it by nothing, or to the end of time for infinity).
-    public func advance(by seconds: Double) {
-        microseconds = TimeSpan.adding(seconds, to: microseconds) ?? Int64.max
+    public func advance(by span: TimeSpan) {
+        now = now.advanced(by: span) ?? LoopInstant(microseconds: Int64.max)
     }
 }

@@ -1,3 +1,4 @@
+import TouchCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,10 +10,11 @@ public enum Processor {
     /// instead of after the rest of the daemon's work. It cannot fail on Linux.
     public static func yield() { _ = sched_yield() }
 
-    /// Sleeps `seconds` (`nanosleep`, slept on after a signal until the time is up); a negative,
-    /// zero or non-finite time returns at once, and a time past a day sleeps a day. For tools
+    /// Sleeps for `span` (`nanosleep`, slept on after a signal until the time is up); a negative,
+    /// zero or non-finite span returns at once, and one past a day sleeps a day. For tools
     /// waiting between attempts; the daemon never sleeps, it waits in its event loop.
-    public static func sleep(seconds: Double) {
+    public static func sleep(for span: TimeSpan) {
+        let seconds = span.seconds
         guard seconds.isFinite, seconds > 0 else { return }
         let bounded = min(seconds, 86_400)
         let whole = bounded.rounded(.down)

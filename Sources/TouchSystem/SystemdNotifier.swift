@@ -1,3 +1,4 @@
+import TouchCore
 import CLinux
 #if canImport(Glibc)
 import Glibc
@@ -13,7 +14,7 @@ public final class SystemdNotifier {
     private let address: UnixSocketAddress?
     private let clock: any TimeSource
     /// How often systemd wants `WATCHDOG=1` (from `WATCHDOG_USEC`, when `WATCHDOG_PID` is ours or absent).
-    public let watchdogInterval: Double?
+    public let watchdogInterval: TimeSpan?
 
     /// Reads `NOTIFY_SOCKET`, `WATCHDOG_USEC` and `WATCHDOG_PID` from the process's environment;
     /// `clock` stamps `RELOADING=1`.
@@ -27,7 +28,7 @@ public final class SystemdNotifier {
         if let usec = environment["WATCHDOG_USEC"].flatMap(Double.init), usec > 0, usec.isFinite,
             environment["WATCHDOG_PID"].map({ Int32($0) == ProcessContext.id }) ?? true
         {
-            watchdogInterval = usec / 1e6
+            watchdogInterval = TimeSpan(seconds: usec / 1e6)
         } else {
             watchdogInterval = nil
         }
@@ -63,7 +64,7 @@ public final class SystemdNotifier {
 
     /// `RELOADING=1` with the monotonic time systemd 253 and later want beside it.
     public func reloading() {
-        notify("RELOADING=1\nMONOTONIC_USEC=\(clock.microseconds)")
+        notify("RELOADING=1\nMONOTONIC_USEC=\(clock.now.microseconds)")
     }
 }
 

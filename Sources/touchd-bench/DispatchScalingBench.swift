@@ -102,7 +102,7 @@ struct DispatchScalingBench {
 
     /// CPU nanoseconds per tap: the fastest of `rounds` taps, each a second after the last.
     mutating func nanosecondsPerTap(rounds: Int) -> Double {
-        var time = 1.0
+        var time: InputTime = 1
         // Each frame's reports are taken before they are delivered: `deliver(app.send(...))` would
         // hold a copy of the bench, and so of the application, while it dispatches, and every
         // dispatch would copy the application's storage (its recognizers, its touches) to change it.

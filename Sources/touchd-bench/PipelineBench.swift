@@ -122,7 +122,7 @@ struct PipelineBench {
         }
         let end = EventTime(microseconds: (events.last?.time.microseconds ?? 0) + Int64(offset * 1e6))
         if let frame = pipeline.finish(at: end) { send(frame) }
-        app.dispatchDue(by: .infinity, hitsReady: { _ in }, dispatched: publish)
+        app.dispatchDue(by: .distantFuture, hitsReady: { _ in }, dispatched: publish)
         if let report = app.flushTimers() { publish(report) }
         flush()
         return frames

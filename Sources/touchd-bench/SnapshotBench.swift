@@ -13,7 +13,7 @@ enum SnapshotBench {
                 let x = (Double(n % 20) / 20 + t * 0.3).truncatingRemainder(dividingBy: 1) * window.width
                 let y = (Double(n / 20) / 10 + t * 0.2).truncatingRemainder(dividingBy: 1) * window.height
                 let phase: TouchPhase = k == 0 ? .began : (k == 1_999 ? .ended : .moved)
-                return TouchPathPoint(location: Point(x: x, y: y), phase: phase, timestamp: Double(n) + t)
+                return TouchPathPoint(location: Point(x: x, y: y), phase: phase, timestamp: InputTime(seconds: Double(n) + t))
             }
             return TouchPath(id: n + 1, window: "window", view: nil, delivery: .noView, points: points)
         }

@@ -42,7 +42,7 @@ struct DebugEventsCommand: ParsableCommand {
             if let count, frames >= count { return }
             emit([
                 ("event", "frame"), ("device", .string(device.identity)), ("devnode", .string(device.devnode)),
-                ("time", .double(frame.time.seconds)), ("contacts", .array(frame.contacts.map(Self.contactJSON))),
+                ("time", .double(frame.time.inputTime.seconds)), ("contacts", .array(frame.contacts.map(Self.contactJSON))),
             ])
             frames += 1
             if let count, frames >= count { watcher.stop() }
@@ -54,12 +54,12 @@ struct DebugEventsCommand: ParsableCommand {
                 emit([
                     ("event", "added"), ("device", .string(device.identity)), ("devnode", .string(device.devnode)),
                     ("name", .string(device.description.name)), ("kind", .string(device.classification.kind.rawValue)),
-                    ("kind_from", .string(device.classification.description)), ("time", .double(watcher.loop.clock.now.seconds)),
+                    ("kind_from", .string(device.classification.description)), ("time", .double(watcher.loop.clock.eventTime.inputTime.seconds)),
                 ])
             case .input(let device, let result):
                 guard var assembler = assemblers[device.devnode] else { return }
                 for dropped in result.drops {
-                    emit([("event", "dropped"), ("device", .string(device.identity)), ("time", .double(dropped.time.seconds))])
+                    emit([("event", "dropped"), ("device", .string(device.identity)), ("time", .double(dropped.time.inputTime.seconds))])
                 }
                 var produced: [ContactFrame] = []
                 assembler.decode(result, into: &produced)
@@ -69,12 +69,12 @@ struct DebugEventsCommand: ParsableCommand {
                 assemblers[device.devnode] = assembler
                 for frame in produced { frameLine(watcher, device, frame) }
             case .removed(let device):
-                if var assembler = assemblers.removeValue(forKey: device.devnode), let frame = assembler.finish(at: watcher.loop.clock.now) {
+                if var assembler = assemblers.removeValue(forKey: device.devnode), let frame = assembler.finish(at: watcher.loop.clock.eventTime) {
                     frameLine(watcher, device, frame)
                 }
                 emit([
                     ("event", "removed"), ("device", .string(device.identity)), ("devnode", .string(device.devnode)),
-                    ("time", .double(watcher.loop.clock.now.seconds)),
+                    ("time", .double(watcher.loop.clock.eventTime.inputTime.seconds)),
                 ])
             case .openFailed(let info, let error, let attempt, let retryIn):
                 guard info.mayBeTouchDevice, watcher.isWorthReporting(error, attempt: attempt, retryIn: retryIn) else { return }
@@ -91,7 +91,7 @@ struct DebugEventsCommand: ParsableCommand {
             ("event", "ready"), ("devices", .int(Int64(watcher.devices.count))),
             ("hotplug", watcher.monitorSource.map { .string($0.rawValue) } ?? .null),
         ])
-        _ = try watcher.run(idleTimeout: timeout)
+        _ = try watcher.run(idleTimeout: timeout.map(TimeSpan.init(seconds:)))
     }
 
     /// An `error` line, about a device node when one is to blame.

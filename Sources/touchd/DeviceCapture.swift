@@ -1,4 +1,5 @@
 import ArgumentParser
+import TouchCore
 import TouchDevices
 import TouchEvdev
 import TouchSystem
@@ -88,7 +89,7 @@ enum DeviceCapture {
                 end(.removed)
             }
         }
-        let timer = duration.map { seconds in loop.schedule(after: seconds) { end(.duration) } }
+        let timer = duration.map { seconds in loop.schedule(after: TimeSpan(seconds: seconds)) { end(.duration) } }
         defer {
             timer?.cancel()
             loop.unregister(signals.fd)

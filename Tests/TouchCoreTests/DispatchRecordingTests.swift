@@ -42,7 +42,7 @@ import Testing
                 #expect(plain.allSatisfy { $0.calls.isEmpty && $0.log.isEmpty && $0.unhandled.isEmpty })
             }
             #expect(recording.flushTimers().map(Self.unrecorded) == quiet.flushTimers())
-            #expect(recording.cancelAllTouches(timestamp: t + 1).map(Self.unrecorded) == quiet.cancelAllTouches(timestamp: t + 1))
+            #expect(recording.cancelAllTouches(timestamp: InputTime(seconds: t + 1)).map(Self.unrecorded) == quiet.cancelAllTouches(timestamp: InputTime(seconds: t + 1)))
             // Unhandled calls are counted the same whether they were made or skipped.
             #expect(recording.statistics == quiet.statistics)
         }

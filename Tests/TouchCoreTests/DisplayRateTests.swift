@@ -16,7 +16,7 @@ import TouchCore
     }
 
     func frame(_ t: Double, _ contacts: [InputContact]) -> InputFrame {
-        InputFrame(device: "dev", window: "window", timestamp: t, contacts: contacts)
+        InputFrame(device: "dev", window: "window", timestamp: InputTime(seconds: t), contacts: contacts)
     }
 
     /// A stroke of two fingers at 1 kHz: down at 10.000, moving every millisecond, up after `moves`.
@@ -31,7 +31,7 @@ import TouchCore
         // 10.001 ... 10.005: the next tick is 601/60 = 10.01666...
         for i in 1...5 { #expect(app.send(fingers(10 + Double(i) / 1000, .moved, x: 200 + Double(i))).isEmpty) }
         let tick = try #require(app.nextDisplayTick)
-        #expect(abs(tick - 601.0 / 60) < 1e-9)
+        #expect(abs(tick.seconds - 601.0 / 60) < 1e-9)
         #expect(!app.queue.hasEventDue(by: 10.005) && app.queue.hasEventDue(by: tick))
         #expect(app.dispatchDue(by: tick - 0.001).isEmpty, "not before the tick")
         let reports = app.dispatchDue(by: tick)
@@ -66,8 +66,8 @@ import TouchCore
         let samples = moves.map { $0.changedTouches[0].coalescedSamples.count + 1 }.reduce(0, +)
         #expect(samples == 100)
         for report in moves {
-            let tick = (report.event.timestamp * 60).rounded(.up)
-            #expect(report.changedTouches[0].coalescedSamples.allSatisfy { ($0.timestamp * 60).rounded(.up) == tick }, "samples of one tick")
+            let tick = (report.event.timestamp.seconds * 60).rounded(.up)
+            #expect(report.changedTouches[0].coalescedSamples.allSatisfy { ($0.timestamp.seconds * 60).rounded(.up) == tick }, "samples of one tick")
         }
     }
 
@@ -81,11 +81,11 @@ import TouchCore
         for f in stroke(moves: 1_000) {
             for report in app.send(f) where report.changedTouches.first?.phase == .moved {
                 let touch = report.changedTouches[0]
-                let tick = (report.event.timestamp * 60).rounded(.up)
+                let tick = (report.event.timestamp.seconds * 60).rounded(.up)
                 let xs = touch.coalescedSamples.map(\.locationInWindow.x)
                 // Every sample since the last dispatch, one a millisecond, before the touch's own.
                 #expect(xs == xs.indices.map { touch.locationInWindow.x - Double(xs.count - $0) })
-                #expect(touch.coalescedSamples.allSatisfy { ($0.timestamp * 60).rounded(.up) == tick })
+                #expect(touch.coalescedSamples.allSatisfy { ($0.timestamp.seconds * 60).rounded(.up) == tick })
                 seen += xs.count + 1
                 if Int(tick) % 3 == 0 { held.append((report, xs)) }
             }
@@ -127,11 +127,11 @@ import TouchCore
         _ = app.send(fingers(10, .began, x: 200))
         _ = app.enqueue(.touches(fingers(10.010, .moved, x: 210)))
         let tick = 601.0 / 60
-        #expect(app.dispatchDue(by: tick + 0.00002).count == 1, "the timer fires just after the tick")
+        #expect(app.dispatchDue(by: InputTime(seconds: tick + 0.00002)).count == 1, "the timer fires just after the tick")
         _ = app.enqueue(.touches(fingers(tick - 0.00001, .moved, x: 211)))
-        #expect(app.dispatchDue(by: tick + 0.00003).isEmpty)
+        #expect(app.dispatchDue(by: InputTime(seconds: tick + 0.00003)).isEmpty)
         let next = try #require(app.nextDisplayTick)
-        #expect(abs(next - 602.0 / 60) < 1e-9)
+        #expect(abs(next.seconds - 602.0 / 60) < 1e-9)
     }
 
     /// The same stream gives the same events however late the ticks are dispatched (a daemon's

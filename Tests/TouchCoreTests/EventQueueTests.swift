@@ -8,7 +8,7 @@ import TouchCore
         var queue = ApplicationEventQueue(capacity: 100, coalescingThreshold: 100)
         for i in 0..<50 { #expect(queue.enqueue(move(Double(i), Double(i))) == .queued) }
         var order: [Double] = []
-        while case .touches(let f)? = queue.dequeue() { order.append(f.timestamp) }
+        while case .touches(let f)? = queue.dequeue() { order.append(f.timestamp.seconds) }
         #expect(order == (0..<50).map(Double.init))
     }
 

@@ -41,7 +41,7 @@ func seedExperimentTree() -> ViewTree {
 
 /// A frame from device "dev" for window "window".
 func frame(_ t: Double, _ contacts: InputContact..., device: String = "dev", window: ResponderID = "window") -> InputFrame {
-    InputFrame(device: device, window: window, timestamp: t, contacts: contacts)
+    InputFrame(device: device, window: window, timestamp: InputTime(seconds: t), contacts: contacts)
 }
 
 func contact(_ id: UInt64, _ phase: TouchPhase, _ x: Double, _ y: Double) -> InputContact {

@@ -40,7 +40,7 @@ import TouchCore
         var played = Played()
         for frame in frames {
             // The ticks before the frame come first, as the daemon's display timer fires them.
-            for report in app.dispatchDue(by: frame.timestamp.nextDown) { played.all += report.forwarded }
+            for report in app.dispatchDue(by: frame.timestamp.justBefore) { played.all += report.forwarded }
             if ahead {
                 let steps = app.forwardAhead(frame)
                 played.ahead += steps
@@ -258,11 +258,11 @@ import TouchCore
                 down[next] = p
                 next += 1
             }
-            if !contacts.isEmpty { frames.append(InputFrame(device: "dev", window: "window", timestamp: t, contacts: contacts)) }
+            if !contacts.isEmpty { frames.append(InputFrame(device: "dev", window: "window", timestamp: InputTime(seconds: t), contacts: contacts)) }
         }
         t += 0.01
         let lifts = down.keys.sorted().compactMap { id in down[id].map { contact(id, .ended, $0.x, $0.y) } }
-        if !lifts.isEmpty { frames.append(InputFrame(device: "dev", window: "window", timestamp: t, contacts: lifts)) }
+        if !lifts.isEmpty { frames.append(InputFrame(device: "dev", window: "window", timestamp: InputTime(seconds: t), contacts: lifts)) }
         return frames
     }
 }

@@ -80,7 +80,7 @@ import TouchCore
         let double = GestureRecognizerSpec(id: "double", view: "orange", kind: .tap(taps: 2, touches: 1), action: "double")
         var app = Application(tree: seedExperimentTree(), gestureRecognizers: [double])
         _ = tap(&app, at: Point(x: 70, y: 150), t: 1)
-        #expect(app.nextDeadline == 1.06 + 0.35)
+        #expect(app.nextDeadline == InputTime(seconds: 1.06) + 0.35)
         #expect(app.advanceTime(to: 1.2) == nil, "nothing due yet")
         let report = app.advanceTime(to: 2)
         #expect(report?.gestures.map(\.state) == [.failed])

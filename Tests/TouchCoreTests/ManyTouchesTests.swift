@@ -8,7 +8,7 @@ import TouchCore
     static let count: UInt64 = 40
 
     func many(_ t: Double, _ contacts: [InputContact]) -> InputFrame {
-        InputFrame(device: "dev", window: "window", timestamp: t, contacts: contacts)
+        InputFrame(device: "dev", window: "window", timestamp: InputTime(seconds: t), contacts: contacts)
     }
 
     func at(_ id: UInt64, _ phase: TouchPhase, moved: Double = 0) -> InputContact {

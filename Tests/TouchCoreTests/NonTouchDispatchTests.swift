@@ -11,7 +11,7 @@ import TouchCore
     }
 
     func keys(_ t: Double, _ changes: (UInt16, String, PressPhase)...) -> QueuedEvent {
-        .presses(PressInput(device: "kbd", window: nil, timestamp: t, changes: changes.map { KeyChange(keyCode: $0.0, keyName: $0.1, phase: $0.2) }))
+        .presses(PressInput(device: "kbd", window: nil, timestamp: InputTime(seconds: t), changes: changes.map { KeyChange(keyCode: $0.0, keyName: $0.1, phase: $0.2) }))
     }
 
     @Test func pressesGoToTheFirstResponderThenUpTheChain() {
@@ -129,7 +129,7 @@ import TouchCore
         ], first: "field")
         let phases: [MotionPhase] = [.began, .ended, .began, .cancelled]
         let names = phases.enumerated().flatMap { i, phase in
-            a.send(.motion(MotionInput(device: "accel", window: nil, timestamp: Double(i), phase: phase))).flatMap(\.actions).map(\.name)
+            a.send(.motion(MotionInput(device: "accel", window: nil, timestamp: InputTime(seconds: Double(i)), phase: phase))).flatMap(\.actions).map(\.name)
         }
         #expect(names == ["shake-start", "undo", "shake-start", "never-mind"])
     }

@@ -131,7 +131,7 @@ let propertyCount = getenv("TOUCHD_PROPERTY_COUNT").flatMap { Int(String(cString
                 contacts.append(InputContact(id: id, phase: .moved, location: p))
             }
         }
-        return InputFrame(device: "dev", window: "window", timestamp: t, contacts: contacts)
+        return InputFrame(device: "dev", window: "window", timestamp: InputTime(seconds: t), contacts: contacts)
     }
 
     /// A fixed case found by the generator: a touch whose end a recognizer held when its view was removed.
@@ -195,11 +195,11 @@ let propertyCount = getenv("TOUCHD_PROPERTY_COUNT").flatMap { Int(String(cString
                     reports += app.send(f)
                 }
                 if dice.next(40) == 0, let victim = app.tree.views(in: "window").first {
-                    if let r = try? app.removeView(victim, timestamp: t) { reports.append(r) }
+                    if let r = try? app.removeView(victim, timestamp: InputTime(seconds: t)) { reports.append(r) }
                 }
             }
             reports += app.dispatchAll()
-            if let r = app.cancelAllTouches(timestamp: t + 1) { reports.append(r) }
+            if let r = app.cancelAllTouches(timestamp: InputTime(seconds: t + 1)) { reports.append(r) }
             if let r = app.flushTimers() { reports.append(r) }
 
             let began = reports.flatMap(\.hits).map(\.touch)

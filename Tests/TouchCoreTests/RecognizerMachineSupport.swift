@@ -46,7 +46,7 @@ struct MachineBench<Machine: RecognizerMachine> {
         switch input {
         case .touches(let time, let touches):
             guard let changes = tracks.apply(touches) else { return nil }
-            let outcome = machine.touchesChanged(changes, tracks: tracks, time: time)
+            let outcome = machine.touchesChanged(changes, tracks: tracks, time: InputTime(seconds: time))
             tracks.settle(after: outcome)
             return outcome
         case .timer:

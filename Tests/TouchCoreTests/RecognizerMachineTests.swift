@@ -51,9 +51,9 @@ import Testing
         var bench = MachineBench(machine: doubleTap())
         #expect(bench.machine.deadline == nil)
         _ = bench.apply(.touches(1, [touch(1, .began, 10, 10)]))
-        #expect(bench.machine.deadline == 1 + Self.t.maximumDuration)
+        #expect(bench.machine.deadline == InputTime(seconds: 1) + Self.t.maximumDuration)
         _ = bench.apply(.touches(1.25, [touch(1, .ended, 10, 10)]))
-        #expect(bench.machine.deadline == 1.25 + Self.t.interval)
+        #expect(bench.machine.deadline == InputTime(seconds: 1.25) + Self.t.interval)
         #expect(bench.tracks.isEmpty, "the first tap's lifted finger is forgotten")
         #expect(bench.machine.values(centroid: .zero) == .tap(taps: 1))
     }

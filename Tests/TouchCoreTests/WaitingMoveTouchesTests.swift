@@ -12,7 +12,7 @@ import TouchCore
     }
 
     func frame(_ t: Double, _ contacts: [(UInt64, TouchPhase, Double)]) -> InputFrame {
-        InputFrame(device: "d", window: "main", timestamp: t, contacts: contacts.map {
+        InputFrame(device: "d", window: "main", timestamp: InputTime(seconds: t), contacts: contacts.map {
             InputContact(id: $0.0, phase: $0.1, location: Point(x: $0.2, y: 200), majorRadius: 4, force: 0.25 * Double($0.0), maximumPossibleForce: 1)
         })
     }
@@ -55,7 +55,7 @@ import TouchCore
         let touch = try #require(waiting.first?.first)
         #expect(touch.coalescedSamples.isEmpty && touch.locationInWindow == Point(x: 203, y: 200))
         #expect(touch.previousLocationInWindow == Point(x: 202, y: 200) && touch.previousLocationInView == Point(x: 102, y: 150))
-        let fromFirst = try #require(app.waitingMoveTouches { $0 == 1 ? 10.001 : .infinity }.first?.first)
+        let fromFirst = try #require(app.waitingMoveTouches { $0 == 1 ? 10.001 : .distantFuture }.first?.first)
         #expect(fromFirst.coalescedSamples.map(\.locationInWindow) == [Point(x: 202, y: 200)])
         #expect(fromFirst.previousLocationInWindow == Point(x: 201, y: 200))
     }
@@ -90,7 +90,7 @@ import TouchCore
         _ = app.send(frame(10.001, [(1, .moved, 201), (2, .moved, 301), (3, .stationary, 400)]))
         _ = app.send(frame(10.002, [(1, .moved, 202), (2, .stationary, 301), (3, .stationary, 400)]))
         _ = app.send(frame(10.003, [(1, .moved, 203), (2, .moved, 303), (3, .stationary, 400)]))
-        let sent: (TouchID) -> Double = { $0 == 1 ? sentThrough : -.infinity }
+        let sent: (TouchID) -> InputTime = { $0 == 1 ? InputTime(seconds: sentThrough) : .distantPast }
         let touches = app.waitingMoveTouches(sentThrough: sent)
         let samples = app.waitingMoveSamples(sentThrough: sent)
         #expect(!touches.isEmpty && touches.map { $0.map(\.id) } == samples.map { $0.map(\.id) })

@@ -30,7 +30,7 @@ import TouchLayout
         #expect(app.tree.viewCount == 1, "the root alone: the page adds the rest")
         var actions: [String] = []
         for (t, phase) in [(1.0, TouchPhase.began), (1.08, .ended)] {
-            let frame = InputFrame(device: "d", window: "kiosk", timestamp: t, contacts: [InputContact(id: 1, phase: phase, location: Point(x: 640, y: 140))])
+            let frame = InputFrame(device: "d", window: "kiosk", timestamp: InputTime(seconds: t), contacts: [InputContact(id: 1, phase: phase, location: Point(x: 640, y: 140))])
             actions += app.send(frame).flatMap(\.actions).map(\.name)
         }
         #expect(actions == ["tap"])
@@ -51,7 +51,7 @@ import TouchLayout
         var running = app
         var actions: [String] = []
         for (t, phase) in [(1.0, TouchPhase.began), (1.1, .ended)] {
-            let frame = InputFrame(device: "d", window: "window", timestamp: t, contacts: [InputContact(id: 1, phase: phase, location: Point(x: 100, y: 200))])
+            let frame = InputFrame(device: "d", window: "window", timestamp: InputTime(seconds: t), contacts: [InputContact(id: 1, phase: phase, location: Point(x: 100, y: 200))])
             actions += running.send(frame).flatMap(\.actions).map(\.name)
         }
         // Orange's tap recognizer takes the tap and cancels the views' touches (the article's first log).
@@ -63,7 +63,7 @@ import TouchLayout
         // A tap on the button (red's whole area): only the button's action, from the controller.
         var buttonActions: [String] = []
         for (t, phase) in [(2.0, TouchPhase.began), (2.1, .ended)] {
-            let frame = InputFrame(device: "d", window: "window", timestamp: t, contacts: [InputContact(id: 2, phase: phase, location: Point(x: 150, y: 250))])
+            let frame = InputFrame(device: "d", window: "window", timestamp: InputTime(seconds: t), contacts: [InputContact(id: 2, phase: phase, location: Point(x: 150, y: 250))])
             buttonActions += running.send(frame).flatMap(\.actions).map(\.name)
         }
         #expect(buttonActions == ["button - tap"])
@@ -72,7 +72,7 @@ import TouchLayout
     func tap(_ app: inout Application, _ x: Double, _ y: Double, at t: Double, id: UInt64) -> [ActionRecord] {
         var actions: [ActionRecord] = []
         for (dt, phase) in [(0.0, TouchPhase.began), (0.08, .ended)] {
-            let frame = InputFrame(device: "d", window: "main", timestamp: t + dt, contacts: [InputContact(id: id, phase: phase, location: Point(x: x, y: y))])
+            let frame = InputFrame(device: "d", window: "main", timestamp: InputTime(seconds: t + dt), contacts: [InputContact(id: id, phase: phase, location: Point(x: x, y: y))])
             actions += app.send(frame).flatMap(\.actions)
         }
         return actions
@@ -85,7 +85,7 @@ import TouchLayout
             let f = Double(min(step, 10)) / 10
             let point = Point(x: from.x + (to.x - from.x) * f, y: from.y + (to.y - from.y) * f)
             let phase: TouchPhase = step == 0 ? .began : step == 11 ? .ended : .moved
-            let frame = InputFrame(device: "d", window: "main", timestamp: t + Double(step) * 0.016, contacts: [InputContact(id: id, phase: phase, location: point)])
+            let frame = InputFrame(device: "d", window: "main", timestamp: InputTime(seconds: t + Double(step) * 0.016), contacts: [InputContact(id: id, phase: phase, location: point)])
             actions += app.send(frame).flatMap(\.actions)
         }
         return actions
@@ -136,7 +136,7 @@ import TouchLayout
         var app = try Self.load("media-kiosk.toml")
         #expect(app.firstResponder(of: "main") == "search", "the layout's first responder")
         func keys(_ t: Double, _ code: UInt16, _ name: String, _ phase: PressPhase) -> [String] {
-            let input = PressInput(device: "kbd", window: nil, timestamp: t, changes: [KeyChange(keyCode: code, keyName: name, phase: phase)])
+            let input = PressInput(device: "kbd", window: nil, timestamp: InputTime(seconds: t), changes: [KeyChange(keyCode: code, keyName: name, phase: phase)])
             return app.send(.presses(input)).flatMap(\.actions).map(\.name)
         }
         #expect(keys(1, 28, "KEY_ENTER", .began) == ["search"], "consumed by the search field")

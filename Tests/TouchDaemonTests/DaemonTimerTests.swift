@@ -15,13 +15,13 @@ import TouchSystem
             tree: kioskTree(),
             gestureRecognizers: [
                 GestureRecognizerSpec(
-                    id: "home.hold", view: "home", kind: .longPress(minimumDuration: duration, allowableMovementMillimetres: 10, touches: 1),
+                    id: "home.hold", view: "home", kind: .longPress(minimumDuration: TimeSpan(seconds: duration), allowableMovementMillimetres: 10, touches: 1),
                     action: "hold")
             ])
     }
 
     func press(_ daemon: Daemon, id: UInt64, phase: TouchPhase, t: Double) {
-        daemon.receive(InputFrame(device: "d", window: "main", timestamp: t, contacts: [InputContact(id: id, phase: phase, location: Point(x: 700, y: 400))]))
+        daemon.receive(InputFrame(device: "d", window: "main", timestamp: InputTime(seconds: t), contacts: [InputContact(id: id, phase: phase, location: Point(x: 700, y: 400))]))
     }
 
     @Test func aLongPressBeginsWhenTheLoopsClockPassesItsDuration() throws {
@@ -80,7 +80,7 @@ import TouchSystem
         let h = try DaemonHarness(app: kioskApp(), clock: clock, sources: [source])
         let client = try h.connect(topics: ["touches"])
         func step(_ seconds: Double) throws -> [String] {
-            clock.advance(by: seconds)
+            clock.advance(by: TimeSpan(seconds: seconds))
             h.loop.runDueTimers()
             try h.drain(client)
             return client.of(type: "touch").map { "\($0["touch"] as? Int ?? 0) \($0["phase"] as? String ?? "")" }
@@ -91,7 +91,7 @@ import TouchSystem
         #expect(try step(0.006) == ["1 began", "1 ended", "2 began"])
         #expect(try step(0.005) == ["1 began", "1 ended", "2 began", "2 ended"])
         #expect(h.observer.devicesAdded.count == 1 && h.observer.devicesRemoved.count == 1, "the replayed device went when the recording ended")
-        #expect(abs(h.daemon.inputNow() - 10.41) < 1e-6, "input time is the recording's")
+        #expect(abs(h.daemon.inputNow().seconds - 10.41) < 1e-6, "input time is the recording's")
     }
 
     /// A replay the daemon has fallen behind (here: the clock jumps a minute ahead) is played a

@@ -87,7 +87,7 @@ import TouchSystem
     }
 
     static func step(_ h: DaemonHarness, _ clock: ManualClock, by seconds: Double, _ clients: TestClient...) throws {
-        clock.advance(by: seconds)
+        clock.advance(by: TimeSpan(seconds: seconds))
         h.loop.runDueTimers()
         for client in clients { try h.drain(client) }
     }

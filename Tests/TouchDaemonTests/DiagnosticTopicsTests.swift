@@ -7,7 +7,7 @@ import TouchDaemon
 /// responder calls and traces hit-tests only while a client has them, and only that client gets them.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct DiagnosticTopicsTests {
     func touchDown(_ h: DaemonHarness, id: UInt64, at t: Double) {
-        h.daemon.receive(InputFrame(device: "d", window: "main", timestamp: t, contacts: [InputContact(id: id, phase: .began, location: Point(x: 200, y: 250))]))
+        h.daemon.receive(InputFrame(device: "d", window: "main", timestamp: InputTime(seconds: t), contacts: [InputContact(id: id, phase: .began, location: Point(x: 200, y: 250))]))
     }
 
     @Test func recordingIsOnOnlyWhileAClientSubscribes() throws {

@@ -17,12 +17,12 @@ import TouchSystem
     }
 
     func frame(_ t: Double, _ phase: TouchPhase, x: Double) -> QueuedEvent {
-        .touches(InputFrame(device: "d", window: "main", timestamp: t, contacts: [InputContact(id: 1, phase: phase, location: Point(x: x, y: 100))]))
+        .touches(InputFrame(device: "d", window: "main", timestamp: InputTime(seconds: t), contacts: [InputContact(id: 1, phase: phase, location: Point(x: x, y: 100))]))
     }
 
     /// One input frame a wakeup, the clock following the input's (1 ms apart, read at once).
     func read(_ h: DaemonHarness, _ clock: ManualClock, _ event: QueuedEvent) {
-        clock.microseconds = Int64((event.timestamp * 1_000_000).rounded())
+        clock.now = LoopInstant(microseconds: Int64((event.timestamp.seconds * 1_000_000).rounded()))
         h.loop.runDueTimers()
         h.daemon.enqueue(event)
         h.loop.runDeferred()
@@ -45,7 +45,7 @@ import TouchSystem
         }
         #expect(coalesced.of(type: "touch").count == 1, "the display-rate form waits for the tick")
         #expect(h.daemon.displayTimerDeadline != nil, "the application still waits for the tick")
-        clock.microseconds = try #require(h.daemon.displayTimerDeadline)
+        clock.now = try #require(h.daemon.displayTimerDeadline)
         h.loop.runDueTimers()
         read(h, clock, frame(50.030, .moved, x: 120))
         read(h, clock, frame(50.031, .ended, x: 121))
@@ -70,8 +70,8 @@ import TouchSystem
         #expect(coalesced.of(type: "touch").map { $0["phase"] as? String } == ["began"], "the moves wait for the tick")
         // 50.010 is before the tick at 3001/60 = 50.01666...
         let deadline = try #require(h.daemon.displayTimerDeadline)
-        #expect(deadline == Int64((3001.0 / 60 * 1_000_000).rounded(.up)) || deadline == Int64((3001.0 / 60 * 1_000_000).rounded(.down)))
-        clock.microseconds = deadline
+        #expect(deadline.microseconds == Int64((3001.0 / 60 * 1_000_000).rounded(.up)) || deadline.microseconds == Int64((3001.0 / 60 * 1_000_000).rounded(.down)))
+        clock.now = deadline
         h.loop.runDueTimers()
         try h.drain(coalesced, input, latest)
         let moves = coalesced.of(type: "touch").filter { $0["phase"] as? String == "moved" }
@@ -109,7 +109,7 @@ import TouchSystem
         func layoutChanged(to layout: LayoutDocument, tree: ViewTree) {}
         var deviceDescriptions: [DeviceListing] { [] }
         var presentDevices: [(id: String, description: DeviceListing)] { [] }
-        var now: Double { 0 }
+        var now: InputTime { 0 }
         var timeScale: Double { 0.25 }
     }
 
@@ -123,9 +123,9 @@ import TouchSystem
         // 6.67 ms of the recording to the tick at 50.01666... take four times as long on the loop.
         let deadline = try #require(h.daemon.displayTimerDeadline)
         let expected = 1_000_000_000 + (3001.0 / 60 - 50.010) / 0.25 * 1_000_000
-        #expect(abs(Double(deadline) - expected) <= 1, "\(deadline) against \(expected)")
-        #expect(abs(h.daemon.inputNow() - 50.010) < 1e-9)
+        #expect(abs(Double(deadline.microseconds) - expected) <= 1, "\(deadline) against \(expected)")
+        #expect(abs(h.daemon.inputNow().seconds - 50.010) < 1e-9)
         clock.advance(by: 0.004)
-        #expect(abs(h.daemon.inputNow() - 50.011) < 1e-9, "input time passes at the source's pace")
+        #expect(abs(h.daemon.inputNow().seconds - 50.011) < 1e-9, "input time passes at the source's pace")
     }
 }

@@ -21,7 +21,7 @@ import TouchLayout
         var actions: [String] = []
         for (dt, phase) in [(0.0, TouchPhase.began), (0.08, .ended)] {
             let frame = InputFrame(
-                device: "d", window: "main", timestamp: t + dt, contacts: [InputContact(id: id, phase: phase, location: Point(x: x, y: y))])
+                device: "d", window: "main", timestamp: InputTime(seconds: t + dt), contacts: [InputContact(id: id, phase: phase, location: Point(x: x, y: y))])
             actions += app.send(frame).flatMap(\.actions).map(\.name)
         }
         return actions
@@ -37,7 +37,7 @@ import TouchLayout
         var dragged: [String] = []
         for step in 0...10 {
             let phase: TouchPhase = step == 0 ? .began : step == 10 ? .ended : .moved
-            let frame = InputFrame(device: "d", window: "main", timestamp: 2.5 + Double(step) * 0.016, contacts: [
+            let frame = InputFrame(device: "d", window: "main", timestamp: InputTime(seconds: 2.5 + Double(step) * 0.016), contacts: [
                 InputContact(id: 9, phase: phase, location: Point(x: 300 + Double(step) * 10, y: 400)),
             ])
             dragged += app.send(frame).flatMap(\.actions).map(\.name)

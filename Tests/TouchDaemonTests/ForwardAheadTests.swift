@@ -31,7 +31,7 @@ import TouchDaemon
     }
 
     func frame(_ t: Double, _ phase: TouchPhase, x: Double) -> QueuedEvent {
-        .touches(InputFrame(device: "d", window: "main", timestamp: t, contacts: [InputContact(id: 1, phase: phase, location: Point(x: x, y: 500))]))
+        .touches(InputFrame(device: "d", window: "main", timestamp: InputTime(seconds: t), contacts: [InputContact(id: 1, phase: phase, location: Point(x: x, y: 500))]))
     }
 
     @Test func aForwardedFingersMovesArePlayedAsTheyAreReadBeforeTheWakeupsDispatch() throws {

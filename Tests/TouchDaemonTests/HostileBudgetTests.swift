@@ -62,11 +62,11 @@ import Glibc
         lifted: @escaping (TestClient) -> Bool = { _ in true }, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let hitsBefore = observer.of(type: "hit").count
-        input.send(InputFrame(device: "d", window: "main", timestamp: t, contacts: [InputContact(id: touch, phase: .began, location: point)]))
+        input.send(InputFrame(device: "d", window: "main", timestamp: InputTime(seconds: t), contacts: [InputContact(id: touch, phase: .began, location: point)]))
         let tap = try #require(
             try daemonMilliseconds(h, observer) { $0.of(type: "hit").count > hitsBefore }, "the tap's hit arrives",
             sourceLocation: sourceLocation)
-        input.send(InputFrame(device: "d", window: "main", timestamp: t + 0.05, contacts: [InputContact(id: touch, phase: .ended, location: point)]))
+        input.send(InputFrame(device: "d", window: "main", timestamp: InputTime(seconds: t + 0.05), contacts: [InputContact(id: touch, phase: .ended, location: point)]))
         let lift = try #require(try daemonMilliseconds(h, observer, until: lifted), "the lift is dispatched", sourceLocation: sourceLocation)
         let pingID = Int(touch) + 1_000_000
         observer.send(#"{"id":\#(pingID),"cmd":"ping"}"#)

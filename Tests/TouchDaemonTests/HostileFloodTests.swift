@@ -12,7 +12,7 @@ import Glibc
 /// Assertions are about order and counts, never about time.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct HostileFloodTests {
     func began(_ id: UInt64, at t: Double) -> InputFrame {
-        InputFrame(device: "d", window: "main", timestamp: t, contacts: [InputContact(id: id, phase: .began, location: Point(x: 150, y: 150))])
+        InputFrame(device: "d", window: "main", timestamp: InputTime(seconds: t), contacts: [InputContact(id: id, phase: .began, location: Point(x: 150, y: 150))])
     }
 
     @Test func inputThatArrivesWithARequestIsServedFirst() throws {

@@ -338,14 +338,14 @@ import Glibc
         #expect(get(port, "/") == "", "every place is taken")
         var probe = try ServiceProbe(h)
         try probe.check("32 idle browser connections to touchctl watch")
-        let start = MonotonicClock().seconds
+        let start = MonotonicClock().now
         var served = false
         for _ in 0..<80 where !served {
             _ = try h.loop.runOnce(timeoutMilliseconds: 500)
             served = get(port, "/").hasPrefix("HTTP/1.1 200")
         }
         #expect(served, "the idle connections were let go")
-        print(String(format: "touchctl watch: a browser served again %.1f s after 32 idle connections took every place", MonotonicClock().seconds - start))
+        print(String(format: "touchctl watch: a browser served again %.1f s after 32 idle connections took every place", MonotonicClock().now.span(since: start).seconds))
         let grown = try residentBytes(of: watch.processIdentifier) - memory
         #expect(grown < 32 << 20, "touchctl watch holds \(grown) bytes more")
     }
@@ -557,8 +557,8 @@ struct ServiceProbe {
         let hits = observer.of(type: "hit").count
         let id = "probe-\(contact)"
         step()
-        let start = MonotonicClock().seconds
-        let at = h.loop.clock.seconds
+        let start = MonotonicClock().now
+        let at = h.loop.clock.now.inputTime
         input.send(InputFrame(device: "d", window: "main", timestamp: at, contacts: [InputContact(id: contact, phase: .began, location: Point(x: 150, y: 150))]))
         observer.send(#"{"id":"\#(id)","cmd":"ping"}"#)
         var hitAfter: (wakeups: Int, ms: Double)?
@@ -567,7 +567,7 @@ struct ServiceProbe {
             step()
             _ = try h.loop.runOnce(timeoutMilliseconds: 100)
             observer.poll()
-            let ms = (MonotonicClock().seconds - start) * 1000
+            let ms = MonotonicClock().now.span(since: start).seconds * 1000
             if hitAfter == nil, observer.of(type: "hit").count > hits { hitAfter = (wakeup, ms) }
             if pingAfter == nil, observer.of(type: "reply").contains(where: { $0["id"] as? String == id }) { pingAfter = (wakeup, ms) }
         }

@@ -8,7 +8,7 @@ import TouchDaemon
 /// with no refresh rate: every input frame is dispatched as it comes, so only the backlog merges.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct InputBacklogTests {
     func frame(_ t: Double, _ phase: TouchPhase, x: Double) -> QueuedEvent {
-        .touches(InputFrame(device: "d", window: "main", timestamp: t, contacts: [InputContact(id: 1, phase: phase, location: Point(x: x, y: 150))]))
+        .touches(InputFrame(device: "d", window: "main", timestamp: InputTime(seconds: t), contacts: [InputContact(id: 1, phase: phase, location: Point(x: x, y: 150))]))
     }
 
     @Test func framesQueuedInOneWakeupMergeTheirMovesAndKeepEverySample() throws {

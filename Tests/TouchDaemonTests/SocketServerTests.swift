@@ -88,7 +88,7 @@ import TouchProtocol
         h.daemon.receive(InputFrame(device: "d", window: "main", timestamp: 0, contacts: [InputContact(id: 1, phase: .began, location: Point(x: 150, y: 150))]))
         for i in 1...3000 {
             let p = Point(x: 150 + Double(i % 40), y: 150)
-            h.daemon.receive(InputFrame(device: "d", window: "main", timestamp: Double(i) / 1000, contacts: [InputContact(id: 1, phase: .moved, location: p)]))
+            h.daemon.receive(InputFrame(device: "d", window: "main", timestamp: InputTime(seconds: Double(i) / 1000), contacts: [InputContact(id: 1, phase: .moved, location: p)]))
             if i % 50 == 0 {
                 try h.settle()
                 reader.poll()
@@ -174,7 +174,7 @@ import TouchProtocol
         h.daemon.receive(InputFrame(device: "d", window: "main", timestamp: 0, contacts: [InputContact(id: 1, phase: .began, location: Point(x: 150, y: 150))]))
         for i in 1...3000 {
             let p = Point(x: 150 + Double(i % 40), y: 150)
-            h.daemon.receive(InputFrame(device: "d", window: "main", timestamp: Double(i) / 1000, contacts: [InputContact(id: 1, phase: .moved, location: p)]))
+            h.daemon.receive(InputFrame(device: "d", window: "main", timestamp: InputTime(seconds: Double(i) / 1000), contacts: [InputContact(id: 1, phase: .moved, location: p)]))
             if i % 100 == 0 { try h.settle() }
         }
         try h.settle()

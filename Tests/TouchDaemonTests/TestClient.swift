@@ -333,10 +333,10 @@ func kioskApp() -> Application {
 }
 
 func tap(_ daemon: Daemon, id: UInt64, at p: Point, t: Double, moves: Int = 0) {
-    daemon.receive(InputFrame(device: "d", window: "main", timestamp: t, contacts: [InputContact(id: id, phase: .began, location: p)]))
+    daemon.receive(InputFrame(device: "d", window: "main", timestamp: InputTime(seconds: t), contacts: [InputContact(id: id, phase: .began, location: p)]))
     for m in 0..<moves {
         let q = Point(x: p.x + Double(m % 3), y: p.y)
-        daemon.receive(InputFrame(device: "d", window: "main", timestamp: t + Double(m + 1) / 1000, contacts: [InputContact(id: id, phase: .moved, location: q)]))
+        daemon.receive(InputFrame(device: "d", window: "main", timestamp: InputTime(seconds: t + Double(m + 1) / 1000), contacts: [InputContact(id: id, phase: .moved, location: q)]))
     }
-    daemon.receive(InputFrame(device: "d", window: "main", timestamp: t + Double(moves + 1) / 1000, contacts: [InputContact(id: id, phase: .ended, location: p)]))
+    daemon.receive(InputFrame(device: "d", window: "main", timestamp: InputTime(seconds: t + Double(moves + 1) / 1000), contacts: [InputContact(id: id, phase: .ended, location: p)]))
 }

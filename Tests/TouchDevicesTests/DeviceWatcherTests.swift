@@ -1,5 +1,6 @@
 import Testing
 @testable import TouchDevices
+import TouchCore
 import TouchInput
 import TouchSystem
 
@@ -10,7 +11,7 @@ import TouchSystem
         let clock = ManualClock(seconds: 10)
         let loop = try EventLoop(clock: clock)
         let policy = OpenRetryPolicy(firstDelay: 0.05, factor: 2, maximumDelay: 0.15, maximumAttempts: 4)
-        var failures: [(attempt: Int, retryIn: Double?)] = []
+        var failures: [(attempt: Int, retryIn: TimeSpan?)] = []
         let watcher = try DeviceWatcher(loop: loop, retryPolicy: policy) { _, event in
             if case .openFailed(_, let error, let attempt, let retryIn) = event {
                 #expect(error.isMissing, "\(error)")
@@ -23,7 +24,7 @@ import TouchSystem
         watcher.add(node)
         #expect(failures.map(\.attempt) == [1])
         for (tried, delay) in [0.05, 0.1, 0.15].enumerated() {
-            clock.advance(by: delay - 0.001)
+            clock.advance(by: TimeSpan(seconds: delay - 0.001))
             loop.runDueTimers()
             #expect(failures.count == tried + 1, "not before its time")
             clock.advance(by: 0.001)

@@ -100,7 +100,7 @@ import TouchEvdev
 
     @Test func shakeSettingsOutsideTheirDomainsAreSafe() {
         for value in [Double.nan, .infinity, -.infinity, -1, 0, 1e300] {
-            var detector = ShakeDetector(settings: ShakeSettings(thresholdG: value, minimumDuration: value, settle: value))
+            var detector = ShakeDetector(settings: ShakeSettings(thresholdG: value, minimumDuration: TimeSpan(seconds: value), settle: TimeSpan(seconds: value)))
             let late = EventTime(microseconds: Int64.max - 1)
             _ = detector.sample(x: 100, y: 0, z: 0, at: late)
             #expect(detector.deadline.map { $0 >= late } ?? true)

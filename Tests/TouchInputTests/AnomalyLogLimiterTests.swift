@@ -1,4 +1,5 @@
 import Testing
+import TouchCore
 import TouchInput
 
 /// The log is protected from a storm of anomalies.
@@ -6,10 +7,10 @@ import TouchInput
     @Test func aStormIsCutToABurstPerWindowAndTheRestCounted() {
         var limiter = AnomalyLogLimiter(burst: 3, window: 10)
         var logged: [String] = []
-        for i in 0..<100 { logged += limiter.admit("a\(i)", at: Double(i) * 0.01) }
+        for i in 0..<100 { logged += limiter.admit("a\(i)", at: LoopInstant(microseconds: Int64(i) * 10_000)) }
         #expect(logged == ["a0", "a1", "a2"])
-        logged = limiter.admit("late", at: 11)
+        logged = limiter.admit("late", at: LoopInstant(microseconds: 11_000_000))
         #expect(logged == ["97 more anomalies were not logged (at most 3 are logged every 10 s)", "late"])
-        #expect(limiter.admit("next", at: 11.5) == ["next"])
+        #expect(limiter.admit("next", at: LoopInstant(microseconds: 11_500_000)) == ["next"])
     }
 }

@@ -73,8 +73,8 @@ import TouchLayout
         var app = try LayoutLoader.parse(try Self.documentedExample(), file: "docs/layout.md").makeApplication()
         #expect(app.forwardingWindows == ["screen"])
         func tap(_ id: UInt64, _ x: Double, _ y: Double, _ t: Double) -> [DispatchReport] {
-            let down = InputFrame(device: "d", window: "screen", timestamp: t, contacts: [InputContact(id: id, phase: .began, location: Point(x: x, y: y))])
-            let up = InputFrame(device: "d", window: "screen", timestamp: t + 0.05, contacts: [InputContact(id: id, phase: .ended, location: Point(x: x, y: y))])
+            let down = InputFrame(device: "d", window: "screen", timestamp: InputTime(seconds: t), contacts: [InputContact(id: id, phase: .began, location: Point(x: x, y: y))])
+            let up = InputFrame(device: "d", window: "screen", timestamp: InputTime(seconds: t + 0.05), contacts: [InputContact(id: id, phase: .ended, location: Point(x: x, y: y))])
             return app.send(down) + app.send(up)
         }
         #expect(tap(1, 500, 500, 1).flatMap(\.forwarded).map(\.phase) == [.began, .ended])

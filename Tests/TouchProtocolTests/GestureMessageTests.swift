@@ -18,7 +18,7 @@ import TouchProtocol
             controls: [ControlSpec(view: "ok", kind: .button, targets: [ControlTarget(event: .touchUpInside, action: "save")])])
     }
 
-    func frame(_ t: Double, _ contacts: InputContact...) -> InputFrame { InputFrame(device: "d", window: "w", timestamp: t, contacts: contacts) }
+    func frame(_ t: Double, _ contacts: InputContact...) -> InputFrame { InputFrame(device: "d", window: "w", timestamp: InputTime(seconds: t), contacts: contacts) }
     func at(_ id: UInt64, _ phase: TouchPhase, _ x: Double, _ y: Double) -> InputContact { InputContact(id: id, phase: phase, location: Point(x: x, y: y)) }
 
     /// The bodies of the messages of `topic`.

@@ -19,7 +19,7 @@ import TouchProtocol
     /// changes only its pressure), one lifts early and comes back, then all lift.
     func stream() -> [InputFrame] {
         var frames: [InputFrame] = []
-        func f(_ t: Double, _ contacts: [InputContact]) { frames.append(InputFrame(device: "dev", window: "window", timestamp: t, contacts: contacts)) }
+        func f(_ t: Double, _ contacts: [InputContact]) { frames.append(InputFrame(device: "dev", window: "window", timestamp: InputTime(seconds: t), contacts: contacts)) }
         func c(_ id: UInt64, _ phase: TouchPhase, _ x: Double, _ y: Double, force: Double = 0.5) -> InputContact {
             InputContact(id: id, phase: phase, location: Point(x: x, y: y), majorRadius: 3 + Double(id), force: force, maximumPossibleForce: 1)
         }

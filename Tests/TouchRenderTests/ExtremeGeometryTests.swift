@@ -78,7 +78,7 @@ struct SeededRandom: RandomNumberGenerator {
             let count = Int.random(in: 1...50, using: &r)
             let points = (0..<count).map { k in
                 let phase: TouchPhase = k == 0 ? .began : (k == count - 1 ? [.ended, .cancelled, .moved].randomElement(using: &r)! : .moved)
-                return TouchPathPoint(location: Point(x: coordinate(&r), y: coordinate(&r)), phase: phase, timestamp: Double(k))
+                return TouchPathPoint(location: Point(x: coordinate(&r), y: coordinate(&r)), phase: phase, timestamp: InputTime(seconds: Double(k)))
             }
             let delivery = [TouchDelivery.delivered, .noView, .multipleTouchDisabled, .exclusiveTouchElsewhere].randomElement(using: &r)!
             return TouchPath(

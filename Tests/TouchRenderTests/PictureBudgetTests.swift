@@ -81,7 +81,7 @@ import TouchCore
     static func path(_ id: TouchID, samples: Int) -> TouchPath {
         let points = (0..<samples).map { k -> TouchPathPoint in
             let phase: TouchPhase = k == 0 ? .began : (k == samples - 1 ? .ended : .moved)
-            return TouchPathPoint(location: Point(x: Double(k), y: Double(id)), phase: phase, timestamp: Double(k) / 100)
+            return TouchPathPoint(location: Point(x: Double(k), y: Double(id)), phase: phase, timestamp: InputTime(seconds: Double(k) / 100))
         }
         return TouchPath(id: id, window: "main", view: nil, delivery: .noView, points: points)
     }

@@ -192,7 +192,7 @@ import TouchRender
                     nextContact += 1
                 }
                 guard !contacts.isEmpty else { continue }
-                let frame = InputFrame(device: "d", window: "w", timestamp: Double(step) / 100, contacts: contacts)
+                let frame = InputFrame(device: "d", window: "w", timestamp: InputTime(seconds: Double(step) / 100), contacts: contacts)
                 for report in app.send(frame) {
                     recorder.record(report)
                     plain.record(report)
@@ -208,7 +208,7 @@ import TouchRender
         var app = Application(tree: tree)
         var recorder = TouchPathRecorder(limit: 10, pointLimit: 100)
         func send(_ t: Double, _ phase: TouchPhase, _ x: Double) {
-            let frame = InputFrame(device: "d", window: "w", timestamp: t, contacts: [InputContact(id: 1, phase: phase, location: Point(x: x, y: 5))])
+            let frame = InputFrame(device: "d", window: "w", timestamp: InputTime(seconds: t), contacts: [InputContact(id: 1, phase: phase, location: Point(x: x, y: 5))])
             for report in app.send(frame) { recorder.record(report) }
         }
         send(0, .began, 0)

@@ -1,4 +1,5 @@
 import Testing
+import TouchCore
 import TouchSystem
 
 /// The loop's one timer facility, driven by a manual clock: deadlines, order, cancelling, and
@@ -9,7 +10,7 @@ import TouchSystem
         let loop = try EventLoop(clock: clock)
         var fired = 0
         let timer = loop.schedule(after: 0.5) { fired += 1 }
-        #expect(timer.deadline == 100_500_000)
+        #expect(timer.deadline == LoopInstant(microseconds: 100_500_000))
         clock.advance(by: 0.4)
         loop.runDueTimers()
         #expect(fired == 0)
@@ -50,27 +51,28 @@ import TouchSystem
         let clock = ManualClock(seconds: 10)
         let loop = try EventLoop(clock: clock)
         var fired: [String] = []
-        let cases: [(String, Double)] = [
-            ("zero", 0), ("negative", -5), ("minus infinity", -.infinity), ("an hour", 3_600), ("1e300", 1e300),
-            ("infinity", .infinity), ("nan", .nan), ("greatest", .greatestFiniteMagnitude),
+        let cases: [(String, TimeSpan)] = [
+
+            ("zero", 0), ("negative", -5), ("minus infinity", TimeSpan(seconds: -.infinity)), ("an hour", 3_600), ("1e300", 1e300),
+            ("infinity", TimeSpan(seconds: .infinity)), ("nan", TimeSpan(seconds: .nan)), ("greatest", TimeSpan(seconds: .greatestFiniteMagnitude)),
         ]
         var timers: [String: TimerHandle] = [:]
         for (name, delay) in cases { timers[name] = loop.schedule(after: delay) { fired.append(name) } }
         #expect(timers["infinity"]?.isScheduled == false, "infinity is never")
         #expect(timers["nan"]?.isScheduled == false, "NaN is never")
-        #expect(timers["1e300"]?.deadline == 10_000_000 + TimeSpan.longest)
-        #expect(timers["greatest"]?.deadline == 10_000_000 + TimeSpan.longest)
+        #expect(timers["1e300"]?.deadline == LoopInstant(microseconds: 10_000_000 + TimeSpan.longestMicroseconds))
+        #expect(timers["greatest"]?.deadline == LoopInstant(microseconds: 10_000_000 + TimeSpan.longestMicroseconds))
         loop.runDueTimers()
         #expect(fired == ["zero", "negative", "minus infinity"])
         clock.advance(by: 3_600)
         loop.runDueTimers()
         #expect(fired.last == "an hour")
         // Far past every deadline: the clock saturates instead of overflowing.
-        clock.microseconds = Int64.max - 1
+        clock.now = LoopInstant(microseconds: Int64.max - 1)
         clock.advance(by: 1e300)
         loop.runDueTimers()
         #expect(fired.count == 6)
-        #expect(clock.microseconds == Int64.max)
+        #expect(clock.now.microseconds == Int64.max)
     }
 
     @Test func aTimerFiresOnTheRealClockThroughTheLoopsDescriptor() throws {
@@ -93,15 +95,18 @@ import TouchSystem
     }
 
     @Test func spansConvertWithoutTrapping() {
-        #expect(TimeSpan.microseconds(0.000_000_1) == 1, "rounded up: never early")
-        #expect(TimeSpan.microseconds(1.5) == 1_500_000)
-        #expect(TimeSpan.microseconds(-1) == 0)
-        #expect(TimeSpan.microseconds(.nan) == nil)
-        #expect(TimeSpan.microseconds(.infinity) == nil)
-        #expect(TimeSpan.microseconds(1e300) == TimeSpan.longest)
-        #expect(TimeSpan.adding(1, to: Int64.max - 5) == Int64.max)
-        #expect(TimeSpan.until(Int64.min, from: Int64.max) == 0)
-        #expect(TimeSpan.until(Int64.max, from: Int64.min) == Int64.max)
-        #expect(TimeSpan.until(5, from: 3) == 2)
+        #expect(TimeSpan(seconds: 0.000_000_1).microseconds == 1, "rounded up: never early")
+        #expect(TimeSpan(seconds: 1.5).microseconds == 1_500_000)
+        #expect(TimeSpan(seconds: -1).microseconds == 0)
+        #expect(TimeSpan(seconds: .nan).microseconds == nil)
+        #expect(TimeSpan(seconds: .infinity).microseconds == nil)
+        #expect(TimeSpan(seconds: 1e300).microseconds == TimeSpan.longestMicroseconds)
+        let late = LoopInstant(microseconds: Int64.max - 5)
+        #expect(late.advanced(by: 1) == LoopInstant(microseconds: Int64.max))
+        #expect(late.advanced(by: TimeSpan(seconds: .nan)) == nil)
+        #expect(LoopInstant(microseconds: Int64.min).microseconds(since: LoopInstant(microseconds: Int64.max)) == 0)
+        #expect(LoopInstant(microseconds: Int64.max).microseconds(since: LoopInstant(microseconds: Int64.min)) == Int64.max)
+        #expect(LoopInstant(microseconds: 5).microseconds(since: LoopInstant(microseconds: 3)) == 2)
+        #expect(LoopInstant(microseconds: 2_500_000).span(since: LoopInstant(microseconds: 1_000_000)) == 1.5)
     }
 }

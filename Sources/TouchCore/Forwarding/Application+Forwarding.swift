@@ -18,7 +18,7 @@ struct ForwardingState: Sendable {
     /// Where and when a touch's last move went on ahead of its dispatch.
     struct ForwardedAhead: Sendable {
         var touch: TouchID
-        var timestamp: Double
+        var timestamp: InputTime
         var location: Point
     }
 

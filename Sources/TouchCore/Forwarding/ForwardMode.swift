@@ -44,12 +44,12 @@ public struct ForwardedTouch: Hashable, Sendable {
     /// Its force, of ``maximumPossibleForce``; both 0 when its device does not tell.
     public var force: Double
     public var maximumPossibleForce: Double
-    /// Seconds, the input's time of the event that moved it on.
-    public var timestamp: Double
+    /// The input's time of the event that moved it on.
+    public var timestamp: InputTime
 
     public init(
         touch: TouchID, window: ResponderID, phase: Phase, location: Point, majorRadius: Double = 0, force: Double = 0,
-        maximumPossibleForce: Double = 0, timestamp: Double
+        maximumPossibleForce: Double = 0, timestamp: InputTime
     ) {
         self.touch = touch
         self.window = window

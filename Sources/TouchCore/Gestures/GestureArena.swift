@@ -93,8 +93,8 @@ struct GestureArena: Sendable {
 
     /// The earliest timer of any recognizer (only a recognizer given a touch has one).
     /// (A loop: a lazy map's closure would capture, and allocate, a copy of the recognizers.)
-    var nextDeadline: Double? {
-        var earliest: Double?
+    var nextDeadline: InputTime? {
+        var earliest: InputTime?
         for id in engaged {
             guard let deadline = recognizers[id]?.deadline else { continue }
             if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
@@ -104,8 +104,8 @@ struct GestureArena: Sendable {
 
     /// The recognizers whose timers are due at or before `time`, first due first (by id among
     /// equals): the order ``nextTimer`` gives them in, found in one pass.
-    func timers(dueBy time: Double) -> [(id: ResponderID, due: Double)] {
-        var due: [(id: ResponderID, due: Double)] = []
+    func timers(dueBy time: InputTime) -> [(id: ResponderID, due: InputTime)] {
+        var due: [(id: ResponderID, due: InputTime)] = []
         for id in engaged {
             if let deadline = recognizers[id]?.deadline, deadline <= time { due.append((id, deadline)) }
         }
@@ -113,8 +113,8 @@ struct GestureArena: Sendable {
     }
 
     /// The recognizer whose timer is due first (the first by id among equals), and when.
-    var nextTimer: (id: ResponderID, due: Double)? {
-        var next: (id: ResponderID, due: Double)?
+    var nextTimer: (id: ResponderID, due: InputTime)? {
+        var next: (id: ResponderID, due: InputTime)?
         for id in engaged {
             guard let due = recognizers[id]?.deadline else { continue }
             if let current = next, current.due < due || (current.due == due && current.id < id) { continue }
@@ -126,31 +126,31 @@ struct GestureArena: Sendable {
     // MARK: - Inputs to recognizers
 
     /// Gives recognizer `id` one event's changes to its touches; returns the state it proposes.
-    mutating func touchesChanged(_ id: ResponderID, _ touches: [Touch], time: Double) -> GestureState? {
+    mutating func touchesChanged(_ id: ResponderID, _ touches: [Touch], time: InputTime) -> GestureState? {
         engaged.insert(id)
         let described = { "touches " + touches.map { "\($0.id) \($0.phase.rawValue)" }.joined(separator: ", ") }
         return step(id, time: time, input: described) { $0.touchesChanged(touches, time: time) } ?? nil
     }
 
     /// Fires recognizer `id`'s timer; returns the state it proposes.
-    mutating func timerFired(_ id: ResponderID, at time: Double) -> GestureState? {
+    mutating func timerFired(_ id: ResponderID, at time: InputTime) -> GestureState? {
         step(id, time: time, input: { "timer" }) { $0.timerFired() } ?? nil
     }
 
     /// Applies the arena's decision to recognizer `id`'s lifecycle; returns whether it was taken.
-    mutating func apply(_ input: GestureLifecycle.Input, to id: ResponderID, time: Double) -> Bool {
+    mutating func apply(_ input: GestureLifecycle.Input, to id: ResponderID, time: InputTime) -> Bool {
         step(id, time: time, input: { input.description }) { $0.apply(input) } ?? false
     }
 
     /// Resets recognizer `id`: its touches have all finished.
-    mutating func reset(_ id: ResponderID, time: Double) {
+    mutating func reset(_ id: ResponderID, time: InputTime) {
         step(id, time: time, input: { "reset" }) { $0.reset() }
         engaged.remove(id)
     }
 
     /// Gives recognizer `id` an input, in place; when tracing, records its state change.
     private mutating func step<Result>(
-        _ id: ResponderID, time: Double, input: () -> String, _ body: (inout GestureRecognizer) -> Result
+        _ id: ResponderID, time: InputTime, input: () -> String, _ body: (inout GestureRecognizer) -> Result
     ) -> Result? {
         guard let i = recognizers.index(forKey: id) else { return nil }
         guard trace != nil else { return body(&recognizers.values[i]) }

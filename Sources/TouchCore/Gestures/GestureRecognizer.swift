@@ -46,7 +46,7 @@ struct GestureRecognizer: Sendable {
 
     /// When its timer fires, while it is possible: a tap held too long or the next tap late, a long
     /// press held long enough.
-    var deadline: Double? { lifecycle.isPossible ? machine.deadline : nil }
+    var deadline: InputTime? { lifecycle.isPossible ? machine.deadline : nil }
 
     /// Whether it is deciding: it tracks touches, waits on a timer, or holds a recognition back
     /// until the recognizers it requires to fail have failed.
@@ -71,7 +71,7 @@ struct GestureRecognizer: Sendable {
     var values: GestureValues { machine.values(centroid: centroid) }
 
     /// Takes one event's changes to its touches; returns the state it proposes, if any.
-    mutating func touchesChanged(_ touches: [Touch], time: Double) -> GestureState? {
+    mutating func touchesChanged(_ touches: [Touch], time: InputTime) -> GestureState? {
         if let maximum = machine.maximumFollowed, !lifecycle.isPossible { tracks.ignoreFingers(beyond: maximum, in: touches) }
         guard let changes = tracks.apply(touches), !state.isTerminal else { return nil }
         if changes.cancelled { return lifecycle.isPossible ? .failed : .cancelled }

@@ -9,7 +9,7 @@ public struct SwipeDirections: OptionSet, Hashable, Sendable {
 }
 
 /// What a recognizer looks for, with its thresholds. Distances are in millimetres (converted through
-/// the window's points per millimetre), times in seconds.
+/// the window's points per millimetre), times as ``TimeSpan``s.
 public enum GestureKind: Hashable, Sendable {
     /// `UITapGestureRecognizer`: `taps` taps of `touches` fingers; each tap at most `maximumDuration`
     /// long and moving at most `slopMillimetres`; taps at most `interval` apart and
@@ -17,13 +17,13 @@ public enum GestureKind: Hashable, Sendable {
     case tap(taps: Int, touches: Int)
     /// `UILongPressGestureRecognizer`: `touches` fingers held `minimumDuration` without moving more
     /// than `allowableMovementMillimetres`. Continuous: began, changed as they move, ended on lift.
-    case longPress(minimumDuration: Double, allowableMovementMillimetres: Double, touches: Int)
+    case longPress(minimumDuration: TimeSpan, allowableMovementMillimetres: Double, touches: Int)
     /// `UIPanGestureRecognizer`: begins once the fingers' centroid moved `thresholdMillimetres`, with
     /// between `minimumTouches` and `maximumTouches` fingers down.
     case pan(minimumTouches: Int, maximumTouches: Int, thresholdMillimetres: Double)
     /// `UISwipeGestureRecognizer`: `touches` fingers travel `minimumDistanceMillimetres` in one of
     /// `directions` within `maximumDuration`.
-    case swipe(directions: SwipeDirections, touches: Int, minimumDistanceMillimetres: Double, maximumDuration: Double)
+    case swipe(directions: SwipeDirections, touches: Int, minimumDistanceMillimetres: Double, maximumDuration: TimeSpan)
     /// `UIPinchGestureRecognizer`: two fingers whose distance changes by the factor `threshold`.
     case pinch(threshold: Double)
     /// `UIRotationGestureRecognizer`: two fingers turning by `thresholdRadians`.
@@ -126,7 +126,7 @@ public struct GestureRecord: Hashable, Sendable {
     public var kind: String
     public var view: ResponderID
     public var state: GestureState
-    public var timestamp: Double
+    public var timestamp: InputTime
     /// The centroid of its touches that are down, in window coordinates; once all have lifted,
     /// where they were when they lifted.
     public var location: Point

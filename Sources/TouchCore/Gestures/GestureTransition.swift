@@ -7,13 +7,13 @@
 /// `cancel`) and `reset`. An input that changes nothing is not recorded.
 public struct GestureTransition: Hashable, Sendable, CustomStringConvertible {
     public var recognizer: ResponderID
-    /// When it happened (kernel-clock seconds): the event's time, or the timer's.
-    public var timestamp: Double
+    /// When it happened (input time): the event's time, or the timer's.
+    public var timestamp: InputTime
     public var from: String
     public var input: String
     public var to: String
 
-    public init(recognizer: ResponderID, timestamp: Double, from: String, input: String, to: String) {
+    public init(recognizer: ResponderID, timestamp: InputTime, from: String, input: String, to: String) {
         self.recognizer = recognizer
         self.timestamp = timestamp
         self.from = from

@@ -20,7 +20,7 @@ struct LongPressRecognizer: RecognizerMachine {
         /// Fewer fingers down than it needs.
         case waiting
         /// Its fingers are down, since `since`.
-        case timing(since: Double)
+        case timing(since: InputTime)
         /// Held long enough: it asked to begin, and waits for the arena to let it.
         case held
         /// Begun: following the fingers.
@@ -30,13 +30,13 @@ struct LongPressRecognizer: RecognizerMachine {
     private(set) var state = State.waiting
 
     /// How long to hold.
-    let duration: Double
+    let duration: TimeSpan
     /// How far a finger may move before it begins.
     let movementMillimetres: Double
     let fingers: Int
     let pointsPerMillimetre: Double
 
-    mutating func touchesChanged(_ changes: TouchTracks.Changes, tracks: TouchTracks, time: Double) -> RecognizerOutcome {
+    mutating func touchesChanged(_ changes: TouchTracks.Changes, tracks: TouchTracks, time: InputTime) -> RecognizerOutcome {
         if changes.began {
             let down = tracks.downCount
             if down > fingers { return .failed }
@@ -53,7 +53,7 @@ struct LongPressRecognizer: RecognizerMachine {
     }
 
     /// When the fingers will have been held long enough.
-    var deadline: Double? {
+    var deadline: InputTime? {
         switch state {
         case .timing(let since): since + duration
         case .waiting, .held, .active: nil

@@ -24,7 +24,7 @@ struct PanRecognizer: RecognizerMachine {
         /// Where the translation is measured from.
         var reference = Point.zero
         var lastCentroid = Point.zero
-        var lastTime = 0.0
+        var lastTime: InputTime = 0
         /// Points per second, as of the last move.
         var velocity = Point.zero
     }
@@ -64,7 +64,7 @@ struct PanRecognizer: RecognizerMachine {
 
     func values(centroid: Point) -> GestureValues { .pan(translation: translation(at: centroid), velocity: motion.velocity) }
 
-    mutating func touchesChanged(_ changes: TouchTracks.Changes, tracks: TouchTracks, time: Double) -> RecognizerOutcome {
+    mutating func touchesChanged(_ changes: TouchTracks.Changes, tracks: TouchTracks, time: InputTime) -> RecognizerOutcome {
         let c = tracks.centroid
         let down = tracks.downCount
         let fingersChanged = changes.began || (changes.ended && down > 0)
@@ -109,9 +109,10 @@ struct PanRecognizer: RecognizerMachine {
 
 extension PanRecognizer.Motion {
     /// The velocity of a move of the centroid to `c` at `time`.
-    fileprivate mutating func follow(_ c: Point, _ time: Double) {
+    fileprivate mutating func follow(_ c: Point, _ time: InputTime) {
         if time > lastTime {
-            velocity = Point(x: (c.x - lastCentroid.x) / (time - lastTime), y: (c.y - lastCentroid.y) / (time - lastTime))
+            let elapsed = (time - lastTime).seconds
+            velocity = Point(x: (c.x - lastCentroid.x) / elapsed, y: (c.y - lastCentroid.y) / elapsed)
         }
     }
 }

@@ -15,7 +15,7 @@ protocol RecognizerMachine: Sendable {
     var state: State { get }
     /// Takes one event's changes to its recognizer's own touches (`tracks` already updated with
     /// them), while its lifecycle is possible or active.
-    mutating func touchesChanged(_ changes: TouchTracks.Changes, tracks: TouchTracks, time: Double) -> RecognizerOutcome
+    mutating func touchesChanged(_ changes: TouchTracks.Changes, tracks: TouchTracks, time: InputTime) -> RecognizerOutcome
     /// Its timer fired (it runs one only while ``deadline`` is set and its lifecycle is possible).
     mutating func timerFired() -> RecognizerOutcome
     /// The arena let it begin (continuous kinds).
@@ -23,7 +23,7 @@ protocol RecognizerMachine: Sendable {
     /// Back to where it started: its recognizer's touches have all finished.
     mutating func reset()
     /// When its timer fires, if it runs one.
-    var deadline: Double? { get }
+    var deadline: InputTime? { get }
     /// What its kind measures, for a `gestures` message, given the centroid of its recognizer's touches.
     func values(centroid: Point) -> GestureValues
     /// Whether its movement so far is mostly horizontal (what a slider or toggle would take).
@@ -36,7 +36,7 @@ protocol RecognizerMachine: Sendable {
 extension RecognizerMachine {
     /// Most kinds run no timer.
     mutating func timerFired() -> RecognizerOutcome { .none }
-    var deadline: Double? { nil }
+    var deadline: InputTime? { nil }
     /// Discrete kinds never begin.
     mutating func began() {}
     func isHorizontal(centroid: Point) -> Bool { false }

@@ -23,9 +23,9 @@ struct SwipeRecognizer: RecognizerMachine {
         /// No touch yet.
         case idle
         /// Following its fingers since `start`.
-        case tracking(start: Double)
+        case tracking(start: InputTime)
         /// It swiped in `direction`: recognition proposed.
-        case swiped(start: Double, direction: SwipeDirections)
+        case swiped(start: InputTime, direction: SwipeDirections)
     }
 
     private(set) var state = State.idle
@@ -35,7 +35,7 @@ struct SwipeRecognizer: RecognizerMachine {
     /// How far to travel.
     let distanceMillimetres: Double
     /// How fast: the time from its first finger landing.
-    let maximumDuration: Double
+    let maximumDuration: TimeSpan
     let pointsPerMillimetre: Double
 
     /// The direction it swiped in, once it has.
@@ -46,7 +46,7 @@ struct SwipeRecognizer: RecognizerMachine {
         }
     }
 
-    private var start: Double {
+    private var start: InputTime {
         switch state {
         case .idle: 0
         case .tracking(let start), .swiped(let start, _): start
@@ -57,9 +57,9 @@ struct SwipeRecognizer: RecognizerMachine {
 
     func values(centroid: Point) -> GestureValues { .swipe(direction: direction ?? .right) }
 
-    mutating func touchesChanged(_ changes: TouchTracks.Changes, tracks: TouchTracks, time: Double) -> RecognizerOutcome {
+    mutating func touchesChanged(_ changes: TouchTracks.Changes, tracks: TouchTracks, time: InputTime) -> RecognizerOutcome {
         // Timed from the frame its first finger (or fingers, landing together) came in.
-        let start: Double
+        let start: InputTime
         if case .idle = state { start = time } else { start = self.start }
         switch state {
         case .idle, .tracking: state = .tracking(start: start)

@@ -25,9 +25,9 @@ struct TapRecognizer: RecognizerMachine {
         case idle
         /// A tap's fingers are down: `completed` taps before it, the first one's location, when
         /// this one's first finger landed, and the most fingers down in it so far.
-        case tapping(completed: Int, first: Point?, start: Double, fingers: Int)
+        case tapping(completed: Int, first: Point?, start: InputTime, fingers: Int)
         /// Between taps: `completed` taps so far, the first one's location, the last one's lift.
-        case between(completed: Int, first: Point, lift: Double)
+        case between(completed: Int, first: Point, lift: InputTime)
         /// The last tap completed: recognition proposed.
         case done(taps: Int, first: Point)
     }
@@ -51,7 +51,7 @@ struct TapRecognizer: RecognizerMachine {
     }
 
     /// When its timer fires: a tap held too long, or the next tap too late.
-    var deadline: Double? {
+    var deadline: InputTime? {
         switch state {
         case .tapping(_, _, let start, _): start + settings.maximumDuration
         case .between(_, _, let lift): lift + settings.interval
@@ -61,7 +61,7 @@ struct TapRecognizer: RecognizerMachine {
 
     func values(centroid: Point) -> GestureValues { .tap(taps: completed) }
 
-    mutating func touchesChanged(_ changes: TouchTracks.Changes, tracks: TouchTracks, time: Double) -> RecognizerOutcome {
+    mutating func touchesChanged(_ changes: TouchTracks.Changes, tracks: TouchTracks, time: InputTime) -> RecognizerOutcome {
         if changes.began {
             let down = tracks.downCount
             if down > fingers { return fail() }

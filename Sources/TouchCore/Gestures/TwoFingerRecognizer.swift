@@ -38,9 +38,9 @@ struct TwoFingerRecognizer<Measure: TwoFingerMeasure>: RecognizerMachine {
     enum State: Sendable, Equatable {
         /// Not begun: the reference (`nil` until it has two fingers to measure), the last value and
         /// when it was measured.
-        case possible(reference: Double?, last: Double, time: Double)
+        case possible(reference: Double?, last: Double, time: InputTime)
         /// Begun: the same, and how fast the value changes (per second).
-        case active(reference: Double?, last: Double, time: Double, velocity: Double)
+        case active(reference: Double?, last: Double, time: InputTime, velocity: Double)
     }
 
     let measure: Measure
@@ -53,7 +53,7 @@ struct TwoFingerRecognizer<Measure: TwoFingerMeasure>: RecognizerMachine {
         }
     }
 
-    mutating func touchesChanged(_ changes: TouchTracks.Changes, tracks: TouchTracks, time: Double) -> RecognizerOutcome {
+    mutating func touchesChanged(_ changes: TouchTracks.Changes, tracks: TouchTracks, time: InputTime) -> RecognizerOutcome {
         guard let (a, b) = tracks.pair else {
             switch state {
             case .possible: return tracks.downCount == 0 && changes.ended ? .failed : .none
@@ -68,7 +68,7 @@ struct TwoFingerRecognizer<Measure: TwoFingerMeasure>: RecognizerMachine {
             return measure.begins(value) ? .began : .none
         case .active(let reference, let last, let lastTime, _):
             let value = measure.value(a, b, from: reference)
-            let velocity = time > lastTime ? (value - last) / (time - lastTime) : 0
+            let velocity = time > lastTime ? (value - last) / (time - lastTime).seconds : 0
             state = .active(reference: reference, last: value, time: time, velocity: velocity)
             return changes.moved ? .changed : .none
         }

@@ -90,7 +90,7 @@ extension Application {
     /// What every event without touches starts with: it is counted, the recognizer timers due
     /// before it fire, and its report names where its calls start (the window's first responder,
     /// else its root view controller's view, else the window; the key window when it names none).
-    private mutating func beginNonTouchEvent(_ type: EventType, timestamp: Double, window: ResponderID?) -> DispatchReport {
+    private mutating func beginNonTouchEvent(_ type: EventType, timestamp: InputTime, window: ResponderID?) -> DispatchReport {
         statistics.eventsDispatched += 1
         var report = DispatchReport(event: Event(type: type, timestamp: timestamp, allTouches: []))
         fireTimers(upTo: timestamp, report: &report)

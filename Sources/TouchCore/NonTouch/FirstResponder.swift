@@ -58,9 +58,9 @@ public struct FirstResponderChange: Hashable, Sendable {
     public var current: ResponderID?
     public var cause: FirstResponderCause
     /// Seconds: the event's time for a handler's change; `nil` for changes made between events.
-    public var timestamp: Double?
+    public var timestamp: InputTime?
 
-    public init(window: ResponderID, previous: ResponderID?, current: ResponderID?, cause: FirstResponderCause, timestamp: Double? = nil) {
+    public init(window: ResponderID, previous: ResponderID?, current: ResponderID?, cause: FirstResponderCause, timestamp: InputTime? = nil) {
         self.window = window
         self.previous = previous
         self.current = current
@@ -120,7 +120,7 @@ extension Application {
     /// `becomeFirstResponder()`: makes `responder` the first responder of its window, after the
     /// current one resigns. Returns the change, or `nil` when it already was.
     public mutating func becomeFirstResponder(
-        _ responder: ResponderID, cause: FirstResponderCause = .request, timestamp: Double? = nil
+        _ responder: ResponderID, cause: FirstResponderCause = .request, timestamp: InputTime? = nil
     ) throws(FirstResponderError) -> FirstResponderChange? {
         guard tree.kind(of: responder) != nil else { throw .unknownResponder(responder) }
         guard let window = windowOfResponder(responder) else { throw .notInWindow(responder) }
@@ -135,7 +135,7 @@ extension Application {
 
     /// `resignFirstResponder()`: `responder` stops being its window's first responder.
     public mutating func resignFirstResponder(
-        _ responder: ResponderID, cause: FirstResponderCause = .request, timestamp: Double? = nil
+        _ responder: ResponderID, cause: FirstResponderCause = .request, timestamp: InputTime? = nil
     ) throws(FirstResponderError) -> FirstResponderChange {
         guard let window = firstResponders.first(where: { $0.value == responder })?.key else { throw .notFirstResponder(responder) }
         guard firstResponderTraits(of: responder).canResign else { throw .currentRefusesToResign(current: responder) }

@@ -16,12 +16,12 @@ public struct MotionInput: Hashable, Sendable {
     public var device: String
     /// The window whose first responder gets the event; `nil` means the key window.
     public var window: ResponderID?
-    /// Seconds, from the kernel's event timestamp.
-    public var timestamp: Double
+    /// When, on the input's timeline (from the kernel's event timestamp).
+    public var timestamp: InputTime
     public var subtype: MotionSubtype
     public var phase: MotionPhase
 
-    public init(device: String, window: ResponderID?, timestamp: Double, subtype: MotionSubtype = .shake, phase: MotionPhase) {
+    public init(device: String, window: ResponderID?, timestamp: InputTime, subtype: MotionSubtype = .shake, phase: MotionPhase) {
         self.device = device
         self.window = window
         self.timestamp = timestamp

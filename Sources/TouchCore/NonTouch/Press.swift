@@ -19,8 +19,8 @@ public struct Press: Hashable, Sendable {
     /// The kernel's name for the key code, e.g. `KEY_ENTER`.
     public let keyName: String
     public internal(set) var phase: PressPhase
-    /// Seconds, from the kernel's event timestamp.
-    public internal(set) var timestamp: Double
+    /// When, on the input's timeline (from the kernel's event timestamp).
+    public internal(set) var timestamp: InputTime
     /// The window the press belongs to.
     public let window: ResponderID?
     /// The responder the press was delivered to first (the first responder when it began, else the
@@ -47,11 +47,11 @@ public struct PressInput: Hashable, Sendable {
     public var device: String
     /// The window whose first responder gets the presses; `nil` means the key window.
     public var window: ResponderID?
-    /// Seconds, from the kernel's event timestamp.
-    public var timestamp: Double
+    /// When, on the input's timeline (from the kernel's event timestamp).
+    public var timestamp: InputTime
     public var changes: [KeyChange]
 
-    public init(device: String, window: ResponderID?, timestamp: Double, changes: [KeyChange]) {
+    public init(device: String, window: ResponderID?, timestamp: InputTime, changes: [KeyChange]) {
         self.device = device
         self.window = window
         self.timestamp = timestamp

@@ -22,13 +22,13 @@ public struct RemoteControlInput: Hashable, Sendable {
     public var device: String
     /// The window whose first responder gets the event; `nil` means the key window.
     public var window: ResponderID?
-    /// Seconds, from the kernel's event timestamp.
-    public var timestamp: Double
+    /// When, on the input's timeline (from the kernel's event timestamp).
+    public var timestamp: InputTime
     public var subtype: RemoteControlSubtype
     /// The key that sent it, e.g. `KEY_PLAYPAUSE`.
     public var keyName: String
 
-    public init(device: String, window: ResponderID?, timestamp: Double, subtype: RemoteControlSubtype, keyName: String) {
+    public init(device: String, window: ResponderID?, timestamp: InputTime, subtype: RemoteControlSubtype, keyName: String) {
         self.device = device
         self.window = window
         self.timestamp = timestamp

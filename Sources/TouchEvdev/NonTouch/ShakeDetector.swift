@@ -1,6 +1,6 @@
 import TouchCore
 
-/// When a shake counts, in g (9.81 m/s²) and seconds of the kernel's clock.
+/// When a shake counts, in g (9.81 m/s²) and spans of the kernel's clock.
 ///
 /// The detector is safe with any values: a threshold outside ``TouchCore/Limits/shakeThreshold``
 /// or a duration outside ``TouchCore/Limits/duration`` (NaN, infinite, negative) is taken at the
@@ -9,12 +9,12 @@ public struct ShakeSettings: Hashable, Sendable {
     /// How far the acceleration's magnitude must stray from 1 g (gravity alone) to count as shaking.
     public var thresholdG: Double
     /// How long the shaking must last for `motionEnded`; a shorter one gives `motionCancelled`.
-    public var minimumDuration: Double
+    public var minimumDuration: TimeSpan
     /// How long the device must stay calm (every sample under the threshold) for the shake to end.
-    public var settle: Double
+    public var settle: TimeSpan
 
     /// Settings; the defaults are touchd's.
-    public init(thresholdG: Double = 0.8, minimumDuration: Double = 0.3, settle: Double = 0.25) {
+    public init(thresholdG: Double = 0.8, minimumDuration: TimeSpan = 0.3, settle: TimeSpan = 0.25) {
         self.thresholdG = thresholdG
         self.minimumDuration = minimumDuration
         self.settle = settle
@@ -65,23 +65,21 @@ public struct ShakeDetector: Sendable {
     /// The detector's state.
     public private(set) var state: State = .calm
     private let threshold: Double
-    private let minimumDuration: Double
-    private let settleMicroseconds: Int64
+    private let minimumDuration: TimeSpan
+    private let settle: TimeSpan
 
     /// A calm detector.
     public init(settings: ShakeSettings) {
         self.settings = settings
         threshold = Self.clamp(settings.thresholdG, to: Limits.shakeThreshold.range)
-        minimumDuration = Self.clamp(settings.minimumDuration, to: Limits.duration.range)
-        let settle = Self.clamp(settings.settle, to: Limits.duration.range)
-        settleMicroseconds = Int64(Int(rounding: settle * 1e6, clampedTo: 0...Int.max))
+        minimumDuration = TimeSpan(seconds: Self.clamp(settings.minimumDuration.seconds, to: Limits.duration.range))
+        settle = TimeSpan(seconds: Self.clamp(settings.settle.seconds, to: Limits.duration.range))
     }
 
     /// When the shake in progress ends if no strong sample comes first; `nil` when calm.
     public var deadline: EventTime? {
         guard case .shaking(_, let lastStrong) = state else { return nil }
-        let (sum, overflow) = lastStrong.microseconds.addingReportingOverflow(settleMicroseconds)
-        return EventTime(microseconds: overflow ? Int64.max : sum)
+        return lastStrong.advanced(by: settle)
     }
 
     /// Feeds one sample (each axis in g); returns what it decides, in order: the end of a shake whose
@@ -106,8 +104,7 @@ public struct ShakeDetector: Sendable {
     public mutating func advance(to time: EventTime) -> ShakeTransition? {
         guard case .shaking(let began, let lastStrong) = state, let deadline, time >= deadline else { return nil }
         state = .calm
-        let lasted = (Double(lastStrong.microseconds) - Double(began.microseconds)) / 1e6
-        return lasted >= minimumDuration ? .ended(deadline) : .cancelled(deadline)
+        return lastStrong.span(since: began) >= minimumDuration ? .ended(deadline) : .cancelled(deadline)
     }
 
     /// Cancels a shake in progress (the device went away).

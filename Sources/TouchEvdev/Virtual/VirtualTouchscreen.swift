@@ -71,7 +71,7 @@ public struct VirtualTouchscreen: Sendable {
     }
 
     /// The events that cancel every touch it carries (the daemon stops, or the window goes).
-    public mutating func cancelAll(timestamp: Double) -> [InputEvent] {
+    public mutating func cancelAll(timestamp: InputTime) -> [InputEvent] {
         var cancels: [ForwardedTouch] = []
         for slot in slots.indices {
             guard let touch = slots[slot].touch else { continue }

@@ -18,10 +18,10 @@ public struct TUIOCursors: Sendable {
         public var x: Double
         /// 0...1 down the window, from its top edge.
         public var y: Double
-        /// Seconds.
-        public var time: Double
+        /// When the touch was there.
+        public var time: InputTime
 
-        public init(touch: TouchID, phase: Phase, x: Double, y: Double, time: Double) {
+        public init(touch: TouchID, phase: Phase, x: Double, y: Double, time: InputTime) {
             self.touch = touch
             self.phase = phase
             self.x = x
@@ -36,7 +36,7 @@ public struct TUIOCursors: Sendable {
         var velocityX = 0.0
         var velocityY = 0.0
         var acceleration = 0.0
-        var time: Double
+        var time: InputTime
     }
 
     /// The profile's address.
@@ -82,7 +82,7 @@ public struct TUIOCursors: Sendable {
             if !set.contains(update.touch) { set.append(update.touch) }
         case .moved:
             guard var cursor = cursors[update.touch] else { return }
-            let dt = update.time - cursor.time
+            let dt = (update.time - cursor.time).seconds
             if dt > 0 {
                 let vx = (x - cursor.x) / dt
                 let vy = (y - cursor.y) / dt
