@@ -38,7 +38,9 @@ public final class DeviceWatcher {
 
         /// An open device, classified once, with what udev says of its node.
         public init(_ device: EvdevDevice, udev: UdevInputDevice) {
-            identity = StableIdentity.of(device, udev: udev)
+            identity = StableIdentity.of(
+                name: device.description.name, vendor: device.description.vendor, product: device.description.product,
+                properties: udev.properties, physicalPath: device.physicalPath)
             self.udev = udev
             description = device.description
             classification = DeviceClassification(description: device.description, udevProperties: udev.properties)

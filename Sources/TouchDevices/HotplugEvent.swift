@@ -1,3 +1,5 @@
+import TouchEvdev
+
 /// A device appearing or going away, as a udev monitor reports it.
 public enum HotplugEvent: Hashable, Sendable {
     /// An event node appeared (udev action `add`), or udevd re-processed one (`change`, e.g. after

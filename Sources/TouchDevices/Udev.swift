@@ -1,3 +1,4 @@
+import TouchEvdev
 import TouchSystem
 import CUdev
 #if canImport(Glibc)

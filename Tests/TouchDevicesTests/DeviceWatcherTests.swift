@@ -1,6 +1,7 @@
 import Testing
 @testable import TouchDevices
 import TouchCore
+import TouchEvdev
 import TouchInput
 import TouchSystem
 

@@ -27,13 +27,6 @@ public enum StableIdentity {
         return parts.joined(separator: "/")
     }
 
-    /// The identity of an open device with udev's view of it.
-    public static func of(_ device: EvdevDevice, udev: UdevInputDevice?) -> String {
-        of(
-            name: device.description.name, vendor: device.description.vendor, product: device.description.product,
-            properties: udev?.properties ?? [:], physicalPath: device.physicalPath)
-    }
-
     /// `identity`, or when a device present already has it, `identity#2`, `identity#3`, ...: the
     /// first one free among `present`.
     public static func distinct(_ identity: String, from present: Set<String>) -> String {

@@ -1,5 +1,3 @@
-import TouchEvdev
-
 /// An input device's event node as udev knows it: where it is, and udev's properties for it.
 ///
 /// udev's properties come from udevd's rules and hwdb (`60-input-id.rules` sets `ID_INPUT_*`,
@@ -27,7 +25,7 @@ public struct UdevInputDevice: Hashable, Sendable {
 
     /// What udev's `input_id` builtin says the device is, from the first of
     /// `ID_INPUT_TOUCHSCREEN`, `ID_INPUT_TOUCHPAD`, `ID_INPUT_TABLET` set to `1`
-    /// (``TouchEvdev/DeviceClassification/udevTouchProperties``); nil when none is.
+    /// (``DeviceClassification/udevTouchProperties``); nil when none is.
     public var udevKind: (kind: DeviceKind, property: String)? {
         for (kind, property) in DeviceClassification.udevTouchProperties where properties[property] == "1" { return (kind, property) }
         return nil
@@ -38,40 +36,11 @@ public struct UdevInputDevice: Hashable, Sendable {
     /// (keyboards, mice) are not worth a warning.
     public var mayBeTouchDevice: Bool { udevKind != nil || !isInitialized }
 
-    /// Whether udev flags the device as having keys (`ID_INPUT_KEY=1`, e.g. a touchscreen's
-    /// hardware buttons).
-    public var hasKeys: Bool { properties["ID_INPUT_KEY"] == "1" }
-
-    /// `ID_PATH`: the port the device is on (`pci-0000:00:14.0-usb-0:2:1.0`); nil for virtual
-    /// devices and without udevd.
-    public var idPath: String? { nonEmpty("ID_PATH") }
-
-    /// `ID_SERIAL`, nil when absent or udev's placeholder `noserial`.
-    public var idSerial: String? {
-        guard let serial = nonEmpty("ID_SERIAL"), serial != "noserial" else { return nil }
-        return serial
-    }
-
-    /// `ID_VENDOR_ID` as a number (udev writes 4 hex digits), nil when absent or malformed.
-    public var vendorID: UInt16? { properties["ID_VENDOR_ID"].flatMap { UInt16($0, radix: 16) } }
-
-    /// `ID_MODEL_ID` as a number, nil when absent or malformed.
-    public var modelID: UInt16? { properties["ID_MODEL_ID"].flatMap { UInt16($0, radix: 16) } }
-
-    /// `LIBINPUT_CALIBRATION_MATRIX`, unparsed (six numbers; `TouchEvdev.CalibrationMatrix`
-    /// reads them).
-    public var calibrationMatrix: String? { nonEmpty("LIBINPUT_CALIBRATION_MATRIX") }
-
     /// The event number N of `/dev/input/eventN`, nil for another node name.
     public var eventNumber: Int? {
         let prefix = "/dev/input/event"
         guard devnode.hasPrefix(prefix) else { return nil }
         return Int(devnode.dropFirst(prefix.count))
-    }
-
-    private func nonEmpty(_ key: String) -> String? {
-        guard let value = properties[key], !value.isEmpty else { return nil }
-        return value
     }
 
     /// Whether `devnode` is an evdev event node (`/dev/input/eventN`), the only nodes touchd reads
