@@ -27,7 +27,7 @@ extension Daemon {
             guard let found = present.first(where: { $0.id == device }) else { return .failure(unknownDevice(device, among: present)) }
             chosen = [found]
         } else {
-            chosen = present.filter { $0.kind.isTouch }
+            chosen = present.filter { $0.facts.kind.isTouch }
             guard !chosen.isEmpty else { return .failure(RequestError(.noDevice, "no touch device is present to record")) }
         }
         for found in chosen {
@@ -38,7 +38,7 @@ extension Daemon {
         loop.deferWork { [weak self] in self?.input.subscriberArrived() }
         return .success(
             RecordingReply.started(
-                chosen.map { RecordingReply.Device(id: $0.id, name: $0.description.name, evemu: EvemuWriter.description($0.description)) }))
+                chosen.map { RecordingReply.Device(id: $0.id, name: $0.facts.name, evemu: EvemuWriter.description($0.facts.description)) }))
     }
 
     private func stopRecording(_ device: String?, for client: SocketServer.ClientHandle) -> RequestResult {
@@ -79,7 +79,7 @@ extension Daemon {
         case .failure(let error): return .failure(error)
         }
         guard let pipeline = found.touch else {
-            return .failure(RequestError(.notATouchDevice, "\"\(found.id)\" is a \(found.kind.rawValue), not a touch device"))
+            return .failure(RequestError(.notATouchDevice, "\"\(found.id)\" is a \(found.facts.kind.rawValue), not a touch device"))
         }
         if let other = deviceSessions.calibrations[found.id], other.client != client {
             return .failure(RequestError(.busy, "another connection calibrates \"\(found.id)\" now"))

@@ -3,23 +3,22 @@ import TouchEvdev
 import TouchInput
 import TouchLayout
 
-/// A device as the installer's sessions (recording, calibration) see it.
+/// A device in use as the installer's sessions (recording, calibration) see it: its description,
+/// and what its source made of it.
 public struct SessionDevice: Sendable {
-    /// Its stable identity (what messages and requests name it by).
+    /// Its identity in use (what messages and requests name it by): its description's, numbered
+    /// when an identical device was present first.
     public let id: String
-    /// What the device says it is (for a recording's description).
-    public let description: DeviceDescription
-    /// Its kind.
-    public let kind: DeviceKind
+    /// The device (its description's evemu text for a recording, its kind).
+    public let facts: DeviceFacts
     /// Its touch pipeline as it is now (nil for key devices and accelerometers).
     public let touch: TouchDevicePipeline?
     /// The `calibration_file` of the layout entry that took it, if it names one.
     public let calibrationFile: String?
 
-    public init(id: String, description: DeviceDescription, kind: DeviceKind, touch: TouchDevicePipeline?, calibrationFile: String?) {
+    public init(id: String, facts: DeviceFacts, touch: TouchDevicePipeline?, calibrationFile: String?) {
         self.id = id
-        self.description = description
-        self.kind = kind
+        self.facts = facts
         self.touch = touch
         self.calibrationFile = calibrationFile
     }

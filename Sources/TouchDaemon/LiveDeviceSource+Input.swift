@@ -8,8 +8,8 @@ import TouchSystem
 extension LiveDeviceSource {
     /// Decodes one drain of a device: its events, a resynchronisation after lost events, or its
     /// last events before it went away (its removal follows).
-    func read(_ result: DeviceRead, from device: DeviceWatcher.Device) {
-        guard let entry = open[device.devnode] else { return }
+    func read(_ result: DeviceRead, from device: DeviceFacts) {
+        guard let node = device.devnode, let entry = open[node] else { return }
         if !result.drops.isEmpty {
             logger.warning("events were lost (SYN_DROPPED): resynchronising", metadata: ["device": "\(entry.pipeline.deviceID)"])
         }
@@ -26,19 +26,18 @@ extension LiveDeviceSource {
         for anomaly in entry.pipeline.takeAnomalies() {
             logger.warning("\(anomaly)", metadata: ["device": "\(entry.pipeline.deviceID)"])
         }
-        if open[device.devnode] === entry { armDeadline(of: entry) }
+        if open[node] === entry { armDeadline(of: entry, at: node) }
     }
 
     /// Schedules the device's timer for its decoder's deadline (a shake ends once the accelerometer
     /// has been quiet long enough, and a quiet one sends nothing). Live devices stamp events with
     /// `CLOCK_MONOTONIC`, the clock the deadline and the loop's timers are on.
-    private func armDeadline(of entry: OpenDevice) {
+    private func armDeadline(of entry: OpenDevice, at devnode: String) {
         guard let deadline = entry.pipeline.deadline else {
             entry.deadlineTimer?.cancel()
             return
         }
         if entry.deadlineTimer == nil, let loop = watcher?.loop {
-            let devnode = entry.device.devnode
             entry.deadlineTimer = loop.timer { [unowned self] in self.deadlinePassed(devnode) }
         }
         entry.deadlineTimer?.schedule(at: LoopInstant(microseconds: deadline.microseconds))
@@ -47,7 +46,7 @@ extension LiveDeviceSource {
     private func deadlinePassed(_ devnode: String) {
         guard let entry = open[devnode] else { return }
         for event in entry.pipeline.advance(to: clock.eventTime) { emit(.event(event)) }
-        armDeadline(of: entry)
+        armDeadline(of: entry, at: devnode)
     }
 
     public func layoutChanged(to layout: LayoutDocument, tree: ViewTree) {
@@ -63,7 +62,7 @@ extension LiveDeviceSource {
             }
             do {
                 entry.pipeline = try entry.pipeline.remapped(
-                    kind: entry.facts.kind, description: entry.device.description, udevProperties: entry.device.udev.properties, spec: spec, tree: tree)
+                    kind: entry.facts.kind, description: entry.facts.description, udevProperties: entry.facts.udevProperties, spec: spec, tree: tree)
                 entry.match = match
                 entry.deadlineTimer?.cancel()
                 applyGrab(spec.grab, devnode: node)

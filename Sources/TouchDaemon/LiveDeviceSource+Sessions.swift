@@ -6,11 +6,9 @@ import TouchInput
 /// out of dispatch for a calibration, and a calibration applied at once.
 extension LiveDeviceSource: SessionDeviceSource {
     public var sessionDevices: [SessionDevice] {
-        open.values.sorted { $0.device.devnode < $1.device.devnode }.map { entry in
+        openInOrder.map { entry in
             let file: String? = if case .matched(_, let spec) = entry.match { spec.calibrationFile } else { nil }
-            return SessionDevice(
-                id: entry.pipeline.deviceID, description: entry.device.description, kind: entry.facts.kind, touch: entry.pipeline.touch,
-                calibrationFile: file)
+            return SessionDevice(id: entry.pipeline.deviceID, facts: entry.facts, touch: entry.pipeline.touch, calibrationFile: file)
         }
     }
 
@@ -32,7 +30,7 @@ extension LiveDeviceSource: SessionDeviceSource {
         layout.devices[index].calibrationFileMatrix = matrix
         let spec = layout.devices[index]
         var changed: [String] = []
-        for other in open.values.sorted(by: { $0.device.devnode < $1.device.devnode }) {
+        for other in openInOrder {
             guard case .matched(index, _) = other.match else { continue }
             other.pipeline = other.pipeline.recalibrated(matrix)
             other.match = .matched(index: index, spec: spec)

@@ -14,18 +14,17 @@ import TouchProtocol
 /// A device unplugged mid-touch has its touches cancelled; plugged back in, it comes back under
 /// the same stable identity (its port, serial, ids and name; not its event number).
 public final class LiveDeviceSource: InputSource {
+    /// A device in use: its description, and what the source made of it.
     final class OpenDevice {
-        let device: DeviceWatcher.Device
-        var pipeline: DevicePipeline
         let facts: DeviceFacts
+        var pipeline: DevicePipeline
         var match: DeviceMatch
         /// For an accelerometer: fires at its shake's deadline, when the device may have gone quiet.
         var deadlineTimer: TimerHandle?
 
-        init(device: DeviceWatcher.Device, pipeline: DevicePipeline, facts: DeviceFacts, match: DeviceMatch) {
-            self.device = device
-            self.pipeline = pipeline
+        init(facts: DeviceFacts, pipeline: DevicePipeline, match: DeviceMatch) {
             self.facts = facts
+            self.pipeline = pipeline
             self.match = match
         }
     }
@@ -47,6 +46,8 @@ public final class LiveDeviceSource: InputSource {
     /// The watcher, once started.
     var watcher: DeviceWatcher? { running?.watcher }
     var open: [String: OpenDevice] = [:]  // by devnode
+    /// The devices in use, by event node.
+    var openInOrder: [OpenDevice] { open.sorted { $0.key < $1.key }.map(\.value) }
     /// Devices seen but not used, with the reason (for `devices`).
     var ignored: [String: (facts: DeviceFacts, reason: String)] = [:]
     /// The attempt at which each node that could not be opened last failed.
@@ -72,7 +73,7 @@ public final class LiveDeviceSource: InputSource {
 
     public func start(on loop: EventLoop, sink: @escaping (InputSourceEvent) -> Void) throws {
         let watcher = try DeviceWatcher(
-            loop: loop, accepts: { $0.facts.kind != .other }, retryPolicy: retryPolicy
+            loop: loop, accepts: { $0.kind != .other }, retryPolicy: retryPolicy
         ) { [unowned self] _, event in self.handle(event) }
         running = Running(watcher: watcher, sink: sink)
         if !Udev.udevdIsRunning {
@@ -113,8 +114,8 @@ public final class LiveDeviceSource: InputSource {
     public var now: InputTime { clock.now.inputTime }
 
     public var deviceDescriptions: [DeviceListing] {
-        var items = open.values.sorted { $0.device.devnode < $1.device.devnode }.map { entry in
-            Self.listing(of: entry, grabbed: watcher?.isGrabbed(entry.device.devnode) ?? false)
+        var items = open.sorted { $0.key < $1.key }.map { node, entry in
+            Self.listing(of: entry, grabbed: watcher?.isGrabbed(node) ?? false)
         }
         for (node, info) in ignored.sorted(by: { $0.key < $1.key }) {
             items.append(DeviceListing(devnode: node, name: info.facts.name, kind: info.facts.kind.rawValue, use: .ignored(reason: info.reason)))
@@ -123,13 +124,13 @@ public final class LiveDeviceSource: InputSource {
     }
 
     public var presentDevices: [(id: String, description: DeviceListing)] {
-        open.values.sorted { $0.device.devnode < $1.device.devnode }.map { ($0.pipeline.deviceID, Self.listing(of: $0, grabbed: nil)) }
+        openInOrder.map { ($0.pipeline.deviceID, Self.listing(of: $0, grabbed: nil)) }
     }
 
     /// An open device as the protocol shows it (`grabbed` only where it is listed).
     static func listing(of entry: OpenDevice, grabbed: Bool?) -> DeviceListing {
         DeviceListing(
-            devnode: entry.device.devnode, name: entry.facts.name, kind: entry.facts.kind.rawValue,
+            devnode: entry.facts.devnode, name: entry.facts.name, kind: entry.facts.kind.rawValue,
             use: .used(id: entry.pipeline.deviceID, matched: entry.match.explanation, grabbed: grabbed))
     }
 
@@ -137,7 +138,7 @@ public final class LiveDeviceSource: InputSource {
         switch event {
         case .added(let device): added(device)
         case .input(let device, let result): read(result, from: device)
-        case .removed(let device): removed(device.devnode)
+        case .removed(let device): if let node = device.devnode { removed(node) }
         case .openFailed(let info, let error, let attempt, let retryIn): openFailed(info, error: error, attempt: attempt, retryIn: retryIn)
         case .failed(let devnode, let error): logger.error("\(error)", metadata: ["devnode": "\(devnode)"])
         case .enumerationFailed(let error): logger.error("cannot list the input devices present: \(error); hotplug still adds new ones")
@@ -146,10 +147,9 @@ public final class LiveDeviceSource: InputSource {
 
     /// Matches a device just opened to the layout: ignored (and closed) when no entry takes it,
     /// else decoded from now on, grabbed when its entry says so, and announced.
-    private func added(_ device: DeviceWatcher.Device) {
-        let node = device.devnode
+    private func added(_ facts: DeviceFacts) {
+        guard let node = facts.devnode else { return }  // the watcher's devices all have one
         if let attempt = failedAttempts.removeValue(forKey: node) { logger.notice("opened \(node) at attempt \(attempt + 1)") }
-        let facts = device.facts
         let match = DeviceMatcher.match(facts, in: layout.devices)
         guard case .matched(_, let spec) = match else {
             ignored[node] = (facts, match.explanation)
@@ -159,8 +159,8 @@ public final class LiveDeviceSource: InputSource {
         }
         // Two identical devices with neither port nor serial (virtual ones, some cheap panels) would
         // share an identity and mix their contacts: the second one present gets "#2", and so on.
-        let id = StableIdentity.distinct(device.identity, from: Set(open.values.map(\.pipeline.deviceID)))
-        if id != device.identity {
+        let id = StableIdentity.distinct(facts.identity, from: Set(open.values.map(\.pipeline.deviceID)))
+        if id != facts.identity {
             logger.warning(
                 "device \(node) has the same identity as a device already open (no port or serial tells them apart): it is \(id) until it is unplugged",
                 metadata: ["devnode": "\(node)"])
@@ -168,7 +168,7 @@ public final class LiveDeviceSource: InputSource {
         let pipeline: DevicePipeline
         do {
             pipeline = try DevicePipeline(
-                kind: facts.kind, deviceID: id, description: device.description, udevProperties: device.udev.properties, spec: spec, tree: tree)
+                kind: facts.kind, deviceID: id, description: facts.description, udevProperties: facts.udevProperties, spec: spec, tree: tree)
         } catch {
             logger.error("device \(node) cannot be used: \(error)")
             watcher?.close(node)
@@ -177,7 +177,7 @@ public final class LiveDeviceSource: InputSource {
         if spec.grab {
             do { try watcher?.setGrab(true, devnode: node) } catch { logger.warning("\(error)", metadata: ["devnode": "\(node)"]) }
         }
-        let entry = OpenDevice(device: device, pipeline: pipeline, facts: facts, match: match)
+        let entry = OpenDevice(facts: facts, pipeline: pipeline, match: match)
         open[node] = entry
         ignored[node] = nil
         emit(.deviceAdded(id: id, description: Self.listing(of: entry, grabbed: nil)))

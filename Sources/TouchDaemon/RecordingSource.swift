@@ -18,7 +18,6 @@ public final class RecordingSource: InputSource {
     /// When the recording's first event that completes anything happened: its clock starts there.
     private let firstTime: EventTime?
     private let deviceID: String
-    private let name: String
     private let speed: Double
     private let clock: any TimeSource
     /// Whether playing waits for the first client to subscribe.
@@ -70,7 +69,6 @@ public final class RecordingSource: InputSource {
         firstTime = first
         anomalies = found
         deviceID = replay.pipeline.deviceID
-        name = replay.recording.description.name
         self.speed = speed > 0 && speed.isFinite ? speed : 1
         self.clock = clock
         self.waitsForSubscriber = waitsForSubscriber
@@ -102,7 +100,7 @@ public final class RecordingSource: InputSource {
     private var announcement: DeviceListing {
         let matched = replay.match?.explanation ?? replay.window.map { "mapped onto window \($0)" } ?? "no entry"
         return DeviceListing(
-            devnode: nil, name: name, kind: replay.kind.rawValue, use: .used(id: deviceID, matched: matched, grabbed: nil), isRecording: true)
+            devnode: nil, name: replay.facts.name, kind: replay.facts.kind.rawValue, use: .used(id: deviceID, matched: matched, grabbed: nil), isRecording: true)
     }
 
     /// Reports the recording's anomalies and its device, then starts playing unless it waits for
@@ -141,7 +139,7 @@ public final class RecordingSource: InputSource {
         guard let current = playback.pipeline else { return }
         do {
             playback.pipeline = try replay.pipeline(afterReloadOf: current, layout: layout, tree: tree)
-            calibrationFile = (try? RecordingReplay.spec(for: replay.recording, kind: replay.kind, in: layout, window: replay.window, tree: tree))?.0.calibrationFile
+            calibrationFile = (try? RecordingReplay.spec(for: replay.facts, in: layout, window: replay.window, tree: tree))?.0.calibrationFile
         } catch {
             playback.pipeline = nil
             isPresent = false
@@ -186,10 +184,7 @@ public final class RecordingSource: InputSource {
 extension RecordingSource: SessionDeviceSource {
     public var sessionDevices: [SessionDevice] {
         guard isPresent, let pipeline = playback.pipeline else { return [] }
-        return [
-            SessionDevice(
-                id: deviceID, description: replay.recording.description, kind: replay.kind, touch: pipeline.touch, calibrationFile: calibrationFile)
-        ]
+        return [SessionDevice(id: deviceID, facts: replay.facts, touch: pipeline.touch, calibrationFile: calibrationFile)]
     }
 
     public func setRecording(_ device: String, _ recording: Bool) {

@@ -55,15 +55,15 @@ extension DeviceWatcher {
             openFailed(info, error: error, attempt: attempt)
             return
         }
-        let value = Device(device, udev: info)
-        guard accepts(value) else { return }
+        let facts = device.facts(udev: info)
+        guard accepts(facts) else { return }
         if grabsAll {
             do { try device.grab() } catch {
                 report(.failed(devnode: info.devnode, error: error))
                 return
             }
         }
-        let entry = Entry(device: device, value: value)
+        let entry = Entry(device: device, facts: facts)
         do {
             try loop.register(device.fileDescriptor, for: .readable) { [unowned self, unowned entry] _ in self.read(entry) }
         } catch {
@@ -71,7 +71,7 @@ extension DeviceWatcher {
             return
         }
         open[info.devnode] = entry
-        report(.added(value))
+        report(.added(facts))
         // Events that arrived before the descriptor was registered make it readable: the loop's
         // next wait returns at once.
     }
@@ -93,25 +93,25 @@ extension DeviceWatcher {
 
     /// Drains one device, reporting what it read, and its removal when it went away or failed.
     func read(_ entry: Entry) {
-        guard open[entry.value.devnode] === entry else { return }
+        guard open[entry.device.path] === entry else { return }
         let result: DeviceRead
         do {
             result = try entry.device.read()
         } catch {
-            report(.failed(devnode: entry.value.devnode, error: error))
+            report(.failed(devnode: entry.device.path, error: error))
             return remove(entry)
         }
         if !result.allEvents.isEmpty || result.isRemoval {
             noteActivity()
-            report(.input(entry.value, result))
+            report(.input(entry.facts, result))
         }
         if result.isRemoval { remove(entry) }
     }
 
     private func remove(_ entry: Entry) {
-        guard open[entry.value.devnode] === entry else { return }
-        close(entry.value.devnode)
-        report(.removed(entry.value))
+        guard open[entry.device.path] === entry else { return }
+        close(entry.device.path)
+        report(.removed(entry.facts))
     }
 
     /// The monitor is readable: devices plugged in are opened, those unplugged read to their end
@@ -125,7 +125,10 @@ extension DeviceWatcher {
                 add(info)
             case .removed(let devnode, let syspath):
                 pending.removeValue(forKey: devnode)?.timer.cancel()
-                guard let entry = open[devnode], entry.value.udev.syspath.isEmpty || entry.value.udev.syspath == syspath else { continue }
+                guard let entry = open[devnode] else { continue }
+                // A node reused by another device since (a replug) is not this one's.
+                let known = entry.facts.udev?.syspath ?? ""
+                guard known.isEmpty || known == syspath else { continue }
                 read(entry)
                 remove(entry)
             }

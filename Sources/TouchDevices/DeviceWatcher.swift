@@ -4,7 +4,8 @@ import TouchInput
 import TouchSystem
 
 /// Finds, opens, retries and reads input devices on an ``EventLoop``, following hotplug, and hands
-/// what happened to its owner one ``Event`` at a time: the one device watcher, for the daemon
+/// what happened to its owner one ``Event`` at a time, each device described by its
+/// ``TouchEvdev/DeviceFacts`` (made once, when it is opened): the one device watcher, for the daemon
 /// (its live devices, on the daemon's loop) and the tools (`touchd debug-events`, on a loop of
 /// their own run by ``run(idleTimeout:)``). The owner's handler is given at construction.
 ///
@@ -15,48 +16,15 @@ import TouchSystem
 /// Ownership: owns the devices it opens and its monitor; ``closeAll()`` (or dropping it) closes
 /// them. Isolation: not thread-safe; use it on its loop's thread.
 public final class DeviceWatcher {
-    /// A device being watched (the open handle stays inside the watcher).
-    public final class Device: Sendable {
-        /// The identity that survives replug (``StableIdentity``).
-        public let identity: String
-        /// udev's view: node, sysfs path, properties.
-        public let udev: UdevInputDevice
-        /// What libevdev read when the device was opened.
-        public let description: DeviceDescription
-        /// What it is, and why.
-        public let classification: DeviceClassification
-        /// The kernel's `phys`, nil when none.
-        public let physicalPath: String?
-
-        /// The event node.
-        public var devnode: String { udev.devnode }
-
-        /// What matching needs to know of it, its classification's kind included.
-        public var facts: DeviceFacts {
-            DeviceFacts(description: description, kind: classification.kind, udevProperties: udev.properties, devnode: devnode)
-        }
-
-        /// An open device, classified once, with what udev says of its node.
-        public init(_ device: EvdevDevice, udev: UdevInputDevice) {
-            identity = StableIdentity.of(
-                name: device.description.name, vendor: device.description.vendor, product: device.description.product,
-                properties: udev.properties, physicalPath: device.physicalPath)
-            self.udev = udev
-            description = device.description
-            classification = DeviceClassification(description: device.description, udevProperties: udev.properties)
-            physicalPath = device.physicalPath
-        }
-    }
-
     /// What happened.
     public enum Event {
         /// A device was opened: present at start, or plugged in.
-        case added(Device)
+        case added(DeviceFacts)
         /// The device's events, as one drain produced them (a removal's last events included).
-        case input(Device, DeviceRead)
+        case input(DeviceFacts, DeviceRead)
         /// The device went away (or could not be read); its descriptor is closed. The owner
         /// cancels its live contacts.
-        case removed(Device)
+        case removed(DeviceFacts)
         /// A node could not be opened at its `attempt`-th try (1 for the first); it is tried again
         /// after `retryIn`, or never (nil) until it is plugged in again.
         case openFailed(UdevInputDevice, error: SystemError, attempt: Int, retryIn: TimeSpan?)
@@ -76,12 +44,13 @@ public final class DeviceWatcher {
         case idle
     }
 
+    /// An open device: its handle, and its description.
     final class Entry {
         let device: EvdevDevice
-        let value: Device
-        init(device: EvdevDevice, value: Device) {
+        let facts: DeviceFacts
+        init(device: EvdevDevice, facts: DeviceFacts) {
             self.device = device
-            self.value = value
+            self.facts = facts
         }
     }
 
@@ -96,7 +65,7 @@ public final class DeviceWatcher {
     /// How nodes that cannot be opened are tried again.
     public let retryPolicy: OpenRetryPolicy
     let udev: Udev
-    let accepts: (Device) -> Bool
+    let accepts: (DeviceFacts) -> Bool
     let grabsAll: Bool
     var monitor: UdevMonitor?
     var open: [String: Entry] = [:]  // by devnode
@@ -116,7 +85,7 @@ public final class DeviceWatcher {
     public var monitorSource: UdevMonitor.Source? { monitor?.source }
 
     /// The devices open now, by event node.
-    public var devices: [Device] { open.values.map(\.value).sorted { $0.devnode < $1.devnode } }
+    public var devices: [DeviceFacts] { open.sorted { $0.key < $1.key }.map(\.value.facts) }
 
     /// A watcher on `loop`; nothing is opened until ``start()``.
     ///
@@ -131,7 +100,7 @@ public final class DeviceWatcher {
     /// - Throws: ``SystemError`` when no libudev context can be made. A monitor that cannot
     ///   start is not an error: see ``monitorError``.
     public init(
-        loop: EventLoop, accepts: @escaping (Device) -> Bool = { $0.classification.isTouch }, grab: Bool = false,
+        loop: EventLoop, accepts: @escaping (DeviceFacts) -> Bool = { $0.classification.isTouch }, grab: Bool = false,
         retryPolicy: OpenRetryPolicy = OpenRetryPolicy(), handler: @escaping (DeviceWatcher, Event) -> Void
     ) throws(SystemError) {
         self.loop = loop
@@ -149,7 +118,7 @@ public final class DeviceWatcher {
 
     /// A watcher on a loop of its own (for tools that run it with ``run(idleTimeout:)``).
     public convenience init(
-        accepts: @escaping (Device) -> Bool = { $0.classification.isTouch }, grab: Bool = false,
+        accepts: @escaping (DeviceFacts) -> Bool = { $0.classification.isTouch }, grab: Bool = false,
         handler: @escaping (DeviceWatcher, Event) -> Void
     ) throws(SystemError) {
         try self.init(loop: EventLoop(), accepts: accepts, grab: grab, handler: handler)

@@ -49,3 +49,11 @@ extension EvdevDevice {
         return description
     }
 }
+
+extension EvdevDevice {
+    /// The device's one description: what libevdev read when it was opened, with udev's view of
+    /// its node (`udev`, from the enumeration or the hotplug event that named it), classified.
+    public func facts(udev: UdevInputDevice) -> DeviceFacts {
+        DeviceFacts(description: description, origin: .node(udev, physicalPath: physicalPath))
+    }
+}

@@ -7,8 +7,8 @@ import TouchLayout
 public struct RecordingReplay: Sendable {
     /// The recording, as parsed.
     public let recording: Recording
-    /// What the recording's device is, as the live device's classification would say.
-    public let kind: DeviceKind
+    /// The recording's device, described (and classified) as a live one would be.
+    public let facts: DeviceFacts
     /// Its device's pipeline, which ``run(into:anomaly:each:)`` plays the recording through.
     public let pipeline: DevicePipeline
     /// The layout entry that took the device, or `nil` when a window was given instead.
@@ -24,35 +24,36 @@ public struct RecordingReplay: Sendable {
     public init(recording: Recording, layout: LayoutDocument, tree: ViewTree, window: String?) throws(DevicePipelineError) {
         self.recording = recording
         self.window = window
-        let id = "replay:" + recording.description.name
-        kind = DeviceClassification(description: recording.description, udevProperties: recording.udevProperties).kind
-        let (spec, match) = try Self.spec(for: recording, kind: kind, in: layout, window: window, tree: tree)
+        let facts = DeviceFacts(recording: recording)
+        self.facts = facts
+        let (spec, match) = try Self.spec(for: facts, in: layout, window: window, tree: tree)
         self.match = match
         pipeline = try DevicePipeline(
-            kind: kind, deviceID: id, description: recording.description, udevProperties: recording.udevProperties, spec: spec, tree: tree)
+            kind: facts.kind, deviceID: facts.identity, description: facts.description, udevProperties: facts.udevProperties, spec: spec,
+            tree: tree)
     }
 
-    /// The `[[device]]` entry that takes the recording's device (or one for `window`, which must be
-    /// a window of `tree`: a window given on the command line is blamed as such, not on the layout).
+    /// The `[[device]]` entry that takes the recording's device, described by `facts` (or one for
+    /// `window`, which must be a window of `tree`: a window given on the command line is blamed as
+    /// such, not on the layout).
     public static func spec(
-        for recording: Recording, kind: DeviceKind, in layout: LayoutDocument, window: String?, tree: ViewTree
+        for facts: DeviceFacts, in layout: LayoutDocument, window: String?, tree: ViewTree
     ) throws(DevicePipelineError)
         -> (DeviceSpec, DeviceMatch?)
     {
         if let window {
             guard tree.kind(of: ResponderID(window)) == .window else {
                 throw DevicePipelineError(
-                    device: recording.description.name,
+                    device: facts.name,
                     problem: "the window to map it onto (--window \(window)) is not a window of the layout; its windows: "
                         + tree.windowIDs.map(\.rawValue).joined(separator: ", "))
             }
             return (DeviceSpec(window: window), nil)
         }
-        let facts = DeviceFacts(description: recording.description, kind: kind, udevProperties: recording.udevProperties, devnode: nil)
         let result = DeviceMatcher.match(facts, in: layout.devices)
         guard case .matched(_, let matched) = result else {
             throw DevicePipelineError(
-                device: recording.description.name,
+                device: facts.name,
                 problem: "\(result.explanation) (give --window to map it onto a window anyway)")
         }
         return (matched, result)
@@ -62,8 +63,8 @@ public struct RecordingReplay: Sendable {
     /// again (or onto the given window) and mapped into `tree`; see
     /// ``DevicePipeline/remapped(kind:description:udevProperties:spec:tree:)``.
     public func pipeline(afterReloadOf current: DevicePipeline, layout: LayoutDocument, tree: ViewTree) throws(DevicePipelineError) -> DevicePipeline {
-        let (spec, _) = try Self.spec(for: recording, kind: kind, in: layout, window: window, tree: tree)
-        return try current.remapped(kind: kind, description: recording.description, udevProperties: recording.udevProperties, spec: spec, tree: tree)
+        let (spec, _) = try Self.spec(for: facts, in: layout, window: window, tree: tree)
+        return try current.remapped(kind: facts.kind, description: facts.description, udevProperties: facts.udevProperties, spec: spec, tree: tree)
     }
 
     /// A playback of the recording from its start, through a fresh copy of its pipeline.

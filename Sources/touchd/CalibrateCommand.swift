@@ -60,7 +60,7 @@ struct CalibrateCommand: ParsableCommand {
             throw CommandFailure("\(error)")
         }
         guard let touch = replay.pipeline.touch else {
-            throw CommandFailure("\(recording): its device is a \(replay.kind.rawValue), not a touch device")
+            throw CommandFailure("\(recording): its device is a \(replay.facts.kind.rawValue), not a touch device")
         }
         var session: CalibrationSession
         do {

@@ -35,13 +35,13 @@ struct DebugEventsCommand: ParsableCommand {
     }
 
     func run() throws {
-        var assemblers: [String: FrameAssembler] = [:]  // by devnode
+        var assemblers: [String?: FrameAssembler] = [:]  // by devnode
         var frames = 0
-        func frameLine(_ watcher: DeviceWatcher, _ device: DeviceWatcher.Device, _ frame: ContactFrame) {
+        func frameLine(_ watcher: DeviceWatcher, _ device: DeviceFacts, _ frame: ContactFrame) {
             // One read can complete several frames: none is printed past the count.
             if let count, frames >= count { return }
             emit([
-                ("event", "frame"), ("device", .string(device.identity)), ("devnode", .string(device.devnode)),
+                ("event", "frame"), ("device", .string(device.identity)), ("devnode", device.devnode.map { .string($0) } ?? .null),
                 ("time", .double(frame.time.inputTime.seconds)), ("contacts", .array(frame.contacts.map(Self.contactJSON))),
             ])
             frames += 1
@@ -52,7 +52,7 @@ struct DebugEventsCommand: ParsableCommand {
             case .added(let device):
                 assemblers[device.devnode] = FrameAssembler(description: device.description)
                 emit([
-                    ("event", "added"), ("device", .string(device.identity)), ("devnode", .string(device.devnode)),
+                    ("event", "added"), ("device", .string(device.identity)), ("devnode", device.devnode.map { .string($0) } ?? .null),
                     ("name", .string(device.description.name)), ("kind", .string(device.classification.kind.rawValue)),
                     ("kind_from", .string(device.classification.description)), ("time", .double(watcher.loop.clock.eventTime.inputTime.seconds)),
                 ])
@@ -73,7 +73,7 @@ struct DebugEventsCommand: ParsableCommand {
                     frameLine(watcher, device, frame)
                 }
                 emit([
-                    ("event", "removed"), ("device", .string(device.identity)), ("devnode", .string(device.devnode)),
+                    ("event", "removed"), ("device", .string(device.identity)), ("devnode", device.devnode.map { .string($0) } ?? .null),
                     ("time", .double(watcher.loop.clock.eventTime.inputTime.seconds)),
                 ])
             case .openFailed(let info, let error, let attempt, let retryIn):

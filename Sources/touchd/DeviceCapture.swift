@@ -40,9 +40,7 @@ enum DeviceCapture {
         var seen: [String] = []
         for info in (try? udev.inputDevices()) ?? [] {
             guard let device = try? EvdevDevice(path: info.devnode) else { continue }
-            let identity = StableIdentity.of(
-                name: device.description.name, vendor: device.description.vendor, product: device.description.product,
-                properties: info.properties, physicalPath: device.physicalPath)
+            let identity = device.facts(udev: info).identity
             seen.append("\(info.devnode) \"\(device.description.name)\"")
             if device.description.name == name || identity == name { found.append((info.devnode, device)) }
         }

@@ -49,9 +49,9 @@ struct DevicesCommand: ParsableCommand {
                 blocks.append(["\(info.devnode): cannot open: \(error)"])
                 continue
             }
-            let report = DeviceWatcher.Device(device, udev: info)
+            let report = device.facts(udev: info)
             // The layout entry this device would be mapped through (the daemon's matching rules).
-            let match = layout.map { DeviceMatcher.match(report.facts, in: $0.devices) }
+            let match = layout.map { DeviceMatcher.match(report, in: $0.devices) }
             var matched = false
             if case .matched = match { matched = true }
             // Touch devices always; keyboards and accelerometers when the layout takes them.
@@ -75,7 +75,7 @@ struct DevicesCommand: ParsableCommand {
 
 /// One device's facts as `touchd devices` shows them: the device as the daemon's watcher opens
 /// and classifies it.
-extension DeviceWatcher.Device {
+extension DeviceFacts {
     /// The udev properties worth showing.
     static let shownProperties = [
         "ID_INPUT_TOUCHSCREEN", "ID_INPUT_TOUCHPAD", "ID_INPUT_TABLET", "ID_INPUT_KEY", "ID_INPUT_MOUSE", "ID_PATH",
@@ -136,9 +136,10 @@ extension DeviceWatcher.Device {
     /// of the older output where the two could differ.
     func json(layoutMatch: String?) -> JSONValue {
         let axes = description.absInfo.keys.sorted().map { (Self.axisName($0), Self.axisJSON(description.absInfo[$0]!)) }
-        let properties = Self.shownProperties.compactMap { key in udev.properties[key].map { (key, JSONValue.string($0)) } }
+        let properties = Self.shownProperties.compactMap { key in udevProperties[key].map { (key, JSONValue.string($0)) } }
         return .object([
-            ("devnode", .string(udev.devnode)), ("syspath", .string(udev.syspath)), ("name", .string(description.name)),
+            ("devnode", devnode.map { .string($0) } ?? .null), ("syspath", udev.map { .string($0.syspath) } ?? .null),
+            ("name", .string(description.name)),
             ("bus", .string(Self.hex4(description.bus))), ("vendor", .string(Self.hex4(description.vendor))),
             ("product", .string(Self.hex4(description.product))),
             ("kind", .string(classification.kind.rawValue)), ("kind_from", .string(classification.source)),
@@ -149,13 +150,13 @@ extension DeviceWatcher.Device {
             ("pressure", namedAxis(capabilities.pressureCode)), ("size", namedAxis(capabilities.touchMajorCode)),
             ("axes", .object(axes)),
             ("identity", .string(identity)), ("phys", physicalPath.map { .string($0) } ?? .null),
-            ("udev_initialized", .bool(udev.isInitialized)), ("udev", .object(properties)),
+            ("udev_initialized", .bool(udev?.isInitialized ?? false)), ("udev", .object(properties)),
             ("layout", layoutMatch.map { .string($0) } ?? .null),
         ])
     }
 
     func lines(layoutMatch: String?) -> [String] {
-        var lines = ["\(udev.devnode): \(description.name)"]
+        var lines = ["\(devnode ?? "(a recording)"): \(description.name)"]
         lines.append("  kind       \(classification.kind.rawValue) (from \(classification.source): \(classification.reason))")
         lines.append("  ids        bus \(Self.hex4(description.bus)) vendor \(Self.hex4(description.vendor)) product \(Self.hex4(description.product))")
         let touch: String
@@ -178,8 +179,8 @@ extension DeviceWatcher.Device {
             }
         }
         lines.append("  identity   \(identity)")
-        if udev.isInitialized {
-            let shown = Self.shownProperties.compactMap { key in udev.properties[key].map { "\(key)=\($0)" } }
+        if udev?.isInitialized == true {
+            let shown = Self.shownProperties.compactMap { key in udevProperties[key].map { "\(key)=\($0)" } }
             lines.append("  udev       initialized" + (shown.isEmpty ? "" : ": " + shown.joined(separator: " ")))
         } else {
             lines.append("  udev       not initialized (no udevd: no properties, kind from capabilities)")

@@ -4,7 +4,7 @@ import TouchInput
 import TouchLayout
 
 @Suite(.timeLimit(.minutes(10))) struct DeviceMatchingTests {
-    let atmel = DeviceFacts(
+    let atmel = DeviceFacts.matching(
         name: "Atmel maXTouch Touchscreen", vendor: 0x03eb, product: 0x8c1f, kind: .touchscreen,
         idPath: "pci-0000:00:14.0-usb-0:2:1.0", idSerial: "Atmel_1234", devnode: "/dev/input/event5")
 
@@ -25,7 +25,7 @@ import TouchLayout
     /// A pen node is read like a touchscreen unless the layout chooses: a `tablet` entry before the
     /// touchscreen one takes pens, and `ignore = true` leaves them alone.
     @Test func aLayoutChoosesWhatBecomesOfPenNodes() throws {
-        let pen = DeviceFacts(name: "Wacom Pen", vendor: 0x056a, product: 0x5146, kind: .tablet, idPath: nil, idSerial: nil, devnode: "/dev/input/event7")
+        let pen = DeviceFacts.matching(name: "Wacom Pen", vendor: 0x056a, product: 0x5146, kind: .tablet, devnode: "/dev/input/event7")
         let touchscreenOnly = [DeviceSpec(match: DeviceMatchSpec(kind: .touchscreen), window: "main")]
         guard case .matched = DeviceMatcher.match(pen, in: touchscreenOnly) else {
             Issue.record("a touchscreen entry takes pen displays")
@@ -70,7 +70,8 @@ import TouchLayout
     }
 
     @Test func keyboardsAreNeverTakenByAnAnyEntry() {
-        let keyboard = DeviceFacts(name: "AT Translated Set 2 keyboard", kind: .other)
+        let keyboard = DeviceFacts.matching(name: "AT Translated Set 2 keyboard", kind: .other)
+        #expect(keyboard.kind == .other)
         #expect(DeviceMatcher.match(keyboard, in: [DeviceSpec(window: "main")]) != .matched(index: 0, spec: DeviceSpec(window: "main")))
     }
 }

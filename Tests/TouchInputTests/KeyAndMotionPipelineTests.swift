@@ -81,9 +81,8 @@ private func motionPhases(_ events: [QueuedEvent]) -> [MotionPhase] {
     @Test func deviceFactsAndMatchingKnowKeysAndAccelerometers() {
         let keyboard = DeviceDescription(name: "vm keyboard", codes: [EventType.key: [1, 28, 30]])
         let udev = ["ID_INPUT_KEY": "1"]
-        let kind = DeviceClassification(description: keyboard, udevProperties: udev).kind
-        #expect(kind == .keys)
-        let facts = DeviceFacts(description: keyboard, kind: kind, udevProperties: udev, devnode: nil)
+        let facts = DeviceFacts(description: keyboard, origin: .recording(udevProperties: udev))
+        #expect(facts.kind == .keys)
         let specs = [
             DeviceSpec(match: DeviceMatchSpec(), window: "main"),
             DeviceSpec(match: DeviceMatchSpec(kind: .accelerometer), window: ""),
