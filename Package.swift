@@ -63,7 +63,7 @@ let package = Package(
         .systemLibrary(name: "CMd", path: "Sources/CMd", pkgConfig: "libmd", providers: [.apt(["libmd-dev"])]),
         .target(
             name: "TouchProtocol",
-            dependencies: ["TouchCore", "CMd", .product(name: "ExtrasBase64", package: "swift-extras-base64")]),
+            dependencies: ["TouchCore", "TouchEvdev", "CMd", .product(name: "ExtrasBase64", package: "swift-extras-base64")]),
         .target(name: "TouchRender", dependencies: ["TouchCore"]),
         .target(
             name: "TouchDaemon",
@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(name: "TouchLayoutTests", dependencies: ["TouchLayout", "TouchCore"]),
         .testTarget(name: "TouchDevicesTests", dependencies: ["TouchDevices", "TouchEvdev", "TouchInput", "TouchSystem"]),
         .testTarget(name: "TouchSystemTests", dependencies: ["TouchSystem", "TouchCore"]),
-        .testTarget(name: "TouchProtocolTests", dependencies: ["TouchProtocol", "TouchCore"]),
+        .testTarget(name: "TouchProtocolTests", dependencies: ["TouchProtocol", "TouchCore", "TouchEvdev"]),
         .testTarget(name: "TouchRenderTests", dependencies: ["TouchRender", "TouchCore", "TouchLayout", "TouchInput", "TouchDaemon"]),
         .testTarget(name: "TouchFuzzingTests", dependencies: ["TouchFuzzing", "TouchEvdev", "TouchCore"]),
         .testTarget(

@@ -117,8 +117,8 @@ public final class LiveDeviceSource: InputSource {
         var items = open.sorted { $0.key < $1.key }.map { node, entry in
             Self.listing(of: entry, grabbed: watcher?.isGrabbed(node) ?? false)
         }
-        for (node, info) in ignored.sorted(by: { $0.key < $1.key }) {
-            items.append(DeviceListing(devnode: node, name: info.facts.name, kind: info.facts.kind.rawValue, use: .ignored(reason: info.reason)))
+        for (_, info) in ignored.sorted(by: { $0.key < $1.key }) {
+            items.append(DeviceListing(info.facts, use: .ignored(reason: info.reason)))
         }
         return items
     }
@@ -129,9 +129,7 @@ public final class LiveDeviceSource: InputSource {
 
     /// An open device as the protocol shows it (`grabbed` only where it is listed).
     static func listing(of entry: OpenDevice, grabbed: Bool?) -> DeviceListing {
-        DeviceListing(
-            devnode: entry.facts.devnode, name: entry.facts.name, kind: entry.facts.kind.rawValue,
-            use: .used(id: entry.pipeline.deviceID, matched: entry.match.explanation, grabbed: grabbed))
+        DeviceListing(entry.facts, use: .used(id: entry.pipeline.deviceID, matched: entry.match.explanation, grabbed: grabbed))
     }
 
     private func handle(_ event: DeviceWatcher.Event) {

@@ -99,8 +99,7 @@ public final class RecordingSource: InputSource {
     /// no grab), and that it is a recording.
     private var announcement: DeviceListing {
         let matched = replay.match?.explanation ?? replay.window.map { "mapped onto window \($0)" } ?? "no entry"
-        return DeviceListing(
-            devnode: nil, name: replay.facts.name, kind: replay.facts.kind.rawValue, use: .used(id: deviceID, matched: matched, grabbed: nil), isRecording: true)
+        return DeviceListing(replay.facts, use: .used(id: deviceID, matched: matched, grabbed: nil))
     }
 
     /// Reports the recording's anomalies and its device, then starts playing unless it waits for

@@ -1,8 +1,10 @@
 import TouchCore
+import TouchEvdev
 
 /// An input device as the protocol shows it: one entry of the `devices` reply, and (without its
-/// identity and grab) the `description` of a `device` `added` message. Input sources describe
-/// their devices with it; only this type writes them as JSON.
+/// identity and grab) the `description` of a `device` `added` message. Input sources list their
+/// devices with it (the device's one description, and what became of it); only this type writes
+/// them as JSON.
 public struct DeviceListing: Hashable, Sendable {
     /// What became of the device.
     public enum Use: Hashable, Sendable {
@@ -13,22 +15,16 @@ public struct DeviceListing: Hashable, Sendable {
         case ignored(reason: String)
     }
 
-    /// The event node (nil for a recording).
-    public var devnode: String?
-    /// The kernel's device name.
-    public var name: String
-    /// Its kind (`docs/layout.md`'s device kinds).
-    public var kind: String
+    /// The device: its node (none for a recording, `"source":"recording"`), name and kind
+    /// (`docs/layout.md`'s device kinds) are listed.
+    public var facts: DeviceFacts
+    /// What became of it.
     public var use: Use
-    /// Whether it is a recording played back rather than a device (`"source":"recording"`).
-    public var isRecording: Bool
 
-    public init(devnode: String?, name: String, kind: String, use: Use, isRecording: Bool = false) {
-        self.devnode = devnode
-        self.name = name
-        self.kind = kind
+    /// A device listed with what became of it.
+    public init(_ facts: DeviceFacts, use: Use) {
+        self.facts = facts
         self.use = use
-        self.isRecording = isRecording
     }
 
     /// The identity of a device in use (nil for one ignored).
@@ -48,9 +44,9 @@ public struct DeviceListing: Hashable, Sendable {
     private func members(listing: Bool) -> [(String, JSONValue)] {
         var members: [(String, JSONValue)] = []
         if listing, let id { members.append(("device", .string(id))) }
-        if let devnode { members.append(("devnode", .string(devnode))) }
-        members.append(("name", .string(name)))
-        members.append(("kind", .string(kind)))
+        if let devnode = facts.devnode { members.append(("devnode", .string(devnode))) }
+        members.append(("name", .string(facts.name)))
+        members.append(("kind", .string(facts.kind.rawValue)))
         switch use {
         case .used(_, let matched, let grabbed):
             members.append(("matched", .string(matched)))
@@ -58,7 +54,7 @@ public struct DeviceListing: Hashable, Sendable {
         case .ignored(let reason):
             members.append(("ignored", .string(reason)))
         }
-        if isRecording { members.append(("source", .string("recording"))) }
+        if facts.isRecording { members.append(("source", .string("recording"))) }
         return members
     }
 }

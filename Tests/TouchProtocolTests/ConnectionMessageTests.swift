@@ -1,5 +1,6 @@
 import Testing
 import TouchCore
+import TouchEvdev
 import TouchProtocol
 
 /// The messages about connections, devices and replies, each from its one function in the
@@ -18,9 +19,16 @@ import TouchProtocol
         }
     }
 
+    /// A device named `name`, classified by the udev property `udev`, on `node` (nil: a recording).
+    static func device(_ name: String, udev property: String, node: String?) -> DeviceFacts {
+        let description = DeviceDescription(name: name)
+        guard let node else { return DeviceFacts(description: description, origin: .recording(udevProperties: [property: "1"])) }
+        return DeviceFacts(description: description, origin: .node(UdevInputDevice(syspath: "", devnode: node, properties: [property: "1"]), physicalPath: nil))
+    }
+
     @Test func deviceMessagesCarryTheirDescription() {
         let pad = DeviceListing(
-            devnode: "/dev/input/event5", name: "Pad \"7\"", kind: "touchscreen",
+            Self.device("Pad \"7\"", udev: "ID_INPUT_TOUCHSCREEN", node: "/dev/input/event5"),
             use: .used(id: "usb-1/1234:0001/pad", matched: "device[0] → window main", grabbed: true))
         let added = MessageEncoder.deviceAdded(id: "usb-1/1234:0001/pad", description: pad)
         #expect(
@@ -34,10 +42,11 @@ import TouchProtocol
 
     @Test func theDevicesReplyListsDevicesInUseIgnoredAndRecorded() {
         let used = DeviceListing(
-            devnode: "/dev/input/event5", name: "Pad", kind: "touchscreen", use: .used(id: "pad", matched: "device[0] → window main", grabbed: false))
-        let ignored = DeviceListing(devnode: "/dev/input/event2", name: "Keys", kind: "keys", use: .ignored(reason: "no entry matched"))
+            Self.device("Pad", udev: "ID_INPUT_TOUCHSCREEN", node: "/dev/input/event5"),
+            use: .used(id: "pad", matched: "device[0] → window main", grabbed: false))
+        let ignored = DeviceListing(Self.device("Keys", udev: "ID_INPUT_KEY", node: "/dev/input/event2"), use: .ignored(reason: "no entry matched"))
         let recording = DeviceListing(
-            devnode: nil, name: "Rec", kind: "touchpad", use: .used(id: "replay:Rec", matched: "mapped onto window w", grabbed: nil), isRecording: true)
+            Self.device("Rec", udev: "ID_INPUT_TOUCHPAD", node: nil), use: .used(id: "replay:Rec", matched: "mapped onto window w", grabbed: nil))
         #expect(used.id == "pad" && ignored.id == nil && recording.id == "replay:Rec")
         #expect(
             ReplyResult.devices([used, ignored, recording]).jsonText
