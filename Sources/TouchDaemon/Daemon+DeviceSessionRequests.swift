@@ -38,7 +38,7 @@ extension Daemon {
         loop.deferWork { [weak self] in self?.input.subscriberArrived() }
         return .success(
             RecordingReply.started(
-                chosen.map { RecordingReply.Device(id: $0.id, name: $0.facts.name, evemu: EvemuWriter.description($0.facts.description)) }))
+                chosen.map { RecordingReply.Device(id: $0.id, facts: $0.facts) }))
     }
 
     private func stopRecording(_ device: String?, for client: SocketServer.ClientHandle) -> RequestResult {

@@ -1,4 +1,5 @@
 import TouchCore
+import TouchEvdev
 
 /// The replies to the recording requests (`record`, `stop_recording`). See `docs/protocol.md`.
 public enum RecordingReply {
@@ -6,21 +7,24 @@ public enum RecordingReply {
     public struct Device: Hashable, Sendable {
         /// Its identity, as `devices` lists it.
         public var id: String
-        public var name: String
-        /// Its description as evemu text (what a recording file begins with).
-        public var evemu: String
+        /// The device: its name, and its description as evemu text (what a recording file begins
+        /// with), are replied.
+        public var facts: DeviceFacts
 
-        public init(id: String, name: String, evemu: String) {
+        /// A device now recorded under identity `id`.
+        public init(id: String, facts: DeviceFacts) {
             self.id = id
-            self.name = name
-            self.evemu = evemu
+            self.facts = facts
         }
     }
 
     /// `record`'s: each device now recorded, with its description as evemu text.
     public static func started(_ devices: [Device]) -> JSONValue {
         let items: [JSONValue] = devices.map { device in
-            .object([("device", .string(device.id)), ("name", .string(device.name)), ("evemu", .string(device.evemu))])
+            .object([
+                ("device", .string(device.id)), ("name", .string(device.facts.name)),
+                ("evemu", .string(EvemuWriter.description(device.facts.description))),
+            ])
         }
         return .object([("devices", .array(items))])
     }
