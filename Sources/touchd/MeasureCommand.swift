@@ -43,7 +43,7 @@ struct MeasureCommand: ParsableCommand {
         let survey = source.hasPrefix("/dev/") || (try? FileStatus.of(source)) == nil ? try live() : try recorded()
         let report = survey.report
         if json {
-            print(Self.json(report).jsonText)
+            print(report.json.jsonText)
         } else {
             for line in report.lines { print(line) }
         }
@@ -85,28 +85,5 @@ struct MeasureCommand: ParsableCommand {
         }
         survey.finish()
         return survey
-    }
-
-    static func json(_ report: ContactSizeReport) -> JSONValue {
-        func measure(_ m: ContactSizeReport.Measure) -> JSONValue {
-            let (value, reason) = m.suggestion
-            let percentiles: [(String, JSONValue)] = [("least", 0), ("median", 0.5), ("p90", 0.9), ("most", 1)].map { name, fraction in
-                (name, m.percentile(fraction).map { .int(Int64($0)) } ?? .null)
-            }
-            return .object(percentiles + [("contacts", .int(Int64(m.largest.count))), ("suggested", value.map { .int(Int64($0)) } ?? .null), ("reason", .string(reason))])
-        }
-        let contacts: [JSONValue] = report.contacts.map { c in
-            .object([
-                ("contact", .int(Int64(clamping: c.id))), ("began", .double(report.secondsFromStart(c.began))),
-                ("ended", .double(report.secondsFromStart(c.last))),
-                ("frames", .int(Int64(c.frames))), ("touch_major", c.largestTouchMajor.map { .int(Int64($0)) } ?? .null),
-                ("touch_major_mm", c.largestTouchMajor.flatMap { v in report.unitsPerMillimetre.map { .double(Double(v) / $0) } } ?? .null),
-                ("pressure", c.largestPressure.map { .int(Int64($0)) } ?? .null),
-            ])
-        }
-        return .object([
-            ("units_per_mm", report.unitsPerMillimetre.map { .double($0) } ?? .null), ("contacts", .array(contacts)),
-            ("palm_touch_major", measure(report.touchMajor)), ("palm_pressure", measure(report.pressure)),
-        ])
     }
 }
