@@ -24,18 +24,13 @@ struct Calibrate: RequestCommand {
     var targets: [String] = []
     @Flag(name: .long, help: "Print the replies as touchd sent them.") var json = false
 
-    func request() throws -> [(String, JSONValue)] {
-        var request: [(String, JSONValue)] = [("cmd", "calibrate")]
-        if let device { request.append(("device", .string(device))) }
-        if !targets.isEmpty {
-            let points = try targets.map { text -> JSONValue in
-                let parts = text.split(separator: ",").compactMap { Double($0) }
-                guard parts.count == 2 else { throw ValidationError("--targets \"\(text)\": expected X,Y") }
-                return .array(parts.map { .double($0) })
-            }
-            request.append(("targets", .array(points)))
+    func request() throws -> ClientRequest {
+        let points = try targets.map { text in
+            let parts = text.split(separator: ",").compactMap { Double($0) }
+            guard parts.count == 2 else { throw ValidationError("--targets \"\(text)\": expected X,Y") }
+            return Point(x: parts[0], y: parts[1])
         }
-        return try checked(request)
+        return try checked(.calibrate(device: device, targets: points))
     }
 
     func run() throws {
@@ -52,13 +47,13 @@ struct Calibrate: RequestCommand {
                     + "\(MonitorFormat.num(x / density)) mm from the window's left edge, \(MonitorFormat.num(y / density)) mm from its top")
                 StandardOutput.flush()
                 let sample = try Self.nextSample(c, pending: &pending)
-                _ = try c.request([("cmd", "calibration_point"), ("sample", sample), ("target", .int(Int64(index)))]) { message, _ in pending.append(message) }
+                _ = try c.request(.calibrationPoint(sample: sample, target: index)) { message, _ in pending.append(message) }
             }
             // The device may have gone away after the last touch: say so rather than ask to finish.
             if let ended = pending.first(where: { $0["type"]?.stringValue == "calibration_ended" }) {
                 throw ConnectionError("the calibration ended: \(MonitorFormat.text(ended["reason"]))")
             }
-            let finished = try c.request([("cmd", "finish_calibration")])
+            let finished = try c.request(.finishCalibration)
             if json { print(finished.jsonText) }
             for line in Self.outcome(finished) { print(line) }
         }

@@ -79,15 +79,14 @@ final class Connection {
         return closed && messages.isEmpty ? nil : messages
     }
 
-    /// Sends a request (an object's members, without `id`) without waiting for its reply.
+    /// Sends a request, given the connection's next `id`, without waiting for its reply.
     /// - Returns: the request's `id`, which its reply carries.
     /// - Throws: ``ConnectionError`` when touchd went away.
     @discardableResult
-    func sendRequest(_ members: [(String, JSONValue)]) throws -> JSONValue {
-        let id = JSONValue.int(nextID)
+    func sendRequest(_ request: ClientRequest) throws -> Int64 {
+        let id = nextID
         nextID += 1
-        var line = Array(JSONValue.object(members + [("id", id)]).jsonText.utf8)
-        line.append(UInt8(ascii: "\n"))
+        let line = request.line(id: id)
         var sent = 0
         while sent < line.count {
             let outcome: SystemCall.Outcome
@@ -102,13 +101,13 @@ final class Connection {
         return id
     }
 
-    /// Sends a request (an object's members, without `id`) and waits for its reply, handing the
-    /// messages that come before it to `other`; returns the reply's result.
+    /// Sends a request and waits for its reply, handing the messages that come before it to
+    /// `other`; returns the reply's result.
     /// - Throws: ``ConnectionError`` with the error touchd replied, or when it went away.
-    func request(_ members: [(String, JSONValue)], other: (_ message: JSONValue, _ line: [UInt8]) -> Void = { _, _ in }) throws -> JSONValue {
-        let id = try sendRequest(members)
+    func request(_ request: ClientRequest, other: (_ message: JSONValue, _ line: [UInt8]) -> Void = { _, _ in }) throws -> JSONValue {
+        let id = try sendRequest(request)
         while let (message, line) = try receive() {
-            guard message["type"] == "reply", message["id"] == id else {
+            guard message["type"] == "reply", message["id"] == .int(id) else {
                 other(message, line)
                 continue
             }

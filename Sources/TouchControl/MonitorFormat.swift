@@ -77,7 +77,7 @@ enum MonitorFormat {
                 line += " of control \(control) (\(text(m["control_event"])) → \(text(m["control_action"]))"
                 line += (m["value"].map { ", value \($0.plainText)" } ?? "") + ")"
             }
-            return line + " touches \((m["touches"] ?? .array([])).jsonText) payload \((m["payload"] ?? .object([])).jsonText)"
+            return line + " touches \((m["touches"] ?? .array([])).jsonText) payload \(m["payload"]?.jsonText ?? "{}")"
         case "touch":
             return "touch   \(text(m["touch"])) \(text(m["phase"])) at \(point(m["location"])) in \(m["view"]?.shownValue ?? "-") \(point(m["location_in_view"])) force \(m["force"].map(\.plainText) ?? "0")"
         case "gesture":

@@ -26,7 +26,7 @@ struct Record: ParsableCommand {
     func validate() throws {
         if all && device != nil { throw ValidationError("--device and --all: give one of them") }
         if let duration, !Limits.captureDuration.contains(duration) { throw ValidationError("--duration \(duration): expected \(Limits.captureDuration)") }
-        if let device { _ = try checked([("cmd", "record"), ("device", .string(device))]) }
+        if let device { _ = try checked(.record(device: device)) }
     }
 
     func run() throws {
@@ -34,7 +34,7 @@ struct Record: ParsableCommand {
             let signals = try SignalSource([ProcessSignal.interrupt, ProcessSignal.terminate])
             let c = try connection.connect(root)
             var session = RecordingSession(paths: [:])
-            let result = try c.request([("cmd", "record")] + (device.map { [("device", .string($0))] } ?? [])) { message, _ in session.take(message) }
+            let result = try c.request(.record(device: device)) { message, _ in session.take(message) }
             let devices = try session.start(result, all: all, out: out)
             if devices.count > 1 && !all {
                 throw ConnectionError("\(devices.count) touch devices are present (\(devices.joined(separator: ", "))): give --device, or --all with a directory")

@@ -49,11 +49,11 @@ struct SocketOption: ParsableArguments {
     }
 }
 
-/// `members` as a request, checked against the protocol's domains exactly as touchd checks it: a
-/// bad argument is refused here, with touchd's message, before anything is sent.
-func checked(_ members: [(String, JSONValue)]) throws -> [(String, JSONValue)] {
-    if case .failure(let error) = Request.parse(.object(members)).result { throw ValidationError(error.message) }
-    return members
+/// `request`, checked against the protocol's domains exactly as touchd checks it: a bad argument
+/// is refused here, with touchd's message, before anything is sent.
+func checked(_ request: ClientRequest) throws -> ClientRequest {
+    if let problem = request.problem { throw ValidationError(problem) }
+    return request
 }
 
 /// A command that makes one request of the daemon, built from its arguments and checked
@@ -62,7 +62,7 @@ protocol RequestCommand: ParsableCommand {
     var root: Touchctl { get }
     var connection: SocketOption { get }
     /// The request the arguments make, checked.
-    func request() throws -> [(String, JSONValue)]
+    func request() throws -> ClientRequest
 }
 
 extension RequestCommand {
@@ -130,12 +130,9 @@ struct Monitor: ParsableCommand {
     var reconnect = true
 
     /// The `subscribe` request, checked.
-    func request() throws -> [(String, JSONValue)] {
-        var request: [(String, JSONValue)] = [("cmd", "subscribe"), ("topics", .array(topics.split(separator: ",").map { .string(String($0)) }))]
+    func request() throws -> ClientRequest {
         let (views, actions) = try filters()
-        if let views { request.append(("views", .array(views.map { .string($0) }))) }
-        if let actions { request.append(("actions", .array(actions.map { .string($0) }))) }
-        return try checked(request)
+        return try checked(.subscribe(topics: topics.split(separator: ",").map(String.init), views: views, actions: actions))
     }
 
     func validate() throws {
@@ -207,11 +204,7 @@ struct HitTest: RequestCommand {
     @Argument(help: "The point's x in window points.") var x: Double
     @Argument(help: "The point's y in window points.") var y: Double
 
-    func request() throws -> [(String, JSONValue)] {
-        var request: [(String, JSONValue)] = [("cmd", "hit_test"), ("x", .double(x)), ("y", .double(y))]
-        if let window { request.append(("window", .string(window))) }
-        return try checked(request)
-    }
+    func request() throws -> ClientRequest { try checked(.hitTest(x: x, y: y, window: window)) }
 
     func run() throws {
         try TouchControl.run {
@@ -232,37 +225,30 @@ struct SetView: RequestCommand {
     @Argument(help: "key=value pairs.") var assignments: [String]
 
     /// A value as written after `=`: true, false, a number, or comma-separated numbers.
-    static func value(_ text: String, in assignment: String) throws -> JSONValue {
+    static func value(_ text: String, in assignment: String) throws -> ClientRequest.Value {
         if text == "true" || text == "false" { return .bool(text == "true") }
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         let numbers = parts.compactMap { Double($0) }
         guard numbers.count == parts.count else {
             throw ValidationError("\"\(assignment)\": expected true, false, a number or comma-separated numbers")
         }
-        return parts.count == 1 ? .double(numbers[0]) : .array(numbers.map { .double($0) })
+        return parts.count == 1 ? .number(numbers[0]) : .numbers(numbers)
     }
 
-    /// `key=value` pairs as a request's `properties`.
-    static func properties(_ assignments: [String]) throws -> [(String, JSONValue)] {
-        var properties: [(String, JSONValue)] = []
+    /// `key=value` pairs as a request's `properties`, in order (the request makes `translate`,
+    /// `rotate` and `scale` the view's transform).
+    static func properties(_ assignments: [String]) throws -> [(String, ClientRequest.Value)] {
+        var properties: [(String, ClientRequest.Value)] = []
         for assignment in assignments {
             let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2 else { throw ValidationError("\"\(assignment)\": expected key=value") }
             guard !properties.contains(where: { $0.0 == parts[0] }) else { throw ValidationError("\"\(parts[0])\" is given twice") }
             properties.append((parts[0], try Self.value(parts[1], in: assignment)))
         }
-        // translate=, rotate= and scale= together are the view's transform.
-        let transformParts = properties.filter { ["translate", "rotate", "scale"].contains($0.0) }
-        if !transformParts.isEmpty {
-            properties.removeAll { ["translate", "rotate", "scale"].contains($0.0) }
-            properties.append(("transform", .object(transformParts)))
-        }
         return properties
     }
 
-    func request() throws -> [(String, JSONValue)] {
-        try checked([("cmd", "set"), ("view", .string(view)), ("properties", .object(try Self.properties(assignments)))])
-    }
+    func request() throws -> ClientRequest { try checked(.set(view: view, properties: try Self.properties(assignments))) }
 
     func run() throws { try TouchControl.run { _ = try reply() } }
 }
@@ -276,7 +262,7 @@ struct Reload: ParsableCommand {
     func run() throws {
         try TouchControl.run {
             var message: JSONValue?
-            let result = try connection.connect(root).request([("cmd", "reload")]) { other, _ in if other["type"] == "reload" { message = other } }
+            let result = try connection.connect(root).request(.reload) { other, _ in if other["type"] == "reload" { message = other } }
             if json {
                 if let message { print(message.jsonText) }
                 print(result.jsonText)
@@ -294,7 +280,7 @@ struct Devices: ParsableCommand {
     @Flag(name: .long, help: "Print the reply's JSON.") var json = false
     func run() throws {
         try TouchControl.run {
-            let devices = try connection.connect(root).request([("cmd", "devices")])
+            let devices = try connection.connect(root).request(.devices)
             if json { print(devices.jsonText); return }
             for line in ReplyFormat.devices(devices) { print(line) }
         }
@@ -308,7 +294,7 @@ struct Views: ParsableCommand {
     @Flag(name: .long, help: "Print one JSON object a responder, as touchd sent them.") var json = false
     func run() throws {
         try TouchControl.run {
-            let items = try connection.connect(root).request([("cmd", "views")]).arrayValue ?? []
+            let items = try connection.connect(root).request(.views).arrayValue ?? []
             if json { for item in items { print(item.jsonText) }; return }
             for line in ReplyFormat.views(items) { print(line) }
         }
@@ -321,7 +307,7 @@ struct Stats: ParsableCommand {
     @OptionGroup var connection: SocketOption
     func run() throws {
         try TouchControl.run {
-            guard case .object(let counters) = try connection.connect(root).request([("cmd", "stats")]) else { return }
+            guard case .object(let counters) = try connection.connect(root).request(.stats) else { return }
             for (key, value) in counters.sorted(by: { $0.0 < $1.0 }) { print("\(key): \(value.plainText)") }
         }
     }
@@ -335,9 +321,7 @@ struct FirstResponder: RequestCommand {
     @Argument(help: "The id of a window, view or view controller.") var responder: String
     @Flag(name: .long, help: "Resign instead of become.") var resign = false
 
-    func request() throws -> [(String, JSONValue)] {
-        try checked([("cmd", .string(resign ? "resign_first_responder" : "become_first_responder")), ("responder", .string(responder))])
-    }
+    func request() throws -> ClientRequest { try checked(.firstResponder(responder, resign: resign)) }
 
     func run() throws { try TouchControl.run { print(try reply().jsonText) } }
 }
@@ -346,7 +330,7 @@ struct Ping: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Check that touchd answers.")
     @ParentCommand var root: Touchctl
     @OptionGroup var connection: SocketOption
-    func run() throws { try TouchControl.run { _ = try connection.connect(root).request([("cmd", "ping")]); print("pong") } }
+    func run() throws { try TouchControl.run { _ = try connection.connect(root).request(.ping); print("pong") } }
 }
 
 struct Snapshot: RequestCommand {
@@ -358,11 +342,7 @@ struct Snapshot: RequestCommand {
     @Option(name: .long, help: "The window (default: the key window).") var window: String?
     @Flag(name: .long, help: "Draw touch-down density too.") var heatmap = false
 
-    func request() throws -> [(String, JSONValue)] {
-        var request: [(String, JSONValue)] = [("cmd", "snapshot"), ("heatmap", .bool(heatmap))]
-        if let window { request.append(("window", .string(window))) }
-        return try checked(request)
-    }
+    func request() throws -> ClientRequest { try checked(.snapshot(window: window, heatmap: heatmap)) }
 
     func run() throws {
         try TouchControl.run {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TouchCore
+import TouchProtocol
 
 /// `touchctl add-view`: adds a view that stays (it does not leave with touchctl's connection).
 struct AddView: RequestCommand {
@@ -16,11 +17,8 @@ struct AddView: RequestCommand {
     @Option(name: .long, help: "The parent: a window or a view.") var parent: String
     @Argument(help: "key=value pairs, as for set; frame=x,y,w,h is required.") var assignments: [String]
 
-    func request() throws -> [(String, JSONValue)] {
-        let properties = try SetView.properties(assignments)
-        return try checked([
-            ("cmd", "add_view"), ("view", .string(view)), ("parent", .string(parent)), ("properties", .object(properties)), ("keep", true),
-        ])
+    func request() throws -> ClientRequest {
+        try checked(.addView(view, parent: parent, properties: try SetView.properties(assignments), keep: true))
     }
 
     func run() throws {
@@ -39,7 +37,7 @@ struct RemoveView: RequestCommand {
     @OptionGroup var connection: SocketOption
     @Argument(help: "The view's id.") var view: String
 
-    func request() throws -> [(String, JSONValue)] { try checked([("cmd", "remove_view"), ("view", .string(view))]) }
+    func request() throws -> ClientRequest { try checked(.removeView(view)) }
 
     func run() throws {
         try TouchControl.run {
@@ -61,11 +59,8 @@ struct SetControl: RequestCommand {
     @Option(name: .long, help: "true or false.") var enabled: Bool?
     @Flag(name: .long, help: "Print the reply's JSON.") var json = false
 
-    func request() throws -> [(String, JSONValue)] {
-        var request: [(String, JSONValue)] = [("cmd", "set_control"), ("view", .string(view))]
-        if let value { request.append(("value", try SetView.value(value, in: "--value \(value)"))) }
-        if let enabled { request.append(("enabled", .bool(enabled))) }
-        return try checked(request)
+    func request() throws -> ClientRequest {
+        try checked(.setControl(view: view, value: try value.map { try SetView.value($0, in: "--value \($0)") }, enabled: enabled))
     }
 
     func run() throws {

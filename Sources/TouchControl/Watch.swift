@@ -118,7 +118,7 @@ struct Watch: ParsableCommand {
 /// touchd's side of the watch: the subscription, the layout's pictures, and each message passed on.
 final class WatchFeed {
     /// The topics a page shows.
-    static let topics: [JSONValue] = ["hits", "touches", "actions", "devices"]
+    static let topics = ["hits", "touches", "actions", "devices"]
     /// The message types passed on to pages.
     static let shown: Set<String> = ["hit", "touch", "action", "device"]
 
@@ -134,7 +134,7 @@ final class WatchFeed {
 
     /// Subscribes and loads the layout.
     func start() throws {
-        _ = try connection.request([("cmd", "subscribe"), ("topics", .array(Self.topics))]) { message, line in self.take(message, line) }
+        _ = try connection.request(.subscribe(topics: Self.topics)) { message, line in self.take(message, line) }
         try loadLayout()
     }
 
@@ -167,14 +167,12 @@ final class WatchFeed {
 
     /// Each window's picture, without touches (the page draws them live), for `/layout`.
     private func loadLayout() throws {
-        let items = try connection.request([("cmd", "views")]) { message, line in self.take(message, line) }.arrayValue ?? []
+        let items = try connection.request(.views) { message, line in self.take(message, line) }.arrayValue ?? []
         var windows: [JSONValue] = []
         for item in items where item["kind"]?.stringValue == "window" {
             guard let id = item["id"]?.stringValue else { continue }
             do {
-                let picture = try connection.request([("cmd", "snapshot"), ("window", .string(id)), ("touches", false)]) { message, line in
-                    self.take(message, line)
-                }
+                let picture = try connection.request(.snapshot(window: id, touches: false)) { message, line in self.take(message, line) }
                 windows.append(.object([("id", .string(id)), ("svg", picture["svg"] ?? .null)]))
             } catch {
                 windows.append(.object([("id", .string(id)), ("error", .string("\(error)"))]))
