@@ -168,16 +168,16 @@ final class WatchFeed {
     /// Each window's picture, without touches (the page draws them live), for `/layout`.
     private func loadLayout() throws {
         let items = try connection.request(.views) { message, line in self.take(message, line) }.arrayValue ?? []
-        var windows: [JSONValue] = []
+        var windows: [WatchLayout.Window] = []
         for item in items where item["kind"]?.stringValue == "window" {
             guard let id = item["id"]?.stringValue else { continue }
             do {
                 let picture = try connection.request(.snapshot(window: id, touches: false)) { message, line in self.take(message, line) }
-                windows.append(.object([("id", .string(id)), ("svg", picture["svg"] ?? .null)]))
+                windows.append(.picture(id: id, svg: picture["svg"] ?? .null))
             } catch {
-                windows.append(.object([("id", .string(id)), ("error", .string("\(error)"))]))
+                windows.append(.unavailable(id: id, error: "\(error)"))
             }
         }
-        server.layout = Array(JSONValue.object([("windows", .array(windows))]).jsonText.utf8)
+        server.layout = WatchLayout.document(windows)
     }
 }

@@ -73,7 +73,7 @@ final class WatchServer {
     static let acceptBackoff: TimeSpan = 1
     private var clients: [Int32: Client] = [:]
     /// The `/layout` body: `{"windows":[{"id":..,"svg":..}|{"id":..,"error":..}]}`.
-    var layout: [UInt8] = Array(#"{"windows":[]}"#.utf8)
+    var layout: [UInt8] = WatchLayout.document([])
     /// The recent messages, as touchd sent them (JSON lines).
     private var history: [[UInt8]] = []
 
