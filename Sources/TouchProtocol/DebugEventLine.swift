@@ -9,16 +9,16 @@ public enum DebugEventLine: Sendable {
     /// come from (nil: none do).
     case ready(devices: Int, hotplug: String?)
     /// A device was opened, at `time`: with its name and kind (and why that kind).
-    case added(DeviceFacts, time: Double)
+    case added(DeviceFacts, time: EventTime)
     /// A device's contacts after one frame (`time`: the frame's).
-    case frame(DeviceFacts, time: Double, contacts: [DeviceContact])
+    case frame(DeviceFacts, time: EventTime, contacts: [DeviceContact])
     /// The kernel lost a device's events at `time` (`SYN_DROPPED`), and the device was
     /// resynchronised.
-    case dropped(DeviceFacts, time: Double)
+    case dropped(DeviceFacts, time: EventTime)
     /// Something odd in a device's event stream.
     case anomaly(DeviceFacts, String)
     /// A device went away, at `time`.
-    case removed(DeviceFacts, time: Double)
+    case removed(DeviceFacts, time: EventTime)
     /// A device node that could not be opened or read, or (nil) the devices that could not be
     /// listed: `"devnode"` is in the line either way.
     case deviceError(devnode: String?, error: String)
@@ -36,17 +36,17 @@ public enum DebugEventLine: Sendable {
         case .added(let device, let time):
             .object([
                 ("event", "added"), ("device", .string(device.identity)), ("devnode", Self.node(device)), ("name", .string(device.name)),
-                ("kind", .string(device.kind.rawValue)), ("kind_from", .string(device.classification.description)), ("time", .double(time)),
+                ("kind", .string(device.kind.rawValue)), ("kind_from", .string(device.classification.description)), ("time", .double(time.inputTime.seconds)),
             ])
         case .frame(let device, let time, let contacts):
             .object([
-                ("event", "frame"), ("device", .string(device.identity)), ("devnode", Self.node(device)), ("time", .double(time)),
+                ("event", "frame"), ("device", .string(device.identity)), ("devnode", Self.node(device)), ("time", .double(time.inputTime.seconds)),
                 ("contacts", .array(contacts.map(Self.contact))),
             ])
-        case .dropped(let device, let time): .object([("event", "dropped"), ("device", .string(device.identity)), ("time", .double(time))])
+        case .dropped(let device, let time): .object([("event", "dropped"), ("device", .string(device.identity)), ("time", .double(time.inputTime.seconds))])
         case .anomaly(let device, let anomaly): .object([("event", "anomaly"), ("device", .string(device.identity)), ("anomaly", .string(anomaly))])
         case .removed(let device, let time):
-            .object([("event", "removed"), ("device", .string(device.identity)), ("devnode", Self.node(device)), ("time", .double(time))])
+            .object([("event", "removed"), ("device", .string(device.identity)), ("devnode", Self.node(device)), ("time", .double(time.inputTime.seconds))])
         case .deviceError(let devnode, let error): .object([("event", "error"), ("devnode", devnode.map { .string($0) } ?? .null), ("error", .string(error))])
         case .error(let error): .object([("event", "error"), ("error", .string(error))])
         }

@@ -1,9 +1,9 @@
-import TouchSystem
 import ArgumentParser
 import TouchCore
 import TouchDevices
 import TouchEvdev
 import TouchProtocol
+import TouchSystem
 
 /// `touchd debug-events`: every touch device's contact frames as newline-delimited JSON.
 struct DebugEventsCommand: ParsableCommand {
@@ -40,7 +40,7 @@ struct DebugEventsCommand: ParsableCommand {
         func frameLine(_ watcher: DeviceWatcher, _ device: DeviceFacts, _ frame: ContactFrame) {
             // One read can complete several frames: none is printed past the count.
             if let count, frames >= count { return }
-            emit(.frame(device, time: frame.time.inputTime.seconds, contacts: frame.contacts))
+            emit(.frame(device, time: frame.time, contacts: frame.contacts))
             frames += 1
             if let count, frames >= count { watcher.stop() }
         }
@@ -48,10 +48,10 @@ struct DebugEventsCommand: ParsableCommand {
             switch event {
             case .added(let device):
                 assemblers[device.devnode] = FrameAssembler(description: device.description)
-                emit(.added(device, time: watcher.loop.clock.eventTime.inputTime.seconds))
+                emit(.added(device, time: watcher.loop.clock.eventTime))
             case .input(let device, let result):
                 guard var assembler = assemblers[device.devnode] else { return }
-                for dropped in result.drops { emit(.dropped(device, time: dropped.time.inputTime.seconds)) }
+                for dropped in result.drops { emit(.dropped(device, time: dropped.time)) }
                 var produced: [ContactFrame] = []
                 assembler.decode(result, into: &produced)
                 for anomaly in assembler.takeAnomalies() { emit(.anomaly(device, "\(anomaly)")) }
@@ -61,7 +61,7 @@ struct DebugEventsCommand: ParsableCommand {
                 if var assembler = assemblers.removeValue(forKey: device.devnode), let frame = assembler.finish(at: watcher.loop.clock.eventTime) {
                     frameLine(watcher, device, frame)
                 }
-                emit(.removed(device, time: watcher.loop.clock.eventTime.inputTime.seconds))
+                emit(.removed(device, time: watcher.loop.clock.eventTime))
             case .openFailed(let info, let error, let attempt, let retryIn):
                 guard info.mayBeTouchDevice, watcher.isWorthReporting(error, attempt: attempt, retryIn: retryIn) else { return }
                 emit(.deviceError(devnode: info.devnode, error: "\(error)"))

@@ -11,11 +11,11 @@ import TouchProtocol
 
     @Test func devicesAreNamedByIdentityAndNode() {
         #expect(
-            DebugEventLine.added(Self.pad, time: 12.5).text
+            DebugEventLine.added(Self.pad, time: EventTime(microseconds: 12_500_000)).text
                 == #"{"event":"added","device":"0001:0002/Pad","devnode":"/dev/input/event4","name":"Pad","kind":"touchscreen","#
                 + #""kind_from":"touchscreen (udev property ID_INPUT_TOUCHSCREEN=1)","time":12.5}"#)
-        #expect(DebugEventLine.removed(Self.pad, time: 13).text == #"{"event":"removed","device":"0001:0002/Pad","devnode":"/dev/input/event4","time":13}"#)
-        #expect(DebugEventLine.dropped(Self.pad, time: 1).text == #"{"event":"dropped","device":"0001:0002/Pad","time":1}"#)
+        #expect(DebugEventLine.removed(Self.pad, time: EventTime(microseconds: 13_000_000)).text == #"{"event":"removed","device":"0001:0002/Pad","devnode":"/dev/input/event4","time":13}"#)
+        #expect(DebugEventLine.dropped(Self.pad, time: EventTime(microseconds: 1_000_000)).text == #"{"event":"dropped","device":"0001:0002/Pad","time":1}"#)
         #expect(DebugEventLine.anomaly(Self.pad, "odd").text == #"{"event":"anomaly","device":"0001:0002/Pad","anomaly":"odd"}"#)
     }
 
@@ -25,7 +25,7 @@ import TouchProtocol
             DeviceContact(id: 8, phase: .began, x: 0, y: 0, toolType: 9),
         ]
         #expect(
-            DebugEventLine.frame(Self.pad, time: 0.25, contacts: contacts).text
+            DebugEventLine.frame(Self.pad, time: EventTime(microseconds: 250_000), contacts: contacts).text
                 == #"{"event":"frame","device":"0001:0002/Pad","devnode":"/dev/input/event4","time":0.25,"contacts":["#
                 + #"{"id":7,"phase":"moved","x":10,"y":-2,"pressure":40,"touch_major":30,"tool":"MT_TOOL_FINGER","slot":1},"#
                 + #"{"id":8,"phase":"began","x":0,"y":0,"tool":"9"}]}"#)
