@@ -99,7 +99,7 @@ import TouchProtocol
     @Test func anUnknownCommandListsEveryCommand() throws {
         guard case .failure(let error) = Request.parse(#"{"id":1,"cmd":"pong"}"#).result else { return #expect(Bool(false)) }
         #expect(error.code == .unknownCommand)
-        let listed = "ping, subscribe, unsubscribe, hit_test, set, set_control, add_view, remove_view, reload, devices, views, stats, snapshot, become_first_responder, resign_first_responder, begin_receiving_remote_control, end_receiving_remote_control, record, stop_recording, calibrate, calibration_point, finish_calibration or cancel_calibration"
+        let listed = "ping, subscribe, unsubscribe, hit_test, set, set_control, add_view, remove_view, views, snapshot, become_first_responder, resign_first_responder, begin_receiving_remote_control, end_receiving_remote_control, reload, devices, stats, record, stop_recording, calibrate, calibration_point, finish_calibration or cancel_calibration"
         #expect(error.message == "unknown command \"pong\": expected \(listed)")
         for name in listed.replacingOccurrences(of: " or ", with: ", ").split(separator: ", ") {
             if case .failure(let error) = Request.parse(#"{"id":1,"cmd":"\#(name)"}"#).result { #expect(error.code != .unknownCommand, "\(name)") }
