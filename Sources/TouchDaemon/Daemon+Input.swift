@@ -60,11 +60,11 @@ extension Daemon: ScheduledDispatch {
             enqueue(queued)
         case .deviceAdded(let id, let description):
             observer.deviceAdded(id: id)
-            scheduleStatus()
+            status.changed()
             publish(MessageEncoder.deviceAdded(id: id, description: description))
         case .deviceRemoved(let id):
             observer.deviceRemoved(id: id)
-            scheduleStatus()
+            status.changed()
             cancelTouches(ofDevice: id)
             endDeviceSessions(ofDevice: id, reason: "the device went away")
             publish(MessageEncoder.deviceRemoved(id: id))

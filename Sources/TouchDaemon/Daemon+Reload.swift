@@ -50,8 +50,7 @@ extension Daemon {
             reloads.refused += 1
             outcome = .failure(error)
         }
-        lastStatus = statusText
-        observer.reloadFinished(outcome, by: cause, status: lastStatus)
+        observer.reloadFinished(outcome, by: cause, status: status.refresh())
         return try outcome.get()
     }
 
@@ -71,20 +70,7 @@ extension Daemon {
 
     /// Tells the observer the daemon is ready, with its status line (the loop runs next).
     public func announceReady() {
-        lastStatus = statusText
-        observer.ready(status: lastStatus)
-    }
-
-    func scheduleStatus() {
-        guard observer.wantsStatus, !statusTimer.isScheduled else { return }
-        statusTimer.schedule(after: 1)
-    }
-
-    func statusTimerFired() {
-        let text = statusText
-        guard text != lastStatus else { return }
-        lastStatus = text
-        observer.statusChanged(text)
+        observer.ready(status: status.refresh())
     }
 }
 

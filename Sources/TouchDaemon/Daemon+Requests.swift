@@ -41,7 +41,7 @@ extension Daemon: SocketServerDelegate {
     public func greeting(for role: ClientRole) -> OutboundMessage { MessageEncoder.hello(daemonVersion: version, role: role) }
 
     /// The status line follows the clients (at most once a second).
-    public func clientsChanged() { scheduleStatus() }
+    public func clientsChanged() { status.changed() }
 
     /// Answers one request line of `client`: parsed and checked against its domains, refused when
     /// the client's role does not allow it, served by its family, its reply bounded in size.

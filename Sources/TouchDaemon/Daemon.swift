@@ -69,11 +69,9 @@ public final class Daemon {
     var reloads: ReloadHistory
     /// What the clients want encoded, and how (``updateDiagnostics()``).
     var publication = Publication()
-    /// The status line last given to the observer.
-    var lastStatus = ""
-    /// Status lines follow client and device changes at most once a second, and only while
-    /// something changes: an idle daemon has no timer scheduled.
-    lazy var statusTimer = loop.timer { [weak self] in self?.statusTimerFired() }
+    /// The status line the observer is told, following client and device changes (made at first
+    /// use: it reads the daemon's).
+    lazy var status = StatusLine(loop: loop, observer: observer, current: { [unowned self] in self.statusText })
     /// The metrics file written for node_exporter, when there is one (`Daemon+Metrics.swift`).
     var metrics: MetricsFile?
     /// The recordings and calibrations clients run on devices (`Daemon+DeviceSessionRequests.swift`).
@@ -90,12 +88,6 @@ public final class Daemon {
         self.version = version
         self.services = services
         warmUp()
-    }
-
-    deinit {
-        // The scheduler's timers go with it; the status timer, once made, does nothing after the
-        // daemon (and touching either, or the server, here would make it).
-        metrics?.timer.cancel()
     }
 
     /// Input events read so far.
@@ -125,7 +117,7 @@ public final class Daemon {
         for sink in services.sinks { sink.stop() }
         input.stop()
         scheduler.stop()
-        statusTimer.cancel()
+        status.stop()
         server.shutdown(reason: reason)
         loop.stop()
     }
