@@ -1,21 +1,21 @@
 /// How successive taps are counted into `tapCount`.
 ///
 /// UIKit does not document its values; these defaults match what it does (anchors: 0.35 s and about
-/// 45 pt, i.e. 7 mm at 163 ppi; a touch held over 0.75 s is no tap). Distances are in millimetres and
-/// converted through the window's points per millimetre.
+/// 45 pt, i.e. 7 mm at 163 ppi; a touch held over 0.75 s is no tap). Distances are physical lengths,
+/// converted to points through the window's points per millimetre.
 public struct TapSettings: Hashable, Sendable {
     /// The longest pause from one tap's lift-off to the next touch-down that still counts up.
     public var interval: TimeSpan
-    /// The farthest the next touch-down may land from the previous tap, in millimetres.
-    public var distanceMillimetres: Double
+    /// The farthest the next touch-down may land from the previous tap.
+    public var distanceMillimetres: Millimetres
     /// A touch held longer than this is no tap.
     public var maximumDuration: TimeSpan
-    /// A touch that moves further than this from where it landed (millimetres) is no tap.
-    public var slopMillimetres: Double
+    /// A touch that moves further than this from where it landed is no tap.
+    public var slopMillimetres: Millimetres
 
     public init(
-        interval: TimeSpan = 0.35, distanceMillimetres: Double = 7, maximumDuration: TimeSpan = 0.75,
-        slopMillimetres: Double = 7
+        interval: TimeSpan = 0.35, distanceMillimetres: Millimetres = 7, maximumDuration: TimeSpan = 0.75,
+        slopMillimetres: Millimetres = 7
     ) {
         self.interval = interval
         self.distanceMillimetres = distanceMillimetres
@@ -42,7 +42,7 @@ struct TapTracker: Sendable {
     /// tap within the interval and distance, else 1. The tap it continues is consumed.
     mutating func tapCount(window: ResponderID?, location: Point, time: InputTime, pointsPerMillimetre: Double) -> Int {
         recent.removeAll { time - $0.endedAt > settings.interval || time < $0.endedAt }
-        let maxDistance = settings.distanceMillimetres * pointsPerMillimetre
+        let maxDistance = settings.distanceMillimetres.points(at: pointsPerMillimetre)
         var best: Int?
         var bestDistance = Double.infinity
         for (i, tap) in recent.enumerated() where tap.window == window {
@@ -62,7 +62,7 @@ struct TapTracker: Sendable {
     ) {
         let duration = touch.timestamp - touch.beganAt
         guard duration <= settings.maximumDuration,
-            farthestDistance <= settings.slopMillimetres * pointsPerMillimetre
+            farthestDistance <= settings.slopMillimetres.points(at: pointsPerMillimetre)
         else { return }
         recent.append(
             RecentTap(

@@ -114,6 +114,12 @@ struct Fields {
         number(key, in: domain).map(TimeSpan.init(seconds:))
     }
 
+    /// A physical length in `domain` (whose unit is millimetres), written as an integer or a float:
+    /// a `_mm` key.
+    func length(_ key: String, in domain: NumberDomain) -> Millimetres? {
+        number(key, in: domain).map(Millimetres.init(_:))
+    }
+
     /// A number in `domain` that is 0 or at least `minimum` (a rate: 0 turns it off, and the least
     /// other rate bounds the work and memory of one period).
     func number(_ key: String, in domain: NumberDomain, zeroOrAtLeast minimum: Double) -> Double? {

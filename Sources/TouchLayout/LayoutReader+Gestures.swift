@@ -64,7 +64,7 @@ extension LayoutReader {
     private func readSettings(of kind: GestureKind, _ fields: Fields) -> GestureKind {
         func count(_ key: String, _ value: Int) -> Int { fields.integer(key, in: Limits.gestureCount) ?? value }
         func duration(_ key: String, _ value: TimeSpan) -> TimeSpan { fields.duration(key, in: Limits.positiveDuration) ?? value }
-        func distance(_ key: String, _ value: Double) -> Double { fields.number(key, in: Limits.positiveMillimetres) ?? value }
+        func distance(_ key: String, _ value: Millimetres) -> Millimetres { fields.length(key, in: Limits.positiveMillimetres) ?? value }
         switch kind {
         case .tap(let taps, let touches):
             return .tap(taps: count("taps", taps), touches: count("touches", touches))

@@ -160,9 +160,9 @@ struct LayoutReader {
     private func readTap(_ fields: Fields) -> TapSettings {
         var settings = TapSettings()
         if let n = fields.duration("interval", in: Limits.positiveDuration) { settings.interval = n }
-        if let n = fields.number("distance_mm", in: Limits.positiveMillimetres) { settings.distanceMillimetres = n }
+        if let n = fields.length("distance_mm", in: Limits.positiveMillimetres) { settings.distanceMillimetres = n }
         if let n = fields.duration("max_duration", in: Limits.positiveDuration) { settings.maximumDuration = n }
-        if let n = fields.number("slop_mm", in: Limits.positiveMillimetres) { settings.slopMillimetres = n }
+        if let n = fields.length("slop_mm", in: Limits.positiveMillimetres) { settings.slopMillimetres = n }
         fields.rejectUnknownKeys(Self.tapKeys, what: "[tap]", aliases: Self.tapAliases)
         return settings
     }

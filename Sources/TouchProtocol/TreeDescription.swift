@@ -127,12 +127,12 @@ public enum TreeDescription {
         switch kind {
         case .tap(let taps, let touches): return [("taps", int(taps)), ("touches", int(touches))]
         case .longPress(let duration, let movement, let touches):
-            return [("touches", int(touches)), ("duration", .double(duration.seconds)), ("movement_mm", .double(movement))]
+            return [("touches", int(touches)), ("duration", .double(duration.seconds)), ("movement_mm", .double(movement.value))]
         case .pan(let minimum, let maximum, let threshold):
-            return [("min_touches", int(minimum)), ("max_touches", int(maximum)), ("threshold_mm", .double(threshold))]
+            return [("min_touches", int(minimum)), ("max_touches", int(maximum)), ("threshold_mm", .double(threshold.value))]
         case .swipe(let directions, let touches, let distance, let duration):
             return [
-                ("directions", .array(swipeDirectionNames(directions).map { .string($0) })), ("touches", int(touches)), ("distance_mm", .double(distance)),
+                ("directions", .array(swipeDirectionNames(directions).map { .string($0) })), ("touches", int(touches)), ("distance_mm", .double(distance.value)),
                 ("max_duration", .double(duration.seconds)),
             ]
         case .pinch(let threshold): return [("scale", .double(threshold))]

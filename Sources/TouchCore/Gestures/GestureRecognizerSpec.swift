@@ -8,8 +8,8 @@ public struct SwipeDirections: OptionSet, Hashable, Sendable {
     public static let down = SwipeDirections(rawValue: 8)
 }
 
-/// What a recognizer looks for, with its thresholds. Distances are in millimetres (converted through
-/// the window's points per millimetre), times as ``TimeSpan``s.
+/// What a recognizer looks for, with its thresholds. Distances are physical lengths (``Millimetres``,
+/// converted to points through the window's points per millimetre), times ``TimeSpan``s.
 public enum GestureKind: Hashable, Sendable {
     /// `UITapGestureRecognizer`: `taps` taps of `touches` fingers; each tap at most `maximumDuration`
     /// long and moving at most `slopMillimetres`; taps at most `interval` apart and
@@ -17,13 +17,13 @@ public enum GestureKind: Hashable, Sendable {
     case tap(taps: Int, touches: Int)
     /// `UILongPressGestureRecognizer`: `touches` fingers held `minimumDuration` without moving more
     /// than `allowableMovementMillimetres`. Continuous: began, changed as they move, ended on lift.
-    case longPress(minimumDuration: TimeSpan, allowableMovementMillimetres: Double, touches: Int)
+    case longPress(minimumDuration: TimeSpan, allowableMovementMillimetres: Millimetres, touches: Int)
     /// `UIPanGestureRecognizer`: begins once the fingers' centroid moved `thresholdMillimetres`, with
     /// between `minimumTouches` and `maximumTouches` fingers down.
-    case pan(minimumTouches: Int, maximumTouches: Int, thresholdMillimetres: Double)
+    case pan(minimumTouches: Int, maximumTouches: Int, thresholdMillimetres: Millimetres)
     /// `UISwipeGestureRecognizer`: `touches` fingers travel `minimumDistanceMillimetres` in one of
     /// `directions` within `maximumDuration`.
-    case swipe(directions: SwipeDirections, touches: Int, minimumDistanceMillimetres: Double, maximumDuration: TimeSpan)
+    case swipe(directions: SwipeDirections, touches: Int, minimumDistanceMillimetres: Millimetres, maximumDuration: TimeSpan)
     /// `UIPinchGestureRecognizer`: two fingers whose distance changes by the factor `threshold`.
     case pinch(threshold: Double)
     /// `UIRotationGestureRecognizer`: two fingers turning by `thresholdRadians`.

@@ -32,7 +32,7 @@ struct LongPressRecognizer: RecognizerMachine {
     /// How long to hold.
     let duration: TimeSpan
     /// How far a finger may move before it begins.
-    let movementMillimetres: Double
+    let movementMillimetres: Millimetres
     let fingers: Int
     let pointsPerMillimetre: Double
 
@@ -44,7 +44,7 @@ struct LongPressRecognizer: RecognizerMachine {
         }
         switch state {
         case .waiting, .timing, .held:
-            if tracks.anyMoved(beyond: movementMillimetres * pointsPerMillimetre, downOnly: false) || changes.ended { return .failed }
+            if tracks.anyMoved(beyond: movementMillimetres.points(at: pointsPerMillimetre), downOnly: false) || changes.ended { return .failed }
             return .none
         case .active:
             if changes.ended { return .ended }

@@ -43,7 +43,7 @@ struct PanRecognizer: RecognizerMachine {
     let minimum: Int
     let maximum: Int
     /// How far the centroid must move to begin.
-    let thresholdMillimetres: Double
+    let thresholdMillimetres: Millimetres
     let pointsPerMillimetre: Double
 
     var maximumFollowed: Int? { maximum }
@@ -79,7 +79,7 @@ struct PanRecognizer: RecognizerMachine {
             }
             if down == 0 {
                 outcome = .failed
-            } else if down >= minimum && down <= maximum && m.reference.distance(to: c) > thresholdMillimetres * pointsPerMillimetre {
+            } else if down >= minimum && down <= maximum && m.reference.distance(to: c) > thresholdMillimetres.points(at: pointsPerMillimetre) {
                 if !fingersChanged { m.follow(c, time) }
                 outcome = .began
             }

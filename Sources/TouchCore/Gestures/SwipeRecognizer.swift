@@ -33,7 +33,7 @@ struct SwipeRecognizer: RecognizerMachine {
     let directions: SwipeDirections
     let fingers: Int
     /// How far to travel.
-    let distanceMillimetres: Double
+    let distanceMillimetres: Millimetres
     /// How fast: the time from its first finger landing.
     let maximumDuration: TimeSpan
     let pointsPerMillimetre: Double
@@ -67,7 +67,7 @@ struct SwipeRecognizer: RecognizerMachine {
         }
         if tracks.downCount > fingers || time - start > maximumDuration { return .failed }
         let d = tracks.meanDisplacement
-        if (d.x * d.x + d.y * d.y).squareRoot() >= distanceMillimetres * pointsPerMillimetre && tracks.count == fingers {
+        if (d.x * d.x + d.y * d.y).squareRoot() >= distanceMillimetres.points(at: pointsPerMillimetre) && tracks.count == fingers {
             let direction: SwipeDirections = abs(d.x) >= abs(d.y) ? (d.x > 0 ? .right : .left) : (d.y > 0 ? .down : .up)
             // Mostly along one axis: the other at most half as much.
             guard min(abs(d.x), abs(d.y)) <= 0.5 * max(abs(d.x), abs(d.y)), directions.contains(direction) else { return .failed }

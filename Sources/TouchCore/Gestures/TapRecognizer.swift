@@ -70,13 +70,13 @@ struct TapRecognizer: RecognizerMachine {
                 state = .tapping(completed: 0, first: nil, start: time, fingers: down)
             case .between(let completed, let first, _), .done(let completed, let first):
                 // A new tap: near the first one?
-                if tracks.centroid.distance(to: first) > settings.distanceMillimetres * pointsPerMillimetre { return fail() }
+                if tracks.centroid.distance(to: first) > settings.distanceMillimetres.points(at: pointsPerMillimetre) { return fail() }
                 state = .tapping(completed: completed, first: first, start: time, fingers: down)
             case .tapping(let completed, let first, let start, let most):
                 state = .tapping(completed: completed, first: first, start: start, fingers: max(most, down))
             }
         }
-        if tracks.anyMoved(beyond: settings.slopMillimetres * pointsPerMillimetre, downOnly: true) { return fail() }
+        if tracks.anyMoved(beyond: settings.slopMillimetres.points(at: pointsPerMillimetre), downOnly: true) { return fail() }
         guard changes.ended, tracks.downCount == 0, case .tapping(let completed, let first, let start, let most) = state else {
             return .none
         }
