@@ -148,7 +148,7 @@ extension Daemon {
                 kept = .failure(error)
             }
         }
-        let worst = formatNumber(outcome.worstResidualMillimetres)
+        let worst = formatNumber(outcome.worstResidualMillimetres.value)
         observer.deviceSession(
             "calibration applied (matrix \(outcome.matrix), worst residual \(worst) mm)\(describe(client)); " + Self.keptText(kept), device: device)
         let file: String? = switch kept {

@@ -22,10 +22,10 @@ public struct CalibrationFile: Hashable, Sendable {
     public var matrix: CalibrationMatrix
     /// The device's identity when it was calibrated.
     public var device: String?
-    /// Each calibration point's residual, in millimetres.
-    public var residualsMillimetres: [Double]
+    /// Each calibration point's residual: how far its touch lands from its target.
+    public var residualsMillimetres: [Millimetres]
 
-    public init(matrix: CalibrationMatrix, device: String? = nil, residualsMillimetres: [Double] = []) {
+    public init(matrix: CalibrationMatrix, device: String? = nil, residualsMillimetres: [Millimetres] = []) {
         self.matrix = matrix
         self.device = device
         self.residualsMillimetres = residualsMillimetres
@@ -51,7 +51,7 @@ public struct CalibrationFile: Hashable, Sendable {
         return Self.text(matrix: matrix, device: nil, residuals: residuals)
     }
 
-    private static func text(matrix: CalibrationMatrix, device: String?, residuals: [Double]) -> String {
+    private static func text(matrix: CalibrationMatrix, device: String?, residuals: [Millimetres]) -> String {
         var lines = [
             "# touchd calibration: written by a calibration session (touchctl calibrate), read through",
             "# the calibration_file of a [[device]] entry of the layout (docs/layout.md).",
@@ -59,7 +59,7 @@ public struct CalibrationFile: Hashable, Sendable {
             "matrix " + matrix.description,
         ]
         if let device { lines.append("device " + device) }
-        if !residuals.isEmpty { lines.append("residual_mm " + residuals.map { String($0) }.joined(separator: " ")) }
+        if !residuals.isEmpty { lines.append("residual_mm " + residuals.map { String($0.value) }.joined(separator: " ")) }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -86,11 +86,11 @@ public struct CalibrationFile: Hashable, Sendable {
     /// The residuals the `residual_mm` line carries: the first
     /// ``TouchCore/Limits/maximumCalibrationPoints``, each within ``TouchCore/Limits/millimetres``;
     /// none when one is not a number.
-    static func writableResiduals(_ residuals: [Double]) -> [Double] {
+    static func writableResiduals(_ residuals: [Millimetres]) -> [Millimetres] {
         let domain = Limits.millimetres.range
         let first = residuals.prefix(Limits.maximumCalibrationPoints)
-        guard !first.contains(where: \.isNaN) else { return [] }
-        return first.map { min(max($0, domain.lowerBound), domain.upperBound) }
+        guard !first.contains(where: \.value.isNaN) else { return [] }
+        return first.map { Millimetres(min(max($0.value, domain.lowerBound), domain.upperBound)) }
     }
 
     /// Reads a calibration file's text.
@@ -115,7 +115,7 @@ public struct CalibrationFile: Hashable, Sendable {
         var version: Int?
         var matrix: CalibrationMatrix?
         var device: String?
-        var residuals: [Double]?
+        var residuals: [Millimetres]?
 
         mutating func read(_ content: Substring, line: Int) throws(CalibrationError) {
             let fields = content.fields()
@@ -142,7 +142,8 @@ public struct CalibrationFile: Hashable, Sendable {
                 guard residuals == nil else { throw error(line, field: 1, "'residual_mm' once") }
                 residuals = try Self.numbers(
                     values, count: 1...Limits.maximumCalibrationPoints, in: Limits.millimetres, line: line,
-                    what: "1 to \(Limits.maximumCalibrationPoints) residuals")
+                    what: "1 to \(Limits.maximumCalibrationPoints) residuals"
+                ).map(Millimetres.init(_:))
             default:
                 throw error(line, field: 1, "version, matrix, device or residual_mm")
             }

@@ -177,7 +177,8 @@ public struct CalibrationSession: Sendable {
             let landed = fitted.location(x: point.sample.x, y: point.sample.y)
             let distance = ((landed.x - point.target.x) * (landed.x - point.target.x) + (landed.y - point.target.y) * (landed.y - point.target.y)).squareRoot()
             return CalibrationOutcome.Point(
-                targetIndex: point.targetIndex, target: point.target, sample: point.sample, landed: landed, residualMillimetres: distance / density)
+                targetIndex: point.targetIndex, target: point.target, sample: point.sample, landed: landed,
+                residualMillimetres: Millimetres(points: distance, pointsPerMillimetre: density))
         }
         return CalibrationOutcome(matrix: matrix, points: results)
     }
@@ -210,8 +211,8 @@ public struct CalibrationOutcome: Hashable, Sendable {
         public var sample: CalibrationSession.Sample
         /// Where that touch lands with the new matrix, in window points.
         public var landed: TouchCore.Point
-        /// The distance from ``landed`` to ``target``, in millimetres of the window's display.
-        public var residualMillimetres: Double
+        /// The distance from ``landed`` to ``target`` on the window's display.
+        public var residualMillimetres: Millimetres
     }
 
     /// The fitted matrix.
@@ -219,15 +220,16 @@ public struct CalibrationOutcome: Hashable, Sendable {
     /// Each target's result, in target order.
     public var points: [Point]
 
-    /// The largest residual, in millimetres.
-    public var worstResidualMillimetres: Double { points.map(\.residualMillimetres).max() ?? 0 }
-    /// The mean residual, in millimetres.
-    public var meanResidualMillimetres: Double {
+    /// The largest residual.
+    public var worstResidualMillimetres: Millimetres { points.map(\.residualMillimetres).max() ?? 0 }
+    /// The mean residual.
+    public var meanResidualMillimetres: Millimetres {
         points.isEmpty ? 0 : points.map(\.residualMillimetres).reduce(0, +) / Double(points.count)
     }
 
     /// The calibration file that keeps this outcome for `device`.
     public func file(device: String) -> CalibrationFile {
-        CalibrationFile(matrix: matrix, device: device, residualsMillimetres: points.map { ($0.residualMillimetres * 1000).rounded() / 1000 })
+        CalibrationFile(
+            matrix: matrix, device: device, residualsMillimetres: points.map { Millimetres(($0.residualMillimetres.value * 1000).rounded() / 1000) })
     }
 }

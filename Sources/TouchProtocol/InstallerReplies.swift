@@ -43,9 +43,9 @@ public enum CalibrationReply {
         public var point: Point
         public var sample: Int
         public var landed: Point
-        public var residualMillimetres: Double
+        public var residualMillimetres: Millimetres
 
-        public init(index: Int, point: Point, sample: Int, landed: Point, residualMillimetres: Double) {
+        public init(index: Int, point: Point, sample: Int, landed: Point, residualMillimetres: Millimetres) {
             self.index = index
             self.point = point
             self.sample = sample
@@ -81,19 +81,19 @@ public enum CalibrationReply {
     /// target's result (in target order) with the largest and the mean residual (millimetres), and
     /// where it was kept (`kept` false with `not_kept_because` when it was not).
     public static func finished(
-        matrix: [Double], targets: [Target], worstResidualMillimetres: Double, meanResidualMillimetres: Double, device: String, file: String?,
-        notKeptBecause: String?
+        matrix: [Double], targets: [Target], worstResidualMillimetres: Millimetres, meanResidualMillimetres: Millimetres,
+        device: String, file: String?, notKeptBecause: String?
     ) -> JSONValue {
         let points: [JSONValue] = targets.map { target in
             .object([
                 ("target", .int(Int64(target.index))), ("x", .double(target.point.x)), ("y", .double(target.point.y)),
                 ("sample", .int(Int64(target.sample))), ("landed", .object([("x", .double(target.landed.x)), ("y", .double(target.landed.y))])),
-                ("residual_mm", .double(target.residualMillimetres)),
+                ("residual_mm", .double(target.residualMillimetres.value)),
             ])
         }
         var members: [(String, JSONValue)] = [
             ("device", .string(device)), ("matrix", .array(matrix.map { .double($0) })), ("points", .array(points)),
-            ("worst_residual_mm", .double(worstResidualMillimetres)), ("mean_residual_mm", .double(meanResidualMillimetres)),
+            ("worst_residual_mm", .double(worstResidualMillimetres.value)), ("mean_residual_mm", .double(meanResidualMillimetres.value)),
             ("calibration_file", file.map { .string($0) } ?? .null), ("kept", .bool(notKeptBecause == nil)),
         ]
         if let notKeptBecause { members.append(("not_kept_because", .string(notKeptBecause))) }

@@ -120,9 +120,10 @@ enum CalibrationText {
         var lines = outcome.points.map { point in
             "target \(point.targetIndex) at (\(formatNumber(point.target.x)), \(formatNumber(point.target.y))): touch \(point.sample.number) "
                 + "at (\(point.sample.x), \(point.sample.y)) lands at (\(formatNumber(point.landed.x)), \(formatNumber(point.landed.y))), "
-                + "\(formatNumber(point.residualMillimetres)) mm away"
+                + "\(formatNumber(point.residualMillimetres.value)) mm away"
         }
-        lines.append("worst residual \(formatNumber(outcome.worstResidualMillimetres)) mm, mean \(formatNumber(outcome.meanResidualMillimetres)) mm")
+        lines.append(
+            "worst residual \(formatNumber(outcome.worstResidualMillimetres.value)) mm, mean \(formatNumber(outcome.meanResidualMillimetres.value)) mm")
         lines.append("matrix \(outcome.matrix) (a [[device]] entry's calibration = [\(outcome.matrix.coefficients.map { String($0) }.joined(separator: ", "))])")
         return lines
     }

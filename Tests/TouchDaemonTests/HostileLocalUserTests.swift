@@ -95,7 +95,7 @@ import Glibc
         // What the writer writes from what a calibration gives: read back at start, no warning.
         let file = CalibrationFile(
             matrix: CalibrationMatrix(a: 1.01, b: 0, c: -0.01, d: 0, e: 0.99, f: 0.02), device: String(repeating: "x", count: 3_000),
-            residualsMillimetres: [0.2, 1e300, .infinity])
+            residualsMillimetres: [0.2, 1e300, Millimetres(.infinity)])
         try CalibrationFiles.save(file, to: state)
         let layout = try layoutWithState(state)
         defer { unlink(layout) }

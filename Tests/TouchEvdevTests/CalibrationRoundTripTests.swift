@@ -49,7 +49,7 @@ import TouchCore
     func everythingTheWriterWritesTheReaderReadsBack(seed: UInt64) throws {
         var g = SplitMix(seed: seed)
         for index in 0..<400 {
-            let residuals = (0..<Int(g.next() % 80)).map { _ in Self.randomNumber(&g, in: Limits.millimetres) }
+            let residuals = (0..<Int(g.next() % 80)).map { _ in Millimetres(Self.randomNumber(&g, in: Limits.millimetres)) }
             let file = CalibrationFile(matrix: Self.randomMatrix(&g), device: Self.randomName(&g), residualsMillimetres: residuals)
             let read: CalibrationFile
             do {
@@ -71,12 +71,12 @@ import TouchCore
 
     @Test func anIdentityTooLongIsCutAndAResidualOutsideItsDomainBroughtIn() throws {
         let long = String(repeating: "touchscreen ", count: 200)
-        let file = CalibrationFile(matrix: .identity, device: long, residualsMillimetres: [1e300, -2, 0.25, .infinity])
+        let file = CalibrationFile(matrix: .identity, device: long, residualsMillimetres: [1e300, -2, 0.25, Millimetres(.infinity)])
         let read = try CalibrationFile.parse(file.text)
         let device = try #require(read.device)
         #expect(device.utf8.count <= Limits.maximumDeviceNameBytes && long.hasPrefix(device))
         #expect(read.residualsMillimetres == [1_000_000, 0, 0.25, 1_000_000])
-        let controls = CalibrationFile(matrix: .identity, device: "evil\u{1B}]52;c;aGk=\u{7}\nmatrix 9 9 9 9 9 9", residualsMillimetres: [.nan])
+        let controls = CalibrationFile(matrix: .identity, device: "evil\u{1B}]52;c;aGk=\u{7}\nmatrix 9 9 9 9 9 9", residualsMillimetres: [Millimetres(.nan)])
         let readControls = try CalibrationFile.parse(controls.text)
         #expect(readControls.device == "evil]52;c;aGk=matrix 9 9 9 9 9 9" && readControls.matrix == .identity)
         #expect(readControls.residualsMillimetres.isEmpty, "a residual that is not a number leaves the line out")
