@@ -3,8 +3,8 @@ import TouchCore
 /// What `touchd check` warns about in a valid layout: what loads and runs, but is unlikely to do
 /// what was meant. Each warning is one sentence naming the entry and saying what happens.
 public enum LayoutWarnings {
-    /// The smallest comfortable touch target, in millimetres.
-    public static let minimumTargetMillimetres = 9.0
+    /// The smallest comfortable touch target: the shorter side of a view's hit area as drawn.
+    public static let minimumTargetMillimetres: Millimetres = 9
 
     /// Every warning about `document` (built into `app`), in this order: controls and the handlers
     /// of their actions, device regions, then touch targets.
@@ -95,13 +95,13 @@ public enum LayoutWarnings {
             else { continue }
             // As drawn: the view's own scale enlarges or shrinks its hit area on the screen.
             let area = props.hitArea
-            let w = area.width * props.transform.scaleX / ppm
-            let h = area.height * props.transform.scaleY / ppm
+            let w = Millimetres(points: area.width * props.transform.scaleX, pointsPerMillimetre: ppm)
+            let h = Millimetres(points: area.height * props.transform.scaleY, pointsPerMillimetre: ppm)
             if min(w, h) < minimumTargetMillimetres {
                 warned.insert(id)
                 result.append(
-                    "view \(id): its hit area is \(formatNumber(w))×\(formatNumber(h)) mm, smaller than the "
-                        + "\(formatNumber(minimumTargetMillimetres)) mm a finger needs (hit_expansion can enlarge it)")
+                    "view \(id): its hit area is \(formatNumber(w.value))×\(formatNumber(h.value)) mm, smaller than the "
+                        + "\(formatNumber(minimumTargetMillimetres.value)) mm a finger needs (hit_expansion can enlarge it)")
             }
         }
         return result
