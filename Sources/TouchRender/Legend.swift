@@ -147,8 +147,8 @@ extension SVGRenderer {
         if kinds.contains(.handler) { legend.add(.badge(.handler, "H"), "has handlers") }
         if kinds.contains(.recognizer) { legend.add(.badge(.recognizer, "tap"), "gesture recognizer") }
         if kinds.contains(.control) { legend.add(.badge(.control, "btn"), "control") }
-        let millimetres = Self.scaleBarMillimetres(pointsPerMillimetre: pointsPerMillimetre, windowWidth: windowSize.width)
-        legend.add(.bar(millimetres * pointsPerMillimetre), "\(formatNumber(millimetres)) mm")
+        let scaleBar = Self.scaleBarLength(pointsPerMillimetre: pointsPerMillimetre, windowWidth: windowSize.width)
+        legend.add(.bar(scaleBar.points(at: pointsPerMillimetre)), "\(formatNumber(scaleBar.value)) mm")
         if labels.unlabelled > 0 {
             legend.line(
                 "\(labels.unlabelled) of \(figures.count) views drawn without a label, past the picture's budget "
@@ -247,10 +247,10 @@ extension SVGRenderer {
     }
 
     /// A round length for the scale bar: about a tenth of the window's width.
-    static func scaleBarMillimetres(pointsPerMillimetre: Double, windowWidth: Double) -> Double {
-        let target = windowWidth / 10 / pointsPerMillimetre
-        var best = 1.0
-        for candidate in [1.0, 2, 5, 10, 20, 25, 50, 100, 200, 500] where candidate <= max(1, target) { best = candidate }
+    static func scaleBarLength(pointsPerMillimetre: Double, windowWidth: Double) -> Millimetres {
+        let target = Millimetres(points: windowWidth / 10, pointsPerMillimetre: pointsPerMillimetre)
+        var best: Millimetres = 1
+        for candidate: Millimetres in [1, 2, 5, 10, 20, 25, 50, 100, 200, 500] where candidate <= max(1, target) { best = candidate }
         return best
     }
 }
