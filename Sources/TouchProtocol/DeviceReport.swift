@@ -76,7 +76,7 @@ public enum DeviceReport: Sendable {
             ("min", .int(Int64(axis.minimum))), ("max", .int(Int64(axis.maximum))), ("resolution", .int(Int64(axis.resolution))),
             ("fuzz", .int(Int64(axis.fuzz))),
         ]
-        if let mm = millimetres(axis) { members.append(("mm", .double((mm * 10).rounded() / 10))) }
+        if let length = millimetres(axis) { members.append(("mm", .double((length.value * 10).rounded() / 10))) }
         return members
     }
 
@@ -98,9 +98,10 @@ public enum DeviceReport: Sendable {
     /// An absolute axis's name (`ABS_MT_POSITION_X`), or `ABS_` and its code for one without.
     public static func axisName(_ code: UInt16) -> String { EventCodes.codeName(type: EventType.abs, code: code) ?? "ABS_\(code)" }
 
-    /// The axis's physical length in millimetres, when the device gives a resolution.
-    public static func millimetres(_ axis: AbsInfo) -> Double? {
+    /// The axis's physical length (its range over its resolution), when the device gives a
+    /// resolution.
+    public static func millimetres(_ axis: AbsInfo) -> Millimetres? {
         guard axis.resolution > 0 else { return nil }
-        return Double(Int64(axis.maximum) - Int64(axis.minimum)) / Double(axis.resolution)
+        return Millimetres(Double(Int64(axis.maximum) - Int64(axis.minimum)) / Double(axis.resolution))
     }
 }

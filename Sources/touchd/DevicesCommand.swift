@@ -80,7 +80,7 @@ extension DeviceFacts {
         var text = "\(axis.minimum)..\(axis.maximum)"
         if axis.resolution > 0 {
             text += ", \(axis.resolution)/mm"
-            if let mm = DeviceReport.millimetres(axis) { text += " (\(formatNumber(mm.rounded())) mm)" }
+            if let length = DeviceReport.millimetres(axis) { text += " (\(formatNumber(length.value.rounded())) mm)" }
         } else {
             text += ", no resolution"
         }
