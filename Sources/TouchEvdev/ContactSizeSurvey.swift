@@ -161,7 +161,7 @@ public struct ContactSizeReport: Sendable {
 
     /// Seconds from the measurement's start to `time`: how the text and `--json` give a contact's times.
     public func secondsFromStart(_ time: EventTime) -> Double {
-        Double(time.microseconds &- start.microseconds) / 1_000_000
+        time.span(since: start).seconds
     }
 
     /// The report as text, one line each: the contacts, each measure's distribution, and the
@@ -169,7 +169,7 @@ public struct ContactSizeReport: Sendable {
     public var lines: [String] {
         var lines = ["contact  began (s)  duration (s)  frames  largest touch major  largest pressure"]
         for contact in contacts {
-            let duration = Double(contact.last.microseconds - contact.began.microseconds) / 1_000_000
+            let duration = contact.last.span(since: contact.began).seconds
             lines.append(
                 "\(pad(String(contact.id), 7))  \(pad(Self.decimal(secondsFromStart(contact.began)), 9))  \(pad(Self.decimal(duration), 12))  "
                     + "\(pad(String(contact.frames), 6))  \(pad(contact.largestTouchMajor.map(touchMajor.format) ?? "-", 19))  "
