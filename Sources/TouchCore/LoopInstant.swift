@@ -19,9 +19,7 @@ public struct LoopInstant: Hashable, Comparable, Sendable, CustomStringConvertib
     /// The instant `span` later (rounded up to the microsecond, so a timer never fires early;
     /// saturating at the end of `Int64`); nil for "never" (a span of NaN or infinity).
     public func advanced(by span: TimeSpan) -> LoopInstant? {
-        guard let delay = span.microseconds else { return nil }
-        let (sum, overflow) = microseconds.addingReportingOverflow(delay)
-        return LoopInstant(microseconds: overflow ? Int64.max : sum)
+        span.added(toMicroseconds: microseconds).map(LoopInstant.init(microseconds:))
     }
 
     /// The microseconds from `start` to this instant, saturating; 0 when this instant is the earlier.
@@ -37,7 +35,7 @@ public struct LoopInstant: Hashable, Comparable, Sendable, CustomStringConvertib
     /// This instant on the input's timeline: the two agree for live devices, which the kernel
     /// stamps with the monotonic clock the loop reads (`EVIOCSCLOCKID`); input time before any
     /// event arrived is read so.
-    public var inputTime: InputTime { InputTime(seconds: Double(microseconds) / 1_000_000) }
+    public var inputTime: InputTime { InputTime(microseconds: microseconds) }
 
     public static func < (a: LoopInstant, b: LoopInstant) -> Bool { a.microseconds < b.microseconds }
 

@@ -41,6 +41,15 @@ public struct TimeSpan: Hashable, Comparable, Sendable, CustomStringConvertible,
 
     // Every comparison is the `Double`'s, so a NaN span compares as NaN does (false), not as
     // `Comparable`'s defaults would (`<=` as "not greater").
+    /// The count of microseconds `start` plus this span (rounded up, as ``microseconds``),
+    /// saturating at the end of `Int64`; nil for "never". The one addition of a span to a clock's
+    /// microseconds (``LoopInstant``, the kernel's event times).
+    public func added(toMicroseconds start: Int64) -> Int64? {
+        guard let delay = microseconds else { return nil }
+        let (sum, overflow) = start.addingReportingOverflow(delay)
+        return overflow ? Int64.max : sum
+    }
+
     public static func < (a: TimeSpan, b: TimeSpan) -> Bool { a.seconds < b.seconds }
     public static func <= (a: TimeSpan, b: TimeSpan) -> Bool { a.seconds <= b.seconds }
     public static func > (a: TimeSpan, b: TimeSpan) -> Bool { a.seconds > b.seconds }
@@ -70,6 +79,9 @@ public struct InputTime: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// The time `seconds` after the clock's origin.
     public init(seconds: Double) { self.seconds = seconds }
+
+    /// The time `microseconds` after the clock's origin (a kernel clock's unit).
+    public init(microseconds: Int64) { seconds = Double(microseconds) / 1_000_000 }
 
     public init(floatLiteral value: Double) { seconds = value }
     public init(integerLiteral value: Int) { seconds = Double(value) }

@@ -25,13 +25,12 @@ public struct EventTime: Comparable, Hashable, Sendable, CustomStringConvertible
     }
 
     /// The time on the core's input timeline (seconds, as UIKit's `UITouch.timestamp` reports it).
-    public var inputTime: InputTime { InputTime(seconds: Double(microseconds) / 1_000_000) }
+    public var inputTime: InputTime { InputTime(microseconds: microseconds) }
 
     /// The time `span` later (rounded up to the microsecond), saturating at the end of `Int64`; the
     /// end of `Int64` for a span of NaN or infinity.
     public func advanced(by span: TimeSpan) -> EventTime {
-        let (sum, overflow) = microseconds.addingReportingOverflow(span.microseconds ?? Int64.max)
-        return EventTime(microseconds: overflow ? Int64.max : sum)
+        EventTime(microseconds: span.added(toMicroseconds: microseconds) ?? Int64.max)
     }
 
     /// The span from `start` to this time (negative when this time is the earlier).
