@@ -5,7 +5,9 @@
 # and prints what a kiosk app would receive.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+# libudev-dev needs libudev1 (and with it systemd's libraries) at its own version: on a machine whose
+# image is older than the archive, installing it upgrades those, which install-deps.sh names.
+TOUCHD_DEPS_UPGRADE=allow bash scripts/install-deps.sh
 swift build --product touchd
 swift build --product touchctl
 bin=$(swift build --show-bin-path)

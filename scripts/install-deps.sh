@@ -3,8 +3,9 @@
 # Only what is missing is installed, and nothing already installed is upgraded: apt-get's plan is
 # simulated first, and a plan that would upgrade an installed package (a dependency needing a newer
 # version) is refused with the packages named, so the machine's own upgrades stay the operator's.
-# The test suite sets TOUCHD_DEPS_UPGRADE=allow: on a fresh machine whose image is older than the
-# archive, its tools (chromium, QEMU, mosquitto...) need newer libraries, which it then installs,
+# The test suite and the demo set TOUCHD_DEPS_UPGRADE=allow: on a fresh machine whose image is older
+# than the archive, libudev-dev needs libudev1 at its own version (and with it systemd's libraries),
+# and the tests' tools (chromium, QEMU, mosquitto...) newer libraries, which they then install,
 # naming them.
 # Runs apt-get as root (directly, or through sudo when not root).
 set -euo pipefail

@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # A fresh machine's tools for the tests may need newer libraries than its image has: the tests may
-# install them (scripts/install-deps.sh never upgrades anything otherwise, the demo included).
+# install them (scripts/install-deps.sh upgrades nothing unless told so, as here and in the demo).
 export TOUCHD_DEPS_UPGRADE=allow
 # systemd provides systemd-analyze and systemd-socket-activate, which the service tests use;
 # librsvg2-bin provides rsvg-convert, for the PNG pictures; chromium shows the watch page; the
