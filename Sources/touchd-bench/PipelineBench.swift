@@ -76,12 +76,30 @@ struct PipelineBench {
         }
     }
 
+    /// What a frame does, as the allocation figures tell frames apart.
+    enum FrameKind {
+        /// It only moves touches already down.
+        case moves
+        /// A touch lands in it.
+        case touchDown
+        /// It lifts or cancels touches, none landing.
+        case lift
+
+        init(_ frame: InputFrame) {
+            if frame.isMoveOnly {
+                self = .moves
+            } else {
+                self = frame.contacts.contains { $0.phase == .began } ? .touchDown : .lift
+            }
+        }
+    }
+
     /// Runs the whole pipeline once over the recording; `offset` shifts its timestamps (for runs that
-    /// continue one application). `each` is given each frame's work to run: whether it moved
-    /// touches only, and the work. (Never inlined: callgrind counts its instructions by name.)
+    /// continue one application). `each` is given each frame's work to run: what the frame does,
+    /// and the work. (Never inlined: callgrind counts its instructions by name.)
     @inline(never) func whole(
         app: inout Application, subscribers: inout Subscribers, offset: Double = 0,
-        each: ((_ moveOnly: Bool, _ work: () -> Void) -> Void)? = nil
+        each: ((_ kind: FrameKind, _ work: () -> Void) -> Void)? = nil
     ) -> Int {
         var pipeline = self.pipeline
         var frames = 0
@@ -114,7 +132,7 @@ struct PipelineBench {
             guard var frame = pipeline.feed(shifted) else { continue }
             frames += 1
             if let each {
-                each(frame.isMoveOnly) { send(frame) }
+                each(FrameKind(frame)) { send(frame) }
             } else {
                 send(frame)
             }

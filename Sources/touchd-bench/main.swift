@@ -132,29 +132,28 @@ case "allocations":
     for bench in arguments.benches() {
         var app = bench.app
         var subscribers = PipelineBench.Subscribers(bench.subscriptions)
-        // A first pass warms buffers up; the second is counted.
+        // A first pass warms the application's and the subscribers' buffers up; the second, which
+        // continues the same application a second after the first ends (as a daemon runs on), is
+        // counted.
         _ = bench.whole(app: &app, subscribers: &subscribers)
-        app = bench.app
-        var moveFrames = 0, moveAllocations: UInt64 = 0, otherFrames = 0, otherAllocations: UInt64 = 0
-        _ = bench.whole(app: &app, subscribers: &subscribers) { moveOnly, work in
+        var frames: [PipelineBench.FrameKind: Int] = [:], allocations: [PipelineBench.FrameKind: UInt64] = [:]
+        frames.reserveCapacity(3)
+        allocations.reserveCapacity(3)
+        _ = bench.whole(app: &app, subscribers: &subscribers, offset: bench.duration + 1) { kind, work in
             let before = counter.count
             work()
-            let n = counter.count - before
-            if moveOnly {
-                moveFrames += 1
-                moveAllocations += n
-            } else {
-                otherFrames += 1
-                otherAllocations += n
-            }
+            allocations[kind, default: 0] += counter.count - before
+            frames[kind, default: 0] += 1
         }
         let before = counter.count
-        let frames = bench.decode()
+        let decoded = bench.decode()
         let decodeAllocations = counter.count - before
         let section = "allocations: \(bench.name) (\(bench.rateName))"
-        row(section, "per move frame (\(moveFrames) frames)", fixed(Double(moveAllocations) / Double(max(moveFrames, 1)), 1))
-        row(section, "per other frame (\(otherFrames) frames)", fixed(Double(otherAllocations) / Double(max(otherFrames, 1)), 1))
-        row(section, "per frame, decode only", fixed(Double(decodeAllocations) / Double(max(frames, 1)), 1))
+        for (kind, name) in [(PipelineBench.FrameKind.moves, "move"), (.touchDown, "touch-down"), (.lift, "lift")] {
+            let n = frames[kind] ?? 0
+            row(section, "per \(name) frame (\(n) frames)", fixed(Double(allocations[kind] ?? 0) / Double(max(n, 1)), 1))
+        }
+        row(section, "per frame, decode only", fixed(Double(decodeAllocations) / Double(max(decoded, 1)), 1))
     }
 case "run":
     guard let bench = arguments.benches().first else { fail(usage) }
