@@ -20,6 +20,7 @@ extension Application {
         defer { Self.putBack(&changed, into: &scratch.changed) }
         // The contacts of this frame so far (all of one device).
         var seen = SeenContacts(capacity: frame.contacts.count)
+        report.hits = Self.take(&scratch.reportHits)
         for k in frame.contacts.indices {
             guard seen.insert(k, of: frame.contacts) else {
                 report.anomalies.append("device \(frame.device): contact \(frame.contacts[k].id) twice in one frame")
@@ -29,6 +30,7 @@ extension Application {
         }
         statistics.anomalies += report.anomalies.count
         if !report.hits.isEmpty { hitsReady(report.hits) }
+        scratch.reportHits = report.hits
         deliver(changed, report: &report)
         return report
     }
@@ -61,6 +63,7 @@ extension Application {
     /// queue; the last report's touch list is emptied first, so that those lists are theirs alone.
     private mutating func settleTouches() {
         scratch.reportTouches.removeAll(keepingCapacity: true)
+        scratch.reportHits.removeAll(keepingCapacity: true)
         live.settle(recyclingInto: &queue)
     }
 
@@ -102,8 +105,17 @@ extension Application {
         report.hits.append(
             HitRecord(
                 touch: touch.id, device: frame.device, timestamp: frame.timestamp, window: window, view: view,
-                viewPath: view.map { tree.path(to: $0) } ?? [], pointInWindow: contact.location,
+                viewPath: view.map { hitPath(to: $0) } ?? [], pointInWindow: contact.location,
                 pointInView: hit?.pointInView, delivery: delivery, tapCount: tapCount, trace: hit?.trace ?? []))
+    }
+
+    /// The path from its window to `view`, kept for the next touch on it.
+    private mutating func hitPath(to view: ResponderID) -> [ResponderID] {
+        if let path = scratch.hitPaths[view] { return path }
+        if scratch.hitPaths.count >= Self.hitPathsKeptAtMost { scratch.hitPaths.removeAll(keepingCapacity: true) }
+        let path = tree.path(to: view)
+        scratch.hitPaths[view] = path
+        return path
     }
 
     private static func update(_ entry: inout LiveTouch, with contact: InputContact, timestamp: InputTime) {

@@ -98,7 +98,7 @@ extension Application {
     /// without multipleTouchEnabled).
     private mutating func giveToRecognizers(_ touch: Touch) {
         guard let view = touch.view, touch.delivery == .delivered || touch.delivery == .multipleTouchDisabled else { return }
-        var ids: [ResponderID] = []
+        var ids = gestures.takeRecognizerList()
         var current: ResponderID? = view
         while let v = current {
             for id in gestures.byView[v] ?? [] where gestures.recognizers[id]?.acceptsTouches == true { ids.append(id) }
@@ -193,7 +193,10 @@ extension Application {
         let touches = Set(touchIDs)
         // Every other recognizer of these touches fails, unless it may recognize simultaneously
         // (only one given a touch can be deciding).
-        for other in gestures.inOrder(gestures.engaged) where other != id {
+        var engaged = Self.take(&scratch.recognizers)
+        defer { Self.putBack(&engaged, into: &scratch.recognizers) }
+        gestures.inOrder(gestures.engaged, into: &engaged)
+        for other in engaged where other != id {
             guard let o = gestures.recognizers[other], o.state == .possible, o.isEngaged,
                 o.touchIDs.contains(where: touches.contains) || o.spec.requiresFailureOf.contains(id),
                 !gestures.simultaneous(id, other)
@@ -304,7 +307,10 @@ extension Application {
             gestures.forgetRetired()
             return
         }
-        for id in gestures.inOrder(gestures.engaged) {
+        var engaged = Self.take(&scratch.recognizers)
+        defer { Self.putBack(&engaged, into: &scratch.recognizers) }
+        gestures.inOrder(gestures.engaged, into: &engaged)
+        for id in engaged {
             guard let (finished, undecided) = resetDue(id) else { continue }
             if finished {
                 gestures.reset(id, time: time)

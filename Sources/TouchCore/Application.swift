@@ -284,6 +284,8 @@ public struct Application: Sendable {
             }
         }
         let removed = try tree.removeView(id)
+        // A view added later under a removed one's name may have another path.
+        scratch.hitPaths.removeAll()
         for responder in removed {
             handlers.removeAll(for: responder)
             gestures.remove(attachedTo: responder)

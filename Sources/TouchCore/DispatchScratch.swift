@@ -5,8 +5,8 @@ extension Application {
     ///
     /// A dispatch takes a list out (``take(_:)``) while it works with it, so that it can change the
     /// rest of the application meanwhile, and puts it back emptied (``putBack(_:into:)``). Nothing
-    /// in them outlives the dispatch that filled them but `reportTouches`, which the last report
-    /// shares until the next dispatch begins.
+    /// in them outlives the dispatch that filled them but `reportTouches` and `reportHits`, which
+    /// the last report shares until the next dispatch begins.
     struct DispatchScratch: Sendable {
         /// The changed touches' places in `live`.
         var changed: [Int] = []
@@ -16,13 +16,23 @@ extension Application {
         var calls: [ViewCall] = []
         /// The touches of one call: a view's or a recognizer's.
         var touches: [Touch] = []
+        /// Recognizers in attachment order (those a recognition fails, those a reset looks at).
+        var recognizers: [ResponderID] = []
         /// Which recognizer gets which changed touch.
         var recognizerTouches: [RecognizerTouch] = []
         /// The last report's changed touches, shared with it: emptied as the next dispatch begins
         /// (before the touches settle, so that their sample lists are theirs alone again), its
         /// room used again once that report is gone.
         var reportTouches: [Touch] = []
+        /// The last touch-down report's hit records, shared with it in the same way.
+        var reportHits: [HitRecord] = []
+        /// The path from its window to each view touches landed on since the tree last lost a
+        /// view: a hit record shares its view's (a view never moves to another superview).
+        var hitPaths: [ResponderID: [ResponderID]] = [:]
     }
+
+    /// The most views ``DispatchScratch/hitPaths`` keeps paths of; past it, it starts again.
+    static let hitPathsKeptAtMost = 256
 
     /// A changed touch's call of its view: the view, and the touch's place in the changed touches.
     struct ViewCall: Sendable {

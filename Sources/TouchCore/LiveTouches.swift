@@ -58,7 +58,7 @@ extension Application {
             byKey[TouchKey(device: touch.device, contact: touch.contact)] = entries.count
             byID[touch.id] = entries.count
             if touch.delivery == .delivered, let window = touch.window, let view = touch.view {
-                delivered[window, default: DeliveredTouches()].add(view)
+                changeDelivered(of: window) { $0.add(view) }
             }
             entries.append(entry)
         }
@@ -71,7 +71,7 @@ extension Application {
             if touch.delivery == .delivered, let window = touch.window, let view = touch.view {
                 // A window's entry stays when its last touch lifts (it has room for the next
                 // touch-down's: a tap would otherwise make it and its table anew).
-                delivered[window]?.remove(view)
+                changeDelivered(of: window) { $0.remove(view) }
             }
             let last = entries.count - 1
             if i != last {
@@ -81,6 +81,14 @@ extension Application {
                 byID[moved.id] = i
             }
             entries.removeLast()
+        }
+
+        /// Changes the delivered touches of `window`. Taken out and put back rather than changed
+        /// through the dictionary's subscript, whose accessor allocates its frame on the heap.
+        private mutating func changeDelivered(of window: ResponderID, _ change: (inout DeliveredTouches) -> Void) {
+            var touches = delivered.removeValue(forKey: window) ?? DeliveredTouches()
+            change(&touches)
+            delivered[window] = touches
         }
 
         /// Makes the touches the last event changed stand still, without coalesced samples, as
@@ -103,12 +111,13 @@ extension Application {
 
         mutating func add(_ view: ResponderID) {
             count += 1
-            byView[view, default: 0] += 1
+            byView[view] = (byView[view] ?? 0) + 1
         }
 
         mutating func remove(_ view: ResponderID) {
             count -= 1
-            if byView[view] == 1 { byView[view] = nil } else { byView[view]? -= 1 }
+            let left = (byView[view] ?? 1) - 1
+            byView[view] = left > 0 ? left : nil
         }
     }
 

@@ -20,6 +20,23 @@ import TouchCore
         #expect(reports[0].unhandled.count == 1, "nothing consumed it: dropped at the end of the chain")
     }
 
+    @Test func aHitSaysTheViewsPathAsTheTreeIsNowAfterAViewWithItsNameMoved() throws {
+        var app = Application(tree: seedExperimentTree())
+        var hits: [HitRecord] = []
+        for (t, x) in [(1.0, 70.0), (1.2, 80.0)] {
+            hits += app.send(frame(t, contact(UInt64(t * 10), .began, x, 150))).flatMap(\.hits)
+            _ = app.send(frame(t + 0.05, contact(UInt64(t * 10), .ended, x, 150)))
+        }
+        #expect(hits.map(\.viewPath) == [["window", "root", "orange", "blue"], ["window", "root", "orange", "blue"]])
+        // "blue" goes, and a view of that name comes back straight under the root, where the
+        // old one was.
+        _ = try app.removeView("blue", timestamp: 2)
+        try app.addView("blue", parent: "root", view(rect(40, 120, 150, 150)))
+        let hit = try #require(app.send(frame(3, contact(30, .began, 70, 150))).first?.hits.first)
+        #expect(hit.view == "blue")
+        #expect(hit.viewPath == ["window", "root", "blue"])
+    }
+
     @Test func handlersEmitAndPassOnByDefaultAndConsumeWhenTold() {
         let handlers = HandlerTable([
             Handler(responder: "blue", trigger: .touchesBegan, action: "blue.began"),

@@ -37,6 +37,9 @@ struct GestureArena: Sendable {
     /// its touch-down (when it reaches recognizers or its view's `touchesBegan`) until it has
     /// finished and no recognizer tracks or holds it.
     var touches: [TouchID: TouchArbitration] = [:]
+    /// Emptied lists of recognizers from forgotten records, for the next touches to land: a
+    /// touch-down takes one rather than allocate its own.
+    private var spareRecognizerLists: [[ResponderID]] = []
     /// The recognizers' state changes, oldest first, while they are traced; `nil` (nothing
     /// recorded, nothing described) otherwise.
     var trace: [GestureTransition]?
@@ -86,9 +89,11 @@ struct GestureArena: Sendable {
     /// Recognizer `id`'s place in attachment order (in ``order``).
     func position(of id: ResponderID) -> Int? { position[id] }
 
-    /// `ids` in attachment order.
-    func inOrder(_ ids: some Sequence<ResponderID>) -> [ResponderID] {
-        ids.compactMap { id in position[id].map { (id, $0) } }.sorted { $0.1 < $1.1 }.map(\.0)
+    /// Puts `ids` in attachment order into `list`, which keeps its room (a dispatch's own list).
+    func inOrder(_ ids: some Sequence<ResponderID>, into list: inout [ResponderID]) {
+        list.removeAll(keepingCapacity: true)
+        for id in ids where position[id] != nil { list.append(id) }
+        list.sort { position[$0] ?? 0 < position[$1] ?? 0 }
     }
 
     /// The earliest timer of any recognizer (only a recognizer given a touch has one).
@@ -201,7 +206,17 @@ struct GestureArena: Sendable {
             if record.recognizers != nil { retired.append(touch) }
             return
         }
-        touches[touch] = nil
+        forget(touch)
+    }
+
+    /// An empty list for a landing touch's recognizers, with room from a forgotten touch's.
+    mutating func takeRecognizerList() -> [ResponderID] { spareRecognizerLists.popLast() ?? [] }
+
+    /// Drops `touch`'s record; its list of recognizers is kept for a touch to come.
+    private mutating func forget(_ touch: TouchID) {
+        guard var list = touches.removeValue(forKey: touch)?.recognizers, spareRecognizerLists.count < 16 else { return }
+        list.removeAll(keepingCapacity: true)
+        spareRecognizerLists.append(list)
     }
 
     /// Forgets the records of finished touches that recognizers were given once none of their
@@ -209,12 +224,19 @@ struct GestureArena: Sendable {
     /// let them go).
     mutating func forgetRetired() {
         guard !retired.isEmpty else { return }
-        var kept: [TouchID] = []
-        for touch in retired {
+        // The records still held back move to the front, in place.
+        var kept = 0
+        for k in retired.indices {
+            let touch = retired[k]
             guard let record = touches[touch], record.recognizers != nil else { continue }
-            if record.isHolding { kept.append(touch) } else { touches[touch] = nil }
+            if record.isHolding {
+                retired[kept] = touch
+                kept += 1
+            } else {
+                forget(touch)
+            }
         }
-        retired = kept
+        retired.removeLast(retired.count - kept)
     }
 }
 

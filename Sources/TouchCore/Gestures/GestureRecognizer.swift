@@ -96,7 +96,7 @@ struct GestureRecognizer: Sendable {
 
     /// Back to possible, with no touches: its touches have all finished.
     mutating func reset() {
-        tracks = TouchTracks()
+        tracks.removeAll()
         _ = lifecycle.apply(.reset)
         machine.reset()
     }

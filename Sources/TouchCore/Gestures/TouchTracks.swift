@@ -92,6 +92,15 @@ struct TouchTracks: Sendable {
         return Point(x: sum.x / n, y: sum.y / n)
     }
 
+    /// Forgets every touch, keeping the lists' room for the next cycle's.
+    mutating func removeAll() {
+        tracks.removeAll(keepingCapacity: true)
+        seen.removeAll(keepingCapacity: true)
+        ignored.removeAll(keepingCapacity: true)
+        firstTouchView = nil
+        lastLocation = .zero
+    }
+
     private func index(of id: TouchID) -> Int? { tracks.firstIndex { $0.id == id } }
 
     /// Ignores the touches that land while `maximum` fingers are down (a pan that has begun).
