@@ -57,6 +57,8 @@ public struct FrameAssembler: EventStreamDecoder, Sendable {
     private var log = AnomalyLog()
     private var sync = EventSync()
     private var pending: [InputEvent] = []
+    /// The list the next frame's contacts are collected in (see ``recycle(_:)``).
+    private var spareContacts: [DeviceContact] = []
     private var shared: SharedState
     /// The device's protocol: slots, anonymous reports or a single touch.
     private var tracker: any ContactTracker
@@ -141,10 +143,9 @@ public struct FrameAssembler: EventStreamDecoder, Sendable {
     public mutating func finish(at time: EventTime) -> ContactFrame? {
         pending.removeAll(keepingCapacity: true)
         sync.resynchronised()
-        var output = FrameOutput(time: time, isResync: true, palm: palmThresholds, xAxis: constants.capabilities.xAxis, yAxis: constants.capabilities.yAxis, nextID: nextID, capacity: contactCapacity)
+        var output = makeOutput(at: time, isResync: true)
         tracker.cancelAll(output: &output)
-        nextID = output.nextID
-        return output.takeFrame()
+        return finishOutput(&output)
     }
 
     /// How many contacts a frame of the device may hold: its slots (within ``Limits/maximumSlots``),
@@ -157,11 +158,34 @@ public struct FrameAssembler: EventStreamDecoder, Sendable {
     /// Returns and clears ``anomalies`` (and ``droppedAnomalyCount``).
     public mutating func takeAnomalies() -> [DeviceAnomaly] { log.take() }
 
+    /// Gives back the list of a frame this assembler made, once its contacts have been read: the
+    /// next frame is collected in it rather than in a list of its own.
+    public mutating func recycle(_ frame: inout ContactFrame) {
+        swap(&spareContacts, &frame.contacts)
+        spareContacts.removeAll(keepingCapacity: true)
+    }
+
     private mutating func settle(_ events: [InputEvent], at time: EventTime, isResync: Bool) -> ContactFrame? {
-        var output = FrameOutput(time: time, isResync: isResync, palm: palmThresholds, xAxis: constants.capabilities.xAxis, yAxis: constants.capabilities.yAxis, nextID: nextID, capacity: contactCapacity)
+        var output = makeOutput(at: time, isResync: isResync)
         tracker.assemble(events, shared: &shared, output: &output)
+        return finishOutput(&output)
+    }
+
+    /// A frame's output at `time`, collected in the spare list.
+    private mutating func makeOutput(at time: EventTime, isResync: Bool) -> FrameOutput {
+        FrameOutput(
+            time: time, isResync: isResync, palm: palmThresholds, xAxis: constants.capabilities.xAxis,
+            yAxis: constants.capabilities.yAxis, nextID: nextID, room: &spareContacts, capacity: contactCapacity)
+    }
+
+    /// The frame `output` collected, if any; its list stays for the next frame when there is none.
+    private mutating func finishOutput(_ output: inout FrameOutput) -> ContactFrame? {
         nextID = output.nextID
         log.record(output.anomalies)
-        return output.takeFrame()
+        guard let frame = output.takeFrame() else {
+            spareContacts = output.takeRoom()
+            return nil
+        }
+        return frame
     }
 }

@@ -82,9 +82,15 @@ struct FrameOutput {
     private(set) var anomalies: [DeviceAnomaly] = []
     private(set) var nextID: UInt64
 
-    /// - Parameter capacity: How many contacts the frame may hold (its device's slots), room
-    ///   for which is made at once rather than as they come.
-    init(time: EventTime, isResync: Bool, palm: PalmThresholds, xAxis: AbsInfo?, yAxis: AbsInfo?, nextID: UInt64, capacity: Int) {
+    /// - Parameters:
+    ///   - room: An empty list to collect the contacts in (a recycled frame's), taken from there.
+    ///   - capacity: How many contacts the frame may hold (its device's slots), room for which is
+    ///     made at once rather than as they come.
+    init(
+        time: EventTime, isResync: Bool, palm: PalmThresholds, xAxis: AbsInfo?, yAxis: AbsInfo?, nextID: UInt64,
+        room: inout [DeviceContact], capacity: Int
+    ) {
+        swap(&contacts, &room)
         contacts.reserveCapacity(capacity)
         self.time = time
         self.isResync = isResync
@@ -119,6 +125,15 @@ struct FrameOutput {
 
     mutating func report(_ kind: DeviceAnomaly.Kind) {
         anomalies.append(DeviceAnomaly(time: time, kind: kind))
+    }
+
+    /// The list the contacts were collected in, emptied, for the next frame (when ``takeFrame()``
+    /// made none).
+    mutating func takeRoom() -> [DeviceContact] {
+        var room: [DeviceContact] = []
+        swap(&room, &contacts)
+        room.removeAll(keepingCapacity: true)
+        return room
     }
 
     /// The frame, or nil when nothing began, moved, ended or was cancelled; its contacts are

@@ -28,6 +28,9 @@ public struct TouchDevicePipeline: Sendable {
     /// in device units, for ``takeHeldFrames()``, and none becomes an `InputFrame`.
     public private(set) var isHeld = false
     private var heldFrames: [ContactFrame] = []
+    /// The contact list of the last frame handed out: the next frame is mapped into it once that
+    /// frame is gone (dispatched, or merged into a waiting one), rather than into a list of its own.
+    private var lastContacts: [InputContact] = []
 
     /// Sets a device up from its description and its `[[device]]` entry.
     ///
@@ -139,7 +142,9 @@ public struct TouchDevicePipeline: Sendable {
 
     /// Feeds one kernel event; returns a frame at each `SYN_REPORT` that changed something.
     public mutating func feed(_ event: InputEvent) -> InputFrame? {
-        assembler.feed(event).flatMap { convert($0) }
+        guard var frame = assembler.feed(event) else { return nil }
+        defer { assembler.recycle(&frame) }
+        return convert(frame)
     }
 
     /// Brings the contacts up to date after lost events (libevdev's sync delta, read after the
@@ -196,7 +201,12 @@ public struct TouchDevicePipeline: Sendable {
             }
             if kept.isEmpty && !frame.contacts.isEmpty { return nil }
         }
-        let contacts = kept.map(mapping.map)
+        var contacts: [InputContact] = []
+        swap(&contacts, &lastContacts)
+        // In place when the last frame is gone; a list of its own when that frame is still held.
+        contacts.removeAll(keepingCapacity: true)
+        for contact in kept { contacts.append(mapping.map(contact)) }
+        lastContacts = contacts
         return InputFrame(device: deviceID, window: window, timestamp: frame.time.inputTime, contacts: contacts)
     }
 }

@@ -95,11 +95,12 @@ struct PipelineBench {
     }
 
     /// Runs the whole pipeline once over the recording; `offset` shifts its timestamps (for runs that
-    /// continue one application). `each` is given each frame's work to run: what the frame does,
-    /// and the work. (Never inlined: callgrind counts its instructions by name.)
+    /// continue one application). `each` is given each frame's work to run (decoding the events up
+    /// to the frame, dispatching and encoding it), which says what the frame did (nil for the
+    /// events after the last frame). (Never inlined: callgrind counts its instructions by name.)
     @inline(never) func whole(
         app: inout Application, subscribers: inout Subscribers, offset: Double = 0,
-        each: ((_ kind: FrameKind, _ work: () -> Void) -> Void)? = nil
+        each: ((_ work: () -> FrameKind?) -> Void)? = nil
     ) -> Int {
         var pipeline = self.pipeline
         var frames = 0
@@ -126,17 +127,22 @@ struct PipelineBench {
             app.send(.touches(frame), hitsReady: { _ in }, dispatched: publish)
             flush()
         }
-        for event in events {
-            var shifted = event
-            if offset != 0 { shifted.time = EventTime(microseconds: event.time.microseconds + Int64(offset * 1e6)) }
-            guard var frame = pipeline.feed(shifted) else { continue }
-            frames += 1
-            if let each {
-                each(FrameKind(frame)) { send(frame) }
-            } else {
+        var next = 0
+        // Feeds events up to the next frame and sends it.
+        func step() -> FrameKind? {
+            while next < events.count {
+                var event = events[next]
+                next += 1
+                if offset != 0 { event.time = EventTime(microseconds: event.time.microseconds + Int64(offset * 1e6)) }
+                guard let frame = pipeline.feed(event) else { continue }
+                frames += 1
                 send(frame)
+                return FrameKind(frame)
             }
-            frame.contacts = []
+            return nil
+        }
+        while next < events.count {
+            if let each { each(step) } else { _ = step() }
         }
         let end = EventTime(microseconds: (events.last?.time.microseconds ?? 0) + Int64(offset * 1e6))
         if let frame = pipeline.finish(at: end) { send(frame) }

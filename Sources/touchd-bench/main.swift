@@ -139,9 +139,9 @@ case "allocations":
         var frames: [PipelineBench.FrameKind: Int] = [:], allocations: [PipelineBench.FrameKind: UInt64] = [:]
         frames.reserveCapacity(3)
         allocations.reserveCapacity(3)
-        _ = bench.whole(app: &app, subscribers: &subscribers, offset: bench.duration + 1) { kind, work in
+        _ = bench.whole(app: &app, subscribers: &subscribers, offset: bench.duration + 1) { work in
             let before = counter.count
-            work()
+            guard let kind = work() else { return }
             allocations[kind, default: 0] += counter.count - before
             frames[kind, default: 0] += 1
         }
