@@ -28,7 +28,7 @@ extension Application {
         var reportHits: [HitRecord] = []
         /// The path from its window to each view touches landed on since the tree last lost a
         /// view: a hit record shares its view's (a view never moves to another superview).
-        var hitPaths: [ResponderID: [ResponderID]] = [:]
+        var hitPaths = [ResponderID: [ResponderID]](minimumCapacity: Application.hitPathsKeptAtMost)
     }
 
     /// The most views ``DispatchScratch/hitPaths`` keeps paths of; past it, it starts again.

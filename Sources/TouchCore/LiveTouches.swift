@@ -10,9 +10,12 @@ extension Application {
     /// may be written in place; its identity, window, view and delivery never change once it is down.
     struct LiveTouches: Sendable {
         private(set) var entries: [LiveTouch] = []
-        /// Where each touch is in ``entries``, by contact and by number.
+        /// Where each touch is in ``entries``, by contact and by number: kept only while more than
+        /// ``scannedAtMost`` touches are down (up to that many, going through them costs less
+        /// than keeping the tables, which a touch-down and a lift would change).
         private var byKey: [TouchKey: Int] = [:]
         private var byID: [TouchID: Int] = [:]
+        private var isIndexed = false
         /// The delivered touches of each window, by window (a window whose touches have all lifted
         /// keeps its entry, with a count of 0).
         private(set) var delivered: [ResponderID: DeliveredTouches] = [:]
@@ -20,7 +23,7 @@ extension Application {
         /// stationary, without coalesced samples.
         var unsettled: [TouchKey] = []
 
-        /// Up to this many touches down, a contact is found by going through them from the front:
+        /// Up to this many touches down, a touch is found by going through them from the front:
         /// a frame looks every contact up, and for a handful a list costs less than hashing a key.
         static let scannedAtMost = 16
 
@@ -34,7 +37,7 @@ extension Application {
 
         /// Where the touch of `key` is, if it is down.
         func index(of key: TouchKey) -> Int? {
-            guard entries.count > Self.scannedAtMost else {
+            guard isIndexed else {
                 for i in entries.indices where entries[i].touch.contact == key.contact && entries[i].touch.device == key.device {
                     return i
                 }
@@ -44,10 +47,13 @@ extension Application {
         }
 
         /// Where the touch numbered `id` is, if it is down.
-        func index(of id: TouchID) -> Int? { byID[id] }
+        func index(of id: TouchID) -> Int? {
+            guard isIndexed else { return entries.firstIndex { $0.touch.id == id } }
+            return byID[id]
+        }
 
         /// Whether the touch numbered `id` is down.
-        func contains(_ id: TouchID) -> Bool { byID[id] != nil }
+        func contains(_ id: TouchID) -> Bool { index(of: id) != nil }
 
         /// The touches down, in the order they began (touch-number order).
         var inBeganOrder: [Touch] { entries.map(\.touch).sorted { $0.id < $1.id } }
@@ -55,19 +61,33 @@ extension Application {
         /// Adds a touch that has just come down, at the end.
         mutating func append(_ entry: LiveTouch) {
             let touch = entry.touch
-            byKey[TouchKey(device: touch.device, contact: touch.contact)] = entries.count
-            byID[touch.id] = entries.count
+            if isIndexed {
+                byKey[TouchKey(device: touch.device, contact: touch.contact)] = entries.count
+                byID[touch.id] = entries.count
+            }
             if touch.delivery == .delivered, let window = touch.window, let view = touch.view {
                 changeDelivered(of: window) { $0.add(view) }
             }
             entries.append(entry)
+            if !isIndexed && entries.count > Self.scannedAtMost { index() }
+        }
+
+        /// Builds the tables of where each touch is: more than ``scannedAtMost`` are down.
+        private mutating func index() {
+            isIndexed = true
+            for i in entries.indices {
+                byKey[TouchKey(device: entries[i].touch.device, contact: entries[i].touch.contact)] = i
+                byID[entries[i].touch.id] = i
+            }
         }
 
         /// Removes the touch at `i`; the last touch takes its place.
         mutating func remove(at i: Int) {
             let touch = entries[i].touch
-            byKey[TouchKey(device: touch.device, contact: touch.contact)] = nil
-            byID[touch.id] = nil
+            if isIndexed {
+                byKey[TouchKey(device: touch.device, contact: touch.contact)] = nil
+                byID[touch.id] = nil
+            }
             if touch.delivery == .delivered, let window = touch.window, let view = touch.view {
                 // A window's entry stays when its last touch lifts (it has room for the next
                 // touch-down's: a tap would otherwise make it and its table anew).
@@ -76,11 +96,19 @@ extension Application {
             let last = entries.count - 1
             if i != last {
                 entries.swapAt(i, last)
-                let moved = entries[i].touch
-                byKey[TouchKey(device: moved.device, contact: moved.contact)] = i
-                byID[moved.id] = i
+                if isIndexed {
+                    let moved = entries[i].touch
+                    byKey[TouchKey(device: moved.device, contact: moved.contact)] = i
+                    byID[moved.id] = i
+                }
             }
             entries.removeLast()
+            if isIndexed && entries.count <= Self.scannedAtMost {
+                // Few enough to go through again; the tables keep their room.
+                isIndexed = false
+                byKey.removeAll(keepingCapacity: true)
+                byID.removeAll(keepingCapacity: true)
+            }
         }
 
         /// Changes the delivered touches of `window`. Taken out and put back rather than changed

@@ -37,6 +37,50 @@ import TouchCore
         #expect(hit.viewPath == ["window", "root", "blue"])
     }
 
+    /// Up to 16 touches down are found by going through them, past that through tables: crossing
+    /// that number both ways, each finger stays its own touch.
+    @Test func fingersStayTheirTouchesAsMoreThanSixteenComeAndGo() {
+        var tree = seedExperimentTree()
+        try? tree.updateView("root") { $0.isMultipleTouchEnabled = true }
+        var app = Application(tree: tree)
+        var touchOf: [UInt64: TouchID] = [:]
+        var t = 1.0
+        var down: [UInt64] = []
+        func send(_ contacts: [InputContact]) {
+            t += 0.01
+            for report in app.send(InputFrame(device: "dev", window: "window", timestamp: InputTime(seconds: t), contacts: contacts)) {
+                for touch in report.changedTouches {
+                    if touch.phase == .began {
+                        #expect(touchOf[touch.contact] == nil, "contact \(touch.contact) began twice")
+                        touchOf[touch.contact] = touch.id
+                    } else {
+                        #expect(touchOf[touch.contact] == touch.id, "contact \(touch.contact) changed touches")
+                    }
+                    let expected = contacts.first { $0.id == touch.contact }?.location
+                    #expect(touch.locationInWindow == expected, "contact \(touch.contact) at its own place")
+                    if touch.phase.isFinal { touchOf[touch.contact] = nil }
+                }
+            }
+        }
+        func place(_ id: UInt64, _ step: Int) -> Point { Point(x: 10 + Double(id % 30) * 10 + Double(step), y: 10 + Double(id / 30) * 10) }
+        // 24 land one by one, each frame moving all the others.
+        for round in 0..<3 {
+            let base = UInt64(round * 100)
+            for k in 0..<24 {
+                let id = base + UInt64(k)
+                down.append(id)
+                send(down.map { InputContact(id: $0, phase: $0 == id ? .began : .moved, location: place($0, k)) })
+            }
+            // Every other one lifts, then the rest, from the middle out.
+            for id in down.enumerated().filter({ $0.offset % 2 == 0 }).map(\.element) + down.enumerated().filter({ $0.offset % 2 == 1 }).map(\.element).reversed() {
+                send(down.map { InputContact(id: $0, phase: $0 == id ? .ended : .moved, location: place($0, 30)) })
+                down.removeAll { $0 == id }
+            }
+            #expect(touchOf.isEmpty, "round \(round): every touch ended")
+            #expect(app.activeTouches.isEmpty)
+        }
+    }
+
     @Test func handlersEmitAndPassOnByDefaultAndConsumeWhenTold() {
         let handlers = HandlerTable([
             Handler(responder: "blue", trigger: .touchesBegan, action: "blue.began"),
