@@ -92,8 +92,10 @@ struct GestureArena: Sendable {
     /// Puts `ids` in attachment order into `list`, which keeps its room (a dispatch's own list).
     func inOrder(_ ids: some Sequence<ResponderID>, into list: inout [ResponderID]) {
         list.removeAll(keepingCapacity: true)
+        // The table alone, for the comparisons: capturing `self` would copy the whole arena.
+        let position = position
         for id in ids where position[id] != nil { list.append(id) }
-        list.sort { position[$0] ?? 0 < position[$1] ?? 0 }
+        list.sort { (position[$0] ?? 0) < (position[$1] ?? 0) }
     }
 
     /// The earliest timer of any recognizer (only a recognizer given a touch has one).
