@@ -29,12 +29,15 @@ public struct RecordingPlayback: Sendable {
 
     /// When the next thing is due on the recording's clock: the next event, or the device's own
     /// deadline when that comes first (or when no event is left); `nil` when nothing is.
+    /// (Mutating as ``DevicePipeline/deadline`` is: the pipeline is looked at in place.)
     public var nextDue: EventTime? {
-        let deadline = pipeline?.deadline
-        guard next < events.count else { return deadline }
-        let event = events[next].time
-        guard let deadline, deadline < event else { return event }
-        return deadline
+        mutating get {
+            let deadline = pipeline?.deadline
+            guard next < events.count else { return deadline }
+            let event = events[next].time
+            guard let deadline, deadline < event else { return event }
+            return deadline
+        }
     }
 
     /// Plays everything due at or before `time` (deadlines before the events that follow them), at
@@ -65,7 +68,7 @@ public struct RecordingPlayback: Sendable {
         // Cut short by the bound, the device's time is its last event's: a deadline after it waits.
         let reached = next < events.count && events[next].time <= time && next > 0 ? events[next - 1].time : time
         if let deadline = decoder.deadline, deadline <= reached { completed += decoder.advance(to: deadline) }
-        pipeline = decoder
+        pipeline = consume decoder
         return completed
     }
 
