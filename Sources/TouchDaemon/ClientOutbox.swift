@@ -212,8 +212,9 @@ final class ClientOutbox {
                 compact()
                 return .wouldBlock
             }
-            let sent = try? pending.withQueuedBytes { bytes throws(SystemError) in
-                try SocketIO.send(fd, UnsafeRawBufferPointer(rebasing: bytes.prefix(size)), "client socket")
+            // The error is dropped inside: a throwing closure here made the call allocate.
+            let sent = pending.withQueuedBytes { bytes in
+                try? SocketIO.send(fd, UnsafeRawBufferPointer(rebasing: bytes.prefix(size)), "client socket")
             }
             switch sent {
             case .done(let n) where n > 0:

@@ -167,9 +167,13 @@ public final class SocketServer {
     /// Writes now what the current batch has queued so far (a touch-down frame's hits, ahead of
     /// the rest of their frame); the batch goes on.
     public func flushBatch() {
-        let waiting = unflushed
-        unflushed.removeAll(keepingCapacity: true)
+        // Taken out rather than copied (emptying a shared list would make it anew), and put back
+        // with its room unless a flush queued clients meanwhile.
+        var waiting: [ClientConnection] = []
+        swap(&waiting, &unflushed)
         for client in waiting where clients[client.fd] === client { flush(client) }
+        waiting.removeAll(keepingCapacity: true)
+        if unflushed.isEmpty { swap(&waiting, &unflushed) }
     }
 
     /// Sends `message` to every client that wants it.
