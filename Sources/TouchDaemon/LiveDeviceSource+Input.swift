@@ -18,10 +18,14 @@ extension LiveDeviceSource {
             emit(.raw(device: entry.pipeline.deviceID, events: result.recordedEvents))
         }
         // Decoded in one go (one access to the entry's state, not one per event); what the events
-        // completed is passed on after.
+        // completed is passed on after, from the list kept for it (taken out: passing an event on
+        // may lead to another read).
         var completed: [QueuedEvent] = []
+        swap(&completed, &self.completed)
         entry.pipeline.decode(result, into: &completed)
         for output in completed { emit(.event(output)) }
+        completed.removeAll(keepingCapacity: true)
+        if self.completed.isEmpty { swap(&completed, &self.completed) }
         if !held.isEmpty, held.contains(entry.pipeline.deviceID) { reportHeldFrames(of: entry) }
         for anomaly in entry.pipeline.takeAnomalies() {
             logger.warning("\(anomaly)", metadata: ["device": "\(entry.pipeline.deviceID)"])

@@ -56,6 +56,8 @@ public final class LiveDeviceSource: InputSource {
     var recorded: Set<String> = []
     /// The devices held out of dispatch (a calibration session), by identity.
     var held: Set<String> = []
+    /// The events a read completed, emptied after each read (its room kept for the next).
+    var completed: [QueuedEvent] = []
     /// Whether another source (a replayed recording) feeds the layout too: then no live device at
     /// start is no problem worth a warning.
     public var besideOtherInput = false

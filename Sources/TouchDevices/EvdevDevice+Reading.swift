@@ -38,7 +38,7 @@ extension EvdevDevice {
         let handle = self.handle
         let path = self.path
         return EventDrain.drain(
-            state: &state, batch: &batch,
+            state: &state, batch: &batch, previous: &lastRead,
             next: { batch in readBatch(into: &batch) },
             resync: { state in Self.resync(&state, handle: handle, path: path) })
     }
@@ -110,6 +110,8 @@ public enum EventDrain {
     /// - Parameters:
     ///   - state: libevdev's view of the device, kept up to date.
     ///   - batch: Storage for `next` to fill, reused from read to read.
+    ///   - previous: The last drain's read, kept by the caller: its lists are filled again when its
+    ///     reader has let them go (otherwise new ones are made), and it is this drain's read after.
     ///   - next: One `read(2)`, its events put in the batch.
     ///   - resync: After a `SYN_DROPPED`: the sync delta from the state (which it brings up to
     ///     date), and a failure that ended it.
@@ -117,12 +119,14 @@ public enum EventDrain {
     ///   unless it is `ENODEV` (an unplug is no fault).
     @inlinable
     public static func drain(
-        state: inout EvdevState, batch: inout [InputEvent],
+        state: inout EvdevState, batch: inout [InputEvent], previous: inout DeviceRead,
         next: (inout [InputEvent]) -> Batch,
         resync: (inout EvdevState) -> (delta: [InputEvent], failure: SystemError?)
     ) -> (read: DeviceRead, error: SystemError?) {
         var read = DeviceRead()
         var run: [InputEvent] = []
+        reuse(&previous, segments: &read.segments, run: &run)
+        defer { previous = read }
         func flush() {
             if !run.isEmpty { read.segments.append(.events(run)) }
             run = []
@@ -152,6 +156,28 @@ public enum EventDrain {
                 return removal(read, error)
             }
         }
+    }
+
+    /// A drain without a previous read kept (each drain makes its lists).
+    @inlinable
+    public static func drain(
+        state: inout EvdevState, batch: inout [InputEvent],
+        next: (inout [InputEvent]) -> Batch,
+        resync: (inout EvdevState) -> (delta: [InputEvent], failure: SystemError?)
+    ) -> (read: DeviceRead, error: SystemError?) {
+        var previous = DeviceRead()
+        return drain(state: &state, batch: &batch, previous: &previous, next: next, resync: resync)
+    }
+
+    /// Takes the lists of `previous` for a new read, emptied: its segments' list, and the events of
+    /// its first run. Neither is made anew when the read's reader has let go of them.
+    @usableFromInline
+    static func reuse(_ previous: inout DeviceRead, segments: inout [DeviceRead.Segment], run: inout [InputEvent]) {
+        swap(&segments, &previous.segments)
+        previous.isRemoval = false
+        if let first = segments.first, case .events(let events) = first { run = events }
+        segments.removeAll(keepingCapacity: true)
+        run.removeAll(keepingCapacity: true)
     }
 
     @usableFromInline

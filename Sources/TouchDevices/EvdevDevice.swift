@@ -46,6 +46,9 @@ public final class EvdevDevice {
     var state: EvdevState
     /// The events of the last `read(2)`, converted (kept to reuse its storage).
     var batch: [InputEvent] = []
+    /// The last drain's read, as handed out: the next drain fills its lists again once its reader
+    /// is done with them (see ``EventDrain/drain(state:batch:previous:next:resync:)``).
+    var lastRead = DeviceRead()
     /// Where `read(2)` puts the kernel's events.
     let buffer: UnsafeMutableBufferPointer<input_event>
 
