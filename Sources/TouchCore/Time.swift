@@ -39,8 +39,6 @@ public struct TimeSpan: Hashable, Comparable, Sendable, CustomStringConvertible,
         return Int64(exactly: (seconds * 1_000_000).rounded(.up)) ?? Self.longestMicroseconds
     }
 
-    // Every comparison is the `Double`'s, so a NaN span compares as NaN does (false), not as
-    // `Comparable`'s defaults would (`<=` as "not greater").
     /// The count of microseconds `start` plus this span (rounded up, as ``microseconds``),
     /// saturating at the end of `Int64`; nil for "never". The one addition of a span to a clock's
     /// microseconds (``LoopInstant``, the kernel's event times).
@@ -50,6 +48,8 @@ public struct TimeSpan: Hashable, Comparable, Sendable, CustomStringConvertible,
         return overflow ? Int64.max : sum
     }
 
+    // Every comparison is the `Double`'s, so a NaN span compares as NaN does (false), not as
+    // `Comparable`'s defaults would (`<=` as "not greater").
     public static func < (a: TimeSpan, b: TimeSpan) -> Bool { a.seconds < b.seconds }
     public static func <= (a: TimeSpan, b: TimeSpan) -> Bool { a.seconds <= b.seconds }
     public static func > (a: TimeSpan, b: TimeSpan) -> Bool { a.seconds > b.seconds }

@@ -25,7 +25,7 @@ extension LiveDeviceSource {
         entry.pipeline.decode(result, into: &completed)
         for output in completed { emit(.event(output)) }
         completed.removeAll(keepingCapacity: true)
-        if self.completed.isEmpty { swap(&completed, &self.completed) }
+        self.completed = completed
         if !held.isEmpty, held.contains(entry.pipeline.deviceID) { reportHeldFrames(of: entry) }
         for anomaly in entry.pipeline.takeAnomalies() {
             logger.warning("\(anomaly)", metadata: ["device": "\(entry.pipeline.deviceID)"])

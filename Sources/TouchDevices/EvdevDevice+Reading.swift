@@ -158,17 +158,6 @@ public enum EventDrain {
         }
     }
 
-    /// A drain without a previous read kept (each drain makes its lists).
-    @inlinable
-    public static func drain(
-        state: inout EvdevState, batch: inout [InputEvent],
-        next: (inout [InputEvent]) -> Batch,
-        resync: (inout EvdevState) -> (delta: [InputEvent], failure: SystemError?)
-    ) -> (read: DeviceRead, error: SystemError?) {
-        var previous = DeviceRead()
-        return drain(state: &state, batch: &batch, previous: &previous, next: next, resync: resync)
-    }
-
     /// Takes the lists of `previous` for a new read, emptied: its segments' list, and the events of
     /// its first run. Neither is made anew when the read's reader has let go of them.
     @usableFromInline

@@ -96,21 +96,24 @@ public enum DevicePipeline: Sendable {
 
     /// Whether the device's state can change without input (an accelerometer's shake ends when it
     /// goes quiet): then ``deadline`` says when, and events must be fed one at a time around it.
-    /// (Looked at as the feeding methods do, the payload taken out and put back: a `switch` on a
-    /// copy of the pipeline would retain and release each of its parts, on every read.)
     public var hasDeadlines: Bool {
-        mutating get {
-            switch consume self {
-            case .touch(let pipeline):
-                self = .touch(pipeline)
-                return false
-            case .keys(let pipeline):
-                self = .keys(pipeline)
-                return false
-            case .motion(let pipeline):
-                self = .motion(pipeline)
-                return true
-            }
+        mutating get { askMotion { _ in true } ?? false }
+    }
+
+    /// What `question` answers of a motion device's decoder; nil for a touch or key device. Looked
+    /// at as the feeding methods do, the payload taken out and put back: a `switch` on a copy of
+    /// the pipeline would retain and release each of its parts, on every read.
+    private mutating func askMotion<Answer>(_ question: (MotionDevicePipeline) -> Answer) -> Answer? {
+        switch consume self {
+        case .touch(let pipeline):
+            self = .touch(pipeline)
+            return nil
+        case .keys(let pipeline):
+            self = .keys(pipeline)
+            return nil
+        case .motion(let pipeline):
+            self = .motion(pipeline)
+            return question(pipeline)
         }
     }
 
@@ -189,21 +192,8 @@ public enum DevicePipeline: Sendable {
     }
 
     /// When the device's state changes without input (a shake's end), on the kernel's clock.
-    /// (Looked at in place, as ``hasDeadlines`` is.)
     public var deadline: EventTime? {
-        mutating get {
-            switch consume self {
-            case .touch(let pipeline):
-                self = .touch(pipeline)
-                return nil
-            case .keys(let pipeline):
-                self = .keys(pipeline)
-                return nil
-            case .motion(let pipeline):
-                self = .motion(pipeline)
-                return pipeline.deadline
-            }
-        }
+        mutating get { askMotion(\.deadline) ?? nil }
     }
 
     /// Ends what is due by `time` (a shake whose device went quiet).

@@ -39,10 +39,11 @@ import Glibc
                state initial: EvdevState = Self.screenState()) -> Outcome {
         var state = initial
         var batch: [InputEvent] = []
+        var previous = DeviceRead()
         var stepIndex = 0
         var resyncStates: [EvdevState] = []
         let result = EventDrain.drain(
-            state: &state, batch: &batch,
+            state: &state, batch: &batch, previous: &previous,
             next: { batch in
                 batch.removeAll()
                 defer { stepIndex += 1 }
