@@ -12,11 +12,13 @@ extension EvdevDevice {
     /// Reads everything available now, without blocking, following libevdev's `SYN_DROPPED`
     /// protocol (see ``TouchEvdev/DeviceRead`` and ``EventDrain``).
     ///
-    /// Call it when ``fileDescriptor`` is readable. It reads batches with `read(2)` until
-    /// `EAGAIN`, each event sanitised and tracked as libevdev would (``TouchEvdev/EvdevState``);
-    /// at a `SYN_DROPPED` it has libevdev compute the sync delta from that state, however many
-    /// come: nothing is left behind that no readiness would announce. A removal is a value, not an
-    /// error.
+    /// Call it when ``fileDescriptor`` is readable. It reads batches with `read(2)` until one
+    /// comes short of the room it had (evdev hands over everything it holds, up to the room given:
+    /// a short batch leaves nothing behind, and a next read would only find `EAGAIN`), each event
+    /// sanitised and tracked as libevdev would (``TouchEvdev/EvdevState``); at a `SYN_DROPPED` it
+    /// has libevdev compute the sync delta from that state, however many come, and reads on to
+    /// `EAGAIN`: nothing is left behind that no readiness would announce (the loop's readiness is
+    /// level-triggered). A removal is a value, not an error.
     ///
     /// - Returns: The events and resyncs in order, and whether the device went away.
     /// - Throws: ``SystemError`` from `read` or `libevdev_next_event` for any failure other than
@@ -56,8 +58,9 @@ extension EvdevDevice {
         guard case .done(let bytes) = outcome, bytes > 0 else { return .done }
         // The kernel gives whole events; anything else is a broken device (libevdev: EINVAL).
         guard bytes % size == 0 else { return .failed(SystemError(call: "read", subject: path, errno: EINVAL)) }
-        for ev in buffer.prefix(bytes / size) { batch.append(Self.inputEvent(ev)) }
-        return .read
+        let count = bytes / size
+        for ev in buffer.prefix(count) { batch.append(Self.inputEvent(ev)) }
+        return count < buffer.count ? .readAll : .read
     }
 
     /// libevdev's sync delta from `state` to the kernel's state now: `state` handed to libevdev, a
@@ -90,15 +93,20 @@ extension EvdevDevice {
 }
 
 /// The reading protocol, apart from the device (so that it is tested without one): `read(2)`
-/// batches until `EAGAIN`, every event sanitised and tracked through ``TouchEvdev/EvdevState``
+/// batches until one shows the device had no more (`EAGAIN`, or a batch short of the read's room
+/// with no `SYN_DROPPED` in it), every event sanitised and tracked through ``TouchEvdev/EvdevState``
 /// (an event libevdev would drop is skipped); at a `SYN_DROPPED`, the rest of its batch is
 /// discarded (libevdev discards the events queued after it: the kernel's state replaces them),
 /// the sync delta is read, and reading goes on.
 public enum EventDrain {
     /// What one `read(2)` gave.
     public enum Batch: Equatable, Sendable {
-        /// Events: the batch holds them.
+        /// Events: the batch holds them, and filled the read's room (more may wait).
         case read
+        /// Events, fewer than the read had room for: the batch holds them, and the device held no
+        /// more (evdev hands over all it holds, up to the room given), so no read follows unless
+        /// a `SYN_DROPPED` among them has its delta read.
+        case readAll
         /// `EAGAIN` (or nothing): nothing more now.
         case done
         /// Any other failure (`ENODEV`: the device is gone).
@@ -132,8 +140,10 @@ public enum EventDrain {
             run = []
         }
         while true {
-            switch next(&batch) {
-            case .read:
+            let outcome = next(&batch)
+            switch outcome {
+            case .read, .readAll:
+                var resynced = false
                 if run.isEmpty { run.reserveCapacity(batch.count) }
                 for index in batch.indices {
                     var event = batch[index]
@@ -146,7 +156,14 @@ public enum EventDrain {
                     let (delta, failure) = resync(&state)
                     read.segments.append(.resync(dropped: event, delta: delta))
                     if let failure { return removal(read, failure) }
+                    resynced = true
                     break
+                }
+                // The device held no more: a read now would only find `EAGAIN`. After a resync
+                // the kernel's queue is read on (libevdev's sync may leave events behind it).
+                if outcome == .readAll && !resynced {
+                    flush()
+                    return (read, nil)
                 }
             case .done:
                 flush()

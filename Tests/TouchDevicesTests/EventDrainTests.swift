@@ -12,7 +12,10 @@ import Glibc
 @Suite(.timeLimit(.minutes(10))) struct EventDrainTests {
     /// One scripted `read(2)`.
     enum Step {
+        /// A batch that filled the read's room.
         case batch([InputEvent])
+        /// A batch short of the read's room: the device held no more.
+        case lastBatch([InputEvent])
         case failed(SystemError)
     }
 
@@ -31,6 +34,8 @@ import Glibc
         var error: SystemError?
         var resyncStates: [EvdevState]
         var state: EvdevState
+        /// How many reads the drain made (the last one past the script reads `EAGAIN`).
+        var reads: Int
     }
 
     /// Drains the scripted reads; each resync gives the next of `deltas` (and brings the state to
@@ -50,6 +55,7 @@ import Glibc
                 guard stepIndex < steps.count else { return .done }
                 switch steps[stepIndex] {
                 case .batch(let events): batch = events; return .read
+                case .lastBatch(let events): batch = events; return .readAll
                 case .failed(let error): return .failed(error)
                 }
             },
@@ -60,7 +66,7 @@ import Glibc
                 return (delta, failure)
             })
         #expect(stepIndex <= steps.count + 1, "the drain read \(stepIndex) times")
-        return Outcome(read: result.read, error: result.error, resyncStates: resyncStates, state: state)
+        return Outcome(read: result.read, error: result.error, resyncStates: resyncStates, state: state, reads: stepIndex)
     }
 
     static func screenState() -> EvdevState {
@@ -136,6 +142,22 @@ import Glibc
     @Test func aSpuriousWakeUpReadsNothing() {
         let outcome = drain([])
         #expect(outcome.read == DeviceRead() && outcome.error == nil && outcome.resyncStates.isEmpty)
+    }
+
+    @Test func aBatchShortOfTheReadsRoomEndsTheDrainWithoutAnotherRead() {
+        let down = [Self.abs(AbsCode.mtTrackingID, 5), Self.abs(AbsCode.mtPositionX, 10), Self.report]
+        let later = [Self.abs(AbsCode.mtPositionX, 20), Self.report]
+        let outcome = drain([.batch(down), .lastBatch(later), .batch([Self.report])])
+        #expect(outcome.read.segments == [.events(down + later)], "what came after the short batch waits for the next readiness")
+        #expect(outcome.reads == 2, "no read after the short batch")
+    }
+
+    @Test func aShortBatchWithADropReadsOnAfterItsDelta() {
+        let delta = [Self.abs(AbsCode.mtPositionX, 20), Self.report]
+        let after = [Self.abs(AbsCode.mtPositionX, 30), Self.report]
+        let outcome = drain([.lastBatch([Self.report, Self.dropped]), .lastBatch(after)], deltas: [(delta, nil)])
+        #expect(outcome.read.segments == [.events([Self.report]), .resync(dropped: Self.dropped, delta: delta), .events(after)])
+        #expect(outcome.reads == 2, "the short batch after the resync ends the drain")
     }
 }
 
