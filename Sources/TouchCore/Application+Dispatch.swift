@@ -89,7 +89,7 @@ extension Application {
         let hit = tree.hitTest(contact.location, onDisplayOf: frame.window, traced: tracesHitTests)
         let window = hit?.window ?? frame.window
         let view = hit?.view
-        let ppm = tree.windowProperties(of: window)?.pointsPerMillimetre ?? WindowProperties.defaultPointsPerMillimetre
+        let ppm = tree.pointsPerMillimetre(of: window)
         let tapCount = taps.tapCount(window: window, location: contact.location, time: frame.timestamp, pointsPerMillimetre: ppm)
         let delivery = deliveryDecision(for: view, in: window)
         let touch = Touch(
@@ -142,7 +142,7 @@ extension Application {
     /// have some, from whether one of those views is exclusive-touch (as it is now).
     private func deliveryDecision(for view: ResponderID?, in window: ResponderID) -> TouchDelivery {
         guard let view, let flags = tree.touchFlags(of: view) else { return .noView }
-        guard let delivered = live.delivered[window], delivered.count > 0 else { return .delivered }
+        guard let delivered = live.deliveredTouches(in: window), delivered.count > 0 else { return .delivered }
         let onView = delivered.byView[view] ?? 0
         if !flags.multipleTouch && onView > 0 { return .multipleTouchDisabled }
         guard delivered.count > onView else { return .delivered }
@@ -231,10 +231,8 @@ extension Application {
         for i in changed {
             switch live[i].touch.phase {
             case .ended:
-                let entry = live[i]
-                let ppm = entry.touch.window.flatMap { tree.windowProperties(of: $0)?.pointsPerMillimetre }
-                    ?? WindowProperties.defaultPointsPerMillimetre
-                taps.touchEnded(entry.touch, farthestDistance: entry.farthestDistance, pointsPerMillimetre: ppm)
+                let ppm = live[i].touch.window.map { tree.pointsPerMillimetre(of: $0) } ?? WindowProperties.defaultPointsPerMillimetre
+                taps.touchEnded(live[i].touch, farthestDistance: live[i].farthestDistance, pointsPerMillimetre: ppm)
                 finished.append(i)
             case .cancelled:
                 statistics.touchesCancelled += 1

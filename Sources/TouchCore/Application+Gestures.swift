@@ -3,7 +3,7 @@ extension Application {
     /// - Throws: ``ViewTreeError/unknownView(_:)`` when the view is not in the tree.
     public mutating func addGestureRecognizer(_ spec: GestureRecognizerSpec) throws(ViewTreeError) {
         guard let window = tree.window(of: spec.view), tree.kind(of: spec.view) != nil else { throw .unknownView(spec.view) }
-        let ppm = tree.windowProperties(of: window)?.pointsPerMillimetre ?? WindowProperties.defaultPointsPerMillimetre
+        let ppm = tree.pointsPerMillimetre(of: window)
         gestures.add(GestureRecognizer(spec: spec, pointsPerMillimetre: ppm, tapSettings: settings.tap))
     }
 

@@ -16,9 +16,13 @@ extension Application {
         private var byKey: [TouchKey: Int] = [:]
         private var byID: [TouchID: Int] = [:]
         private var isIndexed = false
-        /// The delivered touches of each window, by window (a window whose touches have all lifted
-        /// keeps its entry, with a count of 0).
-        private(set) var delivered: [ResponderID: DeliveredTouches] = [:]
+        /// The delivered touches of each window that has had some, in the order they came (a
+        /// window whose touches have all lifted keeps its entry, with a count of 0, while there
+        /// are few): a kiosk has a handful of windows, and going through a short list costs less
+        /// than hashing a window's name at every touch-down and lift.
+        private var delivered: [(window: ResponderID, touches: DeliveredTouches)] = []
+        /// Beyond this many windows with entries, a window's entry goes when its last touch lifts.
+        static let deliveredWindowsKeptAtMost = 8
         /// The contacts the last touches event updated or began: every other touch down is
         /// stationary, without coalesced samples.
         var unsettled: [TouchKey] = []
@@ -29,7 +33,8 @@ extension Application {
 
         var count: Int { entries.count }
 
-        /// Reads or changes the touch at `i` in place.
+        /// Reads or changes the touch at `i` in place (a read borrows it: a getter would copy the
+        /// whole touch, retaining its strings and lists, to read one field).
         subscript(i: Int) -> LiveTouch {
             get { entries[i] }
             _modify { yield &entries[i] }
@@ -111,12 +116,22 @@ extension Application {
             }
         }
 
-        /// Changes the delivered touches of `window`. Taken out and put back rather than changed
-        /// through the dictionary's subscript, whose accessor allocates its frame on the heap.
+        /// The delivered touches of `window`, if it has had some.
+        func deliveredTouches(in window: ResponderID) -> DeliveredTouches? {
+            for i in delivered.indices where delivered[i].window == window { return delivered[i].touches }
+            return nil
+        }
+
+        /// Changes the delivered touches of `window` in place.
         private mutating func changeDelivered(of window: ResponderID, _ change: (inout DeliveredTouches) -> Void) {
-            var touches = delivered.removeValue(forKey: window) ?? DeliveredTouches()
-            change(&touches)
-            delivered[window] = touches
+            guard let i = delivered.firstIndex(where: { $0.window == window }) else {
+                var touches = DeliveredTouches()
+                change(&touches)
+                delivered.append((window, touches))
+                return
+            }
+            change(&delivered[i].touches)
+            if delivered[i].touches.count == 0 && delivered.count > Self.deliveredWindowsKeptAtMost { delivered.remove(at: i) }
         }
 
         /// Makes the touches the last event changed stand still, without coalesced samples, as
@@ -137,15 +152,26 @@ extension Application {
         /// The views with delivered touches, and how many each has.
         private(set) var byView: [ResponderID: Int] = [:]
 
+        // The view's entry is found once and changed through its index (a look-up and a store
+        // would hash the view's name twice).
+
         mutating func add(_ view: ResponderID) {
             count += 1
-            byView[view] = (byView[view] ?? 0) + 1
+            if let i = byView.index(forKey: view) {
+                byView.values[i] += 1
+            } else {
+                byView[view] = 1
+            }
         }
 
         mutating func remove(_ view: ResponderID) {
             count -= 1
-            let left = (byView[view] ?? 1) - 1
-            byView[view] = left > 0 ? left : nil
+            guard let i = byView.index(forKey: view) else { return }
+            if byView.values[i] > 1 {
+                byView.values[i] -= 1
+            } else {
+                byView.remove(at: i)
+            }
         }
     }
 

@@ -297,6 +297,14 @@ public struct ViewTree: Sendable {
         nodeIndex[id].flatMap { nodes[Int($0)].window }
     }
 
+    /// A window's points per millimetre (the default when `id` is no window), read in place: a
+    /// touch-down and a lift ask for it, and copying the window's properties out would retain
+    /// their strings.
+    public func pointsPerMillimetre(of id: ResponderID) -> Double {
+        guard let index = nodeIndex[id] else { return WindowProperties.defaultPointsPerMillimetre }
+        return nodes[Int(index)].window?.pointsPerMillimetre ?? WindowProperties.defaultPointsPerMillimetre
+    }
+
     /// A window's refresh rate (0 when `id` is no window), read in place: it is asked for every
     /// input frame, and copying the window's properties out would retain their strings.
     public func refreshRate(of id: ResponderID) -> Double {

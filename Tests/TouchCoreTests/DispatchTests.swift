@@ -181,6 +181,42 @@ import TouchCore
         #expect(r4[0].calls.filter { $0.responder == "blue" }.map(\.touches) == [[3]])
     }
 
+    @Test func eachOfManyWindowsCountsItsOwnDeliveredTouchesAsTheyComeAndGo() throws {
+        // More windows than keep an entry once their touches have lifted: entries go and come back.
+        // Each window has two views without multiple touch, left and right.
+        let windows = 12
+        var tree = ViewTree()
+        for k in 0..<windows {
+            try tree.addWindow(ResponderID("w\(k)"), WindowProperties(size: Size(width: 100, height: 100), display: "d\(k)"))
+            try tree.addView(ResponderID("left\(k)"), parent: ResponderID("w\(k)"), view(rect(0, 0, 50, 100)))
+            try tree.addView(ResponderID("right\(k)"), parent: ResponderID("w\(k)"), view(rect(50, 0, 50, 100)))
+        }
+        var app = Application(tree: tree)
+        var t = 1.0
+        func send(_ id: UInt64, _ phase: TouchPhase, x: Double, in k: Int) -> DispatchReport? {
+            t += 0.01
+            return app.send(frame(t, contact(id, phase, x, 50), device: "dev\(k)", window: ResponderID("w\(k)"))).first
+        }
+        func land(_ id: UInt64, x: Double = 25, in k: Int) -> TouchDelivery? { send(id, .began, x: x, in: k)?.hits.first?.delivery }
+        func lift(_ id: UInt64, x: Double = 25, in k: Int) { _ = send(id, .ended, x: x, in: k) }
+        for round in 0..<3 {
+            let base = UInt64(round * 100)
+            for k in 0..<windows { #expect(land(base + UInt64(k), in: k) == .delivered, "round \(round), window \(k)") }
+            for k in [0, windows - 1] {
+                // A second finger on the other view is delivered; on the same view it is not.
+                #expect(land(base + 50, x: 75, in: k) == .delivered)
+                #expect(land(base + 51, in: k) == .multipleTouchDisabled)
+                lift(base + 51, in: k)
+                lift(base + 50, x: 75, in: k)
+                // The first finger is still down: its window still counts it.
+                #expect(land(base + 52, in: k) == .multipleTouchDisabled, "round \(round), window \(k)")
+                lift(base + 52, in: k)
+            }
+            for k in 0..<windows { lift(base + UInt64(k), in: k) }
+            #expect(app.activeTouches.isEmpty)
+        }
+    }
+
     @Test func exclusiveTouchBlocksOtherViewsOfTheWindow() throws {
         var tree = seedExperimentTree()
         try tree.updateView("green") { $0.isExclusiveTouch = true }
