@@ -41,6 +41,7 @@ extension Daemon: ScheduledDispatch {
                     hitsSent = false
                 })
         }
+        publication.releaseMessages()
         rearmTimers()
     }
 

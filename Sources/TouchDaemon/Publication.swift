@@ -24,6 +24,13 @@ struct Publication: ~Copyable {
         MessageEncoder.hitMessages(hits, interest: interest, batch: &batch)
     }
 
+    /// Lets go of the batch's messages, keeping its room: called once they are queued for the
+    /// clients, so that the next touch-down's hits are written without first clearing the last
+    /// event's messages (a release for each and its views).
+    mutating func releaseMessages() {
+        batch.removeAll()
+    }
+
     /// The input-rate messages of the waiting moves' new samples, as whole touches (the `input`
     /// form, and the `frames` form if wanted too); they are marked sent.
     mutating func arrivalMessages(of moves: [[Touch]]) -> [OutboundMessage] {
