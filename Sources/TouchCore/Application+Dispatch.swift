@@ -16,8 +16,9 @@ extension Application {
         // last event changed may not, so only they are looked at.
         settleTouches()
         // The changed touches' places in `live`: none leaves it before `deliver` retires them.
+        // (Put back before the return, not in a `defer`: a report returned past a `defer` is
+        // copied whole, every list of it retained and the original released.)
         var changed = Self.take(&scratch.changed)
-        defer { Self.putBack(&changed, into: &scratch.changed) }
         // The contacts of this frame so far (all of one device).
         var seen = SeenContacts(capacity: frame.contacts.count)
         report.hits = Self.take(&scratch.reportHits)
@@ -32,6 +33,7 @@ extension Application {
         if !report.hits.isEmpty { hitsReady(report.hits) }
         scratch.reportHits = report.hits
         deliver(changed, report: &report)
+        Self.putBack(&changed, into: &scratch.changed)
         return report
     }
 
