@@ -52,11 +52,15 @@ public struct OutboundMessage: Hashable, Sendable {
             topic: topic, views: ViewList(views), action: action, droppable: droppable, storage: storage, range: 0..<storage.bytes.count)
     }
 
-    init(topic: Topic?, views: ViewList, action: String?, droppable: Bool, storage: MessageStorage, range: Range<Int>) {
+    init(
+        topic: Topic?, views: ViewList, action: String?, droppable: Bool, touchForms: TouchForms = .all, storage: MessageStorage,
+        range: Range<Int>
+    ) {
         self.topic = topic
         self.viewList = views
         self.action = action
         self.droppable = droppable
+        self.touchForms = touchForms
         self.storage = storage
         self.range = range
     }
@@ -206,10 +210,11 @@ public struct MessageBatch: ~Copyable {
         let start = writer.byteCount
         writer.beginMembers()
         body(&writer)
-        var message = OutboundMessage(
-            topic: topic, views: viewList, action: action, droppable: droppable, storage: .empty, range: start..<writer.byteCount)
-        message.touchForms = touchForms
-        messages.append(message)
+        // Made in place in the list (a message made first and appended was copied twice).
+        messages.append(
+            OutboundMessage(
+                topic: topic, views: viewList, action: action, droppable: droppable, touchForms: touchForms, storage: .empty,
+                range: start..<writer.byteCount))
     }
 
     /// Adds a message made of a JSON object's members.
