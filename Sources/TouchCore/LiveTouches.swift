@@ -33,8 +33,7 @@ extension Application {
 
         var count: Int { entries.count }
 
-        /// Reads or changes the touch at `i` in place (a read borrows it: a getter would copy the
-        /// whole touch, retaining its strings and lists, to read one field).
+        /// Reads or changes the touch at `i` in place.
         subscript(i: Int) -> LiveTouch {
             get { entries[i] }
             _modify { yield &entries[i] }
