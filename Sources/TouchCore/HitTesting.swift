@@ -99,7 +99,7 @@ extension ViewTree {
     ///   - traced: whether to record every view visited (costs allocations).
     /// - Returns: `nil` when `window` is not a window of this tree.
     public func hitTest(_ point: Point, inWindow window: ResponderID, traced: Bool = false) -> HitTestResult? {
-        guard let index = nodeIndex[window], nodes[Int(index)].window != nil else { return nil }
+        guard let index = nodeIndex[window], isWindowNode(Int(index)) else { return nil }
         var trace: [HitTestStep] = []
         let hit = hitTest(node: index, point: point, traced: traced, trace: &trace)
         let hitID = hit.map { nodes[Int($0)].id }
@@ -111,7 +111,7 @@ extension ViewTree {
     /// in turn: the first window whose hit-test returns a view receives the touch. Hidden windows
     /// are not asked (nor traced).
     public func hitTest(_ point: Point, onDisplayOf window: ResponderID, traced: Bool = false) -> HitTestResult? {
-        guard let windowIndex = nodeIndex[window], nodes[Int(windowIndex)].window != nil else { return nil }
+        guard let windowIndex = nodeIndex[window], isWindowNode(Int(windowIndex)) else { return nil }
         // The only window, untraced (most touch-downs): no window list, no trace.
         if !traced && windowIDs.count == 1 {
             var none: [HitTestStep] = []

@@ -11,11 +11,12 @@ extension ViewTree {
         if id == appDelegateID { return nil }
         if id == applicationID { return appDelegateID }
         if let index = nodeIndex[id] {
-            let node = nodes[Int(index)]
-            if node.window != nil { return applicationID }
-            if let next = node.properties.nextResponder, kind(of: next) != nil { return next }
-            if let controller = node.rootOf { return controller }
-            return nodes[Int(node.parent)].id
+            // Read in place: a copy of the node would retain each of its parts.
+            let i = Int(index)
+            if isWindowNode(i) { return applicationID }
+            if let next = nodes[i].properties.nextResponder, kind(of: next) != nil { return next }
+            if let controller = nodes[i].rootOf { return controller }
+            return nodes[Int(nodes[i].parent)].id
         }
         if let controller = controllers[id] {
             if let next = controller.nextResponder, kind(of: next) != nil { return next }
@@ -38,7 +39,7 @@ extension ViewTree {
         var current: ResponderID? = first
         // From a view, up its superviews by index (no name look-ups; views cannot repeat) until a
         // controller's root view or the window.
-        if let start = nodeIndex[first], nodes[Int(start)].window == nil {
+        if let start = nodeIndex[first], !isWindowNode(Int(start)) {
             var i = Int(start)
             while true {
                 chain.append(nodes[i].id)
@@ -51,7 +52,7 @@ extension ViewTree {
                     break
                 }
                 i = Int(nodes[i].parent)
-                if nodes[i].window != nil {
+                if isWindowNode(i) {
                     chain.append(nodes[i].id)
                     current = applicationID
                     break

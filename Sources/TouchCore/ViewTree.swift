@@ -297,6 +297,11 @@ public struct ViewTree: Sendable {
         nodeIndex[id].flatMap { nodes[Int($0)].window }
     }
 
+    /// Whether the node at `index` is a window: windows alone have no superview. Read in place,
+    /// where `nodes[i].window != nil` would copy the window's properties out to compare them.
+    @inline(__always)
+    func isWindowNode(_ index: Int) -> Bool { nodes[index].parent < 0 }
+
     /// A window's points per millimetre (the default when `id` is no window), read in place: a
     /// touch-down and a lift ask for it, and copying the window's properties out would retain
     /// their strings.
