@@ -3,8 +3,15 @@ extension Application {
     /// touches delivered to their views' responder chains grouped as UIKit groups them. The hit
     /// records of the touches that began go to `hitsReady` before anything is delivered.
     mutating func dispatchTouches(_ frame: InputFrame, hitsReady: ([HitRecord]) -> Void) -> DispatchReport {
-        statistics.eventsDispatched += 1
+        // Filled in place and returned from here: returned from the function that fills it, the
+        // whole report was copied (every list of it retained) and the original destroyed.
         var report = DispatchReport(event: Event(type: .touches, timestamp: frame.timestamp, allTouches: []))
+        dispatchTouches(frame, into: &report, hitsReady: hitsReady)
+        return report
+    }
+
+    private mutating func dispatchTouches(_ frame: InputFrame, into report: inout DispatchReport, hitsReady: ([HitRecord]) -> Void) {
+        statistics.eventsDispatched += 1
         if recordsResponderCalls {
             // Each changed touch's call walks a responder chain of a handful of responders.
             report.calls.reserveCapacity(8 * frame.contacts.count)
@@ -16,8 +23,6 @@ extension Application {
         // last event changed may not, so only they are looked at.
         settleTouches()
         // The changed touches' places in `live`: none leaves it before `deliver` retires them.
-        // (Put back before the return, not in a `defer`: a report returned past a `defer` is
-        // copied whole, every list of it retained and the original released.)
         var changed = Self.take(&scratch.changed)
         // The contacts of this frame so far (all of one device).
         var seen = SeenContacts(capacity: frame.contacts.count)
@@ -34,7 +39,6 @@ extension Application {
         scratch.reportHits = report.hits
         deliver(changed, report: &report)
         Self.putBack(&changed, into: &scratch.changed)
-        return report
     }
 
     /// Updates the live touch of `contact`, or begins one if it lands; returns the touch's place in
