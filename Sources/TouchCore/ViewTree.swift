@@ -104,7 +104,7 @@ public struct ViewTree: Sendable {
         throws(ViewTreeError)
     {
         try checkFresh(id)
-        guard let viewIndex = nodeIndex[properties.view], nodes[Int(viewIndex)].window == nil else {
+        guard let viewIndex = nodeIndex[properties.view], !isWindowNode(Int(viewIndex)) else {
             throw .unknownView(properties.view)
         }
         if let owner = nodes[Int(viewIndex)].rootOf {
@@ -119,7 +119,7 @@ public struct ViewTree: Sendable {
     public mutating func setRootController(_ controller: ResponderID?, of window: ResponderID)
         throws(ViewTreeError)
     {
-        guard let index = nodeIndex[window], nodes[Int(index)].window != nil else {
+        guard let index = nodeIndex[window], isWindowNode(Int(index)) else {
             throw .unknownWindow(window)
         }
         if let controller, controllers[controller] == nil { throw .unknownController(controller) }
@@ -131,7 +131,7 @@ public struct ViewTree: Sendable {
     public mutating func updateView(_ id: ResponderID, _ change: (inout ViewProperties) -> Void)
         throws(ViewTreeError)
     {
-        guard let index = nodeIndex[id], nodes[Int(index)].window == nil else { throw .unknownView(id) }
+        guard let index = nodeIndex[id], !isWindowNode(Int(index)) else { throw .unknownView(id) }
         let parent = Int(nodes[Int(index)].parent)
         guard nodes[parent].grid != nil else {
             change(&nodes[Int(index)].properties)
@@ -154,7 +154,7 @@ public struct ViewTree: Sendable {
     /// - Throws: ``ViewTreeError/unknownView(_:)`` when `id` is not a view.
     @discardableResult
     public mutating func removeView(_ id: ResponderID) throws(ViewTreeError) -> [ResponderID] {
-        guard let index = nodeIndex[id], nodes[Int(index)].window == nil else { throw .unknownView(id) }
+        guard let index = nodeIndex[id], !isWindowNode(Int(index)) else { throw .unknownView(id) }
         let parent = Int(nodes[Int(index)].parent)
         nodes[parent].children.removeAll { $0 == index }
         if let placement = nodes[parent].grid?.placement(of: gridArea(of: index)) {
@@ -220,10 +220,10 @@ public struct ViewTree: Sendable {
     /// The depth of a node: 0 for a window, 1 for its subviews, and so on.
     private func depth(ofNode index: Int32) -> Int {
         var depth = 0
-        var current = nodes[Int(index)]
-        while current.window == nil, current.parent >= 0 {
+        var current = index
+        while !isWindowNode(Int(current)) {
             depth += 1
-            current = nodes[Int(current.parent)]
+            current = nodes[Int(current)].parent
         }
         return depth
     }
@@ -272,7 +272,7 @@ public struct ViewTree: Sendable {
 
     /// What kind of responder `id` names, or `nil` when the tree has no such responder.
     public func kind(of id: ResponderID) -> ResponderKind? {
-        if let index = nodeIndex[id] { return nodes[Int(index)].window == nil ? .view : .window }
+        if let index = nodeIndex[id] { return isWindowNode(Int(index)) ? .window : .view }
         if controllers[id] != nil { return .controller }
         if id == applicationID { return .application }
         if id == appDelegateID { return .appDelegate }
@@ -297,8 +297,9 @@ public struct ViewTree: Sendable {
         nodeIndex[id].flatMap { nodes[Int($0)].window }
     }
 
-    /// Whether the node at `index` is a window: windows alone have no superview. Read in place,
-    /// where `nodes[i].window != nil` would copy the window's properties out to compare them.
+    /// Whether the node at `index` is a window: windows alone have no superview. The one way the
+    /// tree tells a window: read in place, where `nodes[i].window != nil` would copy the window's
+    /// properties out to compare them.
     @inline(__always)
     func isWindowNode(_ index: Int) -> Bool { nodes[index].parent < 0 }
 
