@@ -240,11 +240,12 @@ extension ViewTree {
     /// every subview UIKit would visit.
     private func hitSubviews(of index: Int32, point: Point, traced: Bool, trace: inout [HitTestStep]) -> Int32? {
         if !traced, usesSubviewIndex, nodes[Int(index)].grid != nil {
-            return nodes[Int(index)].grid!.firstCandidate(at: point) { child in
-                var none: [HitTestStep] = []
-                let local = self.point(point, intoNode: child)
-                return hitTest(node: child, point: local, traced: false, trace: &none)
+            var walk = nodes[Int(index)].grid!.candidates(at: point)
+            var none: [HitTestStep] = []
+            while let child = nodes[Int(index)].grid!.next(&walk) {
+                if let hit = hitTest(node: child, point: self.point(point, intoNode: child), traced: false, trace: &none) { return hit }
             }
+            return nil
         }
         let children = nodes[Int(index)].children
         for child in children.reversed() {

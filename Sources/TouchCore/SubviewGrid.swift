@@ -32,8 +32,9 @@ struct SubviewGrid: Sendable {
         case everywhere
     }
 
-    /// Superviews with at least this many subviews are indexed; below it a scan is as fast.
-    static let threshold = 32
+    /// Superviews with at least this many subviews are indexed; below it a scan is as fast (at 16
+    /// and 20 subviews, a row of buttons and a stack of rows, the index halves a hit-test).
+    static let threshold = 8
 
     /// A subview covering more cells than this is listed once, as a candidate everywhere, so that
     /// many large overlapping subviews (full-screen overlays) cost memory in proportion to their
@@ -150,30 +151,37 @@ struct SubviewGrid: Sendable {
         }
     }
 
-    /// Calls `body` with every subview whose hit area may contain `point`, topmost first, until it
-    /// returns a result.
-    func firstCandidate<T>(at point: Point, _ body: (Int32) -> T?) -> T? {
+    /// A walk through the subviews whose hit area may contain a point, topmost first: the point's
+    /// cell's list and the list of subviews placed everywhere, merged from their ends (the larger
+    /// index is on top). Made by ``candidates(at:)``, advanced by ``next(_:)``.
+    struct Candidates {
+        /// The point's cell, in ``cells``.
+        fileprivate let cell: Int
+        /// The next places to look at in the cell's list and in ``everywhere`` (-1: none left).
+        fileprivate var inCell: Int
+        fileprivate var inEverywhere: Int
+    }
+
+    /// The subviews whose hit area may contain `point`, to be read topmost first with ``next(_:)``.
+    /// A walk rather than a closure called with each: a closure calling back into the tree
+    /// captured a copy of it on every hit-test.
+    func candidates(at point: Point) -> Candidates {
         let c = Self.cell(point.x, origin: minX, size: cellWidth, count: columns)
         let r = Self.cell(point.y, origin: minY, size: cellHeight, count: rows)
-        return cells[r * columns + c].withUnsafeBufferPointer { cell in
-            everywhere.withUnsafeBufferPointer { all in
-                // Merge the two ascending lists from their ends: the larger index is on top.
-                var i = cell.count - 1
-                var j = all.count - 1
-                while i >= 0 || j >= 0 {
-                    let next: Int32
-                    if j < 0 || (i >= 0 && cell[i] > all[j]) {
-                        next = cell[i]
-                        i -= 1
-                    } else {
-                        next = all[j]
-                        j -= 1
-                    }
-                    if let result = body(next) { return result }
-                }
-                return nil
-            }
+        let cell = r * columns + c
+        return Candidates(cell: cell, inCell: cells[cell].count - 1, inEverywhere: everywhere.count - 1)
+    }
+
+    /// The next subview of `walk`, or `nil` when none is left.
+    func next(_ walk: inout Candidates) -> Int32? {
+        let i = walk.inCell, j = walk.inEverywhere
+        if i >= 0 && (j < 0 || cells[walk.cell][i] > everywhere[j]) {
+            walk.inCell = i - 1
+            return cells[walk.cell][i]
         }
+        guard j >= 0 else { return nil }
+        walk.inEverywhere = j - 1
+        return everywhere[j]
     }
 
     /// The cell of coordinate `v`, with everything outside clamped onto the first or last cell.
