@@ -153,6 +153,8 @@ extension Application {
         if !flags.multipleTouch && onView > 0 { return .multipleTouchDisabled }
         guard delivered.count > onView else { return .delivered }
         if flags.exclusiveTouch { return .exclusiveTouchElsewhere }
+        // No view is exclusive-touch: nothing to look for (a look-up per view touched, per touch-down).
+        guard tree.exclusiveTouchViewCount > 0 else { return .delivered }
         for other in delivered.byView.keys where other != view && tree.touchFlags(of: other)?.exclusiveTouch == true {
             return .exclusiveTouchElsewhere
         }

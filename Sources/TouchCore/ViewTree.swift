@@ -28,6 +28,9 @@ public struct ViewTree: Sendable {
     var nodeIndex: [ResponderID: Int32] = [:]
     /// How many of ``nodes`` are removed.
     private var removedNodeCount = 0
+    /// How many live windows and views are exclusive-touch: while none is, a touch-down need not
+    /// look at the other views touched in its window (most layouts have none).
+    private(set) var exclusiveTouchViewCount = 0
     var controllers: [ResponderID: ControllerProperties] = [:]
     /// Windows in the order they were added.
     public private(set) var windowIDs: [ResponderID] = []
@@ -61,6 +64,7 @@ public struct ViewTree: Sendable {
                 window: properties, windowIndex: index, rootOf: nil, isRemoved: false))
         nodeIndex[id] = index
         windowIDs.append(id)
+        if properties.viewProperties.isExclusiveTouch { exclusiveTouchViewCount += 1 }
     }
 
     /// How deep a view may be nested: a window's subviews are at depth 1, theirs at 2, and so on.
@@ -93,6 +97,7 @@ public struct ViewTree: Sendable {
                 windowIndex: nodes[Int(parentIndex)].windowIndex, rootOf: nil, isRemoved: false))
         nodes[Int(parentIndex)].children.append(index)
         nodeIndex[id] = index
+        if properties.isExclusiveTouch { exclusiveTouchViewCount += 1 }
         indexNewSubview(index, of: parentIndex)
     }
 
@@ -133,6 +138,11 @@ public struct ViewTree: Sendable {
     {
         guard let index = nodeIndex[id], !isWindowNode(Int(index)) else { throw .unknownView(id) }
         let parent = Int(nodes[Int(index)].parent)
+        let wasExclusive = nodes[Int(index)].properties.isExclusiveTouch
+        defer {
+            let isExclusive = nodes[Int(index)].properties.isExclusiveTouch
+            if isExclusive != wasExclusive { exclusiveTouchViewCount += isExclusive ? 1 : -1 }
+        }
         guard nodes[parent].grid != nil else {
             change(&nodes[Int(index)].properties)
             return
@@ -167,6 +177,7 @@ public struct ViewTree: Sendable {
             removed.append(node.id)
             nodeIndex[node.id] = nil
             nodes[Int(next)].isRemoved = true
+            if node.properties.isExclusiveTouch { exclusiveTouchViewCount -= 1 }
             if let controller = node.rootOf {
                 controllers[controller] = nil
                 controllerIDs.removeAll { $0 == controller }

@@ -236,6 +236,34 @@ import TouchCore
         #expect(plain.send(frame(1.1, contact(1, .stationary, 230, 130), contact(2, .began, 70, 150)))[0].hits[0].delivery == .delivered)
     }
 
+    @Test func exclusiveTouchIsKeptTrackOfAsViewsAreChangedAndRemoved() throws {
+        // A touch-down looks at the other touched views only while some view is exclusive-touch:
+        // the tree's count of them must follow every change, or a touch would be let through.
+        var tree = seedExperimentTree()
+        try tree.updateView("green") { $0.isExclusiveTouch = true }
+        try tree.updateView("black") { $0.isExclusiveTouch = true }
+        var app = Application(tree: tree)
+        _ = try app.removeView("black", timestamp: InputTime(seconds: 0.5))
+        try app.updateView("green") { $0.alpha = 0.9 }
+        try app.updateView("orange") { $0.isExclusiveTouch = false }
+        _ = app.send(frame(1.0, contact(1, .began, 230, 130)))
+        let onBlue = app.send(frame(1.1, contact(1, .stationary, 230, 130), contact(2, .began, 70, 150)))
+        #expect(onBlue[0].hits[0].delivery == .exclusiveTouchElsewhere)
+        _ = app.send(frame(1.2, contact(1, .ended, 230, 130), contact(2, .ended, 70, 150)))
+        // Exclusive touch moved from green to blue between events.
+        try app.updateView("green") { $0.isExclusiveTouch = false }
+        try app.updateView("blue") { $0.isExclusiveTouch = true }
+        _ = app.send(frame(2.0, contact(3, .began, 70, 150)))
+        let onGreen = app.send(frame(2.1, contact(3, .stationary, 70, 150), contact(4, .began, 230, 130)))
+        #expect(onGreen[0].hits[0].delivery == .exclusiveTouchElsewhere)
+        _ = app.send(frame(2.2, contact(3, .ended, 70, 150), contact(4, .ended, 230, 130)))
+        // None left: both delivered.
+        try app.updateView("blue") { $0.isExclusiveTouch = false }
+        _ = app.send(frame(3.0, contact(5, .began, 70, 150)))
+        let free = app.send(frame(3.1, contact(5, .stationary, 70, 150), contact(6, .began, 230, 130)))
+        #expect(free[0].hits[0].delivery == .delivered)
+    }
+
     @Test func theHitViewIsFixedForTheTouchsLife() throws {
         var app = Application(tree: seedExperimentTree())
         _ = app.send(frame(1.0, contact(1, .began, 70, 150)))
