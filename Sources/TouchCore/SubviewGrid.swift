@@ -84,10 +84,7 @@ struct SubviewGrid: Sendable {
         if !(y0 <= y1) { (y0, y1) = (0, 1) }
         let width = max(x1 - x0, 1)
         let height = max(y1 - y0, 1)
-        // About one cell per subview, shaped like the area they cover.
-        let n = Double(max(areas.count, 1))
-        let columns = min(max(Int((n * width / height).squareRoot().rounded(.up)), 1), 256)
-        let rows = min(max(Int((n / Double(columns)).rounded(.up)), 1), 256)
+        let (columns, rows) = Self.shape(width: width, height: height, areas: areas.map { $0.1 })
         minX = x0
         minY = y0
         cellWidth = width / Double(columns)
@@ -98,6 +95,26 @@ struct SubviewGrid: Sendable {
         builtFor = children.count
         for (child, rect) in areas { insert(child, at: placement(of: rect)) }
         for child in anywhere { insert(child, at: .everywhere) }
+    }
+
+    /// The grid's columns and rows for subviews with hit areas `areas` covering `width` x `height`:
+    /// cells the size of a typical (median) subview, so that a stack of full-width rows or a row
+    /// of buttons lists about one subview per cell; about one cell per subview, shaped like the
+    /// area, when the subviews have no typical size or that would make far more cells than
+    /// subviews.
+    static func shape(width: Double, height: Double, areas: [Rect]) -> (columns: Int, rows: Int) {
+        let n = Double(max(areas.count, 1))
+        func clamped(_ v: Double) -> Int { Int(rounding: v, .toNearestOrAwayFromZero, clampedTo: 1...256) }
+        func median(_ values: [Double]) -> Double? {
+            let finite = values.filter { $0.isFinite && $0 > 0 }.sorted()
+            return finite.isEmpty ? nil : finite[finite.count / 2]
+        }
+        if let w = median(areas.map(\.size.width)), let h = median(areas.map(\.size.height)) {
+            let columns = clamped(width / w), rows = clamped(height / h)
+            if Double(columns * rows) <= 4 * n { return (columns, rows) }
+        }
+        let columns = clamped((n * width / height).squareRoot().rounded(.up))
+        return (columns, clamped((n / Double(columns)).rounded(.up)))
     }
 
     /// Where a subview that answers in `area` is listed.
