@@ -95,9 +95,10 @@ extension Application {
         let hit = tree.hitTest(contact.location, onDisplayOf: frame.window, traced: tracesHitTests)
         let window = hit?.window ?? frame.window
         let view = hit?.view
-        let ppm = tree.pointsPerMillimetre(of: window)
+        // The window and view are read by their places in the tree, which the hit-test found.
+        let ppm = hit.map { tree.pointsPerMillimetre(ofNode: $0.windowNode) } ?? tree.pointsPerMillimetre(of: window)
         let tapCount = taps.tapCount(window: window, location: contact.location, time: frame.timestamp, pointsPerMillimetre: ppm)
-        let delivery = deliveryDecision(for: view, in: window)
+        let delivery = deliveryDecision(for: view, node: hit?.viewNode, in: window)
         let touch = Touch(
             id: nextTouchID, device: frame.device, contact: contact.id, phase: .began, timestamp: frame.timestamp,
             tapCount: tapCount, majorRadius: contact.majorRadius, majorRadiusTolerance: contact.majorRadiusTolerance,
@@ -143,11 +144,13 @@ extension Application {
         entry.farthestDistance = max(entry.farthestDistance, contact.location.distance(to: entry.touch.beganLocationInWindow))
     }
 
-    /// Whether a touch landing on `view` is delivered, given the touches already down in `window`:
-    /// found from the window's count of delivered touches by view, and, only when other views
-    /// have some, from whether one of those views is exclusive-touch (as it is now).
-    private func deliveryDecision(for view: ResponderID?, in window: ResponderID) -> TouchDelivery {
-        guard let view, let flags = tree.touchFlags(of: view) else { return .noView }
+    /// Whether a touch landing on `view` (at `node` in the tree) is delivered, given the touches
+    /// already down in `window`: found from the window's count of delivered touches by view, and,
+    /// only when other views have some, from whether one of those views is exclusive-touch (as it
+    /// is now).
+    private func deliveryDecision(for view: ResponderID?, node: Int32?, in window: ResponderID) -> TouchDelivery {
+        guard let view, let node else { return .noView }
+        let flags = tree.touchFlags(ofNode: node)
         guard let delivered = live.deliveredTouches(in: window), delivered.count > 0 else { return .delivered }
         let onView = delivered.byView[view] ?? 0
         if !flags.multipleTouch && onView > 0 { return .multipleTouchDisabled }

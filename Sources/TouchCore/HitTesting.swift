@@ -84,6 +84,10 @@ public struct HitTestResult: Hashable, Sendable {
     public var pointInView: Point?
     /// Every view visited and its result (empty unless a trace was asked for).
     public var trace: [HitTestStep]
+    /// Where `window` and `view` are in the tree that answered, for reads of them by index that
+    /// follow at once (a touch-down's); meaningless once the tree has changed.
+    var windowNode: Int32
+    var viewNode: Int32?
 }
 
 extension ViewTree {
@@ -104,7 +108,8 @@ extension ViewTree {
         let hit = hitTest(node: index, point: point, traced: traced, trace: &trace)
         let hitID = hit.map { nodes[Int($0)].id }
         let pointInView = hit.map { convertFromWindow(point, to: $0) }
-        return HitTestResult(window: window, view: hitID, pointInWindow: point, pointInView: pointInView, trace: trace)
+        return HitTestResult(
+            window: window, view: hitID, pointInWindow: point, pointInView: pointInView, trace: trace, windowNode: index, viewNode: hit)
     }
 
     /// Hit-tests the windows of `window`'s display from the top level down, as UIKit asks each window
@@ -118,7 +123,7 @@ extension ViewTree {
             let hit = hitTest(node: windowIndex, point: point, traced: false, trace: &none)
             return HitTestResult(
                 window: window, view: hit.map { nodes[Int($0)].id }, pointInWindow: point,
-                pointInView: hit.map { convertFromWindow(point, to: $0) }, trace: [])
+                pointInView: hit.map { convertFromWindow(point, to: $0) }, trace: [], windowNode: windowIndex, viewNode: hit)
         }
         guard let props = windowProperties(of: window) else { return nil }
         var trace: [HitTestStep] = []
@@ -131,7 +136,7 @@ extension ViewTree {
                 return result
             }
         }
-        return HitTestResult(window: window, view: nil, pointInWindow: point, pointInView: nil, trace: trace)
+        return HitTestResult(window: window, view: nil, pointInWindow: point, pointInView: nil, trace: trace, windowNode: windowIndex, viewNode: nil)
     }
 
     /// Why `node` is skipped before its point test, or `nil` when it is eligible.

@@ -299,6 +299,11 @@ public struct ViewTree: Sendable {
     /// properties), or `nil` when `id` is not a view: what a touch-down asks of the views it lands on.
     func touchFlags(of id: ResponderID) -> (multipleTouch: Bool, exclusiveTouch: Bool)? {
         guard let index = nodeIndex[id] else { return nil }
+        return touchFlags(ofNode: index)
+    }
+
+    /// ``touchFlags(of:)`` of the view at node `index` (a hit-test's ``HitTestResult/viewNode``).
+    func touchFlags(ofNode index: Int32) -> (multipleTouch: Bool, exclusiveTouch: Bool) {
         let i = Int(index)
         return (nodes[i].properties.isMultipleTouchEnabled, nodes[i].properties.isExclusiveTouch)
     }
@@ -319,7 +324,12 @@ public struct ViewTree: Sendable {
     /// their strings.
     public func pointsPerMillimetre(of id: ResponderID) -> Double {
         guard let index = nodeIndex[id] else { return WindowProperties.defaultPointsPerMillimetre }
-        return nodes[Int(index)].window?.pointsPerMillimetre ?? WindowProperties.defaultPointsPerMillimetre
+        return pointsPerMillimetre(ofNode: index)
+    }
+
+    /// ``pointsPerMillimetre(of:)`` of the window at node `index` (a hit-test's ``HitTestResult/windowNode``).
+    func pointsPerMillimetre(ofNode index: Int32) -> Double {
+        nodes[Int(index)].window?.pointsPerMillimetre ?? WindowProperties.defaultPointsPerMillimetre
     }
 
     /// A window's refresh rate (0 when `id` is no window), read in place: it is asked for every
