@@ -152,16 +152,14 @@ extension Application {
         guard let view, let node else { return .noView }
         let flags = tree.touchFlags(ofNode: node)
         guard let delivered = live.deliveredTouches(in: window), delivered.count > 0 else { return .delivered }
-        let onView = delivered.byView[view] ?? 0
+        let onView = delivered.touches(on: view)
         if !flags.multipleTouch && onView > 0 { return .multipleTouchDisabled }
         guard delivered.count > onView else { return .delivered }
         if flags.exclusiveTouch { return .exclusiveTouchElsewhere }
         // No view is exclusive-touch: nothing to look for (a look-up per view touched, per touch-down).
         guard tree.exclusiveTouchViewCount > 0 else { return .delivered }
-        for other in delivered.byView.keys where other != view && tree.touchFlags(of: other)?.exclusiveTouch == true {
-            return .exclusiveTouchElsewhere
-        }
-        return .delivered
+        let exclusiveElsewhere = delivered.containsView { other in other != view && tree.touchFlags(of: other)?.exclusiveTouch == true }
+        return exclusiveElsewhere ? .exclusiveTouchElsewhere : .delivered
     }
 
     /// Delivers the changed touches: per phase (began, moved, ended, cancelled), one call per view

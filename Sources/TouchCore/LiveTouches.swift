@@ -148,28 +148,60 @@ extension Application {
     /// The delivered touches of one window: how many, and how many on each view.
     struct DeliveredTouches: Sendable {
         private(set) var count = 0
-        /// The views with delivered touches, and how many each has.
-        private(set) var byView: [ResponderID: Int] = [:]
+        /// The views with delivered touches and how many each has: a short list gone through (a
+        /// window seldom has more than a few views touched at once, and a name compared costs
+        /// less than one hashed), and past ``listedAtMost`` views a table.
+        private var listed: [(view: ResponderID, touches: Int)] = []
+        private var table: [ResponderID: Int]? = nil
+        /// The most views the list holds before the table takes over.
+        static let listedAtMost = 16
 
-        // The view's entry is found once and changed through its index (a look-up and a store
-        // would hash the view's name twice).
+        /// How many delivered touches `view` has.
+        func touches(on view: ResponderID) -> Int {
+            if let table { return table[view] ?? 0 }
+            for i in listed.indices where listed[i].view == view { return listed[i].touches }
+            return 0
+        }
+
+        /// Whether one of the views with delivered touches satisfies `predicate`.
+        func containsView(where predicate: (ResponderID) -> Bool) -> Bool {
+            if let table { return table.keys.contains(where: predicate) }
+            return listed.contains { predicate($0.view) }
+        }
 
         mutating func add(_ view: ResponderID) {
             count += 1
-            if let i = byView.index(forKey: view) {
-                byView.values[i] += 1
+            if table != nil {
+                // The view's entry is found once and changed through its index.
+                if let i = table!.index(forKey: view) { table!.values[i] += 1 } else { table![view] = 1 }
+                return
+            }
+            if let i = listed.firstIndex(where: { $0.view == view }) {
+                listed[i].touches += 1
+            } else if listed.count < Self.listedAtMost {
+                listed.append((view, 1))
             } else {
-                byView[view] = 1
+                var all = Dictionary(uniqueKeysWithValues: listed.lazy.map { ($0.view, $0.touches) })
+                all[view] = 1
+                table = all
+                listed = []
             }
         }
 
         mutating func remove(_ view: ResponderID) {
             count -= 1
-            guard let i = byView.index(forKey: view) else { return }
-            if byView.values[i] > 1 {
-                byView.values[i] -= 1
+            if table != nil {
+                guard let i = table!.index(forKey: view) else { return }
+                if table!.values[i] > 1 { table!.values[i] -= 1 } else { table!.remove(at: i) }
+                if table!.isEmpty { table = nil }
+                return
+            }
+            guard let i = listed.firstIndex(where: { $0.view == view }) else { return }
+            if listed[i].touches > 1 {
+                listed[i].touches -= 1
             } else {
-                byView.remove(at: i)
+                listed.swapAt(i, listed.count - 1)
+                listed.removeLast()
             }
         }
     }

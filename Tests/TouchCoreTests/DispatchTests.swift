@@ -217,6 +217,41 @@ import TouchCore
         }
     }
 
+    @Test func aWindowWithMoreTouchedViewsThanItListsStillCountsEachView() throws {
+        // 24 views without multiple touch side by side, each touched at once: more views than a
+        // window lists before it keeps a table, then back to none and to the list.
+        let views = 24
+        var tree = ViewTree()
+        try tree.addWindow("w", WindowProperties(size: Size(width: 240, height: 100)))
+        for k in 0..<views { try tree.addView(ResponderID("v\(k)"), parent: "w", view(rect(Double(k) * 10, 0, 10, 100))) }
+        var app = Application(tree: tree)
+        var t = 1.0
+        func send(_ id: UInt64, _ phase: TouchPhase, on k: Int) -> TouchDelivery? {
+            t += 0.01
+            return app.send(frame(t, contact(id, phase, Double(k) * 10 + 5, 50), window: "w")).first?.hits.first?.delivery
+        }
+        for round in 0..<2 {
+            let base = UInt64(round * 100)
+            for k in 0..<views { #expect(send(base + UInt64(k), .began, on: k) == .delivered, "round \(round), view \(k)") }
+            // Every view counts its touch, the first listed and the last tabled alike.
+            for k in [0, 15, 16, views - 1] {
+                #expect(send(base + 50, .began, on: k) == .multipleTouchDisabled, "round \(round), view \(k)")
+                _ = send(base + 50, .ended, on: k)
+            }
+            // A view whose touch lifted takes a new one.
+            _ = send(base + 3, .ended, on: 3)
+            #expect(send(base + 60, .began, on: 3) == .delivered)
+            _ = send(base + 60, .ended, on: 3)
+            for k in 0..<views where k != 3 { _ = send(base + UInt64(k), .ended, on: k) }
+            #expect(app.activeTouches.isEmpty)
+            // Back to the list: one view, two fingers.
+            #expect(send(base + 70, .began, on: 7) == .delivered)
+            #expect(send(base + 71, .began, on: 7) == .multipleTouchDisabled)
+            _ = send(base + 71, .ended, on: 7)
+            _ = send(base + 70, .ended, on: 7)
+        }
+    }
+
     @Test func exclusiveTouchBlocksOtherViewsOfTheWindow() throws {
         var tree = seedExperimentTree()
         try tree.updateView("green") { $0.isExclusiveTouch = true }
