@@ -16,6 +16,23 @@ public struct HitRecord: Hashable, Sendable {
     /// Every view the hit-test visited and how it answered, in the order seed 001 logs them:
     /// recorded only when the application traces hit-tests (``Application/tracesHitTests``).
     public var trace: [HitTestStep] = []
+
+    public init(
+        touch: TouchID, device: String, timestamp: InputTime, window: ResponderID?, view: ResponderID?, viewPath: [ResponderID],
+        pointInWindow: Point, pointInView: Point?, delivery: TouchDelivery, tapCount: Int, trace: [HitTestStep] = []
+    ) {
+        self.touch = touch
+        self.device = device
+        self.timestamp = timestamp
+        self.window = window
+        self.view = view
+        self.viewPath = viewPath
+        self.pointInWindow = pointInWindow
+        self.pointInView = pointInView
+        self.delivery = delivery
+        self.tapCount = tapCount
+        self.trace = trace
+    }
 }
 
 /// One call of a responder method: `touchesBegan(_:with:)` on `responder` with `touches`.

@@ -119,6 +119,15 @@ public struct JSONWriter: ~Copyable {
         put(UInt8(ascii: ":"))
     }
 
+    /// Writes members already written as JSON text (`"a":1,"b":2`), with the comma before them
+    /// when the object has members already.
+    public mutating func members(raw json: UnsafeBufferPointer<UInt8>) {
+        guard !json.isEmpty else { return }
+        if !first { put(UInt8(ascii: ",")) }
+        first = false
+        put(json)
+    }
+
     /// Starts the next element of an array.
     @inlinable
     public mutating func element() {

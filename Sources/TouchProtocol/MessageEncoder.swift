@@ -176,20 +176,13 @@ public enum MessageEncoder {
     public static func message(for hit: HitRecord) -> OutboundMessage { single { add(hit, to: &$0) } }
 
     static func add(_ hit: HitRecord, to batch: inout MessageBatch) {
+        let place = batch.hitPlaces.json(of: hit)
         batch.add(topic: .hits, views: hit.viewPath, droppable: false) { w in
             w.member("type"); w.string("hit")
             w.member("time"); w.double(hit.timestamp.seconds)
             w.member("touch"); w.int(Int64(hit.touch))
             w.member("device"); w.string(hit.device)
-            w.member("window"); id(hit.window, to: &w)
-            w.member("view"); id(hit.view, to: &w)
-            w.member("path")
-            w.array { w in
-                for view in hit.viewPath {
-                    w.element()
-                    w.string(view.rawValue)
-                }
-            }
+            place.withUnsafeBufferPointer { w.members(raw: $0) }
             w.member("point"); point(hit.pointInWindow, to: &w)
             w.member("point_in_view")
             if let p = hit.pointInView { point(p, to: &w) } else { w.null() }
@@ -387,5 +380,39 @@ public enum MessageEncoder {
         case .multipleTouchDisabled: "multiple_touch_disabled"
         case .exclusiveTouchElsewhere: "exclusive_touch_elsewhere"
         }
+    }
+}
+
+/// The `window`, `view` and `path` members of `hit` messages, written once per hit view and kept:
+/// a kiosk's touches land on the same few views again and again, and finding a view's members
+/// costs less than writing its window's, its own and its path's names.
+struct HitPlaces {
+    private var byView: [ResponderID: (window: ResponderID?, path: [ResponderID], json: [UInt8])] = [:]
+    /// The most views kept; past it, the table starts again.
+    static let keptAtMost = 256
+
+    /// The members for `hit`: kept ones when its view's window and path are those they were
+    /// written for (a view's path changes when the tree does), else written now.
+    mutating func json(of hit: HitRecord) -> [UInt8] {
+        guard let view = hit.view else { return Self.write(hit) }
+        if let kept = byView[view], kept.window == hit.window, kept.path == hit.viewPath { return kept.json }
+        let json = Self.write(hit)
+        if byView.count >= Self.keptAtMost { byView.removeAll(keepingCapacity: true) }
+        byView[view] = (hit.window, hit.viewPath, json)
+        return json
+    }
+
+    private static func write(_ hit: HitRecord) -> [UInt8] {
+        var w = JSONWriter(capacity: 128)
+        w.member("window"); MessageEncoder.id(hit.window, to: &w)
+        w.member("view"); MessageEncoder.id(hit.view, to: &w)
+        w.member("path")
+        w.array { w in
+            for view in hit.viewPath {
+                w.element()
+                w.string(view.rawValue)
+            }
+        }
+        return w.bytes
     }
 }

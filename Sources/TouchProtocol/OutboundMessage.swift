@@ -179,6 +179,8 @@ public struct MessageBatch: ~Copyable {
     private var messages: [OutboundMessage] = []
     /// The storage of the messages ``take()`` gave last, kept to be written again.
     private var storage: MessageStorage?
+    /// The places (window, view, path) of the hit messages written so far, by hit view.
+    var hitPlaces = HitPlaces()
 
     /// A batch with room for about `messages` messages of ordinary size.
     public init(messages: Int = 8) {
