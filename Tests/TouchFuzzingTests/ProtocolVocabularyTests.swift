@@ -29,7 +29,7 @@ import TouchProtocol
     @Test func everyMessageTypeIsDocumentedAndChecked() throws {
         let text = try Self.sources()
         let types = try Self.matches(#"\("type", (?:\.string\()?"([a-z_]+)""#, in: text)
-            .union(try Self.matches(#"member\("type"\); w\.(?:string\("|literal\(#""")([a-z_]+)""#, in: text))
+            .union(try Self.matches(#"member\("type"\); w\.(?:string\("|literal\(#"")([a-z_]+)""#, in: text))
         let docs = try String(contentsOfFile: Self.root + "/docs/protocol.md", encoding: .utf8)
         #expect(types.count > 15, "the patterns still find the message types: \(types.sorted())")
         for type in types.sorted() {
