@@ -161,7 +161,7 @@ public enum MessageEncoder {
     static func add(_ gesture: GestureRecord, to batch: inout MessageBatch) {
         let droppable = gesture.state == .changed
         batch.add(topic: .gestures, views: [gesture.view, gesture.recognizer], droppable: droppable) { w in
-            w.member("type"); w.string("gesture")
+            w.member("type"); w.literal(#""gesture""#)
             w.member("time"); w.double(gesture.timestamp.seconds)
             w.member("recognizer"); w.string(gesture.recognizer.rawValue)
             w.member("kind"); w.string(gesture.kind)
@@ -178,7 +178,7 @@ public enum MessageEncoder {
     static func add(_ hit: HitRecord, to batch: inout MessageBatch) {
         let place = batch.hitPlaces.json(of: hit)
         batch.add(topic: .hits, views: hit.viewPath, droppable: false) { w in
-            w.member("type"); w.string("hit")
+            w.member("type"); w.literal(#""hit""#)
             w.member("time"); w.double(hit.timestamp.seconds)
             w.member("touch"); w.int(Int64(hit.touch))
             w.member("device"); w.string(hit.device)
@@ -288,7 +288,7 @@ public enum MessageEncoder {
     static func add(_ action: ActionRecord, to batch: inout MessageBatch) {
         let views = [action.responder, action.view].compactMap { $0 }
         batch.add(topic: .actions, views: views, action: action.name, droppable: false) { w in
-            w.member("type"); w.string("action")
+            w.member("type"); w.literal(#""action""#)
             w.member("time"); w.double(action.timestamp.seconds)
             w.member("name"); w.string(action.name)
             w.member("responder"); id(action.responder, to: &w)
