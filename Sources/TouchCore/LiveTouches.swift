@@ -150,11 +150,10 @@ extension Application {
         private(set) var count = 0
         /// The views with delivered touches and how many each has: a short list gone through (a
         /// window seldom has more than a few views touched at once, and a name compared costs
-        /// less than one hashed), and past ``listedAtMost`` views a table.
+        /// less than one hashed), and past ``LiveTouches/scannedAtMost`` views a table, as the
+        /// live touches themselves are kept.
         private var listed: [(view: ResponderID, touches: Int)] = []
         private var table: [ResponderID: Int]? = nil
-        /// The most views the list holds before the table takes over.
-        static let listedAtMost = 16
 
         /// How many delivered touches `view` has.
         func touches(on view: ResponderID) -> Int {
@@ -178,7 +177,7 @@ extension Application {
             }
             if let i = listed.firstIndex(where: { $0.view == view }) {
                 listed[i].touches += 1
-            } else if listed.count < Self.listedAtMost {
+            } else if listed.count < LiveTouches.scannedAtMost {
                 listed.append((view, 1))
             } else {
                 var all = Dictionary(uniqueKeysWithValues: listed.lazy.map { ($0.view, $0.touches) })
