@@ -281,22 +281,23 @@ import TouchCore
         _ = try app.removeView("black", timestamp: InputTime(seconds: 0.5))
         try app.updateView("green") { $0.alpha = 0.9 }
         try app.updateView("orange") { $0.isExclusiveTouch = false }
-        _ = app.send(frame(1.0, contact(1, .began, 230, 130)))
-        let onBlue = app.send(frame(1.1, contact(1, .stationary, 230, 130), contact(2, .began, 70, 150)))
-        #expect(onBlue[0].hits[0].delivery == .exclusiveTouchElsewhere)
-        _ = app.send(frame(1.2, contact(1, .ended, 230, 130), contact(2, .ended, 70, 150)))
+        let green = (x: 230.0, y: 130.0), blue = (x: 70.0, y: 150.0)
+        /// A first finger lands at `a`, a second at `b` while it rests, both lift: the second's delivery.
+        func secondLanding(at t: Double, ids: UInt64, _ a: (x: Double, y: Double), then b: (x: Double, y: Double)) -> TouchDelivery? {
+            _ = app.send(frame(t, contact(ids, .began, a.x, a.y)))
+            let second = app.send(frame(t + 0.1, contact(ids, .stationary, a.x, a.y), contact(ids + 1, .began, b.x, b.y)))
+            _ = app.send(frame(t + 0.2, contact(ids, .ended, a.x, a.y), contact(ids + 1, .ended, b.x, b.y)))
+            return second.first?.hits.first?.delivery
+        }
+        #expect(secondLanding(at: 1, ids: 1, green, then: blue) == .exclusiveTouchElsewhere)
         // Exclusive touch moved from green to blue between events.
         try app.updateView("green") { $0.isExclusiveTouch = false }
         try app.updateView("blue") { $0.isExclusiveTouch = true }
-        _ = app.send(frame(2.0, contact(3, .began, 70, 150)))
-        let onGreen = app.send(frame(2.1, contact(3, .stationary, 70, 150), contact(4, .began, 230, 130)))
-        #expect(onGreen[0].hits[0].delivery == .exclusiveTouchElsewhere)
-        _ = app.send(frame(2.2, contact(3, .ended, 70, 150), contact(4, .ended, 230, 130)))
+        #expect(secondLanding(at: 2, ids: 3, blue, then: green) == .exclusiveTouchElsewhere)
         // None left: both delivered.
         try app.updateView("blue") { $0.isExclusiveTouch = false }
-        _ = app.send(frame(3.0, contact(5, .began, 70, 150)))
-        let free = app.send(frame(3.1, contact(5, .stationary, 70, 150), contact(6, .began, 230, 130)))
-        #expect(free[0].hits[0].delivery == .delivered)
+        #expect(secondLanding(at: 3, ids: 5, blue, then: green) == .delivered)
+        #expect(app.activeTouches.isEmpty)
     }
 
     @Test func theHitViewIsFixedForTheTouchsLife() throws {
