@@ -174,35 +174,144 @@ public struct JSONWriter: ~Copyable {
     /// values from 2^53 on in shortest round-trip form, others with up to 6 decimals, non-finite
     /// ones as `null`. Every finite value is written as a valid JSON number.
     public mutating func double(_ value: Double) {
-        // Below 2^32 (touchd's coordinates, radii, forces and timestamps), the number is written
-        // from integers: itself when integral, else its millionths rounded half away from zero as
-        // `rounded()` does, computed exactly (every value here is far below 2^52).
-        if abs(value) < 4_294_967_296 {
-            // Exact: |scaled| < 2^52, and an integral value's millionths are whole.
-            let scaled = value * 1_000_000
-            var micros = Int64(scaled)
-            let rest = scaled - Double(micros)
-            if rest >= 0.5 {
-                micros &+= 1
-            } else if rest <= -0.5 {
-                micros &-= 1
-            }
-            let (whole, fraction) = micros.magnitude.quotientAndRemainder(dividingBy: 1_000_000)
-            if fraction == 0 {
-                // One form: a value that rounds to a whole number is written as one (`1080`, never `1080.0`).
-                unsigned(whole, negative: micros < 0)
-                return
-            }
-            if micros.magnitude >= 1_000 {
-                fixed(whole, fraction, negative: micros < 0)
-                return
-            }
+        reserve(Self.numberRoom)
+        if let end = Self.fastNumber(value, at: base + count) {
+            count = end - base
         } else if value.isFinite && value == value.rounded() && abs(value) < 1e15 {
             int(Int64(value))
+        } else {
+            var text = JSONValue.format(value)
+            text.withUTF8 { put($0) }
+        }
+    }
+
+    /// The room ``double(_:)`` makes before writing: a number written from integers takes at most
+    /// 18 bytes (a sign, 10 digits, a point and 6 more), and a kept text is stored as 16.
+    private static let numberRoom = 24
+
+    /// Writes `value` at `start` and returns the position after it, when it is written from
+    /// integers: below 2^32 (touchd's coordinates, radii, forces and timestamps), the number
+    /// itself when it rounds to a whole one, else its millionths rounded half away from zero as
+    /// `rounded()` does, computed exactly (every value here is far below 2^52). Nil for others
+    /// (from 2^32 on, not finite, or below a thousandth and not zero).
+    @inline(__always)
+    private static func fastNumber(_ value: Double, at start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>? {
+        guard abs(value) < 4_294_967_296 else { return nil }
+        // Exact: |scaled| < 2^52, and an integral value's millionths are whole.
+        let scaled = value * 1_000_000
+        var micros = Int64(scaled)
+        let rest = scaled - Double(micros)
+        if rest >= 0.5 {
+            micros &+= 1
+        } else if rest <= -0.5 {
+            micros &-= 1
+        }
+        let (whole, fraction) = micros.magnitude.quotientAndRemainder(dividingBy: 1_000_000)
+        // Below a thousandth, Swift's shortest text has an exponent: the format's own.
+        guard fraction == 0 || micros.magnitude >= 1_000 else { return nil }
+        var p = start
+        if micros < 0 {
+            p.pointee = UInt8(ascii: "-")
+            p += 1
+        }
+        p = digits(whole, at: p)
+        // One form: a value that rounds to a whole number is written as one (`1080`, never `1080.0`).
+        if fraction == 0 { return p }
+        return Self.fraction(fraction, at: p)
+    }
+
+    /// A number's text kept for ``double(_:reusing:)``: a list of samples repeats most of its
+    /// forces and radii, and their text is copied rather than formatted again.
+    public struct WrittenNumber {
+        var bits: UInt64 = 0
+        /// The text's bytes (zeros after them).
+        var text: (UInt64, UInt64) = (0, 0)
+        /// 0 when there is none (nothing written yet, or a text longer than 16 bytes).
+        var length = 0
+
+        /// No number yet.
+        public init() {}
+
+        /// Keeps `written` as the text of `value` (none when it is longer than 16 bytes).
+        mutating func keep(_ value: Double, written: UnsafeRawBufferPointer) {
+            bits = value.bitPattern
+            text = (0, 0)
+            length = written.count <= 16 ? written.count : 0
+            guard length > 0 else { return }
+            withUnsafeMutableBytes(of: &text) { $0.copyMemory(from: written) }
+        }
+    }
+
+    /// Writes `value` as ``double(_:)`` does: the text `last` keeps when `value` is its number
+    /// (bit for bit), else formatted and kept in `last`.
+    public mutating func double(_ value: Double, reusing last: inout WrittenNumber) {
+        reserve(Self.numberRoom)
+        if let end = Self.number(value, reusing: &last, at: base + count) {
+            count = end - base
             return
         }
-        var text = JSONValue.format(value)
-        text.withUTF8 { put($0) }
+        let start = count
+        double(value)
+        last.keep(value, written: UnsafeRawBufferPointer(start: base + start, count: count - start))
+    }
+
+    /// Writes `value` at `p` from `kept` when it is kept's number, else written from integers
+    /// (``fastNumber(_:at:)``) and kept; returns the position after it, or nil (nothing kept) when
+    /// it is not written from integers. Writes 16 bytes from `p` at least.
+    @inline(__always)
+    private static func number(_ value: Double, reusing kept: inout WrittenNumber, at p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>? {
+        if kept.length > 0 && kept.bits == value.bitPattern {
+            UnsafeMutableRawPointer(p).storeBytes(of: kept.text, as: (UInt64, UInt64).self)
+            return p + kept.length
+        }
+        guard let end = fastNumber(value, at: p) else { return nil }
+        kept.keep(value, written: UnsafeRawBufferPointer(start: p, count: end - p))
+        return end
+    }
+
+    /// Writes one merged sample of a touch, `[time,x,y,force,radius]`, as an array of five
+    /// ``double(_:)``s is written, the force and the radius as ``double(_:reusing:)`` writes them:
+    /// a `touch` message's `coalesced` list, a number of these for each display frame, written with
+    /// one reservation for all five.
+    mutating func sample(
+        time: Double, x: Double, y: Double, force: Double, radius: Double, kept: inout (force: WrittenNumber, radius: WrittenNumber)
+    ) {
+        reserve(2 + 5 * (Self.numberRoom + 1))
+        let p = base + count
+        p.pointee = UInt8(ascii: "[")
+        guard let t = Self.fastNumber(time, at: p + 1) else { return sampleByNumbers(time, x, y, force, radius, kept: &kept) }
+        t.pointee = UInt8(ascii: ",")
+        guard let xEnd = Self.fastNumber(x, at: t + 1) else { return sampleByNumbers(time, x, y, force, radius, kept: &kept) }
+        xEnd.pointee = UInt8(ascii: ",")
+        guard let yEnd = Self.fastNumber(y, at: xEnd + 1) else { return sampleByNumbers(time, x, y, force, radius, kept: &kept) }
+        yEnd.pointee = UInt8(ascii: ",")
+        guard let forceEnd = Self.number(force, reusing: &kept.force, at: yEnd + 1) else {
+            return sampleByNumbers(time, x, y, force, radius, kept: &kept)
+        }
+        forceEnd.pointee = UInt8(ascii: ",")
+        guard let end = Self.number(radius, reusing: &kept.radius, at: forceEnd + 1) else {
+            return sampleByNumbers(time, x, y, force, radius, kept: &kept)
+        }
+        end.pointee = UInt8(ascii: "]")
+        count = end + 1 - base
+    }
+
+    /// ``sample(time:x:y:force:radius:kept:)`` number by number, for a sample with a number not
+    /// written from integers (none that touchd makes).
+    private mutating func sampleByNumbers(
+        _ time: Double, _ x: Double, _ y: Double, _ force: Double, _ radius: Double, kept: inout (force: WrittenNumber, radius: WrittenNumber)
+    ) {
+        put(UInt8(ascii: "["))
+        double(time)
+        put(UInt8(ascii: ","))
+        double(x)
+        put(UInt8(ascii: ","))
+        double(y)
+        put(UInt8(ascii: ","))
+        double(force, reusing: &kept.force)
+        put(UInt8(ascii: ","))
+        double(radius, reusing: &kept.radius)
+        put(UInt8(ascii: "]"))
     }
 
     /// Writes `whole`, with a minus sign when `negative`.
@@ -216,29 +325,24 @@ public struct JSONWriter: ~Copyable {
         count = Self.digits(whole, at: p) - base
     }
 
-    /// Writes `whole.fraction` (`fraction` in millionths, 1 ... 999,999) with no trailing zeros in
-    /// the fraction, and a minus sign when `negative`.
+    /// Writes `.` and `fraction` (millionths, 1 ... 999,999) with no trailing zeros at `p`;
+    /// returns the position after them.
     ///
-    /// For a magnitude in 0.001 ..< 2^32 this is exactly Swift's shortest round-trip text of the
-    /// double nearest to the value (which ``JSONValue``'s format prints): doubles there are closer
-    /// together than 1e-6, so no other decimal of at most 6 places reads back as that double, and
-    /// Swift uses no exponent in that range. It saves formatting through a string.
-    private mutating func fixed(_ whole: UInt64, _ fraction: UInt64, negative: Bool) {
-        reserve(28)
-        var p = base + count
-        if negative {
-            p.pointee = UInt8(ascii: "-")
-            p += 1
-        }
-        p = Self.digits(whole, at: p)
+    /// After the whole part of a magnitude in 0.001 ..< 2^32 this is exactly Swift's shortest
+    /// round-trip text of the double nearest to the value (which ``JSONValue``'s format prints):
+    /// doubles there are closer together than 1e-6, so no other decimal of at most 6 places reads
+    /// back as that double, and Swift uses no exponent in that range. It saves formatting through
+    /// a string.
+    @inline(__always)
+    private static func fraction(_ fraction: UInt64, at p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         p.pointee = UInt8(ascii: ".")
         let f = Int(truncatingIfNeeded: fraction)
         let high = f / 10_000
         let middle = f / 100 % 100
         let low = f % 100
-        Self.pair(high, at: p + 1)
-        Self.pair(middle, at: p + 3)
-        Self.pair(low, at: p + 5)
+        pair(high, at: p + 1)
+        pair(middle, at: p + 3)
+        pair(low, at: p + 5)
         // The last digit that is not a zero (the fraction has one).
         let length: Int
         if low != 0 {
@@ -248,7 +352,7 @@ public struct JSONWriter: ~Copyable {
         } else {
             length = high % 10 != 0 ? 2 : 1
         }
-        count = p + 1 + length - base
+        return p + 1 + length
     }
 
     /// Writes the two digits of `n` (0...99) at `p`.
@@ -264,6 +368,27 @@ public struct JSONWriter: ~Copyable {
     /// position after them.
     @inline(__always)
     private static func digits(_ value: UInt64, at p: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        // Most numbers here (coordinates, radii, times) have at most four digits before the point.
+        if value < 10_000 {
+            let n = Int(truncatingIfNeeded: value)
+            if n < 100 {
+                if n < 10 {
+                    p.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: n)
+                    return p + 1
+                }
+                pair(n, at: p)
+                return p + 2
+            }
+            let high = n / 100
+            if high < 10 {
+                p.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: high)
+                pair(n - high * 100, at: p + 1)
+                return p + 3
+            }
+            pair(high, at: p)
+            pair(n - high * 100, at: p + 2)
+            return p + 4
+        }
         var length = 1
         var rest = value
         while rest >= 100 {

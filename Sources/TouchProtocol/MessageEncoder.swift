@@ -267,18 +267,13 @@ public enum MessageEncoder {
     /// Merged samples as `[[time, x, y, force, major_radius], ...]`, oldest first, in window points.
     static func coalesced(_ samples: [TouchSample], to w: inout JSONWriter) {
         w.literal("[")
+        // A touch's force and radius change less often than its samples come: most are copies.
+        var kept = (force: JSONWriter.WrittenNumber(), radius: JSONWriter.WrittenNumber())
         for k in samples.indices {
-            w.literal(k == 0 ? "[" : ",[")
-            w.double(samples[k].timestamp.seconds)
-            w.literal(",")
-            w.double(samples[k].locationInWindow.x)
-            w.literal(",")
-            w.double(samples[k].locationInWindow.y)
-            w.literal(",")
-            w.double(samples[k].force)
-            w.literal(",")
-            w.double(samples[k].majorRadius)
-            w.literal("]")
+            if k > 0 { w.literal(",") }
+            w.sample(
+                time: samples[k].timestamp.seconds, x: samples[k].locationInWindow.x, y: samples[k].locationInWindow.y,
+                force: samples[k].force, radius: samples[k].majorRadius, kept: &kept)
         }
         w.literal("]")
     }
