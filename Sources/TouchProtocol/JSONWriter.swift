@@ -43,6 +43,22 @@ public struct JSONWriter: ~Copyable {
         first = true
     }
 
+    /// Gives the buffer, with the text written in it, for `room` (a buffer of the same kind the
+    /// writer then owns, whose bytes it writes over), and starts empty.
+    mutating func exchangeBuffer(for room: UnsafeMutableBufferPointer<UInt8>) -> UnsafeMutableBufferPointer<UInt8> {
+        let written = UnsafeMutableBufferPointer(start: base, count: capacity)
+        if let start = room.baseAddress, room.count >= 32 {
+            base = start
+            capacity = room.count
+        } else {
+            room.deallocate()
+            capacity = max(capacity, 32)
+            base = .allocate(capacity: capacity)
+        }
+        removeAll()
+        return written
+    }
+
     /// Starts the members of another object body after what was written (the next
     /// ``member(_:)`` writes no comma).
     public mutating func beginMembers() { first = true }

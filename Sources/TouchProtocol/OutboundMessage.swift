@@ -144,8 +144,9 @@ enum ViewList: Sendable {
 /// keeps its storage writes it again only once no message refers to it any more
 /// (``MessageBatch/take()``).
 final class MessageStorage: @unchecked Sendable {
-    // Written only while nothing else refers to it: safe to share between threads.
-    let bytes: UnsafeMutableBufferPointer<UInt8>
+    // Written, and exchanged for a writer's buffer, only while nothing else refers to it: safe to
+    // share between threads.
+    private(set) var bytes: UnsafeMutableBufferPointer<UInt8>
 
     /// Storage holding `source`, with room for `capacity` bytes in all.
     init(copying source: UnsafeBufferPointer<UInt8>, capacity: Int = 0) {
@@ -158,9 +159,16 @@ final class MessageStorage: @unchecked Sendable {
 
     /// Copies `source` over the first bytes (as many as there is room for). Only while no message
     /// refers to the storage.
-    func refill(from source: UnsafeBufferPointer<UInt8>) {
+    private func refill(from source: UnsafeBufferPointer<UInt8>) {
         guard let from = source.baseAddress, let to = bytes.baseAddress else { return }
         to.update(from: from, count: min(source.count, bytes.count))
+    }
+
+    /// Takes `writer`'s buffer, with the text written in it, and gives the writer this storage's
+    /// buffer in exchange, empty: the text changes hands without a copy. Only while no message
+    /// refers to the storage.
+    func exchangeBuffer(with writer: inout JSONWriter) {
+        bytes = writer.exchangeBuffer(for: bytes)
     }
 
     /// What messages of a batch point to until the batch is finished.
@@ -170,15 +178,18 @@ final class MessageStorage: @unchecked Sendable {
 /// Messages written one after another into one buffer: the messages of one dispatched event cost
 /// one allocation for all their bodies, however many there are.
 ///
-/// A batch kept from one event to the next (``removeAll()``, then ``take()``) costs none once
-/// warm: it writes into the same buffer, lists the messages in the same array, and copies their
-/// bodies into the storage of the last messages it gave, when none of those is left.
+/// A batch kept from one event to the next (``take()``, then ``removeAll()`` or more messages) costs
+/// none once warm: it writes into one of two buffers, lists the messages in the same array, and
+/// gives the buffer written to the storage of the messages it gives, taking that storage's last
+/// buffer to write the next ones in, when none of the messages it gave last is left.
 public struct MessageBatch: ~Copyable {
     private var writer: JSONWriter
     /// The messages so far, their bodies' places in `writer` set, their storage not yet.
     private var messages: [OutboundMessage] = []
     /// The storage of the messages ``take()`` gave last, kept to be written again.
     private var storage: MessageStorage?
+    /// Whether ``take()`` gave the messages listed: the next message added starts a new list.
+    private var taken = false
     /// The places (window, view, path) of the hit messages written so far, by hit view.
     var hitPlaces = HitPlaces()
 
@@ -209,6 +220,7 @@ public struct MessageBatch: ~Copyable {
         topic: Topic?, viewList: ViewList, action: String?, droppable: Bool, touchForms: TouchForms = .all,
         writing body: (inout JSONWriter) -> Void
     ) {
+        if taken { removeAll() }
         let start = writer.byteCount
         writer.beginMembers()
         body(&writer)
@@ -235,21 +247,25 @@ public struct MessageBatch: ~Copyable {
     public mutating func removeAll() {
         writer.removeAll()
         messages.removeAll(keepingCapacity: true)
+        taken = false
     }
 
-    /// The messages so far, in the order they were added; the batch keeps them, and its room, until
-    /// ``removeAll()``. Their bodies go into the storage of the messages it gave last if none of
-    /// those is left and it has room, else into new storage with the writer's room.
+    /// The messages so far, in the order they were added; the next message added (or
+    /// ``removeAll()``) starts a new list. Their bodies go into the storage of the messages it gave
+    /// last if none of those is left, which takes the buffer they were written in (and gives its
+    /// own for the next messages), else into new storage with the writer's room.
     public mutating func take() -> [OutboundMessage] {
-        let needed = writer.byteCount
+        if taken { return messages }
+        taken = true
         let target: MessageStorage
-        if isKnownUniquelyReferenced(&storage), let kept = storage, kept.bytes.count >= needed {
-            writer.withBytes { kept.refill(from: $0) }
+        if isKnownUniquelyReferenced(&storage), let kept = storage {
+            kept.exchangeBuffer(with: &writer)
             target = kept
         } else {
             let capacity = writer.capacity
             target = writer.withBytes { MessageStorage(copying: $0, capacity: capacity) }
             storage = target
+            writer.removeAll()
         }
         for i in messages.indices { messages[i].storage = target }
         return messages

@@ -186,6 +186,31 @@ import TouchProtocol
         }
     }
 
+    /// A batch's list given (``MessageBatch/take()``), the next message starts a new list, whether
+    /// or not the batch was emptied first; lists held while later ones are written (in buffers
+    /// grown past their first room) keep their text, and a list taken twice is the same list.
+    @Test func eachListTakenKeepsItsTextAndTheNextStartsAnew() {
+        var batch = MessageBatch(messages: 1)
+        var held: [([OutboundMessage], [String])] = []
+        for round in 0..<12 {
+            if round % 3 == 0 { batch.removeAll() }
+            let texts = (0..<(1 + round % 4)).map { String(repeating: Character(UnicodeScalar(UInt8(97 + $0 + round))), count: 1 + 300 * (round % 5)) }
+            for text in texts {
+                batch.add(topic: nil, view: nil, droppable: false) { w in
+                    w.member("text")
+                    w.string(text)
+                }
+            }
+            let expected = texts.map { #""text":"\#($0)""# }
+            let messages = batch.take()
+            #expect(messages.map(\.body) == expected, "round \(round)")
+            #expect(batch.take().map(\.body) == expected, "round \(round), taken again")
+            // Every other list is held to the end; the rest are let go at once.
+            if round % 2 == 0 { held.append((messages, expected)) }
+        }
+        for (messages, expected) in held { #expect(messages.map(\.body) == expected) }
+    }
+
     @Test func aWarmBatchWritesAHitsPlaceAsTheTreeIsNow() {
         // The batch keeps each hit view's window, view and path members: a view whose path or
         // window changed (the tree changed between touches) is written anew, as a fresh batch does.
