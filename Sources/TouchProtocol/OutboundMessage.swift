@@ -271,8 +271,10 @@ public struct MessageBatch: ~Copyable {
         return messages
     }
 
-    /// The messages, in the order they were added.
+    /// The messages, in the order they were added (those ``take()`` gave, when nothing was added
+    /// since).
     public consuming func finish() -> [OutboundMessage] {
+        if taken { return messages }
         let storage = writer.withBytes { MessageStorage(copying: $0) }
         for i in messages.indices { messages[i].storage = storage }
         return messages

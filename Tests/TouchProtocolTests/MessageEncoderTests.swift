@@ -188,10 +188,12 @@ import TouchProtocol
 
     /// A batch's list given (``MessageBatch/take()``), the next message starts a new list, whether
     /// or not the batch was emptied first; lists held while later ones are written (in buffers
-    /// grown past their first room) keep their text, and a list taken twice is the same list.
+    /// grown past their first room) keep their text, and a list taken twice, or taken and then
+    /// finished, is the same list.
     @Test func eachListTakenKeepsItsTextAndTheNextStartsAnew() {
         var batch = MessageBatch(messages: 1)
         var held: [([OutboundMessage], [String])] = []
+        var last: [String] = []
         for round in 0..<12 {
             if round % 3 == 0 { batch.removeAll() }
             let texts = (0..<(1 + round % 4)).map { String(repeating: Character(UnicodeScalar(UInt8(97 + $0 + round))), count: 1 + 300 * (round % 5)) }
@@ -207,8 +209,10 @@ import TouchProtocol
             #expect(batch.take().map(\.body) == expected, "round \(round), taken again")
             // Every other list is held to the end; the rest are let go at once.
             if round % 2 == 0 { held.append((messages, expected)) }
+            last = expected
         }
         for (messages, expected) in held { #expect(messages.map(\.body) == expected) }
+        #expect(batch.finish().map(\.body) == last, "finished after the last list was taken: that list")
     }
 
     @Test func aWarmBatchWritesAHitsPlaceAsTheTreeIsNow() {
