@@ -134,29 +134,33 @@ extension Daemon: ScheduledDispatch {
     /// `input` and `frames` forms has had yet: those forms follow the input's rate, whatever the
     /// window's display rate (the application still gets the moves at the tick).
     private func publishArrivals() {
-        let forms = publication.interest.touchForms
-        guard !forms.isDisjoint(with: .atArrival) else { return }
-        let messages: [OutboundMessage]
-        if forms.contains(.input) {
+        guard !publication.interest.touchForms.isDisjoint(with: .atArrival) else { return }
+        do {
+            let messages = arrivalMessages()
+            if !messages.isEmpty { server.batch { for message in messages { server.broadcast(message) } } }
+        }
+        // Once the list above is gone: the batch's own list is then let go without a copy.
+        publication.releaseMessages()
+    }
+
+    /// The input-rate messages of the samples waiting moves have that no client had yet: in the
+    /// `input` form (and the `frames` form, if wanted too) from the touches the moves will make,
+    /// in the `frames` form alone from their samples (window points only).
+    private func arrivalMessages() -> [OutboundMessage] {
+        if publication.interest.touchForms.contains(.input) {
             let moves: [[Touch]]
             do {
                 let marks = publication.inputRateMarks  // gone before the marks change: they are not copied
                 moves = inPlace { $0.waitingMoveTouches(sentThrough: marks.sent) }
             }
-            guard !moves.isEmpty else { return }
-            messages = publication.arrivalMessages(of: moves)
-        } else {
-            // The frames form alone: window points, from the samples without whole touches.
-            let moves: [[WaitingTouchSamples]]
-            do {
-                let marks = publication.inputRateMarks
-                moves = inPlace { $0.waitingMoveSamples(sentThrough: marks.sent) }
-            }
-            guard !moves.isEmpty else { return }
-            messages = publication.arrivalFrameMessages(of: moves)
+            return moves.isEmpty ? [] : publication.arrivalMessages(of: moves)
         }
-        guard !messages.isEmpty else { return }
-        server.batch { for message in messages { server.broadcast(message) } }
+        let moves: [[WaitingTouchSamples]]
+        do {
+            let marks = publication.inputRateMarks
+            moves = inPlace { $0.waitingMoveSamples(sentThrough: marks.sent) }
+        }
+        return moves.isEmpty ? [] : publication.arrivalFrameMessages(of: moves)
     }
 
     /// A recognizer deadline passed: what is due by now is dispatched, then the recognizers waiting

@@ -73,7 +73,24 @@ extension MessageEncoder {
     /// each sample not sent before, in the forms
     /// of `forms` among `input` and `frames`; `marks` then holds them as sent.
     public static func arrivalMessages(of moves: [[Touch]], forms: TouchForms, marks: inout InputRateMarks) -> [OutboundMessage] {
-        arrivalMessages(of: moves, marks: &marks) { touches, samples, batch in
+        var batch = MessageBatch(messages: 8)
+        addArrivals(of: moves, forms: forms, marks: &marks, to: &batch)
+        return batch.finish()
+    }
+
+    /// The same messages (``arrivalMessages(of:forms:marks:)``), written in `batch`, which keeps its
+    /// room for the next use (see ``messages(for:interest:hitsSent:marks:batch:)``): the
+    /// daemon's, for every input frame while a client wants the `input` form.
+    public static func arrivalMessages(
+        of moves: [[Touch]], forms: TouchForms, marks: inout InputRateMarks, batch: inout MessageBatch
+    ) -> [OutboundMessage] {
+        batch.removeAll()
+        addArrivals(of: moves, forms: forms, marks: &marks, to: &batch)
+        return batch.take()
+    }
+
+    private static func addArrivals(of moves: [[Touch]], forms: TouchForms, marks: inout InputRateMarks, to batch: inout MessageBatch) {
+        addArrivals(of: moves, marks: &marks, to: &batch) { touches, samples, batch in
             if forms.contains(.input) { inputMessages(of: touches, samples: samples, to: &batch) }
             if forms.contains(.frames) { frameMessages(of: touches, samples: samples, to: &batch) }
         }
@@ -83,22 +100,33 @@ extension MessageEncoder {
     /// moves' new samples (``TouchCore/Application/waitingMoveSamples(sentThrough:)``), without
     /// whole touches: the same messages.
     public static func arrivalFrameMessages(of moves: [[WaitingTouchSamples]], marks: inout InputRateMarks) -> [OutboundMessage] {
-        arrivalMessages(of: moves, marks: &marks) { touches, samples, batch in frameMessages(of: touches, samples: samples, to: &batch) }
+        var batch = MessageBatch(messages: 8)
+        addArrivals(of: moves, marks: &marks, to: &batch) { touches, samples, batch in frameMessages(of: touches, samples: samples, to: &batch) }
+        return batch.finish()
     }
 
-    /// Each waiting move's samples not sent before, in order, encoded by `encode`; `marks` then
-    /// holds them as sent.
-    private static func arrivalMessages<T: SampledTouch>(
-        of moves: [[T]], marks: inout InputRateMarks, encode: ([T], [SampleIndex], inout MessageBatch) -> Void
+    /// The same messages (``arrivalFrameMessages(of:marks:)``), written in `batch`, which keeps its
+    /// room for the next use: the daemon's, for every input frame while a client wants the
+    /// `frames` form alone.
+    public static func arrivalFrameMessages(
+        of moves: [[WaitingTouchSamples]], marks: inout InputRateMarks, batch: inout MessageBatch
     ) -> [OutboundMessage] {
-        var batch = MessageBatch(messages: 8)
+        batch.removeAll()
+        addArrivals(of: moves, marks: &marks, to: &batch) { touches, samples, batch in frameMessages(of: touches, samples: samples, to: &batch) }
+        return batch.take()
+    }
+
+    /// Each waiting move's samples not sent before, in order, encoded by `encode` in `batch`;
+    /// `marks` then holds them as sent.
+    private static func addArrivals<T: SampledTouch>(
+        of moves: [[T]], marks: inout InputRateMarks, to batch: inout MessageBatch, encode: ([T], [SampleIndex], inout MessageBatch) -> Void
+    ) {
         for touches in moves where !touches.isEmpty {
             let samples = samples(of: touches, after: marks)
             guard !samples.isEmpty else { continue }
             encode(touches, samples, &batch)
             for touch in touches { marks.noteSent(touch.id, through: touch.timestamp) }
         }
-        return batch.finish()
     }
 
     /// The samples of `touches` after those `marks` holds as sent, in time order (touches in the

@@ -65,6 +65,8 @@ import TouchProtocol
         var marks = InputRateMarks()
         var seq: UInt64 = 1
         var out: [String] = []
+        // One batch kept warm for every event's and every arrival's messages, as the daemon keeps it.
+        var batch = MessageBatch()
         func take(_ messages: [OutboundMessage]) {
             for message in messages where subscription.matches(message) {
                 out.append(message.line(seq: seq))
@@ -72,19 +74,23 @@ import TouchProtocol
             }
         }
         for frame in stream() {
-            for report in app.send(frame) { take(MessageEncoder.messages(for: report, interest: interest, hitsSent: false, marks: &marks)) }
+            for report in app.send(frame) {
+                take(MessageEncoder.messages(for: report, interest: interest, hitsSent: false, marks: &marks, batch: &batch))
+            }
             let sent = marks
             if interest.touchForms.isDisjoint(with: .atArrival) {
                 continue  // nothing goes out at the input's rate
             } else if interest.touchForms.contains(.input) {
-                take(MessageEncoder.arrivalMessages(of: app.waitingMoveTouches(sentThrough: sent.sent), forms: interest.touchForms, marks: &marks))
+                take(
+                    MessageEncoder.arrivalMessages(
+                        of: app.waitingMoveTouches(sentThrough: sent.sent), forms: interest.touchForms, marks: &marks, batch: &batch))
             } else {
                 // The frames form alone, as the daemon makes it: from the samples without whole
                 // touches, the same messages as from the touches.
                 var marksByTouches = marks
                 let byTouches = MessageEncoder.arrivalMessages(
                     of: app.waitingMoveTouches(sentThrough: sent.sent), forms: interest.touchForms, marks: &marksByTouches)
-                let bySamples = MessageEncoder.arrivalFrameMessages(of: app.waitingMoveSamples(sentThrough: sent.sent), marks: &marks)
+                let bySamples = MessageEncoder.arrivalFrameMessages(of: app.waitingMoveSamples(sentThrough: sent.sent), marks: &marks, batch: &batch)
                 #expect(bySamples.map { $0.line(seq: 1) } == byTouches.map { $0.line(seq: 1) })
                 #expect(marks == marksByTouches)
                 take(bySamples)
