@@ -349,13 +349,7 @@ public enum MessageEncoder {
     /// A point as `{"x":..,"y":..}`.
     public static func point(_ p: Point) -> JSONValue { .object([("x", .double(p.x)), ("y", .double(p.y))]) }
 
-    static func point(_ p: Point, to w: inout JSONWriter) {
-        w.literal(#"{"x":"#)
-        w.double(p.x)
-        w.literal(#","y":"#)
-        w.double(p.y)
-        w.literal("}")
-    }
+    static func point(_ p: Point, to w: inout JSONWriter) { w.point(x: p.x, y: p.y) }
 
     /// A touch phase's name, quoted.
     static func phase(_ phase: TouchPhase, to w: inout JSONWriter) {

@@ -210,3 +210,29 @@ extension JSONNumberWritingTests {
         }
     }
 }
+
+extension JSONNumberWritingTests {
+    /// A point written at once is `{"x":..,"y":..}` with its two numbers written one by one,
+    /// whatever they are (numbers not written from integers in either place).
+    @Test func aPointIsItsTwoNumbersInAnObject() {
+        let odd: [Double] = [.nan, .infinity, -.infinity, 4_294_967_296.5, 1e300, 1e-7, -0.0, -1_079.999999]
+        var random = SeededRandom(seed: 0x5EED_0045)
+        for _ in 0..<20_000 {
+            func number() -> Double {
+                random.next(below: 6) == 0
+                    ? odd[random.next(below: odd.count)] : (Double(random.nextUInt64() % 200_000_000) - 100_000_000) / 10_000
+            }
+            let (x, y) = (number(), number())
+            var whole = JSONWriter()
+            whole.point(x: x, y: y)
+            var oneByOne = JSONWriter()
+            oneByOne.object { w in
+                w.member("x")
+                w.double(x)
+                w.member("y")
+                w.double(y)
+            }
+            #expect(whole.text == oneByOne.text, "\(x), \(y)")
+        }
+    }
+}
