@@ -238,7 +238,7 @@ public struct JSONWriter: ~Copyable {
 
     /// A number's text kept for ``double(_:reusing:)``: a list of samples repeats most of its
     /// forces and radii, and their text is copied rather than formatted again.
-    public struct WrittenNumber {
+    struct WrittenNumber {
         var bits: UInt64 = 0
         /// The text's bytes (zeros after them).
         var text: (UInt64, UInt64) = (0, 0)
@@ -246,7 +246,7 @@ public struct JSONWriter: ~Copyable {
         var length = 0
 
         /// No number yet.
-        public init() {}
+        init() {}
 
         /// Keeps `written` as the text of `value` (none when it is longer than 16 bytes).
         mutating func keep(_ value: Double, written: UnsafeRawBufferPointer) {
@@ -260,7 +260,7 @@ public struct JSONWriter: ~Copyable {
 
     /// Writes `value` as ``double(_:)`` does: the text `last` keeps when `value` is its number
     /// (bit for bit), else formatted and kept in `last`.
-    public mutating func double(_ value: Double, reusing last: inout WrittenNumber) {
+    mutating func double(_ value: Double, reusing last: inout WrittenNumber) {
         reserve(Self.numberRoom)
         if let end = Self.number(value, reusing: &last, at: base + count) {
             count = end - base

@@ -98,16 +98,9 @@ extension MessageEncoder {
 
     /// The `frames` form alone of the same (``arrivalMessages(of:forms:marks:)``), from the waiting
     /// moves' new samples (``TouchCore/Application/waitingMoveSamples(sentThrough:)``), without
-    /// whole touches: the same messages.
-    public static func arrivalFrameMessages(of moves: [[WaitingTouchSamples]], marks: inout InputRateMarks) -> [OutboundMessage] {
-        var batch = MessageBatch(messages: 8)
-        addArrivals(of: moves, marks: &marks, to: &batch) { touches, samples, batch in frameMessages(of: touches, samples: samples, to: &batch) }
-        return batch.finish()
-    }
-
-    /// The same messages (``arrivalFrameMessages(of:marks:)``), written in `batch`, which keeps its
-    /// room for the next use: the daemon's, for every input frame while a client wants the
-    /// `frames` form alone.
+    /// whole touches: the same messages, written in `batch`, which keeps its room for the next use
+    /// (see ``messages(for:interest:hitsSent:marks:batch:)``): the daemon's, for every input frame
+    /// while its clients want the `frames` form alone.
     public static func arrivalFrameMessages(
         of moves: [[WaitingTouchSamples]], marks: inout InputRateMarks, batch: inout MessageBatch
     ) -> [OutboundMessage] {

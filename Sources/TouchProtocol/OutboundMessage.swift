@@ -141,7 +141,7 @@ enum ViewList: Sendable {
 }
 
 /// Bytes written and then only read, shared by the messages whose bodies they hold. A batch that
-/// keeps its storage writes it again only once no message refers to it any more
+/// keeps its storage gives it the next buffer written only once no message refers to it any more
 /// (``MessageBatch/take()``).
 final class MessageStorage: @unchecked Sendable {
     // Written, and exchanged for a writer's buffer, only while nothing else refers to it: safe to
@@ -152,17 +152,10 @@ final class MessageStorage: @unchecked Sendable {
     init(copying source: UnsafeBufferPointer<UInt8>, capacity: Int = 0) {
         let room = UnsafeMutablePointer<UInt8>.allocate(capacity: max(source.count, capacity, 1))
         bytes = UnsafeMutableBufferPointer(start: room, count: max(source.count, capacity))
-        refill(from: source)
+        if let from = source.baseAddress { room.update(from: from, count: source.count) }
     }
 
     deinit { bytes.deallocate() }
-
-    /// Copies `source` over the first bytes (as many as there is room for). Only while no message
-    /// refers to the storage.
-    private func refill(from source: UnsafeBufferPointer<UInt8>) {
-        guard let from = source.baseAddress, let to = bytes.baseAddress else { return }
-        to.update(from: from, count: min(source.count, bytes.count))
-    }
 
     /// Takes `writer`'s buffer, with the text written in it, and gives the writer this storage's
     /// buffer in exchange, empty: the text changes hands without a copy. Only while no message
