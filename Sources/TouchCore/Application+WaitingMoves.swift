@@ -27,11 +27,13 @@ extension Application {
         return moves
     }
 
-    /// The same touches' new samples, without making whole touches: what the `frames` form sends
-    /// as frames arrive (window points only). Each has the touch's number, device, window and
-    /// view, its newest sample, the ones before it not sent yet (read where the waiting move keeps
-    /// them) and where it was before those.
-    public func waitingMoveSamples(sentThrough: (TouchID) -> InputTime = { _ in .distantPast }) -> [[WaitingTouchSamples]] {
+    /// The same touches' new samples, without making whole touches: what goes out as frames
+    /// arrive. Each has the touch's number, device, window and view, its newest sample, the ones
+    /// before it not sent yet (read where the waiting move keeps them), where it was before those,
+    /// and its size's tolerance, greatest force and tap count as the dispatch will give them. With
+    /// `inView`, its places in its view as the view is now (as ``waitingMoveTouches(sentThrough:)``
+    /// gives them); without, none (the `frames` form sends window points only).
+    public func waitingMoveSamples(sentThrough: (TouchID) -> InputTime = { _ in .distantPast }, inView: Bool = false) -> [[WaitingTouchSamples]] {
         let (waiting, picks) = waitingContacts(sentThrough: sentThrough)
         var moves: [[WaitingTouchSamples]] = []
         moves.reserveCapacity(picks.count)
@@ -39,21 +41,39 @@ extension Application {
             var samples: [WaitingTouchSamples] = []
             samples.reserveCapacity(picks[m].count)
             for c in picks[m] {
-                let i = c.live
-                let k = c.contact
-                let first = c.first
-                samples.append(
-                    WaitingTouchSamples(
-                        id: live.entries[i].touch.id, device: live.entries[i].touch.device, window: live.entries[i].touch.window,
-                        view: live.entries[i].touch.view, timestamp: waiting[m].timestamp, locationInWindow: waiting[m].contacts[k].location,
-                        previousLocationInWindow: first == 0
-                            ? live.entries[i].touch.locationInWindow : waiting[m].contacts[k].coalesced[first - 1].locationInWindow,
-                        force: waiting[m].contacts[k].force, majorRadius: waiting[m].contacts[k].majorRadius,
-                        coalescedSamples: waiting[m].contacts[k].coalesced[first...]))
+                samples.append(waitingSamples(of: c, in: waiting, move: m, inView: inView))
             }
             moves.append(samples)
         }
         return moves
+    }
+
+    /// The new samples of `c`, a contact of the waiting move `waiting[m]` (see ``waitingMoveSamples(sentThrough:inView:)``).
+    private func waitingSamples(of c: WaitingContact, in waiting: [InputFrame], move m: Int, inView: Bool) -> WaitingTouchSamples {
+        // Read in place: a copy of the move, the touch or the contact would retain each of its parts.
+        let i = c.live
+        let k = c.contact
+        let first = c.first
+        let previous = first == 0 ? live.entries[i].touch.locationInWindow : waiting[m].contacts[k].coalesced[first - 1].locationInWindow
+        var coalesced = waiting[m].contacts[k].coalesced[first...]
+        var locationInView: Point?
+        var previousLocationInView: Point?
+        if inView, let view = live.entries[i].touch.view, let index = tree.nodeIndex[view] {
+            locationInView = tree.convertFromWindow(waiting[m].contacts[k].location, to: index)
+            previousLocationInView = tree.convertFromWindow(previous, to: index)
+            if !coalesced.isEmpty {
+                var placed = Array(coalesced)
+                for n in placed.indices { placed[n].locationInView = tree.convertFromWindow(placed[n].locationInWindow, to: index) }
+                coalesced = placed[...]
+            }
+        }
+        return WaitingTouchSamples(
+            id: live.entries[i].touch.id, device: live.entries[i].touch.device, window: live.entries[i].touch.window,
+            view: live.entries[i].touch.view, timestamp: waiting[m].timestamp, locationInWindow: waiting[m].contacts[k].location,
+            previousLocationInWindow: previous, force: waiting[m].contacts[k].force, majorRadius: waiting[m].contacts[k].majorRadius,
+            tapCount: live.entries[i].touch.tapCount, majorRadiusTolerance: waiting[m].contacts[k].majorRadiusTolerance,
+            maximumPossibleForce: waiting[m].contacts[k].maximumPossibleForce, locationInView: locationInView,
+            previousLocationInView: previousLocationInView, coalescedSamples: coalesced)
     }
 
     /// A contact of a waiting move with something new: its touch's place in `live`, its place in

@@ -114,7 +114,7 @@ public struct TouchSample: Hashable, Sendable {
 /// A touch's samples as the input-rate messages read them: its own (newest) sample, those merged
 /// before it (oldest first) and where it was before them. A ``Touch`` is one (dispatched, or a
 /// waiting move's as ``Application/waitingMoveTouches(sentThrough:)`` makes it);
-/// ``WaitingTouchSamples`` is the lighter one the `frames` form is made from.
+/// ``WaitingTouchSamples`` is the lighter one the messages sent as frames arrive are made from.
 public protocol SampledTouch {
     /// The merged samples, indexed from `startIndex`.
     associatedtype Samples: RandomAccessCollection where Samples.Element == TouchSample, Samples.Index == Int
@@ -129,14 +129,23 @@ public protocol SampledTouch {
     var force: Double { get }
     var majorRadius: Double { get }
     var coalescedSamples: Samples { get }
+    var tapCount: Int { get }
+    var majorRadiusTolerance: Double { get }
+    var maximumPossibleForce: Double { get }
+    /// The newest sample's place in the touch's view, and the place before the merged samples
+    /// (each merged sample has its own, ``TouchSample/locationInView``); `nil` without a view.
+    var locationInView: Point? { get }
+    var previousLocationInView: Point? { get }
 }
 
 extension Touch: SampledTouch {}
 
 /// One touch's samples in a move waiting for its display tick that no client of the input's rate
-/// has had yet, without the rest of the touch (``Application/waitingMoveSamples(sentThrough:)``):
+/// has had yet, without the rest of the touch (``Application/waitingMoveSamples(sentThrough:inView:)``):
 /// its newest sample, the merged ones before it not sent yet, read where the waiting move keeps
-/// them, and where it was before those. It moved: its phase is `moved`.
+/// them, and where it was before those, with what the touch says of its size and force. It moved:
+/// its phase is `moved`. Its places in its view (its own, the one before and each merged sample's)
+/// are the view's as it is now when they were asked for, and `nil` when not (or without a view).
 public struct WaitingTouchSamples: SampledTouch, Hashable, Sendable {
     public let id: TouchID
     public let device: String
@@ -150,6 +159,10 @@ public struct WaitingTouchSamples: SampledTouch, Hashable, Sendable {
     public let previousLocationInWindow: Point
     public let force: Double
     public let majorRadius: Double
-    /// The merged samples not sent yet, before the newest.
+    public let tapCount: Int
+    public let majorRadiusTolerance: Double
+    public let maximumPossibleForce: Double
+    public let locationInView: Point?
+    public let previousLocationInView: Point?
     public let coalescedSamples: ArraySlice<TouchSample>
 }

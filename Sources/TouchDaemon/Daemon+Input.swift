@@ -144,23 +144,15 @@ extension Daemon: ScheduledDispatch {
     }
 
     /// The input-rate messages of the samples waiting moves have that no client had yet: in the
-    /// `input` form (and the `frames` form, if wanted too) from the touches the moves will make,
-    /// in the `frames` form alone from their samples (window points only).
+    /// `input` form (with the places in the touches' views) and the `frames` form, as wanted.
     private func arrivalMessages() -> [OutboundMessage] {
-        if publication.interest.touchForms.contains(.input) {
-            let moves: [[Touch]]
-            do {
-                let marks = publication.inputRateMarks  // gone before the marks change: they are not copied
-                moves = inPlace { $0.waitingMoveTouches(sentThrough: marks.sent) }
-            }
-            return moves.isEmpty ? [] : publication.arrivalMessages(of: moves)
-        }
         let moves: [[WaitingTouchSamples]]
         do {
-            let marks = publication.inputRateMarks
-            moves = inPlace { $0.waitingMoveSamples(sentThrough: marks.sent) }
+            let marks = publication.inputRateMarks  // gone before the marks change: they are not copied
+            let inView = publication.interest.touchForms.contains(.input)
+            moves = inPlace { $0.waitingMoveSamples(sentThrough: marks.sent, inView: inView) }
         }
-        return moves.isEmpty ? [] : publication.arrivalFrameMessages(of: moves)
+        return moves.isEmpty ? [] : publication.arrivalMessages(of: moves)
     }
 
     /// A recognizer deadline passed: what is due by now is dispatched, then the recognizers waiting

@@ -31,17 +31,11 @@ struct Publication: ~Copyable {
         batch.removeAll()
     }
 
-    /// The input-rate messages of the waiting moves' new samples, as whole touches (the `input`
-    /// form, and the `frames` form if wanted too); they are marked sent. The batch's until its
-    /// next use (``releaseMessages()`` once they are queued).
-    mutating func arrivalMessages(of moves: [[Touch]]) -> [OutboundMessage] {
+    /// The input-rate messages (the `input` and `frames` forms its clients want) of the waiting
+    /// moves' new samples; they are marked sent. The batch's until its next use
+    /// (``releaseMessages()`` once they are queued).
+    mutating func arrivalMessages(of moves: [[WaitingTouchSamples]]) -> [OutboundMessage] {
         MessageEncoder.arrivalMessages(of: moves, forms: interest.touchForms, marks: &inputRateMarks, batch: &batch)
-    }
-
-    /// The `frames` form's messages of the waiting moves' new samples; they are marked sent. The
-    /// batch's until its next use (``releaseMessages()`` once they are queued).
-    mutating func arrivalFrameMessages(of moves: [[WaitingTouchSamples]]) -> [OutboundMessage] {
-        MessageEncoder.arrivalFrameMessages(of: moves, marks: &inputRateMarks, batch: &batch)
     }
 }
 

@@ -336,6 +336,32 @@ public struct JSONWriter: ~Copyable {
         literal("}")
     }
 
+    /// Writes a point as ``point(x:y:)`` does, each number as ``double(_:reusing:)`` writes it
+    /// with its own of `kept`: a touch's place before is most often the last one written of it.
+    mutating func point(x: Double, y: Double, reusing kept: inout (x: WrittenNumber, y: WrittenNumber)) {
+        let open: StaticString = #"{"x":"#
+        let middle: StaticString = #","y":"#
+        reserve(open.utf8CodeUnitCount + middle.utf8CodeUnitCount + 1 + 2 * Self.numberRoom)
+        let p = base + count
+        p.update(from: open.utf8Start, count: open.utf8CodeUnitCount)
+        guard let xEnd = Self.number(x, reusing: &kept.x, at: p + open.utf8CodeUnitCount) else { return pointByNumbers(x, y, reusing: &kept) }
+        xEnd.update(from: middle.utf8Start, count: middle.utf8CodeUnitCount)
+        guard let yEnd = Self.number(y, reusing: &kept.y, at: xEnd + middle.utf8CodeUnitCount) else {
+            return pointByNumbers(x, y, reusing: &kept)
+        }
+        yEnd.pointee = UInt8(ascii: "}")
+        count = yEnd + 1 - base
+    }
+
+    /// ``point(x:y:reusing:)`` number by number, for a point with a number not written from integers.
+    private mutating func pointByNumbers(_ x: Double, _ y: Double, reusing kept: inout (x: WrittenNumber, y: WrittenNumber)) {
+        literal(#"{"x":"#)
+        double(x, reusing: &kept.x)
+        literal(#","y":"#)
+        double(y, reusing: &kept.y)
+        literal("}")
+    }
+
     /// ``sample(time:x:y:force:radius:kept:)`` number by number, for a sample with a number not
     /// written from integers (none that touchd makes).
     private mutating func sampleByNumbers(

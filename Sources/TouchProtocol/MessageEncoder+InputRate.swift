@@ -68,45 +68,35 @@ extension MessageEncoder {
         var k: Int
     }
 
-    /// The messages of the input's rate for the moves waiting for their display tick
-    /// (``TouchCore/Application/waitingMoveTouches(sentThrough:)``, given ``InputRateMarks/sent(_:)``):
-    /// each sample not sent before, in the forms
-    /// of `forms` among `input` and `frames`; `marks` then holds them as sent.
+    /// The messages of the input's rate for the touches the moves waiting for their display tick
+    /// will make (``TouchCore/Application/waitingMoveTouches(sentThrough:)``, given
+    /// ``InputRateMarks/sent(_:)``): each sample not sent before, in the forms of `forms` among
+    /// `input` and `frames`; `marks` then holds them as sent.
     public static func arrivalMessages(of moves: [[Touch]], forms: TouchForms, marks: inout InputRateMarks) -> [OutboundMessage] {
         var batch = MessageBatch(messages: 8)
         addArrivals(of: moves, forms: forms, marks: &marks, to: &batch)
         return batch.finish()
     }
 
-    /// The same messages (``arrivalMessages(of:forms:marks:)``), written in `batch`, which keeps its
-    /// room for the next use (see ``messages(for:interest:hitsSent:marks:batch:)``): the
-    /// daemon's, for every input frame while a client wants the `input` form.
+    /// The same messages from the waiting moves' new samples without whole touches
+    /// (``TouchCore/Application/waitingMoveSamples(sentThrough:inView:)``, with the places in the
+    /// view when `forms` has `input`), written in `batch`, which keeps its room for the next use
+    /// (see ``messages(for:interest:hitsSent:marks:batch:)``): the daemon's, for every input frame
+    /// while a client wants the `input` or `frames` form. (Neither entry is generic: each kind of
+    /// touch gets an encoding made for it, not one through the protocol's witnesses.)
     public static func arrivalMessages(
-        of moves: [[Touch]], forms: TouchForms, marks: inout InputRateMarks, batch: inout MessageBatch
+        of moves: [[WaitingTouchSamples]], forms: TouchForms, marks: inout InputRateMarks, batch: inout MessageBatch
     ) -> [OutboundMessage] {
         batch.removeAll()
         addArrivals(of: moves, forms: forms, marks: &marks, to: &batch)
         return batch.take()
     }
 
-    private static func addArrivals(of moves: [[Touch]], forms: TouchForms, marks: inout InputRateMarks, to batch: inout MessageBatch) {
+    private static func addArrivals<T: SampledTouch>(of moves: [[T]], forms: TouchForms, marks: inout InputRateMarks, to batch: inout MessageBatch) {
         addArrivals(of: moves, marks: &marks, to: &batch) { touches, samples, batch in
             if forms.contains(.input) { inputMessages(of: touches, samples: samples, to: &batch) }
             if forms.contains(.frames) { frameMessages(of: touches, samples: samples, to: &batch) }
         }
-    }
-
-    /// The `frames` form alone of the same (``arrivalMessages(of:forms:marks:)``), from the waiting
-    /// moves' new samples (``TouchCore/Application/waitingMoveSamples(sentThrough:)``), without
-    /// whole touches: the same messages, written in `batch`, which keeps its room for the next use
-    /// (see ``messages(for:interest:hitsSent:marks:batch:)``): the daemon's, for every input frame
-    /// while its clients want the `frames` form alone.
-    public static func arrivalFrameMessages(
-        of moves: [[WaitingTouchSamples]], marks: inout InputRateMarks, batch: inout MessageBatch
-    ) -> [OutboundMessage] {
-        batch.removeAll()
-        addArrivals(of: moves, marks: &marks, to: &batch) { touches, samples, batch in frameMessages(of: touches, samples: samples, to: &batch) }
-        return batch.take()
     }
 
     /// Each waiting move's samples not sent before, in order, encoded by `encode` in `batch`;
@@ -194,38 +184,53 @@ extension MessageEncoder {
     /// Adds one `moved` message per sample of `samples` (``samples(of:after:)``), the touch's own
     /// sample with its phase. A sample where the touch stood still (the same place as the sample
     /// before) gives no message, as its input frame gave none.
-    static func inputMessages(of touches: [Touch], samples: [SampleIndex], to batch: inout MessageBatch) {
-        for s in samples { addInputSample(s, of: touches, to: &batch) }
+    static func inputMessages<T: SampledTouch>(of touches: [T], samples: [SampleIndex], to batch: inout MessageBatch) {
+        // The batch's kept texts, taken out while its messages are added.
+        var texts = TouchTexts()
+        swap(&texts, &batch.touchTexts)
+        for s in samples { addInputSample(s, of: touches, texts: &texts, to: &batch) }
+        swap(&texts, &batch.touchTexts)
     }
 
-    /// Adds the message of one sample (see ``inputMessages(of:samples:to:)``), unless the touch stood still.
-    private static func addInputSample(_ s: SampleIndex, of touches: [Touch], to batch: inout MessageBatch) {
+    /// Adds the message of one sample (see ``inputMessages(of:samples:to:)``), unless the touch
+    /// stood still; what it repeats of the touch's last message is copied from `texts`, which then
+    /// keeps what it wrote.
+    private static func addInputSample<T: SampledTouch>(
+        _ s: SampleIndex, of touches: [T], texts: inout TouchTexts, to batch: inout MessageBatch
+    ) {
         let sample = view(of: s, in: touches)
         if sample.isStill { return }
-        let samples = touches[s.touch].coalescedSamples
-        let own = s.k == samples.count
-        let inView = own ? touches[s.touch].locationInView : samples[s.k].locationInView
-        let previousInView = s.k == 0 ? touches[s.touch].previousLocationInView : samples[s.k - 1].locationInView
+        let own = s.k == touches[s.touch].coalescedSamples.count
+        let inView = own ? touches[s.touch].locationInView : touches[s.touch].sample(s.k).locationInView
+        let previousInView = s.k == 0 ? touches[s.touch].previousLocationInView : touches[s.touch].sample(s.k - 1).locationInView
+        let n = texts.index(
+            of: touches[s.touch].id, device: touches[s.touch].device, window: touches[s.touch].window, view: touches[s.touch].view)
         batch.add(topic: .touches, view: touches[s.touch].view, droppable: sample.phase == .moved, touchForms: .input) { w in
             w.member("type"); w.literal(#""touch""#)
             w.member("time"); w.double(sample.time.seconds)
             w.member("touch"); w.int(Int64(clamping: touches[s.touch].id))
             w.member("phase"); self.phase(sample.phase, to: &w)
-            w.member("device"); w.string(touches[s.touch].device)
-            w.member("window"); id(touches[s.touch].window, to: &w)
-            w.member("view"); id(touches[s.touch].view, to: &w)
-            w.member("location"); point(sample.location, to: &w)
-            w.member("previous_location"); point(sample.previous, to: &w)
-            w.member("location_in_view")
-            if let p = inView { point(p, to: &w) } else { w.null() }
-            w.member("previous_location_in_view")
-            if let p = previousInView { point(p, to: &w) } else { w.null() }
-            w.member("tap_count"); w.int(Int64(touches[s.touch].tapCount))
-            w.member("major_radius"); w.double(sample.majorRadius)
-            w.member("major_radius_tolerance"); w.double(touches[s.touch].majorRadiusTolerance)
-            w.member("force"); w.double(sample.force)
-            w.member("maximum_possible_force"); w.double(touches[s.touch].maximumPossibleForce)
+            texts.writePlace(n, to: &w)
+            texts.withNumbers(n) { kept in
+                // The places before with the text of the last ones, then these kept as the last.
+                var location: TouchTexts.Numbers.Pair = (.init(), .init())
+                w.member("location"); w.point(x: sample.location.x, y: sample.location.y, reusing: &location)
+                w.member("previous_location"); w.point(x: sample.previous.x, y: sample.previous.y, reusing: &kept.location)
+                kept.location = location
+                var locationInView: TouchTexts.Numbers.Pair = (.init(), .init())
+                w.member("location_in_view")
+                if let p = inView { w.point(x: p.x, y: p.y, reusing: &locationInView) } else { w.null() }
+                w.member("previous_location_in_view")
+                if let p = previousInView { w.point(x: p.x, y: p.y, reusing: &kept.locationInView) } else { w.null() }
+                if inView != nil { kept.locationInView = locationInView }
+                w.member("tap_count"); w.int(Int64(touches[s.touch].tapCount))
+                w.member("major_radius"); w.double(sample.majorRadius, reusing: &kept.majorRadius)
+                w.member("major_radius_tolerance"); w.double(touches[s.touch].majorRadiusTolerance, reusing: &kept.majorRadiusTolerance)
+                w.member("force"); w.double(sample.force, reusing: &kept.force)
+                w.member("maximum_possible_force"); w.double(touches[s.touch].maximumPossibleForce, reusing: &kept.maximumPossibleForce)
+            }
         }
+        if sample.phase.isFinal { texts.forget(n) }
     }
 
     /// Adds one `touch_frame` message per input frame (the samples of one time), device and window, with

@@ -185,6 +185,8 @@ public struct MessageBatch: ~Copyable {
     private var taken = false
     /// The places (window, view, path) of the hit messages written so far, by hit view.
     var hitPlaces = HitPlaces()
+    /// What the `input` form's messages of each touch repeat, kept for its next one.
+    var touchTexts = TouchTexts()
 
     /// A batch with room for about `messages` messages of ordinary size.
     public init(messages: Int = 8) {

@@ -79,11 +79,12 @@ import TouchCore
     }
 }
 
-/// The waiting moves' new samples without whole touches (the `frames` form's): the same touches,
-/// times, places and samples as the waiting touches.
+/// The waiting moves' new samples without whole touches (what goes out as frames arrive): the
+/// same touches, times, places and samples as the waiting touches, with their places in the view
+/// when asked for.
 @Suite struct WaitingMoveSamplesTests {
-    @Test(arguments: [-Double.infinity, 10.001, 10.002, 10.003])
-    func theyAreTheWaitingTouchesSamples(sentThrough: Double) {
+    @Test(arguments: [-Double.infinity, 10.001, 10.002, 10.003], [false, true])
+    func theyAreTheWaitingTouchesSamples(sentThrough: Double, inView: Bool) {
         var app = WaitingMoveTouchesTests().app()
         let frame = WaitingMoveTouchesTests().frame
         _ = app.send(frame(10, [(1, .began, 200), (2, .began, 300), (3, .began, 400)]))
@@ -92,7 +93,7 @@ import TouchCore
         _ = app.send(frame(10.003, [(1, .moved, 203), (2, .moved, 303), (3, .stationary, 400)]))
         let sent: (TouchID) -> InputTime = { $0 == 1 ? InputTime(seconds: sentThrough) : .distantPast }
         let touches = app.waitingMoveTouches(sentThrough: sent)
-        let samples = app.waitingMoveSamples(sentThrough: sent)
+        let samples = app.waitingMoveSamples(sentThrough: sent, inView: inView)
         #expect(!touches.isEmpty && touches.map { $0.map(\.id) } == samples.map { $0.map(\.id) })
         for (move, light) in zip(touches, samples) {
             for (touch, sample) in zip(move, light) {
@@ -102,6 +103,16 @@ import TouchCore
                 #expect(sample.force == touch.force && sample.majorRadius == touch.majorRadius)
                 #expect(Array(sample.coalescedSamples.map(\.locationInWindow)) == touch.coalescedSamples.map(\.locationInWindow))
                 #expect(Array(sample.coalescedSamples.map(\.timestamp)) == touch.coalescedSamples.map(\.timestamp))
+                #expect(sample.tapCount == touch.tapCount && sample.majorRadiusTolerance == touch.majorRadiusTolerance)
+                #expect(sample.maximumPossibleForce == touch.maximumPossibleForce)
+                if inView {
+                    #expect(touch.locationInView != nil, "the touches are in a view")
+                    #expect(sample.locationInView == touch.locationInView && sample.previousLocationInView == touch.previousLocationInView)
+                    #expect(Array(sample.coalescedSamples.map(\.locationInView)) == touch.coalescedSamples.map(\.locationInView))
+                } else {
+                    #expect(sample.locationInView == nil && sample.previousLocationInView == nil)
+                    #expect(sample.coalescedSamples.allSatisfy { $0.locationInView == nil })
+                }
             }
         }
     }

@@ -236,3 +236,33 @@ extension JSONNumberWritingTests {
         }
     }
 }
+
+extension JSONNumberWritingTests {
+    /// A point written with the kept text of the last (a touch's place before, most often the place
+    /// its last message wrote) is the point written anew, whether its numbers repeat or not.
+    @Test func aPointReusingKeptTextIsThePointWrittenAnew() {
+        let odd: [Double] = [.nan, .infinity, -.infinity, 4_294_967_296.5, 1e300, 1e-7, -0.0, -1_079.999999]
+        var random = SeededRandom(seed: 0x5EED_0046)
+        func number() -> Double {
+            random.next(below: 6) == 0 ? odd[random.next(below: odd.count)] : (Double(random.nextUInt64() % 200_000_000) - 100_000_000) / 10_000
+        }
+        for _ in 0..<2_000 {
+            var kept: (x: JSONWriter.WrittenNumber, y: JSONWriter.WrittenNumber) = (.init(), .init())
+            var reusing = JSONWriter()
+            var anew = JSONWriter()
+            var (x, y) = (number(), number())
+            for k in 0..<(1 + random.next(below: 12)) {
+                // Each coordinate repeats or changes, as a finger's do from frame to frame.
+                if random.next(below: 3) == 0 { x = number() }
+                if random.next(below: 3) == 0 { y = number() }
+                if k > 0 {
+                    reusing.literal(",")
+                    anew.literal(",")
+                }
+                reusing.point(x: x, y: y, reusing: &kept)
+                anew.point(x: x, y: y)
+            }
+            #expect(reusing.text == anew.text)
+        }
+    }
+}

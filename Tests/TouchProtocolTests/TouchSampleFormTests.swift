@@ -80,17 +80,14 @@ import TouchProtocol
             let sent = marks
             if interest.touchForms.isDisjoint(with: .atArrival) {
                 continue  // nothing goes out at the input's rate
-            } else if interest.touchForms.contains(.input) {
-                take(
-                    MessageEncoder.arrivalMessages(
-                        of: app.waitingMoveTouches(sentThrough: sent.sent), forms: interest.touchForms, marks: &marks, batch: &batch))
             } else {
-                // The frames form alone, as the daemon makes it: from the samples without whole
-                // touches, the same messages as from the touches.
+                // As the daemon makes them: from the samples without whole touches (with the places
+                // in the view for the `input` form), the same messages as from the touches.
                 var marksByTouches = marks
                 let byTouches = MessageEncoder.arrivalMessages(
                     of: app.waitingMoveTouches(sentThrough: sent.sent), forms: interest.touchForms, marks: &marksByTouches)
-                let bySamples = MessageEncoder.arrivalFrameMessages(of: app.waitingMoveSamples(sentThrough: sent.sent), marks: &marks, batch: &batch)
+                let samples = app.waitingMoveSamples(sentThrough: sent.sent, inView: interest.touchForms.contains(.input))
+                let bySamples = MessageEncoder.arrivalMessages(of: samples, forms: interest.touchForms, marks: &marks, batch: &batch)
                 #expect(bySamples.map { $0.line(seq: 1) } == byTouches.map { $0.line(seq: 1) })
                 #expect(marks == marksByTouches)
                 take(bySamples)
@@ -207,6 +204,44 @@ import TouchProtocol
             let result = Request.parse(#"{"cmd":"subscribe","touch_samples":\#(bad)}"#).result
             #expect(throws: RequestError.self) { try result.get() }
             if case .failure(let error) = result { #expect(error.code.rawValue == "bad_argument" && error.message.contains("touch_samples")) }
+        }
+    }
+}
+
+extension TouchSampleFormTests {
+    /// A warm batch keeps what each touch's `input` messages repeat (its device, window and view,
+    /// the numbers it wrote last): the text is the one written anew, also when a batch writes for
+    /// another application whose touches have the same numbers but another device and view.
+    @Test func keptTouchTextIsTheTextWrittenAnew() {
+        let forms: TouchForms = .input
+        let interest = MessageInterest([Subscription(id: 1, topics: [.touches], touchSamples: .input)])
+        var batch = MessageBatch()
+        for (device, view) in [("dev", Rect(x: 100.25, y: 50, width: 800, height: 800)), ("other", Rect(x: 0, y: 0, width: 900, height: 900))] {
+            var tree = ViewTree()
+            try! tree.addWindow("window", WindowProperties(size: Size(width: 1000, height: 1000), refreshRate: 60))
+            try! tree.addView(device == "dev" ? "pad" : "board", parent: "window", ViewProperties(frame: view))
+            var app = Application(tree: tree)
+            app.recordsResponderCalls = false
+            var marks = InputRateMarks()
+            var warm: [String] = []
+            var fresh: [String] = []
+            // The first application's touches are left down: their texts stay kept.
+            for var frame in device == "dev" ? Array(stream().dropLast()) : stream() {
+                frame = InputFrame(device: device, window: frame.window, timestamp: frame.timestamp, contacts: frame.contacts)
+                for report in app.send(frame) {
+                    var freshMarks = marks
+                    fresh += MessageEncoder.messages(for: report, interest: interest, hitsSent: false, marks: &freshMarks).map(\.body)
+                    warm += MessageEncoder.messages(for: report, interest: interest, hitsSent: false, marks: &marks, batch: &batch).map(\.body)
+                }
+                let sent = marks
+                var freshMarks = marks
+                fresh += MessageEncoder.arrivalMessages(of: app.waitingMoveTouches(sentThrough: sent.sent), forms: forms, marks: &freshMarks).map(\.body)
+                let samples = app.waitingMoveSamples(sentThrough: sent.sent, inView: true)
+                warm += MessageEncoder.arrivalMessages(of: samples, forms: forms, marks: &marks, batch: &batch).map(\.body)
+            }
+            #expect(warm.count > 100)
+            #expect(warm == fresh)
+            #expect(warm.allSatisfy { !$0.contains(#""type":"touch""#) || $0.contains(#""device":"\#(device)""#) })
         }
     }
 }
