@@ -223,10 +223,16 @@ extension Application {
     private mutating func noteLocationInView(of i: Int) {
         // Read in place: copying the whole touch would retain each of its parts.
         guard let view = live[i].touch.view else { return }
-        let inView = tree.convert(live[i].touch.locationInWindow, live[i].touch.previousLocationInWindow, fromWindowTo: view)
-        live[i].touch.locationInView = inView?.0
-        live[i].touch.previousLocationInView = inView?.1
-        guard recordsSampleLocationsInView, !live[i].touch.coalescedSamples.isEmpty, let index = tree.nodeIndex[view] else { return }
+        guard let index = tree.nodeIndex(of: view, hint: live[i].viewIndexHint) else {
+            // The view left the tree: no location in it.
+            live[i].touch.locationInView = nil
+            live[i].touch.previousLocationInView = nil
+            return
+        }
+        live[i].viewIndexHint = index
+        live[i].touch.locationInView = tree.convertFromWindow(live[i].touch.locationInWindow, to: index)
+        live[i].touch.previousLocationInView = tree.convertFromWindow(live[i].touch.previousLocationInWindow, to: index)
+        guard recordsSampleLocationsInView, !live[i].touch.coalescedSamples.isEmpty else { return }
         for k in live[i].touch.coalescedSamples.indices {
             let sample = live[i].touch.coalescedSamples[k].locationInWindow
             live[i].touch.coalescedSamples[k].locationInView = tree.convertFromWindow(sample, to: index)

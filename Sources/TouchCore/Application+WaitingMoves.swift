@@ -58,7 +58,7 @@ extension Application {
         var coalesced = waiting[m].contacts[k].coalesced[first...]
         var locationInView: Point?
         var previousLocationInView: Point?
-        if inView, let view = live.entries[i].touch.view, let index = tree.nodeIndex[view] {
+        if inView, let view = live.entries[i].touch.view, let index = tree.nodeIndex(of: view, hint: live.entries[i].viewIndexHint) {
             locationInView = tree.convertFromWindow(waiting[m].contacts[k].location, to: index)
             previousLocationInView = tree.convertFromWindow(previous, to: index)
             if !coalesced.isEmpty {

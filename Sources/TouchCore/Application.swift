@@ -46,6 +46,9 @@ public struct Application: Sendable {
         var touch: Touch
         /// The farthest the touch got from where it landed, in points (for tap detection).
         var farthestDistance: Double
+        /// Where its view was in the tree when last looked up (-1 before): tried first the next
+        /// time (``ViewTree/nodeIndex(of:hint:)``).
+        var viewIndexHint: Int32 = -1
     }
 
     public internal(set) var tree: ViewTree

@@ -441,6 +441,14 @@ public struct ViewTree: Sendable {
         return convertFromWindow(point, to: index)
     }
 
+    /// The index of `view` in the tree, with `hint` (an index it had) tried first: a live touch
+    /// keeps its view's, and checking that the node there is still that view costs less than
+    /// hashing its name. `nil` when `view` is not in the tree.
+    func nodeIndex(of view: ResponderID, hint: Int32) -> Int32? {
+        if hint >= 0 && Int(hint) < nodes.count && !nodes[Int(hint)].isRemoved && nodes[Int(hint)].id == view { return hint }
+        return nodeIndex[view]
+    }
+
     /// Converts two points in window coordinates into `view`'s coordinates with one look-up of the
     /// view (a touch's location and previous location); `nil` when `view` is not in the tree.
     public func convert(_ a: Point, _ b: Point, fromWindowTo view: ResponderID) -> (Point, Point)? {

@@ -81,3 +81,34 @@ import Testing
         try tree.addView("more", parent: "window", ViewProperties(frame: Rect(x: 0, y: 0, width: 1, height: 1)))
     }
 }
+
+extension ViewChurnTests {
+    /// A view's index found with a hint (the index a live touch kept for its view) is the one its
+    /// name gives, whatever the hint: right, stale after removals and compactions, another view's
+    /// (one re-added under the same name among them), or out of range.
+    @Test func aHintedIndexIsTheIndexTheNameGives() async {
+        await propertyCheck(count: propertyCount / 3, input: Gen.int(in: 0...1_000_000).array(of: 20...300)) { numbers in
+            var dice = Dice(numbers: numbers)
+            var tree = ViewTree()
+            try! tree.addWindow("window", WindowProperties(size: Size(width: 800, height: 800)))
+            var live: [ResponderID] = []
+            var hints: Set<Int32> = [-1, 0, 1_000_000]
+            for _ in 0..<(100 + dice.next(400)) {
+                if live.isEmpty || dice.next(3) != 0 {
+                    // A small set of names: removed views come back under the same name.
+                    let id = ResponderID("v\(dice.next(120))")
+                    guard tree.kind(of: id) == nil else { continue }
+                    try! tree.addView(id, parent: "window", ViewProperties(frame: Rect(x: 0, y: 0, width: 10, height: 10)))
+                    live.append(id)
+                } else {
+                    try! tree.removeView(live.remove(at: dice.next(live.count)))
+                }
+                for id in live { hints.insert(tree.nodeIndex[id]!) }
+                let probe = ResponderID("v\(dice.next(120))")
+                for hint in hints.shuffled().prefix(8) {
+                    #expect(tree.nodeIndex(of: probe, hint: hint) == tree.nodeIndex[probe], "\(probe) with hint \(hint)")
+                }
+            }
+        }
+    }
+}
