@@ -30,7 +30,7 @@ extension Daemon: ScheduledDispatch {
                 { hits in
                     let messages = publication.hitMessages(hits)
                     guard !messages.isEmpty else { return }
-                    for message in messages { server.broadcast(message) }
+                    server.broadcast(messages)
                     server.flushBatch()
                     // Their readers may share the processor: they read them now.
                     Processor.yield()
@@ -137,7 +137,7 @@ extension Daemon: ScheduledDispatch {
         guard !publication.interest.touchForms.isDisjoint(with: .atArrival) else { return }
         do {
             let messages = arrivalMessages()
-            if !messages.isEmpty { server.batch { for message in messages { server.broadcast(message) } } }
+            if !messages.isEmpty { server.batch { server.broadcast(messages) } }
         }
         // Once the list above is gone: the batch's own list is then let go without a copy.
         publication.releaseMessages()
@@ -203,9 +203,7 @@ extension Daemon: ScheduledDispatch {
         if !report.anomalies.isEmpty { for anomaly in report.anomalies { observer.anomaly(anomaly) } }
         recentTouches.record(report)
         for sink in services.sinks { sink.deliver(report) }
-        for message in publication.messages(for: report, hitsSent: hitsSent) {
-            server.broadcast(message)
-        }
+        server.broadcast(publication.messages(for: report, hitsSent: hitsSent))
     }
 
     /// Publishes a message that is not about a dispatched event (devices added or removed).

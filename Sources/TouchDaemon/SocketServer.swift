@@ -181,6 +181,21 @@ public final class SocketServer {
         for client in clients.values where client.wants(message) { deliver(message, to: client) }
     }
 
+    /// Sends each of `messages`, in order, to every client that wants it: client by client, the
+    /// messages read in place (an array's element passed on is copied, each of its parts retained,
+    /// for every call).
+    public func broadcast(_ messages: [OutboundMessage]) {
+        guard !messages.isEmpty else { return }
+        messages.withUnsafeBufferPointer { messages in
+            for client in clients.values {
+                for i in messages.indices where client.wants(messages[i]) {
+                    // A client ended for what it could not take gets nothing more.
+                    guard deliver(messages[i], to: client) else { break }
+                }
+            }
+        }
+    }
+
     /// Sends `message` to one client.
     public func send(_ message: OutboundMessage, to handle: ClientHandle) {
         guard let client = client(handle) else { return }
@@ -241,7 +256,10 @@ public final class SocketServer {
     /// Clients being disconnected that have not yet read their last words.
     public var closingCount: Int { closing.count }
 
-    func deliver(_ message: OutboundMessage, to client: ClientConnection, heavy: Bool = false) {
+    /// Queues `message` for `client` (or drops it, as its queue allows); false when the client was
+    /// ended for it (too slow for a message that may not be dropped).
+    @discardableResult
+    func deliver(_ message: OutboundMessage, to client: ClientConnection, heavy: Bool = false) -> Bool {
         switch client.outbox.send(message, limit: limits.maximumQueuedBytes) {
         case .queued:
             statistics.sentMessages += 1
@@ -259,7 +277,9 @@ public final class SocketServer {
             let lost = client.outbox.nextSeq - 1
             let reason = "too slow: a message that may not be dropped could not be queued"
             statistics.droppedMessages += end(client, lost: lost, reason: reason)
+            return false
         }
+        return true
     }
 
     /// Flushes the client now, or when the batch ends while one runs.
