@@ -181,19 +181,21 @@ public final class SocketServer {
         for client in clients.values where client.wants(message) { deliver(message, to: client) }
     }
 
-    /// Sends each of `messages`, in order, to every client that wants it: client by client, the
-    /// messages read in place (an array's element passed on is copied, each of its parts retained,
-    /// for every call).
+    /// Sends each of `messages`, in order, to every client that wants it, client by client.
     public func broadcast(_ messages: [OutboundMessage]) {
         guard !messages.isEmpty else { return }
-        messages.withUnsafeBufferPointer { messages in
-            for client in clients.values {
-                for i in messages.indices where client.wants(messages[i]) {
-                    // A client ended for what it could not take gets nothing more.
-                    guard deliver(messages[i], to: client) else { break }
-                }
-            }
+        for client in clients.values {
+            // A client ended for what it could not take gets nothing more.
+            for i in messages.indices { guard offer(messages[i], to: client) else { break } }
         }
+    }
+
+    /// Delivers `message` to `client` when the client wants it; false when the client was ended
+    /// for it. One call for the check and the delivery: a list's element passed to a call is
+    /// copied (each of its parts retained) for each call.
+    @inline(never)
+    private func offer(_ message: OutboundMessage, to client: ClientConnection) -> Bool {
+        client.wants(message) ? deliver(message, to: client) : true
     }
 
     /// Sends `message` to one client.
