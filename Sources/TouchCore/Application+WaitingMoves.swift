@@ -49,6 +49,7 @@ extension Application {
     }
 
     /// The new samples of `c`, a contact of the waiting move `waiting[m]` (see ``waitingMoveSamples(sentThrough:inView:)``).
+    @inline(__always)
     private func waitingSamples(of c: WaitingContact, in waiting: [InputFrame], move m: Int, inView: Bool) -> WaitingTouchSamples {
         // Read in place: a copy of the move, the touch or the contact would retain each of its parts.
         let i = c.live
@@ -61,11 +62,7 @@ extension Application {
         if inView, let view = live.entries[i].touch.view, let index = tree.nodeIndex(of: view, hint: live.entries[i].viewIndexHint) {
             locationInView = tree.convertFromWindow(waiting[m].contacts[k].location, to: index)
             previousLocationInView = tree.convertFromWindow(previous, to: index)
-            if !coalesced.isEmpty {
-                var placed = Array(coalesced)
-                for n in placed.indices { placed[n].locationInView = tree.convertFromWindow(placed[n].locationInWindow, to: index) }
-                coalesced = placed[...]
-            }
+            if !coalesced.isEmpty { coalesced = samplesInView(coalesced, index) }
         }
         return WaitingTouchSamples(
             id: live.entries[i].touch.id, device: live.entries[i].touch.device, window: live.entries[i].touch.window,
@@ -74,6 +71,13 @@ extension Application {
             tapCount: live.entries[i].touch.tapCount, majorRadiusTolerance: waiting[m].contacts[k].majorRadiusTolerance,
             maximumPossibleForce: waiting[m].contacts[k].maximumPossibleForce, locationInView: locationInView,
             previousLocationInView: previousLocationInView, coalescedSamples: coalesced)
+    }
+
+    /// `samples` with their places in the view at `index`, as the view is now.
+    private func samplesInView(_ samples: ArraySlice<TouchSample>, _ index: Int32) -> ArraySlice<TouchSample> {
+        var placed = Array(samples)
+        for n in placed.indices { placed[n].locationInView = tree.convertFromWindow(placed[n].locationInWindow, to: index) }
+        return placed[...]
     }
 
     /// A contact of a waiting move with something new: its touch's place in `live`, its place in

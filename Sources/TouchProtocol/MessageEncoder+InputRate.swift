@@ -108,7 +108,7 @@ extension MessageEncoder {
             let samples = samples(of: touches, after: marks)
             guard !samples.isEmpty else { continue }
             encode(touches, samples, &batch)
-            for touch in touches { marks.noteSent(touch.id, through: touch.timestamp) }
+            for i in touches.indices { marks.noteSent(touches[i].id, through: touches[i].timestamp) }
         }
     }
 
