@@ -92,9 +92,10 @@ public enum MessageEncoder {
 
     private static func addHits(_ hits: [HitRecord], interest: MessageInterest, to batch: inout MessageBatch) {
         guard interest.wants(.hits) || interest.wants(.hitTests) else { return }
-        for hit in hits {
-            add(hit, to: &batch)
-            addTrace(of: hit, to: &batch)
+        // By index: a hit copied out of the list would retain each of its parts.
+        for i in hits.indices {
+            add(hitAt: i, of: hits, to: &batch)
+            if !hits[i].trace.isEmpty { addTrace(of: hits[i], to: &batch) }
         }
     }
 
@@ -173,23 +174,23 @@ public enum MessageEncoder {
         }
     }
 
-    public static func message(for hit: HitRecord) -> OutboundMessage { single { add(hit, to: &$0) } }
+    public static func message(for hit: HitRecord) -> OutboundMessage { single { add(hitAt: 0, of: [hit], to: &$0) } }
 
-    static func add(_ hit: HitRecord, to batch: inout MessageBatch) {
-        let place = batch.hitPlaces.json(of: hit)
-        batch.add(topic: .hits, views: hit.viewPath, droppable: false) { w in
+    /// Adds the `hit` message of `hits[i]`, read in place.
+    static func add(hitAt i: Int, of hits: [HitRecord], to batch: inout MessageBatch) {
+        let place = batch.hitPlaces.json(device: hits[i].device, window: hits[i].window, view: hits[i].view, path: hits[i].viewPath)
+        batch.add(topic: .hits, views: hits[i].viewPath, droppable: false) { w in
             w.member("type"); w.literal(#""hit""#)
-            w.member("time"); w.double(hit.timestamp.seconds)
-            w.member("touch"); w.int(Int64(hit.touch))
-            w.member("device"); w.string(hit.device)
+            w.member("time"); w.double(hits[i].timestamp.seconds)
+            w.member("touch"); w.int(Int64(hits[i].touch))
             place.withUnsafeBufferPointer { w.members(raw: $0) }
-            w.member("point"); point(hit.pointInWindow, to: &w)
+            w.member("point"); point(hits[i].pointInWindow, to: &w)
             w.member("point_in_view")
-            if let p = hit.pointInView { point(p, to: &w) } else { w.null() }
-            w.member("tap_count"); w.int(Int64(hit.tapCount))
-            w.member("delivered"); w.bool(hit.delivery == .delivered)
-            if hit.delivery != .delivered {
-                w.member("reason"); w.string(reason(hit.delivery))
+            if let p = hits[i].pointInView { point(p, to: &w) } else { w.null() }
+            w.member("tap_count"); w.int(Int64(hits[i].tapCount))
+            w.member("delivered"); w.bool(hits[i].delivery == .delivered)
+            if hits[i].delivery != .delivered {
+                w.member("reason"); w.string(reason(hits[i].delivery))
             }
         }
     }
@@ -372,32 +373,35 @@ public enum MessageEncoder {
     }
 }
 
-/// The `window`, `view` and `path` members of `hit` messages, written once per hit view and kept:
-/// a kiosk's touches land on the same few views again and again, and finding a view's members
-/// costs less than writing its window's, its own and its path's names.
+/// The `device`, `window`, `view` and `path` members of `hit` messages, written once per hit view
+/// and kept: a kiosk's touches land on the same few views again and again, from the same device,
+/// and finding a view's members costs less than writing its device's, its window's, its own and
+/// its path's names.
 struct HitPlaces {
-    private var byView: [ResponderID: (window: ResponderID?, path: [ResponderID], json: [UInt8])] = [:]
+    private var byView: [ResponderID: (device: String, window: ResponderID?, path: [ResponderID], json: [UInt8])] = [:]
     /// The most views kept; past it, the table starts again.
     static let keptAtMost = 256
 
-    /// The members for `hit`: kept ones when its view's window and path are those they were
-    /// written for (a view's path changes when the tree does), else written now.
-    mutating func json(of hit: HitRecord) -> [UInt8] {
-        guard let view = hit.view else { return Self.write(hit) }
-        if let kept = byView[view], kept.window == hit.window, kept.path == hit.viewPath { return kept.json }
-        let json = Self.write(hit)
+    /// The members for a hit of `device` on `view` (in `window`, along `path`): kept ones when the
+    /// view's were written for that device, window and path (a view's path changes when the tree
+    /// does), else written now.
+    mutating func json(device: String, window: ResponderID?, view: ResponderID?, path: [ResponderID]) -> [UInt8] {
+        guard let view else { return Self.write(device: device, window: window, view: view, path: path) }
+        if let kept = byView[view], kept.device == device, kept.window == window, kept.path == path { return kept.json }
+        let json = Self.write(device: device, window: window, view: view, path: path)
         if byView.count >= Self.keptAtMost { byView.removeAll(keepingCapacity: true) }
-        byView[view] = (hit.window, hit.viewPath, json)
+        byView[view] = (device, window, path, json)
         return json
     }
 
-    private static func write(_ hit: HitRecord) -> [UInt8] {
+    private static func write(device: String, window: ResponderID?, view: ResponderID?, path: [ResponderID]) -> [UInt8] {
         var w = JSONWriter(capacity: 128)
-        w.member("window"); MessageEncoder.id(hit.window, to: &w)
-        w.member("view"); MessageEncoder.id(hit.view, to: &w)
+        w.member("device"); w.string(device)
+        w.member("window"); MessageEncoder.id(window, to: &w)
+        w.member("view"); MessageEncoder.id(view, to: &w)
         w.member("path")
         w.array { w in
-            for view in hit.viewPath {
+            for view in path {
                 w.element()
                 w.string(view.rawValue)
             }

@@ -216,12 +216,13 @@ import TouchProtocol
     }
 
     @Test func aWarmBatchWritesAHitsPlaceAsTheTreeIsNow() {
-        // The batch keeps each hit view's window, view and path members: a view whose path or
-        // window changed (the tree changed between touches) is written anew, as a fresh batch does.
+        // The batch keeps each hit view's device, window, view and path members: a view whose path
+        // or window changed (the tree changed between touches), or hit from another device, is
+        // written anew, as a fresh batch does.
         let interest = MessageInterest([Subscription(id: 1, topics: [.hits])])
-        func hit(_ touch: TouchID, window: ResponderID?, view: ResponderID?, path: [ResponderID]) -> HitRecord {
+        func hit(_ touch: TouchID, device: String = "dev", window: ResponderID?, view: ResponderID?, path: [ResponderID]) -> HitRecord {
             HitRecord(
-                touch: touch, device: "dev", timestamp: InputTime(seconds: Double(touch)), window: window, view: view, viewPath: path,
+                touch: touch, device: device, timestamp: InputTime(seconds: Double(touch)), window: window, view: view, viewPath: path,
                 pointInWindow: Point(x: 1, y: 2), pointInView: view == nil ? nil : Point(x: 0.5, y: 1), delivery: view == nil ? .noView : .delivered,
                 tapCount: 1)
         }
@@ -232,6 +233,8 @@ import TouchProtocol
             hit(4, window: "w2", view: "v", path: ["w2", "b", "v"]),
             hit(5, window: "w", view: nil, path: []),
             hit(6, window: "w", view: "v", path: ["w", "a", "v"]),
+            hit(7, device: "dev2", window: "w", view: "v", path: ["w", "a", "v"]),
+            hit(8, window: "w", view: "v", path: ["w", "a", "v"]),
         ]
         var batch = MessageBatch()
         for h in hits {
@@ -239,7 +242,8 @@ import TouchProtocol
             #expect(warm == [MessageEncoder.message(for: h).body], "touch \(h.touch)")
         }
         let third = MessageEncoder.message(for: hits[2]).body
-        #expect(third.contains(#""window":"w","view":"v","path":["w","b","v"],"point":"#))
+        #expect(third.contains(#""touch":3,"device":"dev","window":"w","view":"v","path":["w","b","v"],"point":"#))
+        #expect(MessageEncoder.message(for: hits[6]).body.contains(#""device":"dev2","window":"w""#))
         #expect(MessageEncoder.message(for: hits[4]).body.contains(#""window":"w","view":null,"path":[],"point":"#))
     }
 }
