@@ -121,13 +121,17 @@ extension Daemon: ScheduledDispatch {
     func dispatchDue() {
         scheduler.deferredDispatchDone()
         let time = scheduler.lastInputTime
+        // The input's rate first: a move whose tick came with this input (its timer not run yet)
+        // still waits, and its new samples go out before the application gets it (whose dispatch
+        // then sends nothing twice). A move made due by another event is not waiting: it goes
+        // out with its dispatch, in order.
+        publishArrivals()
         // Most wakeups at 1 kHz only add a move to the one waiting for its tick.
         if inPlace({ $0.queue.hasEventDue(by: time) }) {
             dispatchAndPublish { app, hitsReady, dispatched in app.dispatchDue(by: time, hitsReady: hitsReady, dispatched: dispatched) }
         } else {
             scheduler.rearmDisplay(displayTick: inPlace { $0.nextDisplayTick })
         }
-        publishArrivals()
     }
 
     /// Sends the samples of the moves waiting for their display tick that no client of the

@@ -57,6 +57,39 @@ import TouchSystem
         #expect(input.of(type: "touch_frame").isEmpty)
     }
 
+    /// A frame read once the tick is due but before its timer ran (one wakeup for both): the
+    /// input's rate sends its sample as it came, ahead of the tick's dispatch of the moves before
+    /// it (the frame waits for the next tick), and nothing goes out twice.
+    @Test func aFrameReadWithItsTickGoesOutAtTheInputsRateFirst() throws {
+        let clock = ManualClock(seconds: 50)
+        let h = try DaemonHarness(app: app(), clock: clock)
+        let coalesced = try h.connect(topics: ["touches"])
+        let input = try h.connect(topics: ["touches"], extra: #","touch_samples":"input""#)
+        // One client with both forms: the order of the two in its stream.
+        let both = try h.connect(topics: ["touches"], extra: #","touch_samples":"input""#)
+        both.send(#"{"id":1,"cmd":"subscribe","topics":["touches"]}"#)
+        try h.settle()
+        read(h, clock, frame(50, .began, x: 100))
+        for i in 1...5 { read(h, clock, frame(50 + Double(i) / 1000, .moved, x: 100 + Double(i))) }
+        let deadline = try #require(h.daemon.displayTimerDeadline)
+        clock.now = LoopInstant(microseconds: deadline.microseconds + 500)
+        h.daemon.enqueue(frame(Double(deadline.microseconds + 500) / 1_000_000, .moved, x: 120))
+        h.loop.runDeferred()
+        try h.drain(coalesced, input, both)
+        #expect(input.of(type: "touch").map { ($0["location"] as? [String: Any])?["x"] as? Double } == [100, 101, 102, 103, 104, 105, 120])
+        let tick = coalesced.of(type: "touch").filter { $0["phase"] as? String == "moved" }
+        #expect(tick.count == 1 && (tick.first?["location"] as? [String: Any])?["x"] as? Double == 105, "the tick's move, in the same wakeup")
+        let stream = both.of(type: "touch")
+        let arrival = stream.firstIndex { ($0["location"] as? [String: Any])?["x"] as? Double == 120 }
+        let dispatched = stream.firstIndex { $0["coalesced"] != nil }
+        #expect(arrival != nil && dispatched != nil && arrival! < dispatched!, "the frame's sample before the tick's dispatch")
+        h.loop.runDueTimers()
+        read(h, clock, frame(Double(deadline.microseconds + 1_500) / 1_000_000, .ended, x: 121))
+        try h.drain(coalesced, input, both)
+        #expect(input.of(type: "touch").map { ($0["location"] as? [String: Any])?["x"] as? Double } == [100, 101, 102, 103, 104, 105, 120, 121])
+        #expect(coalesced.of(type: "touch").map { $0["phase"] as? String } == ["began", "moved", "moved", "ended"])
+    }
+
     @Test func movesGoOutAtTheDisplayTickWithTheirSamples() throws {
         let clock = ManualClock(seconds: 50)
         let h = try DaemonHarness(app: app(), clock: clock)
