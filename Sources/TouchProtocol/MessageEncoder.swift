@@ -182,7 +182,7 @@ public enum MessageEncoder {
         batch.add(topic: .hits, views: hits[i].viewPath, droppable: false) { w in
             w.member("type"); w.literal(#""hit""#)
             w.member("time"); w.double(hits[i].timestamp.seconds)
-            w.member("touch"); w.int(Int64(hits[i].touch))
+            w.member("touch"); w.int(Int64(clamping: hits[i].touch))
             place.withUnsafeBufferPointer { w.members(raw: $0) }
             w.member("point"); point(hits[i].pointInWindow, to: &w)
             w.member("point_in_view")
