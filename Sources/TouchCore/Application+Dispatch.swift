@@ -233,10 +233,7 @@ extension Application {
         live[i].touch.locationInView = tree.convertFromWindow(live[i].touch.locationInWindow, to: index)
         live[i].touch.previousLocationInView = tree.convertFromWindow(live[i].touch.previousLocationInWindow, to: index)
         guard recordsSampleLocationsInView, !live[i].touch.coalescedSamples.isEmpty else { return }
-        for k in live[i].touch.coalescedSamples.indices {
-            let sample = live[i].touch.coalescedSamples[k].locationInWindow
-            live[i].touch.coalescedSamples[k].locationInView = tree.convertFromWindow(sample, to: index)
-        }
+        tree.place(&live[i].touch.coalescedSamples, inView: index)
     }
 
     /// Finished touches leave, in the order they changed (the tap tracker hears of each).

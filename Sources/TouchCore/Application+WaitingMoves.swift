@@ -76,7 +76,7 @@ extension Application {
     /// `samples` with their places in the view at `index`, as the view is now.
     private func samplesInView(_ samples: ArraySlice<TouchSample>, _ index: Int32) -> ArraySlice<TouchSample> {
         var placed = Array(samples)
-        for n in placed.indices { placed[n].locationInView = tree.convertFromWindow(placed[n].locationInWindow, to: index) }
+        tree.place(&placed, inView: index)
         return placed[...]
     }
 
@@ -141,9 +141,7 @@ extension Application {
         }
         moved.locationInView = tree.convertFromWindow(moved.locationInWindow, to: index)
         moved.previousLocationInView = tree.convertFromWindow(moved.previousLocationInWindow, to: index)
-        for k in moved.coalescedSamples.indices {
-            moved.coalescedSamples[k].locationInView = tree.convertFromWindow(moved.coalescedSamples[k].locationInWindow, to: index)
-        }
+        tree.place(&moved.coalescedSamples, inView: index)
         return moved
     }
 }

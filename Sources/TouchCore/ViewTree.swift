@@ -441,6 +441,12 @@ public struct ViewTree: Sendable {
         return convertFromWindow(point, to: index)
     }
 
+    /// Gives each of `samples` its place in the view at `index` as the view is now
+    /// (``TouchSample/locationInView``).
+    func place(_ samples: inout [TouchSample], inView index: Int32) {
+        for k in samples.indices { samples[k].locationInView = convertFromWindow(samples[k].locationInWindow, to: index) }
+    }
+
     /// The index of `view` in the tree, with `hint` (an index it had) tried first: a live touch
     /// keeps its view's, and checking that the node there is still that view costs less than
     /// hashing its name. `nil` when `view` is not in the tree.
