@@ -34,7 +34,10 @@ extension Daemon {
         observer.reloadStarted(by: cause)
         let outcome: Result<Int, any Error>
         do {
-            let fresh = try LoadedLayout.load(path: layoutFile)
+            // On a thread of its own: what the parse lets go is given back whole (``MemoryRelease``).
+            let fresh = try MemoryRelease.onScratchThread { () throws(LayoutErrors) -> LoadedLayout in
+                try LoadedLayout.load(path: layoutFile)
+            }
             for warning in fresh.warnings { observer.inputProblem(warning.description) }
             let running = TreeState(app)
             replaceApplication(fresh.app)
@@ -50,6 +53,7 @@ extension Daemon {
             reloads.refused += 1
             outcome = .failure(error)
         }
+        settleAfterReadingLayout()
         observer.reloadFinished(outcome, by: cause, status: status.refresh())
         return try outcome.get()
     }

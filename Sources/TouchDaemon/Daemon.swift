@@ -15,15 +15,20 @@ public struct DaemonServices {
     public var observer: any DaemonObserver
     /// Where dispatched reports go besides the clients (the windows' virtual touchscreens, TUIO).
     public var sinks: [any ReportSink]
+    /// Whether the daemon gives memory back to the kernel once a layout is read, at start and on
+    /// every reload (``MemoryRelease/giveBack()``): the real daemon's runner sets it; it acts on
+    /// the whole process, so a test sharing its process leaves it off.
+    public var givesMemoryBack: Bool
 
     public init(
         input: InputSources = InputSources(), layoutFile: String? = nil, observer: any DaemonObserver = SilentObserver(),
-        sinks: [any ReportSink] = []
+        sinks: [any ReportSink] = [], givesMemoryBack: Bool = false
     ) {
         self.input = input
         self.layoutFile = layoutFile
         self.observer = observer
         self.sinks = sinks
+        self.givesMemoryBack = givesMemoryBack
     }
 }
 
@@ -87,7 +92,7 @@ public final class Daemon {
         self.loop = loop
         self.version = version
         self.services = services
-        warmUp()
+        settleAfterReadingLayout()
     }
 
     /// Input events read so far.

@@ -13,7 +13,7 @@ public protocol DaemonObserver: AnyObject {
     /// `status` is the status line after it.
     func reloadFinished(_ outcome: Result<Int, any Error>, by cause: ReloadCause, status: String)
     /// An anomaly met while dispatching or decoding (a contact twice in a frame, a refused
-    /// first-responder change, an odd recording).
+    /// first-responder change, an odd recording), or memory the kernel would not take back.
     func anomaly(_ text: String)
     /// A problem an input source met that stops some of its input.
     func inputProblem(_ text: String)

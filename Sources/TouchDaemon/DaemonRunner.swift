@@ -80,7 +80,7 @@ public final class DaemonRunner {
         let screens = VirtualTouchscreens(warn: { logger.warning("\($0)") }, note: { logger.info("\($0)") })
         let services = DaemonServices(
             input: InputSources(sources, daemonEndsWithInput: options.exitWhenInputEnds), layoutFile: layoutFile,
-            observer: ServiceReporter(logger: logger, notifier: notifier, clock: clock), sinks: [screens] + sinks)
+            observer: ServiceReporter(logger: logger, notifier: notifier, clock: clock), sinks: [screens] + sinks, givesMemoryBack: true)
         let socket = DaemonSocket(endpoint: endpoint, limits: options.limits, policy: options.peerPolicy)
         daemon = Daemon(app: app, socket: socket, loop: loop, version: options.version, services: services)
         if let settings = options.webSocket {

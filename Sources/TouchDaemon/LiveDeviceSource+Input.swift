@@ -54,10 +54,10 @@ extension LiveDeviceSource {
     }
 
     public func layoutChanged(to layout: LayoutDocument, tree: ViewTree) {
-        self.layout = layout
+        devices = layout.devices
         self.tree = tree
         for (node, entry) in open.sorted(by: { $0.key < $1.key }) {
-            let match = DeviceMatcher.match(entry.facts, in: layout.devices)
+            let match = DeviceMatcher.match(entry.facts, in: devices)
             guard case .matched(_, let spec) = match else {
                 logger.warning(
                     "device no longer used after the reload", metadata: ["devnode": "\(node)", "name": "\(entry.facts.name)", "reason": "\(match.explanation)"])

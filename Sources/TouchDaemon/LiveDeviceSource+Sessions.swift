@@ -24,11 +24,11 @@ extension LiveDeviceSource: SessionDeviceSource {
     }
 
     public func applyCalibration(_ matrix: CalibrationMatrix, toEntryOf device: String) -> [String] {
-        guard let entry = entry(of: device), case .matched(let index, _) = entry.match, layout.devices.indices.contains(index) else { return [] }
+        guard let entry = entry(of: device), case .matched(let index, _) = entry.match, devices.indices.contains(index) else { return [] }
         // Kept in the layout the source matches devices with: a device of this entry plugged in
         // later is mapped with it too.
-        layout.devices[index].calibrationFileMatrix = matrix
-        let spec = layout.devices[index]
+        devices[index].calibrationFileMatrix = matrix
+        let spec = devices[index]
         var changed: [String] = []
         for other in openInOrder {
             guard case .matched(index, _) = other.match else { continue }

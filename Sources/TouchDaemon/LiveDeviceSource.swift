@@ -29,7 +29,9 @@ public final class LiveDeviceSource: InputSource {
         }
     }
 
-    var layout: LayoutDocument
+    /// The layout's device entries, which devices are matched with: the rest of the document is
+    /// the application's, built already, and not kept (with a large layout it is most of it).
+    var devices: [DeviceSpec]
     var tree: ViewTree
     let logger: Logger
     let clock: any TimeSource
@@ -66,7 +68,7 @@ public final class LiveDeviceSource: InputSource {
     /// loop's: the kernel's monotonic clock, which evdev stamps events with) stamps what it makes
     /// itself and paces shake deadlines.
     public init(layout: LayoutDocument, tree: ViewTree, logger: Logger, clock: any TimeSource, retryPolicy: OpenRetryPolicy = OpenRetryPolicy()) {
-        self.layout = layout
+        devices = layout.devices
         self.tree = tree
         self.logger = logger
         self.clock = clock
@@ -93,7 +95,7 @@ public final class LiveDeviceSource: InputSource {
     /// reason), and what touchd does next.
     var noDeviceMatches: String {
         let wait = "touchd waits for one to be plugged in (`touchd devices --config FILE` lists what it sees, and why each is ignored)"
-        guard !layout.devices.isEmpty else { return "the layout has no [[device]] entry: no input device is used" }
+        guard !devices.isEmpty else { return "the layout has no [[device]] entry: no input device is used" }
         guard !ignored.isEmpty else { return "no input device matches the layout's [[device]] entries: no touch, key or accelerometer device is present; " + wait }
         let seen = ignored.sorted { $0.key < $1.key }
         let shown = seen.prefix(5).map { "\($0.key) \"\($0.value.facts.name)\" (\($0.value.reason))" }
@@ -150,7 +152,7 @@ public final class LiveDeviceSource: InputSource {
     private func added(_ facts: DeviceFacts) {
         guard let node = facts.devnode else { return }  // the watcher's devices all have one
         if let attempt = failedAttempts.removeValue(forKey: node) { logger.notice("opened \(node) at attempt \(attempt + 1)") }
-        let match = DeviceMatcher.match(facts, in: layout.devices)
+        let match = DeviceMatcher.match(facts, in: devices)
         guard case .matched(_, let spec) = match else {
             ignored[node] = (facts, match.explanation)
             logger.info("device ignored", metadata: ["devnode": "\(node)", "name": "\(facts.name)", "reason": "\(match.explanation)"])

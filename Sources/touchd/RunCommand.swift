@@ -108,8 +108,14 @@ struct RunCommand: ParsableCommand {
             throw ValidationError("--metrics-interval \(metricsInterval): expected \(Limits.metricsInterval)")
         }
         let path = config
-        let (document, app) = try loadLayout(path) { logger.warning("\($0)") }
-        try checkStartup(document, path: path, overrides: overriddenKeys)
+        let overrides = overriddenKeys
+        // On a thread of its own, so what the parse and the checks let go is given back whole
+        // (``MemoryRelease``): the daemon gives it back once it has started.
+        let (document, app) = try MemoryRelease.onScratchThread { () throws -> (LayoutDocument, Application) in
+            let (document, app) = try loadLayout(path) { logger.warning("\($0)") }
+            try checkStartup(document, path: path, overrides: overrides)
+            return (document, app)
+        }
         // The one clock: the loop's, the input's, the notifier's.
         let clock = MonotonicClock()
         let sources = try inputSources(document: document, tree: app.tree, logger: logger, clock: clock)

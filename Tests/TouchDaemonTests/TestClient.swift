@@ -166,12 +166,14 @@ final class DaemonHarness {
 
     init(
         app: Application, limits: ClientLimits = ClientLimits(), policy: PeerPolicy = PeerPolicy(), mode: mode_t = 0o660,
-        clock: any TimeSource = MonotonicClock(), sources: [InputSource] = [], layoutFile: String? = nil, sinks: [any ReportSink] = []
+        clock: any TimeSource = MonotonicClock(), sources: [InputSource] = [], layoutFile: String? = nil, sinks: [any ReportSink] = [],
+        givesMemoryBack: Bool = false
     ) throws {
         path = NSTemporaryDirectory() + "touchd-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
         loop = try EventLoop(clock: clock)
         let socket = DaemonSocket(endpoint: try SocketEndpoint.bind(path: path, mode: mode), limits: limits, policy: policy)
-        let services = DaemonServices(input: InputSources(sources), layoutFile: layoutFile, observer: observer, sinks: sinks)
+        let services = DaemonServices(
+            input: InputSources(sources), layoutFile: layoutFile, observer: observer, sinks: sinks, givesMemoryBack: givesMemoryBack)
         daemon = Daemon(app: app, socket: socket, loop: loop, version: "touchd test", services: services)
         try daemon.start()
     }
