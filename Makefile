@@ -50,6 +50,8 @@ version:
 	@echo $(VERSION)
 
 release:
+	@# SwiftPM does not see the link's script (link/hot-code.ld) as an input: a newer one relinks.
+	@if [ link/hot-code.ld -nt $(RELEASE)/touchd ]; then rm -f $(RELEASE)/touchd; fi
 	$(SWIFT_RELEASE) --product touchd
 	mkdir -p $(dir $(CLIENT)) && ln -sfn ../release/touchd $(CLIENT)
 

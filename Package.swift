@@ -82,8 +82,11 @@ let package = Package(
             // them (and all it reaches) through --gc-sections: nothing loads this binary's symbols.
             // GNU ld packs the position-independent binary's relative relocations (DT_RELR, glibc
             // 2.36 and later: Debian 12), which gold writes out one by one (1.1 MB of them).
+            // A release link puts the functions a started daemon runs first and together (see the
+            // end of this file).
             linkerSettings: [
-                .unsafeFlags(["-Xlinker", "--no-export-dynamic", "-use-ld=bfd", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])
+                .unsafeFlags(["-Xlinker", "--no-export-dynamic", "-use-ld=bfd", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]),
+                .unsafeFlags(["-Xlinker", "-T", "-Xlinker", "\(Context.packageDirectory)/link/hot-code.ld"], .when(configuration: .release)),
             ]),
         // Benchmarks for `make bench`: built by `swift build` too, but small.
         .executableTarget(
@@ -121,3 +124,11 @@ let package = Package(
             dependencies: ["TouchDaemon", "TouchInput", "TouchProtocol", "TouchCore", "TouchEvdev", "TouchLayout", "TouchSystem"]),
     ]
 )
+
+// Release builds put each function in a section of its own: the linker drops the functions nothing
+// calls, and the daemon's link (`touchd`'s linker settings) puts the functions a started daemon
+// runs side by side (link/hot-code.ld, written by scripts/hot-code.sh from a profile).
+for target in package.targets where target.type == .regular || target.type == .executable {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
+    target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(["-ffunction-sections"], .when(configuration: .release))]
+}
