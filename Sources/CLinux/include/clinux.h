@@ -113,12 +113,13 @@ static inline long touchd_uinput_write(int fd, const unsigned short *types, cons
     }
     return write(fd, events, sizeof(struct input_event) * (size_t)count);
 }
+
 /* The pages of code the process has mapped: each read-only, executable segment (PT_LOAD with
  * PF_X and without PF_W) of the program and of every library it has loaded, the kernel's vDSO
  * and any object loaded with text relocations (its code was written to) left out, as the whole
- * pages inside the segment (never a page another segment shares). Writes
- * at most `capacity` start addresses and lengths; returns how many segments there are, which is
- * more than `capacity` when some were not written. */
+ * pages inside the segment (never a page another segment shares). Writes at most `capacity`
+ * start addresses and lengths; returns how many segments there are, which is more than
+ * `capacity` when some were not written. */
 int touchd_code_segments(uintptr_t *starts, size_t *lengths, int capacity);
 
 /* malloc_trim(3), which <malloc.h> declares and Swift's Glibc module leaves out: gives the free
