@@ -26,13 +26,8 @@ fi
 bash scripts/install-deps.sh valgrind python3 gcc >&2
 work=$(mktemp -d /tmp/touchd-hot-code.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-gcc -O2 -Wall -o "$work/bench-player" scripts/bench/guest/bench-player.c -lm
-gcc -O2 -Wall -o "$work/bench-subscriber" scripts/bench/guest/bench-subscriber.c -lm
-"$work/bench-player" --evemu > "$work/stream.evemu"
-bash scripts/bench/stream-layout.sh > "$work/layout.toml"
+. scripts/bench/stream-setup.sh
 python3 scripts/bench/make-layout.py 1000 > "$work/views-1000.toml"
-# Valgrind cannot read the release build's debug information; the symbols are what it needs.
-strip --strip-debug -o "$work/touchd" "$touchd"
 socket=$work/touchd.sock
 profile() { # name, then the daemon's arguments; sets $daemon
   local name=$1

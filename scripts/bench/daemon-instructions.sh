@@ -13,12 +13,7 @@ cd "$(dirname "$0")/../.."
 touchd=$1
 work=$(mktemp -d /tmp/touchd-daemon-ir.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-gcc -O2 -Wall -o "$work/bench-player" scripts/bench/guest/bench-player.c -lm
-gcc -O2 -Wall -o "$work/bench-subscriber" scripts/bench/guest/bench-subscriber.c -lm
-"$work/bench-player" --evemu > "$work/stream.evemu"
-bash scripts/bench/stream-layout.sh > "$work/layout.toml"
-# Valgrind cannot read Swift's debug information: a copy without it.
-strip --strip-debug -o "$work/touchd" "$touchd"
+. scripts/bench/stream-setup.sh
 socket=$work/touchd.sock
 frames=302
 name='instructions: the daemon replaying 10 fingers at 1 kHz (340 views, 1 subscriber)'
