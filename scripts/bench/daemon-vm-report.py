@@ -107,10 +107,18 @@ def main():
             "all_complete": bool(good),
             "lat_seen": median([number(r, "seen") for r in lat_good]) if reader.startswith("libinput") else None,
             "cold_p99": median([number(r, "cold_p99") for r in use]),
+            "moved": (median([number(r, "moved_p50") for r in lat_good]), median([number(r, "moved_p99") for r in lat_good])),
+            "p99_range": latency_range([number(r, "lat_p99") for r in lat_good]),
         }
     print_table(rows)
     print_goals(rows)
     return 0
+
+
+def latency_range(values):
+    """The lowest and highest of the runs' figures, or None without two."""
+    known = [v for v in values if v is not None]
+    return (min(known), max(known)) if len(known) > 1 else None
 
 
 def print_table(rows):
@@ -151,6 +159,15 @@ def print_table(rows):
         lo, hi = row["cpu_range"]
         if hi - lo > 0.05 * max(hi, 1e-9):
             print(f"note: {reader} CPU varied from {lo:.1f} to {hi:.1f} ms between runs.")
+    for reader, row in rows.items():
+        moved50, moved99 = row["moved"]
+        if reader == "touchd-input" and moved50 is not None and moved99 is not None and moved50 >= 0:
+            print(f"{LABELS[reader]}: the moved messages alone p50/p99 {moved50:.0f}/{moved99:.0f} us "
+                  "(a touch-down's and a lift's messages follow their frame's dispatch).")
+        if row["p99_range"] and row["p99_range"][1] - row["p99_range"][0] > 0.1 * max(row["p99_range"][1], 1e-9):
+            lo, hi = row["p99_range"]
+            print(f"note: {reader} latency p99 varied from {lo:.0f} to {hi:.0f} us between runs (a frame that arrives while a "
+                  "display tick's moves are dispatched waits for them, and how many frames did varies from run to run).")
     print()
 
 

@@ -17,7 +17,8 @@
  * daemon-vm bench's unmeasured first play: a fresh daemon's first touches) and starts counting
  * afresh. On SIGINT, SIGTERM or the daemon closing, it prints one line:
  * "subscriber messages=N touches=N began=N moved=N ended=N cancelled=N samples=N hits=N actions=N
- *  frames=N gaps=N reads=N lat_n=N lat_p50=N lat_p99=N lat_max=N" (microseconds).
+ *  frames=N gaps=N reads=N lat_n=N lat_p50=N lat_p99=N lat_max=N moved_p50=N moved_p99=N" (microseconds;
+ *  moved_: the latencies of the `moved` touch messages alone, -1 without any).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -37,7 +38,7 @@ static char buf[1 << 17];
 static size_t used;
 
 static unsigned long long messages, touches, began, moved, ended, cancelled, samples, hits, actions, frames, gaps, reads, last_seq;
-static struct latency lat;
+static struct latency lat, moved_lat;
 static int kiosk;
 
 /* The entries of a moved message's `coalesced` (its last member): the arrays after its opening. */
@@ -52,6 +53,19 @@ static unsigned long long coalesced_samples(const char *line) {
 static void add_latency(const char *line, int64_t now) {
     const char *t = strstr(line, "\"time\":");
     if (t) latency_add(&lat, now - llround(strtod(t + 7, NULL) * 1e6));
+}
+
+/* The moves' own latencies too (touch messages of phase moved), apart from the touch-downs' and
+ * lifts' that their dispatch delays. */
+static void add_moved_latency(const char *line, int64_t now) {
+    const char *t = strstr(line, "\"time\":");
+    if (t) latency_add(&moved_lat, now - llround(strtod(t + 7, NULL) * 1e6));
+}
+
+/* " moved_p50=N moved_p99=N" */
+static void print_moved(FILE *f) {
+    int32_t p50 = latency_percentile(&moved_lat, 50), p99 = latency_percentile(&moved_lat, 99);
+    fprintf(f, " moved_p50=%d moved_p99=%d", p50, p99);
 }
 
 static long long number_after(const char *line, const char *key) {
@@ -77,7 +91,11 @@ static int take(const char *line, int64_t now) {
     if (strstr(line, "\"type\":\"touch_frame\"")) { frames++; add_latency(line, now); return 0; }
     if (!strstr(line, "\"type\":\"touch\"")) return 0;
     touches++;
-    if (strstr(line, "\"phase\":\"moved\"")) { moved++; samples += 1 + coalesced_samples(line); }
+    if (strstr(line, "\"phase\":\"moved\"")) {
+        moved++;
+        samples += 1 + coalesced_samples(line);
+        if (!kiosk) add_moved_latency(line, now);
+    }
     else if (strstr(line, "\"phase\":\"began\"")) began++;
     else if (strstr(line, "\"phase\":\"ended\"")) ended++;
     else if (strstr(line, "\"phase\":\"cancelled\"")) cancelled++;
@@ -117,6 +135,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(mode, "kiosk")) { subscribe = "{\"cmd\":\"subscribe\",\"id\":1,\"topics\":[\"hits\",\"actions\"]}\n"; kiosk = 1; }
     else { fprintf(stderr, "bench-subscriber: unknown mode %s\n", mode); return 2; }
     latency_init(&lat);
+    latency_init(&moved_lat);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;   /* no SA_RESTART: read() returns EINTR */
@@ -142,11 +161,13 @@ int main(int argc, char **argv) {
         printf("\n");
         fflush(stdout);
         lat.count = 0;
+        moved_lat.count = 0;
         messages = touches = began = moved = ended = cancelled = samples = hits = actions = frames = gaps = reads = 0;
     }
     printf("subscriber messages=%llu touches=%llu began=%llu moved=%llu ended=%llu cancelled=%llu samples=%llu hits=%llu actions=%llu frames=%llu gaps=%llu reads=%llu",
            messages, touches, began, moved, ended, cancelled, samples, hits, actions, frames, gaps, reads);
     latency_print(stdout, &lat);
+    print_moved(stdout);
     printf("\n");
     return 0;
 }
