@@ -128,7 +128,16 @@ let package = Package(
 // Release builds put each function in a section of its own: the linker drops the functions nothing
 // calls, and the daemon's link (`touchd`'s linker settings) puts the functions a started daemon
 // runs side by side (link/hot-code.ld, written by scripts/hot-code.sh from a profile).
+//
+// Release builds also leave exclusivity to the compiler's static checks, as the standard library's
+// own build does: the run-time checks of each access to a class's stored property cost 6 to 9% of
+// the daemon's instructions per frame (docs/performance.md). Debug builds, which every test run
+// uses, keep them, and so do the fuzzers' release builds (scripts/fuzz.sh sets
+// TOUCHD_EXCLUSIVITY_CHECKS).
+let releaseSwiftFlags =
+    ["-Xfrontend", "-function-sections"]
+    + (Context.environment["TOUCHD_EXCLUSIVITY_CHECKS"] == nil ? ["-enforce-exclusivity=unchecked"] : [])
 for target in package.targets where target.type == .regular || target.type == .executable {
-    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(releaseSwiftFlags, .when(configuration: .release))]
     target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(["-ffunction-sections"], .when(configuration: .release))]
 }

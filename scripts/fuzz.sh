@@ -58,7 +58,8 @@ scratch=.build-fuzz
 if [ "$build" = 1 ]; then
   bash scripts/install-deps.sh
   echo "fuzz.sh: building touchd-fuzz with libFuzzer and AddressSanitizer" >&2
-  swift build -c release --scratch-path "$scratch" --product touchd-fuzz \
+  # With exclusivity's run-time checks, which the daemon's release builds leave out (Package.swift).
+  TOUCHD_EXCLUSIVITY_CHECKS=1 swift build -c release --scratch-path "$scratch" --product touchd-fuzz \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DTOUCHD_LIBFUZZER \
     -Xcc -fsanitize=fuzzer-no-link,address -Xcxx -fsanitize=fuzzer-no-link,address >&2
 fi
