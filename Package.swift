@@ -135,7 +135,7 @@ let package = Package(
 // uses, keep them, and so do the fuzzers' release builds (scripts/fuzz.sh sets
 // TOUCHD_EXCLUSIVITY_CHECKS).
 let releaseSwiftFlags =
-    ["-Xfrontend", "-function-sections"]
+    ["-Xfrontend", "-function-sections", "-cross-module-optimization"]
     + (Context.environment["TOUCHD_EXCLUSIVITY_CHECKS"] == nil ? ["-enforce-exclusivity=unchecked"] : [])
 for target in package.targets where target.type == .regular || target.type == .executable {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(releaseSwiftFlags, .when(configuration: .release))]
