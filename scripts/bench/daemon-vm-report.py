@@ -166,8 +166,11 @@ def print_table(rows):
                   "(a touch-down's and a lift's messages follow their frame's dispatch).")
         if row["p99_range"] and row["p99_range"][1] - row["p99_range"][0] > 0.1 * max(row["p99_range"][1], 1e-9):
             lo, hi = row["p99_range"]
-            print(f"note: {reader} latency p99 varied from {lo:.0f} to {hi:.0f} us between runs (a frame that arrives while a "
-                  "display tick's moves are dispatched waits for them, and how many frames did varies from run to run).")
+            # At the input's rate, the frames that came while a display tick's moves were dispatched
+            # waited for them: how many did is what moves the p99 from run to run.
+            why = (" (a frame that arrives while a display tick's moves are dispatched waits for them, and how many "
+                   "frames did varies from run to run)") if reader in ("touchd-input", "touchd-frames") else ""
+            print(f"note: {reader} latency p99 varied from {lo:.0f} to {hi:.0f} us between runs{why}.")
     print()
 
 
