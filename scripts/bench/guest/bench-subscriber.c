@@ -50,16 +50,10 @@ static unsigned long long coalesced_samples(const char *line) {
     return n;
 }
 
-static void add_latency(const char *line, int64_t now) {
+/* The message's latency, read at `now` (us), added to `to`. */
+static void add_latency(struct latency *to, const char *line, int64_t now) {
     const char *t = strstr(line, "\"time\":");
-    if (t) latency_add(&lat, now - llround(strtod(t + 7, NULL) * 1e6));
-}
-
-/* The moves' own latencies too (touch messages of phase moved), apart from the touch-downs' and
- * lifts' that their dispatch delays. */
-static void add_moved_latency(const char *line, int64_t now) {
-    const char *t = strstr(line, "\"time\":");
-    if (t) latency_add(&moved_lat, now - llround(strtod(t + 7, NULL) * 1e6));
+    if (t) latency_add(to, now - llround(strtod(t + 7, NULL) * 1e6));
 }
 
 /* " moved_p50=N moved_p99=N" */
@@ -84,22 +78,24 @@ static int take(const char *line, int64_t now) {
     if (strstr(line, "\"type\":\"reply\"")) return 1;
     if (strstr(line, "\"type\":\"hit\"")) {
         hits++;
-        if (kiosk) add_latency(line, now);
+        if (kiosk) add_latency(&lat, line, now);
         return 0;
     }
     if (strstr(line, "\"type\":\"action\"")) { actions++; return 0; }
-    if (strstr(line, "\"type\":\"touch_frame\"")) { frames++; add_latency(line, now); return 0; }
+    if (strstr(line, "\"type\":\"touch_frame\"")) { frames++; add_latency(&lat, line, now); return 0; }
     if (!strstr(line, "\"type\":\"touch\"")) return 0;
     touches++;
     if (strstr(line, "\"phase\":\"moved\"")) {
         moved++;
         samples += 1 + coalesced_samples(line);
-        if (!kiosk) add_moved_latency(line, now);
+        /* The moves' own latencies too, apart from the touch-downs' and lifts', which their
+         * frame's dispatch delays. */
+        if (!kiosk) add_latency(&moved_lat, line, now);
     }
     else if (strstr(line, "\"phase\":\"began\"")) began++;
     else if (strstr(line, "\"phase\":\"ended\"")) ended++;
     else if (strstr(line, "\"phase\":\"cancelled\"")) cancelled++;
-    if (!kiosk) add_latency(line, now);
+    if (!kiosk) add_latency(&lat, line, now);
     return 0;
 }
 
