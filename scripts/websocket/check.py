@@ -246,9 +246,15 @@ def out_of_descriptors(binary, directory, tokens):
          "--socket", unix, "--no-devices", "--websocket", f"127.0.0.1:{port}", "--websocket-tokens", tokens],
         stderr=subprocess.DEVNULL)
     try:
+        # Both listeners: the Unix socket is bound before the WebSocket port, and a flood sent
+        # in between would be refused rather than accepted.
         for _ in range(200):
-            if os.path.exists(unix):
-                break
+            try:
+                if os.path.exists(unix):
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+            except OSError:
+                pass
             time.sleep(0.05)
         held = []
         for _ in range(60):
