@@ -49,6 +49,17 @@ def free_port():
         return s.getsockname()[1]
 
 
+def wait_until_listening(port):
+    """Waits (up to about 10 s) until the daemon's WebSocket port takes connections: it is bound
+    after the Unix socket, so the Unix socket is there too."""
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+
+
 def raw_handshake(port, lines):
     """Sends a handshake written by hand; returns the status line's code and the connection."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=10)
@@ -246,16 +257,9 @@ def out_of_descriptors(binary, directory, tokens):
          "--socket", unix, "--no-devices", "--websocket", f"127.0.0.1:{port}", "--websocket-tokens", tokens],
         stderr=subprocess.DEVNULL)
     try:
-        # Both listeners: the Unix socket is bound before the WebSocket port, and a flood sent
-        # in between would be refused rather than accepted.
-        for _ in range(200):
-            try:
-                if os.path.exists(unix):
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-            except OSError:
-                pass
-            time.sleep(0.05)
+        # The port, not the Unix socket: a flood sent before the port listens would be refused
+        # rather than accepted.
+        wait_until_listening(port)
         held = []
         for _ in range(60):
             try:
@@ -294,12 +298,7 @@ def main():
          "--replay", os.path.join(ROOT, "config/demo-taps.evemu"), "--replay-waits-for-client"],
         stderr=subprocess.PIPE, text=True)
     try:
-        for _ in range(200):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
+        wait_until_listening(port)
         url = f"ws://127.0.0.1:{port}/"
         refusals(port)
         raw_closes(port)
