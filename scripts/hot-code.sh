@@ -57,13 +57,15 @@ kill -TERM "$daemon" 2>/dev/null || true
 wait "$daemon" || true
 # Each profile's first part (cg.NAME.1) is the start, up to the memory given back; the rest
 # (cg.NAME) is what a started daemon runs.
+profiles=()
 for name in kiosk display input frames idle; do
+  profiles+=("$work/cg.$name")
   if [ ! -f "$work/cg.$name.1" ] || [ ! -f "$work/cg.$name" ]; then
     echo "the $name profile was not split where the daemon gives its memory back (MemoryRelease.giveBack):" >&2
     tail -5 "$work/daemon.$name.out" >&2
     exit 1
   fi
 done
-python3 scripts/hot-code.py "$(dirname "$(readlink -f "$touchd")")" "$work"/cg.kiosk "$work"/cg.display "$work"/cg.input "$work"/cg.frames "$work"/cg.idle > "$work/hot-code.ld"
+python3 scripts/hot-code.py "$(dirname "$(readlink -f "$touchd")")" "${profiles[@]}" > "$work/hot-code.ld"
 mv "$work/hot-code.ld" link/hot-code.ld
 echo "link/hot-code.ld: $(grep -c '^    \*' link/hot-code.ld) entries" >&2
