@@ -7,6 +7,8 @@
 /// - A frame without any: if `BTN_TOUCH` went to 0 in it, every contact ends; otherwise nothing
 ///   changed (a frame of key events only). `BTN_TOUCH` 0 next to contact reports does not end them:
 ///   bcm5974 touchpads drop `BTN_TOUCH` on light pressure while still reporting the fingers.
+/// - A report whose `ABS_MT_TRACKING_ID` is negative names no contact (the kernel's `-1`: "no
+///   contact here"): it counts as a report, as an empty `SYN_MT_REPORT` does, and adds none.
 /// - Matching: by `ABS_MT_TRACKING_ID` when every contact has one (Android drivers send them);
 ///   otherwise greedily by distance, closest pairs first, with no distance limit (as the kernel's own
 ///   slot assignment does). Unmatched old contacts end; unmatched new ones begin.
@@ -74,6 +76,11 @@ struct AnonymousTracker: ContactTracker {
 
     private mutating func closeReport() {
         guard !current.isEmpty else { return }
+        if let trackingID = current.trackingID, trackingID < 0 {
+            sawReport = true
+            current = Report()
+            return
+        }
         if reports.count < FrameAssembler.maximumAnonymousContacts {
             reports.append(current)
         } else {

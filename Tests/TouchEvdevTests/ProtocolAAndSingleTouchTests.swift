@@ -110,6 +110,42 @@ import TouchEvdev
         #expect(frame.contacts.map(\.id) == [1, 2])
         #expect(frame.contacts.map(\.x) == [190, 110])
     }
+
+    @Test func aNegativeTrackingIDIsNoContact() throws {
+        // A driver (or a stream stripped of its slots) that says a finger lifted with tracking id
+        // -1 and no report of it: the finger ends, and no contact begins where it was.
+        var assembler = FrameAssembler(description: TestDevices.anonymous(trackingID: true))
+        var script = EventScript()
+        script.abs(AbsCode.mtTrackingID, 5)
+        script.position(300, 400)
+        script.syn()
+        #expect(assembler.feed(script.take()).last?.phases == [.began])
+        script.abs(AbsCode.mtTrackingID, -1)
+        script.syn()
+        let lifted = try #require(assembler.feed(script.take()).last)
+        #expect(lifted.phases == [.ended])
+        #expect(lifted.contacts.map(\.id) == [1])
+        // The next finger begins as a touch of its own, the only one.
+        script.abs(AbsCode.mtTrackingID, 6)
+        script.position(500, 600)
+        script.syn()
+        let next = try #require(assembler.feed(script.take()).last)
+        #expect(next.phases == [.began])
+        #expect(next.contacts.map(\.x) == [500])
+
+        // Listed with other contacts, it ends only its own.
+        script.report(510, 600, trackingID: 6)
+        script.report(900, 100, trackingID: 7)
+        script.syn()
+        _ = assembler.feed(script.take())
+        script.abs(AbsCode.mtTrackingID, -1)
+        script.mtReport()
+        script.report(910, 110, trackingID: 7)
+        script.syn()
+        let one = try #require(assembler.feed(script.take()).last)
+        #expect(one.contacts.map(\.id) == [2, 3])
+        #expect(one.phases == [.ended, .moved])
+    }
 }
 
 @Suite(.timeLimit(.minutes(10))) struct SingleTouchTests {
