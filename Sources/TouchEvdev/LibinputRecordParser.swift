@@ -1,8 +1,9 @@
 import TouchCore
 
-/// Reads `libinput record` YAML (format version 1): the first device's `evdev` description
-/// (`name`, `id`, `codes`, `absinfo`, `properties`), its `udev.properties`, and the `evdev` event
-/// lists (`[sec, usec, type, code, value]`). Unknown keys and `libinput` event entries are ignored,
+/// Reads `libinput record` YAML (format version 1): a device's `evdev` description (`name`, `id`,
+/// `codes`, `absinfo`, `properties`), its `udev.properties`, and the `evdev` event lists
+/// (`[sec, usec, type, code, value]`). Of several devices (`libinput record --multiple`), the one
+/// with the most absolute-axis events is read. Unknown keys and `libinput` event entries are ignored,
 /// as the format asks of its readers.
 ///
 /// The text is measured before it is composed (``YAMLBudget``: aliases expanded, nesting), and
@@ -46,17 +47,24 @@ struct LibinputRecordParser {
         guard let devicesNode = rootMap["devices"] else {
             throw unexpected(root, "a 'devices' key", "no 'devices'")
         }
-        let devices = try sequence(devicesNode, "a list of devices")
-        guard let device = devices.first else {
+        // Several devices (`libinput record --multiple`): the one with the most absolute-axis
+        // events is replayed (the first of equals), as a getevent trace's is.
+        var picked: (node: YAMLNode, map: [YAMLPair], events: [InputEvent])?
+        var pickedAxisEvents = -1
+        for node in try sequence(devicesNode, "a list of devices") {
+            let map = try mapping(node, "a device mapping with 'evdev' and 'events'")
+            let events = try readEvents(map["events"])
+            let axisEvents = events.count { $0.type == EventType.abs }
+            if axisEvents > pickedAxisEvents { (picked, pickedAxisEvents) = ((node, map, events), axisEvents) }
+        }
+        guard let (device, deviceMap, events) = picked else {
             throw unexpected(devicesNode, "at least one device", "an empty list")
         }
-        let deviceMap = try mapping(device, "a device mapping with 'evdev' and 'events'")
         guard let evdev = deviceMap["evdev"] else {
             throw unexpected(device, "an 'evdev' key", "no 'evdev'")
         }
         let description = try readDescription(evdev)
         let udev = try readUdevProperties(deviceMap["udev"])
-        let events = try readEvents(deviceMap["events"])
         return Recording(
             description: description, events: events, format: .libinputRecord, descriptionSource: .embedded,
             udevProperties: udev)
@@ -77,7 +85,9 @@ struct LibinputRecordParser {
             let ids = try sequence(idNode, "'id: [bus, vendor, product, version]'")
             let values = ids.compactMap { Self.uint16($0) }
             guard ids.count == 4, values.count == 4 else {
-                throw unexpected(idNode, "'id: [bus, vendor, product, version]' with 16-bit numbers", "\(ids.count) items")
+                throw unexpected(
+                    idNode, "'id: [bus, vendor, product, version]' with 16-bit numbers",
+                    found(in: ids, count: 4) { _, item in Self.uint16(item) != nil })
             }
             (description.bus, description.vendor, description.product, description.version) = (values[0], values[1], values[2], values[3])
         }
@@ -122,7 +132,9 @@ struct LibinputRecordParser {
             let items = try sequence(infoNode, "'[min, max, fuzz, flat, resolution]'")
             let values = items.compactMap { Self.int32($0) }
             guard items.count == 5, values.count == 5 else {
-                throw unexpected(infoNode, "'[min, max, fuzz, flat, resolution]' as 5 integers", "\(items.count) items")
+                throw unexpected(
+                    infoNode, "'[min, max, fuzz, flat, resolution]' as 5 integers",
+                    found(in: items, count: 5) { _, item in Self.int32(item) != nil })
             }
             let info = AbsInfo(minimum: values[0], maximum: values[1], fuzz: values[2], flat: values[3], resolution: values[4])
             if let problem = RecordingDomains.axisProblem(code: code, info) { throw unexpected(infoNode, problem, "[\(values[0]), \(values[1]), …]") }
@@ -168,7 +180,16 @@ struct LibinputRecordParser {
         guard items.count == 5, numbers.count == 5, let type = UInt16(exactly: numbers[2]), let code = UInt16(exactly: numbers[3]),
             let value = Int32(exactly: numbers[4])
         else {
-            throw unexpected(node, "'[sec, usec, type, code, value]' as 5 integers in range", "\(items.count) items")
+            throw unexpected(
+                node, "'[sec, usec, type, code, value]' as 5 integers in range",
+                found(in: items, count: 5) { i, item in
+                    guard let n = item.int else { return false }
+                    switch i {
+                    case 2, 3: return UInt16(exactly: n) != nil
+                    case 4: return Int32(exactly: n) != nil
+                    default: return true  // the time's own domain is checked next
+                    }
+                })
         }
         guard Limits.eventSeconds.contains(numbers[0]), Limits.eventMicroseconds.contains(numbers[1]) else {
             throw unexpected(
@@ -195,6 +216,14 @@ struct LibinputRecordParser {
     private func sequence(_ node: YAMLNode, _ expected: String) throws(RecordingError) -> [YAMLNode] {
         guard let list = node.sequence else { throw unexpected(node, expected, describe(node)) }
         return list
+    }
+
+    /// What a list of `count` numbers held instead: its length when that is wrong, else its first
+    /// item `fits` (given the item's place) refuses.
+    private func found(in items: [YAMLNode], count: Int, fits: (Int, YAMLNode) -> Bool) -> String {
+        guard items.count == count else { return "\(items.count) items" }
+        for (i, item) in items.enumerated() where !fits(i, item) { return "item \(i + 1), '\(describe(item))'" }
+        return "\(items.count) items"
     }
 
     private func describe(_ node: YAMLNode) -> String {

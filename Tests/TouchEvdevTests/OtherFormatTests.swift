@@ -87,6 +87,62 @@ import TouchEvdev
         }
     }
 
+    @Test(arguments: [
+        ("version: 1\ndevices:\n- evdev:\n    name: x\n  events:\n  - evdev:\n    - [0, 0, 3, 53, 340.5]\n", "item 5, '340.5'"),
+        ("version: 1\ndevices:\n- evdev:\n    name: x\n  events:\n  - evdev:\n    - [0, 0, 3, 70000, 1]\n", "item 4, '70000'"),
+        ("version: 1\ndevices:\n- evdev:\n    name: x\n  events:\n  - evdev:\n    - [0, 0, 3, 53, 99999999999999999999]\n",
+            "item 5, '99999999999999999999'"),
+        ("version: 1\ndevices:\n- evdev:\n    name: x\n  events:\n  - evdev:\n    - [0, 0, 3]\n", "3 items"),
+        ("version: 1\ndevices:\n- evdev:\n    absinfo:\n      0: [0, x, 0, 0, 0]\n", "item 2, 'x'"),
+        ("version: 1\ndevices:\n- evdev:\n    id: [3, 1, 2, -4]\n", "item 4, '-4'"),
+    ])
+    func libinputRecordErrorsNameWhatWasFound(text: String, found: String) {
+        #expect {
+            try Recording.parse(text: text, name: "bad.yml")
+        } throws: { error in
+            guard let error = error as? RecordingError, case .unexpected(_, let what) = error.kind else { return false }
+            return what == found
+        }
+    }
+
+    @Test func ofSeveralDevicesTheOneWithTheMostAxisEventsIsRead() throws {
+        // `libinput record --multiple`: a keyboard recorded first, then the touchscreen.
+        let keyboard = """
+            version: 1
+            ndevices: 2
+            devices:
+            - node: /dev/input/event3
+              evdev:
+                name: "kbd"
+                codes:
+                  0: [0]
+                  1: [30]
+              events:
+              - evdev:
+                - [  0,      0,   1,  30,      1]
+                - [  0,      0,   0,   0,      0]
+                - [  0,   5000,   1,  30,      0]
+                - [  0,   5000,   0,   0,      0]
+                - [  0,   6000,   1,  30,      1]
+                - [  0,   6000,   0,   0,      0]
+                - [  0,   7000,   1,  30,      0]
+                - [  0,   7000,   0,   0,      0]
+                - [  0,   8000,   1,  30,      1]
+                - [  0,   8000,   0,   0,      0]
+            """
+        let screen = Self.libinputRecord.split(separator: "\n", omittingEmptySubsequences: false)
+            .drop { !$0.hasPrefix("- node:") }.joined(separator: "\n")
+        let recording = try Recording.parse(text: keyboard + "\n" + screen, name: "two.yml")
+        #expect(recording.description.name == "test screen")
+        #expect(recording.events.count == 8)
+        var assembler = FrameAssembler(description: recording.description)
+        #expect(assembler.feed(recording.events).map(\.phases) == [[.began], [.ended]])
+
+        // With no axis events anywhere, the first device is read, as with one.
+        let quiet = try Recording.parse(text: keyboard, name: "kbd.yml")
+        #expect(quiet.description.name == "kbd")
+    }
+
     @Test func invalidYAMLIsReportedWithItsLine() {
         #expect {
             try Recording.parse(text: "version: 1\ndevices: [\n  - {a: \n", name: "broken.yml")
