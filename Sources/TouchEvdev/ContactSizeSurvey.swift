@@ -207,7 +207,8 @@ public struct ContactSizeReport: Sendable {
 /// Where a palm threshold goes, from each contact's largest value.
 ///
 /// Contacts that split into two groups with a clear gap between them (the next larger value at
-/// least ``gapRatio`` times the one below it) are taken as fingers below and palms above: the
+/// least ``gapRatio`` times the one below it, and more than one step of the device's scale above
+/// it, ``scaleStep(of:)``) are taken as fingers below and palms above: the
 /// threshold is the middle of the widest such gap (by ratio). Without a gap, every contact is taken
 /// for a finger and the threshold is ``gapRatio`` times the largest, unless that is past the axis's
 /// maximum (then no value can tell palms apart). Fewer than ``minimumContacts`` contacts suggest
@@ -228,11 +229,12 @@ public enum PalmThresholdSuggestion {
         guard sorted.count >= minimumContacts else {
             return (nil, "only \(sorted.count) contact\(sorted.count == 1 ? "" : "s"): touch at least \(minimumContacts) times, with fingers and with the flat of a hand")
         }
+        let step = Double(scaleStep(of: sorted))
         var best: (index: Int, ratio: Double)?
         for i in 0..<(sorted.count - 1) {
             let (low, high) = (Double(sorted[i]), Double(sorted[i + 1]))
             let ratio = high / max(low, 1)
-            guard ratio >= gapRatio, high - low >= 2, ratio > (best?.ratio ?? 0) else { continue }
+            guard ratio >= gapRatio, high - low >= 2, high - low > step, ratio > (best?.ratio ?? 0) else { continue }
             best = (i, ratio)
         }
         if let (i, ratio) = best {
@@ -255,5 +257,24 @@ public enum PalmThresholdSuggestion {
             "every contact looked alike (no gap of \(ContactSizeReport.decimal(gapRatio))× between two; the largest \(format(sorted[sorted.count - 1]))): "
                 + "taken to be fingers, the threshold is \(ContactSizeReport.decimal(gapRatio))× the largest; measure the flat of a hand too to see where palms start"
         )
+    }
+    /// The step of the device's own scale when the values show one: the greatest common divisor
+    /// of the differences between distinct values, once three distinct values show it (0 before).
+    /// A device that reports sizes in steps (80, 120, 160) puts neighbours on its scale 1.5× apart:
+    /// a gap between fingers and palms must skip a value it could have reported.
+    static func scaleStep(of sorted: [Int32]) -> Int64 {
+        var distinct = 0
+        var step: Int64 = 0
+        for i in sorted.indices where i == 0 || sorted[i] != sorted[i - 1] {
+            distinct += 1
+            if i > 0 { step = gcd(step, Int64(sorted[i]) - Int64(sorted[i - 1])) }
+        }
+        return distinct >= 3 ? step : 0
+    }
+
+    private static func gcd(_ a: Int64, _ b: Int64) -> Int64 {
+        var (a, b) = (a, b)
+        while b != 0 { (a, b) = (b, a % b) }
+        return a
     }
 }

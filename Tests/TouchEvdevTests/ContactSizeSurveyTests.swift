@@ -87,6 +87,20 @@ import TouchCore
         #expect(flat.value == nil && flat.reason.contains("cannot tell palms apart"))
     }
 
+    @Test func neighboursOnTheDevicesScaleAreNoGap() {
+        // Sizes reported in steps of 40 (a Wacom panel's fingers): 80 to 120 is 1.5× but no gap.
+        let stepped = PalmThresholdSuggestion.suggest([80, 80, 80] + Array(repeating: 120, count: 60) + [160, 160], axisMaximum: 2000, name: "touch major", format: { "\($0)" })
+        #expect(stepped.value == 240)
+        #expect(stepped.reason.contains("taken to be fingers"))
+        #expect(PalmThresholdSuggestion.scaleStep(of: [80, 80, 120, 160]) == 40)
+        // A gap that skips values the device could have reported still splits fingers from palms.
+        let palms = PalmThresholdSuggestion.suggest([80, 120, 120, 160, 400, 440], axisMaximum: 2000, name: "touch major", format: { "\($0)" })
+        #expect(palms.value == 280)
+        // Two distinct values show no step: their gap counts.
+        #expect(PalmThresholdSuggestion.scaleStep(of: [100, 100, 300]) == 0)
+        #expect(PalmThresholdSuggestion.suggest([100, 100, 300], axisMaximum: 2000, name: "touch major", format: { "\($0)" }).value == 200)
+    }
+
     @Test func tooFewContactsSuggestNothing() {
         let survey = Self.survey(majors: [90, 300], pressures: [40, 200])
         #expect(survey.report.touchMajor.suggestion.value == nil)
