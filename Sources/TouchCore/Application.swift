@@ -264,8 +264,10 @@ public struct Application: Sendable {
         enforceFirstResponders()
     }
 
-    /// Adds a view on top of `parent`'s subviews between events.
+    /// Adds a view on top of `parent`'s subviews between events. Its id must be new among the
+    /// responders and the gesture recognizers (whose ids name them in actions and filters too).
     public mutating func addView(_ id: ResponderID, parent: ResponderID, _ properties: ViewProperties) throws(ViewTreeError) {
+        guard gestures.recognizers[id] == nil else { throw .duplicateID(id) }
         try tree.addView(id, parent: parent, properties)
     }
 

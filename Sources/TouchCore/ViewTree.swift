@@ -69,8 +69,9 @@ public struct ViewTree: Sendable {
 
     /// How deep a view may be nested: a window's subviews are at depth 1, theirs at 2, and so on.
     /// Hit-testing and the responder chain walk the tree recursively, so the depth is bounded to keep
-    /// their stack use small; real interfaces nest a few dozen levels at most.
-    public static let maximumDepth = 128
+    /// their stack use small; real interfaces nest a few dozen levels at most. The layout's bound,
+    /// ``Limits/maximumViewDepth``, the same for views a client adds.
+    public static var maximumDepth: Int { Limits.maximumViewDepth }
 
     /// How many windows and views a tree may hold at once. Removed views are compacted away, so
     /// the node storage stays below twice this (node indices are `Int32`). The daemon holds run-time
@@ -514,7 +515,7 @@ public enum ViewTreeError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .duplicateID(let id): "the id \"\(id)\" is already used by another responder"
+        case .duplicateID(let id): "the id \"\(id)\" is already used by another responder or gesture recognizer"
         case .unknownParent(let view, let parent):
             "view \"\(view)\": parent \"\(parent)\" is neither a window nor a view"
         case .tooDeep(let view, let depth):

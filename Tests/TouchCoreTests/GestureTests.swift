@@ -44,6 +44,16 @@ import TouchCore
         #expect(tap(&app, at: Point(x: 70, y: 150), t: 3).flatMap(\.gestures).map(\.state) == [.recognized])
     }
 
+    @Test func aViewAddedAtRunTimeCannotTakeARecognizersID() throws {
+        let spec = GestureRecognizerSpec(id: "orange.tap", view: "orange", kind: .tap(taps: 1, touches: 1), action: "tap")
+        var app = Application(tree: seedExperimentTree(), gestureRecognizers: [spec])
+        let frame = ViewProperties(frame: Rect(x: 0, y: 0, width: 10, height: 10))
+        #expect(throws: ViewTreeError.duplicateID("orange.tap")) { try app.addView("orange.tap", parent: "root", frame) }
+        #expect(app.tree.kind(of: "orange.tap") == nil)
+        try app.addView("orange.tap.label", parent: "root", frame)
+        #expect(app.tree.kind(of: "orange.tap.label") == .view)
+    }
+
     @Test func withoutCancellingTouchesBothTheViewsAndTheRecognizerSeeTheTap() {
         let spec = GestureRecognizerSpec(id: "orange.tap", view: "orange", kind: .tap(taps: 1, touches: 1), cancelsTouchesInView: false, action: "tap")
         var app = Application(tree: seedExperimentTree(), gestureRecognizers: [spec])

@@ -3,7 +3,8 @@ import Testing
 import TouchCore
 import TouchEvdev
 
-/// docs/limits.md gives the budgets of recordings and calibration files as the code has them.
+/// docs/limits.md gives the budgets of recordings, calibration files and the view tree as the code
+/// has them.
 @Suite(.timeLimit(.minutes(10))) struct LimitsDocumentTests {
     @Test func everyInputBudgetIsDocumentedWithItsValue() throws {
         let path = RecordingFixtures.packageRoot.appendingPathComponent("docs/limits.md").path
@@ -23,6 +24,8 @@ import TouchEvdev
             ("calibration targets", Limits.maximumCalibrationPoints),
             ("calibration samples", Limits.maximumCalibrationSamples),
             ("slot count", Limits.maximumSlots),
+            // The tree's own bound, which views a client adds at run time meet.
+            ("nesting of a view below its window", ViewTree.maximumDepth),
         ]
         let lines = text.split(separator: "\n")
         for (name, value) in rows {
