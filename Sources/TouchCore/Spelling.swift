@@ -16,8 +16,9 @@ public enum Spelling {
             let other = Array(candidate.lowercased().unicodeScalars)
             // Lengths further apart than the limit cannot be close: skip the quadratic distance.
             guard abs(other.count - lowered.count) <= limit else { continue }
-            let distance = editDistance(lowered, other)
-            if distance <= limit, distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
+            if let distance = editDistance(lowered, other, atMost: limit), distance < (best?.distance ?? Int.max) {
+                best = (candidate, distance)
+            }
         }
         return best?.candidate
     }
@@ -29,26 +30,36 @@ public enum Spelling {
         return text
     }
 
-    /// The optimal-string-alignment distance: insertions, deletions, substitutions and
-    /// transpositions of neighbours each cost 1.
-    public static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previousPrevious = [Int](repeating: 0, count: b.count + 1)
-        var previous = Array(0...b.count)
-        var row = [Int](repeating: 0, count: b.count + 1)
+    /// The optimal-string-alignment distance (insertions, deletions, substitutions and
+    /// transpositions of neighbours each cost 1) when it is at most `limit`, else nil. Only the
+    /// cells within `limit` of the diagonal are computed, and the work stops at the first row
+    /// whose every cell exceeds it: a suggestion among thousands of long ids costs little.
+    public static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], atMost limit: Int) -> Int? {
+        guard limit >= 0, abs(a.count - b.count) <= limit else { return nil }
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        let far = limit + 1
+        var previousPrevious = [Int](repeating: far, count: b.count + 1)
+        var previous = (0...b.count).map { min($0, far) }
+        var row = [Int](repeating: far, count: b.count + 1)
         for i in 1...a.count {
-            row[0] = i
-            for j in 1...b.count {
+            // The band: `low...high` (never empty, the lengths being at most `limit` apart), with
+            // the cells on either side of it "far" for the next rows to read.
+            let low = max(1, i - limit)
+            let high = min(b.count, i + limit)
+            row[0] = min(i, far)
+            row[low - 1] = low == 1 ? row[0] : far
+            var rowMinimum = row[low - 1]
+            for j in low...high {
                 let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    row[j] = min(row[j], previousPrevious[j - 2] + 1)
-                }
+                var cell = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { cell = min(cell, previousPrevious[j - 2] + 1) }
+                row[j] = min(cell, far)
+                rowMinimum = min(rowMinimum, row[j])
             }
-            previousPrevious = previous
-            previous = row
+            if high < b.count { row[high + 1] = far }
+            if rowMinimum > limit { return nil }
+            (previousPrevious, previous, row) = (previous, row, previousPrevious)
         }
-        return previous[b.count]
+        return previous[b.count] <= limit ? previous[b.count] : nil
     }
 }
