@@ -159,12 +159,7 @@ extension LocatorScanner {
             case "r": out.append("\r")
             case "e": out.append("\u{1B}")
             case "u", "U", "x":
-                let position = here
-                guard let scalar = readHexEscape(digits: e == "u" ? 4 : e == "U" ? 8 : 2) else { continue }
-                // The parser hands strings over as C strings: a NUL would silently cut one short.
-                if scalar.value == 0 {
-                    refuse(at: position, kind: .invalidValue, "a NUL character (\\u0000) in a string: expected text without control characters")
-                }
+                guard let scalar = readHexEscape(e) else { continue }
                 out.append(scalar)
             default: out.append(e)
             }
@@ -172,15 +167,32 @@ extension LocatorScanner {
         return String(out)
     }
 
-    /// The scalar of a `\u`, `\U` or `\x` escape's digits (nil when they name none).
-    mutating func readHexEscape(digits: Int) -> Unicode.Scalar? {
+    /// The scalar of a `\u`, `\U` or `\x` escape (`escape` is its letter, the digits follow), in a
+    /// string of either kind. Too few digits are refused (``refuse(at:kind:_:)``), and so is a NUL:
+    /// the parser hands strings over as C strings, and a NUL would silently cut one short. Nil
+    /// for those, and for digits that name no scalar (the parser refuses those itself).
+    mutating func readHexEscape(_ escape: Unicode.Scalar) -> Unicode.Scalar? {
+        let digits = escape == "u" ? 4 : escape == "U" ? 8 : 2
+        let position = here
         var value: UInt32 = 0
-        for _ in 0..<digits {
-            guard let d = current, let digit = UInt32(String(d), radix: 16) else { break }
+        var count = 0
+        while count < digits, let d = current, let digit = UInt32(String(d), radix: 16) {
             value = value &* 16 &+ digit
+            count += 1
             advance()
         }
-        return Unicode.Scalar(value)
+        guard count == digits else {
+            refuse(
+                at: position, kind: .invalidValue,
+                "an escape \\\(escape) with \(count) hexadecimal digit\(count == 1 ? "" : "s"): expected \(digits) (a backslash is written \\\\)")
+            return nil
+        }
+        guard let scalar = Unicode.Scalar(value) else { return nil }
+        guard scalar.value != 0 else {
+            refuse(at: position, kind: .invalidValue, "a NUL character (\\u0000) in a string: expected text without control characters")
+            return nil
+        }
+        return scalar
     }
 
     /// Reads a 'literal string' and returns its value.
@@ -196,12 +208,19 @@ extension LocatorScanner {
     }
 
     /// Skips a """multi-line""" or '''multi-line''' string, including up to two quotes that
-    /// belong to the content right before the closing delimiter.
+    /// belong to the content right before the closing delimiter; its hexadecimal escapes are
+    /// checked as a basic string's are.
     mutating func skipMultilineString(quote: Unicode.Scalar) {
         advance(3)
         while let c = current {
             if c == "\\" && quote == "\"" {
-                advance(2)
+                advance()
+                if let e = current, e == "u" || e == "U" || e == "x" {
+                    advance()
+                    _ = readHexEscape(e)
+                } else {
+                    advance()
+                }
                 continue
             }
             if c == quote && peek(1) == quote && peek(2) == quote {

@@ -688,6 +688,26 @@ import TouchCore
         #expect(nul.first?.kind == .syntax && nul.first?.line == 2 && nul.first?.column == 8, "\(nul)")
     }
 
+    @Test(arguments: [
+        (#"id = """w\u0000evil""""#, "a NUL character"),
+        (#"id = "w\U00000000""#, "a NUL character"),
+        (#"id = """x\x00""""#, "a NUL character"),
+        (#"id = "C:\users""#, #"an escape \u with 0 hexadecimal digits: expected 4"#),
+        (#"id = """w\u00zz""""#, #"an escape \u with 2 hexadecimal digits: expected 4"#),
+    ])
+    func escapesThatNameNoCharacterOrANULAreRefused(line: String, message: String) {
+        // In a multi-line string as in a single-line one: a NUL would cut the value short.
+        let found = issues("[[window]]\n\(line)\nsize = [100, 100]\n")
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.line == 2)
+        #expect(found.first?.message.contains(message) == true, "\(found)")
+    }
+
+    @Test func anEscapedBackslashBeforeDigitsIsText() throws {
+        let found = issues("[[window]]\nid = \"\"\"w \\\\u0000\"\"\"\nsize = [100, 100]\n")
+        #expect(found.isEmpty, "\(found)")
+    }
+
     @Test func everyProblemIsReportedAtOnceInLineOrder() {
         let text = """
             version = 2
