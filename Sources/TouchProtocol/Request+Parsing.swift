@@ -72,11 +72,10 @@ extension Request {
         throw unknownCommand(cmd)
     }
 
+    /// The error for an unknown command, with the nearest one when it looks like a typo of it.
     static func unknownCommand(_ cmd: String) -> RequestError {
-        RequestError(
-            .unknownCommand,
-            "unknown command \"\(excerpt(cmd))\": expected \(commandList)"
-        )
+        let suggestion = Spelling.closest(to: cmd, among: commands.map(\.name)).map { "did you mean \"\($0)\"? " } ?? ""
+        return RequestError(.unknownCommand, "unknown command \"\(excerpt(cmd))\": \(suggestion)expected \(commandList)")
     }
 }
 

@@ -100,10 +100,19 @@ import TouchProtocol
         guard case .failure(let error) = Request.parse(#"{"id":1,"cmd":"pong"}"#).result else { return #expect(Bool(false)) }
         #expect(error.code == .unknownCommand)
         let listed = "ping, subscribe, unsubscribe, hit_test, set, set_control, add_view, remove_view, views, snapshot, become_first_responder, resign_first_responder, begin_receiving_remote_control, end_receiving_remote_control, reload, devices, stats, record, stop_recording, calibrate, calibration_point, finish_calibration or cancel_calibration"
-        #expect(error.message == "unknown command \"pong\": expected \(listed)")
+        #expect(error.message == "unknown command \"pong\": did you mean \"ping\"? expected \(listed)")
         for name in listed.replacingOccurrences(of: " or ", with: ", ").split(separator: ", ") {
             if case .failure(let error) = Request.parse(#"{"id":1,"cmd":"\#(name)"}"#).result { #expect(error.code != .unknownCommand, "\(name)") }
         }
+    }
+
+    @Test func anUnknownCommandSuggestsTheNearestWhenItLooksLikeATypo() throws {
+        for (typed, meant) in [("subscirbe", "subscribe"), ("add_veiw", "add_view"), ("addView", "add_view"), ("Ping", "ping")] {
+            guard case .failure(let error) = Request.parse(#"{"id":1,"cmd":"\#(typed)"}"#).result else { return #expect(Bool(false)) }
+            #expect(error.message.hasPrefix("unknown command \"\(typed)\": did you mean \"\(meant)\"? expected ping, "), "\(error.message)")
+        }
+        guard case .failure(let far) = Request.parse(#"{"id":1,"cmd":"launch_missiles"}"#).result else { return #expect(Bool(false)) }
+        #expect(far.message.hasPrefix("unknown command \"launch_missiles\": expected ping, "))
     }
 
     @Test func unknownArgumentsAreRefusedByName() throws {
