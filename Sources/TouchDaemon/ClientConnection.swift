@@ -116,7 +116,10 @@ final class ClientConnection {
     private func splitLine() -> [UInt8]? {
         guard lines != nil else { return nextMessage() }
         do {
-            return try lines?.nextLine()
+            if let line = try lines?.nextLine() { return line }
+            // The client closed its side: a last request without its newline is served too.
+            guard case .closed = inputEnd else { return nil }
+            return lines?.finalLine()
         } catch {
             inputEnd = .lineTooLong
             return nil

@@ -69,7 +69,7 @@ public final class SocketServer {
         public var droppedMessages = 0
         public var sentMessages = 0
         public var requestsServed = 0
-        /// Connections closed with last words the client had not read (it stopped reading).
+        /// Connections closed before their last words could all be written (the client stopped reading).
         public var closedStalled = 0
         /// WebSocket handshakes completed (the connections then count in ``accepted``).
         public var webSocketHandshakes = 0

@@ -90,7 +90,7 @@ public struct StatsCounters: Hashable, Sendable {
     public var messagesDropped = 0
     /// Clients let go because they did not read.
     public var clientsDisconnectedSlow = 0
-    /// Connections closed with last words the client had not read.
+    /// Connections closed before their last words could all be written.
     public var clientsClosedStalled = 0
     /// Read-only clients refused: the places left are kept for control clients, or their user (or
     /// WebSocket token) had the most read-only connections.
@@ -151,7 +151,7 @@ public struct StatsCounters: Hashable, Sendable {
             ("messages_dropped", messagesDropped, .counter, "Droppable messages a slow client did not get."),
             ("client_queue_peak_bytes", clientQueuePeakBytes, .gauge, "The most bytes one client's send queue has held at once."),
             ("clients_disconnected_slow", clientsDisconnectedSlow, .counter, "Clients let go because they did not read."),
-            ("clients_closed_stalled", clientsClosedStalled, .counter, "Connections closed with last words the client had not read."),
+            ("clients_closed_stalled", clientsClosedStalled, .counter, "Connections closed before their last words could all be written."),
             ("clients_refused_places", clientsRefusedPlaces, .counter, "Read-only connections refused: places kept for control clients, or a user's quota."),
             ("clients_closed_idle", clientsClosedIdle, .counter, "Read-only connections without a subscription closed for being quiet."),
             ("websocket_handshakes", websocketHandshakes, .counter, "WebSocket handshakes completed."),

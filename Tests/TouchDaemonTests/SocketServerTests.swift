@@ -328,6 +328,36 @@ extension SocketServerTests {
         #expect(h.daemon.server.clientCount == 0)
     }
 
+    @Test func aLastRequestWithoutItsNewlineIsServedWhenTheClientStopsSending() throws {
+        // As `printf '{"cmd":"ping"}' | nc -U` sends it.
+        let h = try DaemonHarness(app: kioskApp())
+        let c = try h.connectBare()
+        c.send(#"{"id":1,"cmd":"ping"}"#)
+        c.sendRaw(Array(#"{"id":2,"cmd":"ping"}"#.utf8))
+        try h.settle()
+        c.poll()
+        #expect(c.code(id: 1) == "ok" && c.code(id: 2) == nil, "a line is whole only with its newline while the client sends")
+        c.finishSending()
+        for _ in 0..<200 where !c.closed {
+            try h.settle()
+            c.poll()
+        }
+        #expect(c.code(id: 2) == "ok")
+        #expect(c.closed && c.brokenLines.isEmpty)
+
+        // Blanks after the last newline are no request.
+        let d = try h.connectBare()
+        d.send(#"{"id":3,"cmd":"ping"}"#)
+        d.sendRaw(Array("  \r".utf8))
+        d.finishSending()
+        for _ in 0..<200 where !d.closed {
+            try h.settle()
+            d.poll()
+        }
+        #expect(d.code(id: 3) == "ok")
+        #expect(d.of(type: "reply").count == 1 && d.closed, "one reply, to the one request")
+    }
+
     @Test func aSnapshotDrawsTheRunningTreeWithItsLastTouches() throws {
         let h = try DaemonHarness(app: kioskApp())
         let c = try h.connect()
