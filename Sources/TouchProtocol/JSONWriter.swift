@@ -186,14 +186,14 @@ public struct JSONWriter: ~Copyable {
 
     public mutating func int(_ value: Int64) { unsigned(value.magnitude, negative: value < 0) }
 
-    /// A number as ``JSONValue/jsonText`` writes it: whole values below 1e15 without a fraction,
+    /// A number as ``JSONValue/jsonText`` writes it: whole values below 2^53 without a fraction,
     /// values from 2^53 on in shortest round-trip form, others with up to 6 decimals, non-finite
     /// ones as `null`. Every finite value is written as a valid JSON number.
     public mutating func double(_ value: Double) {
         reserve(Self.numberRoom)
         if let end = Self.fastNumber(value, at: base + count) {
             count = end - base
-        } else if value.isFinite && value == value.rounded() && abs(value) < 1e15 {
+        } else if value.isFinite && value == value.rounded() && abs(value) < JSONValue.wholeNumbersFrom {
             int(Int64(value))
         } else {
             var text = JSONValue.format(value)

@@ -20,10 +20,10 @@ import TouchCore
         }
     }
 
-    /// Whether `back` is what the format promises for `v`: exact for whole values below 1e15 and
+    /// Whether `back` is what the format promises for `v`: exact for whole values below 2^53 and
     /// every value from 2^53 on, else within half a millionth (plus the last bits of `v`).
     static func isFaithful(_ back: Double, to v: Double) -> Bool {
-        if abs(v) >= 9_007_199_254_740_992 || (v == v.rounded() && abs(v) < 1e15) { return back == v }
+        if abs(v) >= 9_007_199_254_740_992 || v == v.rounded() { return back == v }
         return abs(back - v) <= 5e-7 + abs(v) * 0x1p-50
     }
 

@@ -3,16 +3,25 @@ import TouchCore
 import TouchProtocol
 
 /// The byte writer must print exactly what the documented number format prints: integral values
-/// below 1e15 as integers, values from 2^53 on in Swift's shortest round-trip form, others rounded
-/// to 6 decimals in that form, or as an integer when that rounding gives a whole number (one form:
-/// `3`, never `3.0`).
+/// below 2^53 as integers, values from 2^53 on in exponent form with Swift's shortest round-trip
+/// digits, others rounded to 6 decimals in Swift's shortest form, or as an integer when that
+/// rounding gives a whole number (one form: `3`, never `3.0`).
 @Suite(.timeLimit(.minutes(10))) struct JSONWriterTests {
     static func reference(_ v: Double) -> String {
         guard v.isFinite else { return "null" }
-        if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
-        if abs(v) >= 9_007_199_254_740_992 { return String(v) }
+        if v == v.rounded() && abs(v) < 9_007_199_254_740_992 { return String(Int64(v)) }
+        if abs(v) >= 9_007_199_254_740_992 {
+            // Swift's digits, in exponent form whatever Swift's own text does below 1e16.
+            let text = String(v)
+            if text.contains("e") { return text }
+            var digits = String(text.drop { $0 == "-" }.prefix { $0 != "." })
+            let exponent = digits.count - 1
+            while digits.count > 1 && digits.hasSuffix("0") { digits.removeLast() }
+            let mantissa = digits.count == 1 ? digits : "\(digits.prefix(1)).\(digits.dropFirst())"
+            return (v < 0 ? "-" : "") + mantissa + "e+\(exponent)"
+        }
         let rounded = (v * 1_000_000).rounded() / 1_000_000
-        if rounded == rounded.rounded() && abs(rounded) < 1e15 { return String(Int64(rounded)) }
+        if rounded == rounded.rounded() && abs(rounded) < 9_007_199_254_740_992 { return String(Int64(rounded)) }
         return String(rounded)
     }
 
@@ -45,6 +54,17 @@ import TouchProtocol
             mismatches.append("\(v): \(Self.written(v)) != \(Self.reference(v))")
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+    }
+
+    @Test func wholeNumbersUpTo2To53HaveNoFractionAndLargerOnesAnExponent() {
+        for (v, text) in [
+            (1e15, "1000000000000000"), (-1e15, "-1000000000000000"), (9_007_199_254_740_991, "9007199254740991"),
+            (4_503_599_627_370_496.5, "4503599627370496"), (9_007_199_254_740_992, "9.007199254740992e+15"),
+            (-9_007_199_254_740_994, "-9.007199254740994e+15"), (1e16, "1e+16"), (1e300, "1e+300"),
+        ] as [(Double, String)] {
+            #expect(Self.written(v) == text, "\(v)")
+            #expect(JSONValue.double(v).jsonText == text, "\(v)")
+        }
     }
 
     @Test func stringsAreEscapedAsJSONValueDoes() {
