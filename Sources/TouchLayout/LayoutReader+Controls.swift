@@ -66,14 +66,21 @@ extension LayoutReader {
     private func readTargets(_ fields: Fields) -> [ControlTarget] {
         guard fields.has("target") else { return [] }
         var targets: [ControlTarget] = []
+        var complete = true
         for (_, t) in entries("target", in: fields, title: "control.target") {
             let event = t.choice("event", ControlEvent.allCases.map { ($0.rawValue, $0) })
             if !t.has("event") { t.missing("event", "a control event such as \"touch_up_inside\"") }
             let action = t.identifier("action", required: true, expect: "the action name to send")
             let target = reference(t, "target", expect: "a responder id (omit it to walk the responder chain from the control)")
             t.rejectUnknownKeys(Self.controlTargetKeys, what: "a [[control.target]]")
-            if let event, let action { targets.append(ControlTarget(event: event, action: action, target: target)) }
+            if let event, let action {
+                targets.append(ControlTarget(event: event, action: action, target: target))
+            } else {
+                complete = false
+            }
         }
-        return targets
+        // With one refused, none is kept: the validator numbers the targets it checks as the file
+        // does (`target[1]` is the file's second), and a refused file loads nothing anyway.
+        return complete ? targets : []
     }
 }

@@ -708,6 +708,35 @@ import TouchCore
         #expect(found.isEmpty, "\(found)")
     }
 
+    @Test func aControlTargetsProblemIsPlacedOnItsOwnEntry() {
+        let text = """
+            [[window]]
+            id = "w"
+            size = [100, 100]
+            [[view]]
+            id = "a"
+            parent = "w"
+            frame = [0, 0, 50, 50]
+            [[control]]
+            view = "a"
+            kind = "button"
+            [[control.target]]
+            event = "bogus"
+            action = "x"
+            [[control.target]]
+            event = "touch_down"
+            action = "y"
+            target = "nope"
+            """
+        let found = issues(text)
+        #expect(found.contains { $0.keyPath == "control[0].target[0].event" && $0.line == 12 }, "\(found)")
+        // The unknown target is the second entry's, or not reported until the first is mended:
+        // never put on the first.
+        #expect(!found.contains { $0.keyPath == "control[0].target[0].target" }, "\(found)")
+        let mended = issues(text.replacingOccurrences(of: "bogus", with: "touch_up_inside"))
+        #expect(mended.count == 1 && mended.first?.keyPath == "control[0].target[1].target" && mended.first?.line == 17, "\(mended)")
+    }
+
     @Test func everyProblemIsReportedAtOnceInLineOrder() {
         let text = """
             version = 2
