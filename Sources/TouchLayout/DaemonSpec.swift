@@ -4,7 +4,7 @@ import TouchCore
 ///
 /// | Key | Type | Default | Meaning |
 /// |---|---|---|---|
-/// | `socket` | string | `"/run/touchd/touchd.sock"` | the socket's path (absolute) |
+/// | `socket` | string | `"/run/touchd/touchd.sock"` | the socket's path (absolute, at most 107 bytes) |
 /// | `socket_group` | string | the daemon's group | the socket file's group (name or number) |
 /// | `socket_mode` | string | `"0660"` | the socket file's mode, in octal |
 /// | `allow_users` | array of user names or ids | `[]` (anyone the mode lets in) | who may connect (SO_PEERCRED), with the read-only role at least |

@@ -1,4 +1,5 @@
 import TouchCore
+import TouchSystem
 
 /// `[daemon]`: where the socket is and who may use it.
 extension LayoutReader {
@@ -10,10 +11,14 @@ extension LayoutReader {
     func readDaemon(_ fields: Fields) -> DaemonSpec {
         var spec = DaemonSpec()
         if let path = fields.string("socket", expect: "an absolute path for the socket") {
-            if path.hasPrefix("/") {
-                spec.socket = path
-            } else {
+            if !path.hasPrefix("/") {
                 log.add(.invalidValue, fields.at("socket"), "\(quote(path)) is relative: expected an absolute path")
+            } else if path.utf8.count > UnixSocketAddress.maximumPathBytes {
+                log.add(
+                    .invalidValue, fields.at("socket"),
+                    "the path is \(path.utf8.count) bytes long: expected at most \(UnixSocketAddress.maximumPathBytes), the most a Unix socket's address holds")
+            } else {
+                spec.socket = path
             }
         }
         spec.socketGroup = fields.identifier("socket_group", expect: "a group name or number")

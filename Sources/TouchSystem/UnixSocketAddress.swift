@@ -8,6 +8,8 @@ import Glibc
 public struct UnixSocketAddress: Sendable {
     /// The path, as given.
     public let path: String
+    /// The longest path an address holds, in bytes: `sun_path` less its terminating NUL (107).
+    public static let maximumPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
     private var storage: sockaddr_un
 
     /// An address for `path`. An abstract address (systemd's notify socket may be one) is written
@@ -20,8 +22,7 @@ public struct UnixSocketAddress: Sendable {
         if bytes[0] == UInt8(ascii: "@") { bytes[0] = 0 }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard bytes.count < capacity else { throw SystemError(call: "sockaddr_un", subject: path, errno: ENAMETOOLONG) }
+        guard bytes.count <= Self.maximumPathBytes else { throw SystemError(call: "sockaddr_un", subject: path, errno: ENAMETOOLONG) }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (i, byte) in bytes.enumerated() { raw[i] = byte }
         }

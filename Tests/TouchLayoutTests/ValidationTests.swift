@@ -737,6 +737,15 @@ import TouchCore
         #expect(mended.count == 1 && mended.first?.keyPath == "control[0].target[1].target" && mended.first?.line == 17, "\(mended)")
     }
 
+    @Test func aSocketPathLongerThanAnAddressHoldsIsRefused() throws {
+        let base = "[[window]]\nid = \"w\"\nsize = [100, 100]\n[daemon]\nsocket = "
+        let longest = "/" + String(repeating: "s", count: 106)
+        #expect(issues(base + "\"\(longest)\"\n").isEmpty, "107 bytes fit")
+        let found = issues(base + "\"\(longest)x\"\n")
+        #expect(found.count == 1 && found.first?.keyPath == "daemon.socket" && found.first?.line == 5, "\(found)")
+        #expect(found.first?.message.contains("108 bytes long: expected at most 107") == true, "\(found)")
+    }
+
     @Test func everyProblemIsReportedAtOnceInLineOrder() {
         let text = """
             version = 2
