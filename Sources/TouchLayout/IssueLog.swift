@@ -28,6 +28,9 @@ final class IssueLog {
     /// Whether any problem was found.
     var isEmpty: Bool { issues.isEmpty }
 
+    /// What the log found, listed and counted, as the loader throws it.
+    var errors: LayoutErrors { LayoutErrors(sortedIssues, unlisted: firstOmitted == nil ? 0 : omitted) }
+
     func name(_ path: TOMLPath, id: String) {
         ids[path] = id
     }

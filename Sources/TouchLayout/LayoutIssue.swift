@@ -79,10 +79,17 @@ public struct LayoutIssue: Error, Hashable, Sendable, CustomStringConvertible {
 /// Every problem found in a layout file, in line order. Thrown by ``LayoutLoader``; never empty.
 public struct LayoutErrors: Error, Hashable, Sendable, CustomStringConvertible {
     public var issues: [LayoutIssue]
+    /// Problems found but not listed (past the most listed for a file); `issues` then ends with one
+    /// that says how many.
+    public var unlisted: Int
 
-    public init(_ issues: [LayoutIssue]) {
+    public init(_ issues: [LayoutIssue], unlisted: Int = 0) {
         self.issues = issues
+        self.unlisted = unlisted
     }
+
+    /// How many problems were found: those listed, and those the last issue counts.
+    public var problemCount: Int { unlisted > 0 ? issues.count - 1 + unlisted : issues.count }
 
     /// One issue per line.
     public var description: String { issues.map(\.description).joined(separator: "\n") }

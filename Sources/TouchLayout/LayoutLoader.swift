@@ -64,7 +64,7 @@ public enum LayoutLoader {
         var draft = LayoutReader(log: log, file: file).read(root)
         var validator = LayoutValidator(log: log)
         validator.validate(&draft)
-        guard log.isEmpty else { throw LayoutErrors(log.sortedIssues) }
+        guard log.isEmpty else { throw log.errors }
         return LayoutDocument(
             version: draft.version, application: draft.application, settings: draft.settings,
             windows: draft.windows.map(\.spec), controllers: draft.controllers.map(\.spec), views: draft.views.map(\.spec),

@@ -60,7 +60,7 @@ func loadLayout(_ path: String, warn: (String) -> Void = printWarning) throws ->
         for warning in loaded.warnings { warn(warning.description) }
         return (loaded.document, loaded.app)
     } catch let errors {
-        let n = errors.issues.count
+        let n = errors.problemCount
         printProblems(errors.description + "\n\(path): \(n) problem\(n == 1 ? "" : "s"); nothing was loaded")
         throw ExitCode.failure
     }

@@ -149,6 +149,15 @@ import TouchCore
         #expect(found.last?.message.hasPrefix("\(500 - IssueLog.maximumIssues) more problems, not listed") == true, "\(found.last!)")
         #expect(found.last?.message.contains("(the first of them at line ") == true, "\(found.last!)")
         #expect(found.last?.line == nil, "the count is about the whole file")
+        // The problems found, listed or not: what `touchd check` says in its last line.
+        do {
+            _ = try LayoutLoader.parse(text, file: "layout.toml")
+            Issue.record("a file of mistakes loaded")
+        } catch {
+            #expect(error.problemCount == 500)
+            #expect(error.unlisted == 500 - IssueLog.maximumIssues)
+        }
+        #expect(LayoutErrors(Array(found.prefix(3))).problemCount == 3)
     }
 
     /// The problems listed are the first found, which need not be the first in the file (the
