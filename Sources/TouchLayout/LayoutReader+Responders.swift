@@ -108,7 +108,7 @@ extension LayoutReader {
     private func readFirstResponderTraits(_ fields: Fields, of id: ResponderID) -> FirstResponderTraits? {
         let canBecome = fields.bool("can_become_first_responder")
         let canResign = fields.bool("can_resign_first_responder")
-        if canResign != nil && canBecome != true && !fields.has("can_become_first_responder") {
+        if canResign != nil && canBecome != true && (canBecome != nil || !fields.has("can_become_first_responder")) {
             log.add(
                 .conflict, fields.at("can_resign_first_responder"),
                 "can_resign_first_responder has no effect without can_become_first_responder = true: expected both, or neither")

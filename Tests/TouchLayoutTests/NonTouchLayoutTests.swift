@@ -195,6 +195,15 @@ import TouchCore
         check(
             singleIssue(resignWithoutBecome), kind: .conflict, keyPath: "view[1].can_resign_first_responder",
             line: line(of: "can_resign_first_responder", in: resignWithoutBecome), mentions: ["has no effect without can_become_first_responder = true"])
+        // Nor with can_become_first_responder = false said outright.
+        let resignWithBecomeFalse = baseLayout.replacingOccurrences(
+            of: "frame = [10, 10, 100, 100]", with: "frame = [10, 10, 100, 100]\ncan_become_first_responder = false\ncan_resign_first_responder = false")
+        check(
+            singleIssue(resignWithBecomeFalse), kind: .conflict, keyPath: "view[1].can_resign_first_responder",
+            line: line(of: "can_resign_first_responder", in: resignWithBecomeFalse), mentions: ["has no effect without can_become_first_responder = true"])
+        let bothTrue = baseLayout.replacingOccurrences(
+            of: "frame = [10, 10, 100, 100]", with: "frame = [10, 10, 100, 100]\ncan_become_first_responder = true\ncan_resign_first_responder = false")
+        #expect(issues(bothTrue).isEmpty)
         let alias = baseLayout.replacingOccurrences(of: "frame = [10, 10, 100, 100]", with: "frame = [10, 10, 100, 100]\ncanBecomeFirstResponder = true")
         check(
             singleIssue(alias), kind: .unknownKey, keyPath: "view[1].canBecomeFirstResponder", line: line(of: "canBecomeFirstResponder", in: alias),
