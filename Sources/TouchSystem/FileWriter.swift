@@ -53,6 +53,35 @@ public enum FileWriter {
         }
     }
 
+    /// Puts in `path`'s place the file `produce` writes at a new path beside it (a program that
+    /// writes its output to a path of its own): `path` is replaced only when `produce` succeeds,
+    /// and is left as it was otherwise.
+    /// - Throws: ``FileWriteError`` from `produce`, or naming the file and the failed call.
+    public static func replace(_ path: String, mode: mode_t = 0o644, producing produce: (String) throws(FileWriteError) -> Void) throws(FileWriteError) {
+        let temporary: String
+        do throws(SystemError) {
+            let (fd, name) = try createTemporary(beside: path, mode: mode)
+            Descriptor.close(fd, name)
+            temporary = name
+        } catch {
+            throw FileWriteError(path: path, reason: "\(error.errnoText) in \(error.call)")
+        }
+        do throws(FileWriteError) {
+            try produce(temporary)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        do throws(SystemError) {
+            let directory = directory(of: path)
+            try SystemCall.require("rename", path) { rename(temporary, path) }
+            try syncDirectory(directory)
+        } catch {
+            unlink(temporary)
+            throw FileWriteError(path: path, reason: "\(error.errnoText) in \(error.call)")
+        }
+    }
+
     /// A new file beside `path` under a random name, opened for writing: created here, never one
     /// that was there.
     static func createTemporary(beside path: String, mode: mode_t) throws(SystemError) -> (Int32, String) {

@@ -34,15 +34,19 @@ public enum PictureFile {
                 path: path,
                 reason: "PNG output needs rsvg-convert, which is not installed (Debian/Ubuntu: apt-get install librsvg2-bin); or write a .svg")
         }
-        let outcome: ChildProcess.Outcome
-        do {
-            outcome = try ChildProcess.run(tool, ["--format", "png", "--output", path], input: Array(svg.utf8))
-        } catch {
-            throw FileWriteError(path: path, reason: "cannot run \(tool): \(error.errnoText)")
-        }
-        guard outcome.status == 0 else {
-            let message = outcome.standardError.split(whereSeparator: \.isNewline).joined(separator: " ")
-            throw FileWriteError(path: path, reason: "rsvg-convert failed (status \(outcome.status)): \(message)")
+        // Converted beside the file and then put in its place: a conversion that fails (a picture
+        // too large) leaves the file that was there.
+        try FileWriter.replace(path) { (temporary: String) throws(FileWriteError) in
+            let outcome: ChildProcess.Outcome
+            do throws(SystemError) {
+                outcome = try ChildProcess.run(tool, ["--format", "png", "--output", temporary], input: Array(svg.utf8))
+            } catch {
+                throw FileWriteError(path: path, reason: "cannot run \(tool): \(error.errnoText)")
+            }
+            guard outcome.status == 0 else {
+                let message = outcome.standardError.split(whereSeparator: \.isNewline).joined(separator: " ")
+                throw FileWriteError(path: path, reason: "rsvg-convert failed (status \(outcome.status)): \(message)")
+            }
         }
     }
 }

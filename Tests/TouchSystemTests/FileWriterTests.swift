@@ -86,6 +86,32 @@ import Glibc
         #expect(ChildProcess.find("no-such-program-anywhere") == nil)
     }
 
+    @Test func aFileIsReplacedOnlyWhenItsProducerSucceeds() throws {
+        let path = directory + "/kept.txt"
+        try FileWriter.write(text: "before", to: path)
+        #expect(throws: FileWriteError(path: path, reason: "no")) {
+            try FileWriter.replace(path) { (temporary: String) throws(FileWriteError) in
+                try FileWriter.write(text: "half", to: temporary)
+                throw FileWriteError(path: path, reason: "no")
+            }
+        }
+        #expect(try contents(path) == "before")
+        try FileWriter.replace(path) { (temporary: String) throws(FileWriteError) in try FileWriter.write(text: "after", to: temporary) }
+        #expect(try contents(path) == "after")
+        #expect(entries() == ["kept.txt"], "no temporary file is left: \(entries())")
+    }
+
+    @Test func aPNGThatCannotBeMadeLeavesTheFileThatWasThere() throws {
+        guard ChildProcess.find("rsvg-convert") != nil else { return }  // installed by scripts/test.sh
+        let path = directory + "/picture.png"
+        try FileWriter.write(text: "an earlier picture", to: path)
+        #expect(throws: FileWriteError.self) { try PictureFile.write(svg: "this is no SVG", to: path) }
+        #expect(try contents(path) == "an earlier picture")
+        try PictureFile.write(svg: #"<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>"#, to: path)
+        #expect(try FileReader.read(path, limit: 1 << 20).starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG now")
+        #expect(entries().sorted() == ["picture.png"])
+    }
+
     @Test func picturesAreSVGOrPNGByTheirName() throws {
         #expect(try PictureFile.format(of: "a.SVG") == .svg)
         #expect(try PictureFile.format(of: "/x/b.png") == .png)
