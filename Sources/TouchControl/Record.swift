@@ -108,7 +108,10 @@ struct RecordingSession {
             } catch {
                 throw ConnectionError("\(error)")
             }
-            paths[id] = all ? out + "/" + Self.fileName(for: id) : out
+            let path = all ? out + "/" + Self.fileName(for: id) : out
+            // Before anything is recorded: a file that cannot be written is found out now.
+            do { try FileWriter.checkWritable(path) } catch { throw ConnectionError("\(error)") }
+            paths[id] = path
             ids.append(id)
         }
         for message in early { take(message) }

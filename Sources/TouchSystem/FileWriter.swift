@@ -82,6 +82,24 @@ public enum FileWriter {
         }
     }
 
+    /// Checks, changing nothing, that ``write(_:to:mode:)`` could write `path` now: a file can be
+    /// made beside it, and it is not a directory. For a tool that gathers what it will write for a
+    /// while (a recording) and must not find out at the end.
+    /// - Throws: ``FileWriteError`` naming the file and what is wrong.
+    public static func checkWritable(_ path: String) throws(FileWriteError) {
+        do throws(SystemError) {
+            let (fd, name) = try createTemporary(beside: path, mode: 0o600)
+            Descriptor.close(fd, name)
+            unlink(name)
+        } catch {
+            throw FileWriteError(path: path, reason: "\(error.errnoText) in \(error.call)")
+        }
+        // A directory is never replaced by a file (rename would refuse it at the end).
+        if let status = try? FileStatus.of(path), status.kind == .directory {
+            throw FileWriteError(path: path, reason: "it is a directory: expected a file's path")
+        }
+    }
+
     /// A new file beside `path` under a random name, opened for writing: created here, never one
     /// that was there.
     static func createTemporary(beside path: String, mode: mode_t) throws(SystemError) -> (Int32, String) {

@@ -37,6 +37,8 @@ struct RecordCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Before anything is recorded: a recording that cannot be written is found out now.
+        do { try FileWriter.checkWritable(out) } catch { throw CommandFailure("\(error)") }
         let device = try DeviceCapture.open(self.device)
         if grab {
             do { try device.grab() } catch { throw CommandFailure("cannot grab \(device.path): \(error)") }

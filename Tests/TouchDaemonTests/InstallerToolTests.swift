@@ -126,6 +126,20 @@ import Glibc
         #expect(recorded.events.count == 10 && recorded.description.name == "skewed panel")
     }
 
+    @Test func aRecordingThatCannotBeWrittenIsRefusedBeforeItStarts() throws {
+        let dir = try Self.workspace(taps: [(1, Point(x: 100, y: 100))])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (daemon, socket) = try Self.daemon(dir)
+        defer { daemon.terminate(); daemon.waitUntilExit() }
+        for out in [["--out", dir + "/missing/recorded.evemu"], ["--all", "--out", dir + "/panel.evemu"], ["--out", dir]] {
+            let run = try runToEnd(Binaries.touchctl, ["--socket", socket, "record"] + out, timeout: 60)
+            #expect(run.status == 1, "\(out): \(run.stderr)")
+            #expect(!run.stderr.contains("stop with Ctrl-C"), "refused before recording: \(run.stderr)")
+        }
+        let touchd = try runToEnd(Binaries.touchd, ["record", "/dev/input/event0", "--out", dir + "/missing/x.evemu"])
+        #expect(touchd.status == 1 && touchd.stderr.contains("\(dir)/missing/x.evemu"), "\(touchd.stderr)")
+    }
+
     @Test func touchctlCalibratesTargetByTarget() throws {
         let dir = try Self.workspace(taps: Self.targetTaps, lingering: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }

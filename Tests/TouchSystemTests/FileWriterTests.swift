@@ -112,6 +112,17 @@ import Glibc
         #expect(entries().sorted() == ["picture.png"])
     }
 
+    @Test func whetherAPathCanBeWrittenIsKnownBeforehand() throws {
+        try FileWriter.checkWritable(directory + "/new.evemu")
+        try FileWriter.write(text: "there", to: directory + "/old.evemu")
+        try FileWriter.checkWritable(directory + "/old.evemu")
+        #expect(try contents(directory + "/old.evemu") == "there")
+        #expect(throws: FileWriteError.self) { try FileWriter.checkWritable(directory + "/missing/x.evemu") }
+        #expect(throws: FileWriteError.self) { try FileWriter.checkWritable(directory + "/old.evemu/x.evemu") }
+        #expect(throws: FileWriteError(path: directory, reason: "it is a directory: expected a file's path")) { try FileWriter.checkWritable(directory) }
+        #expect(entries().sorted() == ["old.evemu"], "nothing is left: \(entries())")
+    }
+
     @Test func picturesAreSVGOrPNGByTheirName() throws {
         #expect(try PictureFile.format(of: "a.SVG") == .svg)
         #expect(try PictureFile.format(of: "/x/b.png") == .png)
