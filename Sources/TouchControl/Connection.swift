@@ -12,11 +12,34 @@ final class Connection {
     private var lines = LineSplitter(maximumLineLength: Connection.maximumMessageBytes)
     private var nextID: Int64 = 1
 
+    /// How long touchd's first message may take: it sends it as it accepts the connection.
+    static let greetingMilliseconds: Int32 = 5000
+
+    /// Connects, and reads touchd's first message: `hello`, or `goodbye` with why touchd refused
+    /// the connection (a user it does not allow, no place left), which is thrown.
     init(path: String) throws {
         do {
             fd = try UnixSocketAddress(path: path).connectedStream()
         } catch {
             throw ConnectionError("cannot connect to \(path): \(error.errnoText) (is touchd running? --socket or TOUCHD_SOCKET choose the path)")
+        }
+        try greet(path)
+    }
+
+    private func greet(_ path: String) throws {
+        let seconds = Self.greetingMilliseconds / 1000
+        do {
+            guard try SocketIO.waitReadable(fd, milliseconds: Self.greetingMilliseconds, "touchd's socket") else {
+                throw ConnectionError("nothing on \(path) said hello within \(seconds) s: is it touchd's socket?")
+            }
+        } catch let error as SystemError {
+            throw ConnectionError("cannot read from touchd: \(error.errnoText)", lost: true)
+        }
+        guard let (message, _) = try receive() else { throw ConnectionError("touchd closed the connection at once", lost: true) }
+        switch message["type"]?.stringValue {
+        case "hello": return
+        case "goodbye": throw ConnectionError("touchd refused the connection: \(message["reason"]?.stringValue ?? "no reason given")")
+        default: throw ConnectionError("\(path) did not greet as touchd does (its first message is no hello): is it touchd's socket?")
         }
     }
 

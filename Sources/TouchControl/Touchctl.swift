@@ -136,11 +136,16 @@ struct Monitor: ParsableCommand {
     }
 
     func validate() throws {
+        if topics.split(separator: ",").isEmpty {
+            throw ValidationError("--topics: no topic given: expected one or more of \(Topic.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         _ = try request()
         if let count, count < 1 { throw ValidationError("--count \(count): expected at least 1") }
     }
 
     func run() throws {
+        // Ctrl-C or a stop is how a monitor ends: status 0, every line printed already flushed.
+        ProcessSignal.stopsQuietly()
         try TouchControl.run {
             var c = try connection.connect(root)
             var seen = 0

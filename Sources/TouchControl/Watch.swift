@@ -77,6 +77,8 @@ struct Watch: ParsableCommand {
         try TouchControl.run {
             let signals = try SignalSource([ProcessSignal.interrupt, ProcessSignal.terminate])
             let address = try InternetSocketAddress(parsing: listen)
+            // What is wrong here is said before anything else is asked of touchd.
+            let (token, generated) = try token()
             let c = try connection.connect(root)
             let loop = try EventLoop()
             let listenFD: Int32
@@ -87,7 +89,6 @@ struct Watch: ParsableCommand {
             } catch {
                 throw ConnectionError("cannot listen on \(listen): \(error)")
             }
-            let (token, generated) = try token()
             let server = try WatchServer(loop: loop, listenFD: listenFD, address: address, port: port, token: token, names: hosts)
             let feed = WatchFeed(connection: c, server: server)
             try feed.start()

@@ -47,4 +47,18 @@ public enum ProcessSignal {
     public static let hangUp = SIGHUP
     /// `SIGPIPE`: taken so that a write to a closed connection is an error, not the end.
     public static let brokenPipe = SIGPIPE
+
+    /// Makes `SIGINT` and `SIGTERM` end the process with status 0, as a stop asked for: for a tool
+    /// that blocks reading and keeps nothing unwritten (each line is flushed as it is printed).
+    /// The handler only calls `_exit`, which is safe in a signal handler. The signals are unblocked
+    /// too: a parent that blocked them (as a ``SignalSource`` does) passes its mask on.
+    public static func stopsQuietly() {
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        for s in [interrupt, terminate] {
+            signal(s) { _ in _exit(0) }
+            sigaddset(&mask, s)
+        }
+        sigprocmask(SIG_UNBLOCK, &mask, nil)
+    }
 }

@@ -14,6 +14,15 @@ public enum SocketIO {
         try SystemCall.posix("recv", subject) { recv(fd, buffer.baseAddress, buffer.count, 0) }
     }
 
+    /// Waits at most `milliseconds` for `fd` to have something to read (or its peer to close it):
+    /// a client's wait for a greeting that a socket which is not touchd's never sends.
+    /// - Returns: false when the time ran out first.
+    /// - Throws: ``SystemError`` from `poll`.
+    public static func waitReadable(_ fd: Int32, milliseconds: Int32, _ subject: String) throws(SystemError) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(truncatingIfNeeded: POLLIN), revents: 0)
+        return try SystemCall.require("poll", subject) { poll(&entry, 1, milliseconds) } > 0
+    }
+
     /// Reads what has arrived into `buffer` without waiting, on any socket (`MSG_DONTWAIT`):
     /// `.done(n)` (0 when the peer closed its side) or `.wouldBlock`.
     /// - Throws: ``SystemError`` from `recv` (the connection failed).

@@ -45,6 +45,9 @@ struct ReplayCommand: ParsableCommand {
             }
             wanted.insert(topic)
         }
+        if wanted.isEmpty && !calls {
+            throw ValidationError("--topics: no topic given: expected one or more of \(Topic.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         guard let form = TouchSampleForm(rawValue: touchSamples) else {
             throw ValidationError("--touch-samples: unknown form \"\(touchSamples)\": expected latest, coalesced, input or frames")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TouchSystem
 
 /// The operator's and the kiosk app's side of the socket: `touchctl` and the Python example client
 /// against the real daemon playing the bundled demo recording.
@@ -117,6 +118,58 @@ import Testing
             let control = try runToEnd(Binaries.touchctl, ["--socket", socket, "set-control", "header", "--enabled", "false"])
             #expect(control.status == 1 && control.stderr.contains("\"header\" is not a control"), "\(control.stderr)")
         }
+    }
+
+    /// Runs touchctl `arguments` against a listener on a fresh socket that is not touchd: it sends
+    /// `greeting` to the first connection, if any, and closes it; or, without one, accepts nothing.
+    static func againstAListener(greeting: String?, _ arguments: [String]) throws -> ProcessResult {
+        let socket = temporaryPath("listener") + ".sock"
+        let listener = try UnixSocketAddress(path: socket).listeningStream(mode: 0o600, group: nil)
+        defer {
+            Descriptor.close(listener)
+            unlink(socket)
+        }
+        if let greeting {
+            DispatchQueue.global().async {
+                for _ in 0..<400 {
+                    if case .connection(let fd) = try? SocketIO.accept(listener, "test listener") {
+                        _ = Array(greeting.utf8).withUnsafeBytes { try? SocketIO.send(fd, $0, "test connection") }
+                        usleep(100_000)
+                        Descriptor.close(fd)
+                        return
+                    }
+                    usleep(25_000)
+                }
+            }
+        }
+        return try runToEnd(Binaries.touchctl, ["--socket", socket] + arguments, timeout: 30)
+    }
+
+    @Test func aSocketThatIsNotTouchdsIsToldApartWithinSeconds() throws {
+        let silent = try Self.againstAListener(greeting: nil, ["ping"])
+        #expect(silent.status == 1 && silent.stderr.contains("said hello within 5 s: is it touchd's socket?"), "\(silent.stderr)")
+        let other = try Self.againstAListener(greeting: "HTTP/1.1 400 Bad Request\n", ["views"])
+        #expect(other.status == 1, "\(other.stderr)")
+        let refused = try Self.againstAListener(greeting: #"{"seq":1,"type":"goodbye","reason":"not allowed"}"# + "\n", ["ping"])
+        #expect(refused.status == 1 && refused.stderr.contains("touchd refused the connection: not allowed"), "\(refused.stderr)")
+    }
+
+    @Test func aMonitorStoppedBySignalExitsWithZero() throws {
+        try Self.withIdleDaemon { socket in
+            for stop in [SIGINT, SIGTERM] {
+                let monitor = Process()
+                monitor.executableURL = URL(fileURLWithPath: Binaries.touchctl)
+                monitor.arguments = ["monitor", "--socket", socket]
+                monitor.standardOutput = FileHandle.nullDevice
+                try monitor.run()
+                usleep(500_000)
+                kill(monitor.processIdentifier, stop)
+                monitor.waitUntilExit()
+                #expect(monitor.terminationReason == .exit && monitor.terminationStatus == 0, "signal \(stop)")
+            }
+        }
+        let empty = try runToEnd(Binaries.touchctl, ["monitor", "--socket", "/nonexistent.sock", "--topics", ""])
+        #expect(empty.status == 64 && empty.stderr.contains("--topics: no topic given"), "\(empty.stderr)")
     }
 
     @Test func monitorsHelpGivesItsDefaultOnce() throws {
