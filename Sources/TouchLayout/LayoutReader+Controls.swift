@@ -50,7 +50,9 @@ extension LayoutReader {
         case .slider(let minimum, let maximum, let value, let step, let isContinuous):
             let low = fields.number("min", in: Limits.plainNumber) ?? minimum
             let high = fields.number("max", in: Limits.plainNumber) ?? maximum
-            let start = fields.number("value", in: Limits.plainNumber) ?? value
+            // Without a value of its own, the slider starts at the default held inside its range,
+            // as a UISlider's value follows a minimumValue set above it.
+            let start = fields.number("value", in: Limits.plainNumber) ?? min(max(value, low), high)
             if high <= low {
                 log.add(.conflict, fields.at("max"), "max \(high) is not above min \(low): expected min < max")
             } else if fields.has("value") && !(low...high).contains(start) {

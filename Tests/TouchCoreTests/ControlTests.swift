@@ -188,6 +188,8 @@ import TouchCore
         let kind = ControlKind.slider(minimum: 0, maximum: 10, value: 0, step: 3)
         #expect([-5, 1, 1.6, 7.4, 9.4, 9.6, 10, 50].map(kind.sliderValue) == [0, 0, 3, 6, 9, 10, 10, 10])
         #expect(ControlKind.slider(minimum: 0, maximum: 1, value: 0).sliderValue(0.37) == 0.37, "no step: only clamped")
+        let fine = ControlKind.slider(minimum: 0, maximum: 1e12, value: 0, step: 1e-300)
+        #expect(fine.sliderValue(5e11) == 5e11, "a step too fine to count snaps nothing (it does not run to max)")
     }
 
     @Test func aRequestSetsAControlsValueAndWhetherItIsEnabledWithoutSendingAnything() throws {

@@ -113,6 +113,14 @@ import TouchCore
         #expect(singleIssue(uikit)?.message.contains(#"did you mean "continuous"?"#) == true)
     }
 
+    @Test func aSliderWithoutAValueStartsInsideItsRange() throws {
+        for (range, start) in [("min = 5\nmax = 10", 5.0), ("min = -10\nmax = -5", -5.0), ("min = -1\nmax = 1", 0.0)] {
+            let text = baseLayout + "\n[[control]]\nview = \"a\"\nkind = \"slider\"\n" + range + "\n"
+            guard case .slider(_, _, let value, _, _) = try load(text).controls.first?.kind else { return #expect(Bool(false)) }
+            #expect(value == start, "\(range)")
+        }
+    }
+
     @Test func gesturesThatRequireEachOtherToFailAreACycle() {
         let text = baseLayout + """
 

@@ -42,6 +42,8 @@ public enum ControlKind: Hashable, Sendable {
         let clamped = min(max(value, minimum), maximum)
         guard let step, step > 0 else { return clamped }
         let steps = ((clamped - minimum) / step).rounded()
+        // A step too fine for the range to count in a double (a step of 1e-300): nothing to snap.
+        guard steps.isFinite, steps.magnitude < 9_007_199_254_740_992 else { return clamped }
         let snapped = min(minimum + steps * step, maximum)
         return abs(maximum - clamped) < abs(snapped - clamped) ? maximum : snapped
     }
