@@ -59,8 +59,8 @@ struct RunCommand: ParsableCommand {
         completion: Completions.recording)
     var replay: String?
 
-    @Option(name: .long, help: "Replay speed factor (greater than 0: 2 plays twice as fast).")
-    var replaySpeed: Double = 1
+    @Option(name: .long, help: "Replay speed factor (greater than 0: 2 plays twice as fast; default 1).")
+    var replaySpeed: Double?
 
     @Flag(name: .long, help: "Start the replay when the first client subscribes (or records, or calibrates).")
     var replayWaitsForClient = false
@@ -96,14 +96,29 @@ struct RunCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Which touches go out as TUIO cursors: forwarded (those the layout's forward passes on) or all.", valueName: "touches"))
-    var tuioTouches: String = TUIOTouches.forwarded.rawValue
+        help: ArgumentHelp(
+            "Which touches go out as TUIO cursors: forwarded (those the layout's forward passes on, the default) or all.", valueName: "touches"))
+    var tuioTouches: String?
+
+    /// Options that only mean something with another are refused without it: a replay's, TUIO's.
+    func validate() throws {
+        if replay == nil {
+            for (given, option) in [(replaySpeed != nil, "--replay-speed"), (replayWaitsForClient, "--replay-waits-for-client"), (exitAfterReplay, "--exit-after-replay")]
+            where given {
+                throw ValidationError("\(option) applies to a replay: give --replay RECORDING too")
+            }
+        }
+        if let replaySpeed, !(replaySpeed > 0 && replaySpeed.isFinite) {
+            throw ValidationError("--replay-speed \(replaySpeed): expected a number greater than 0 (1 is real time, 2 twice as fast)")
+        }
+        if let tuioTouches {
+            guard !tuio.isEmpty else { throw ValidationError("--tuio-touches applies to TUIO output: give --tuio ADDRESS too") }
+            guard TUIOTouches(rawValue: tuioTouches) != nil else { throw ValidationError("--tuio-touches \(tuioTouches): expected forwarded or all") }
+        }
+    }
 
     func run() throws {
         let logger = try bootstrapLogging()
-        guard replaySpeed > 0, replaySpeed.isFinite else {
-            throw ValidationError("--replay-speed \(replaySpeed): expected a number greater than 0 (1 is real time, 2 twice as fast)")
-        }
         if let metricsInterval, !Limits.metricsInterval.contains(metricsInterval) {
             throw ValidationError("--metrics-interval \(metricsInterval): expected \(Limits.metricsInterval)")
         }
@@ -171,9 +186,7 @@ struct RunCommand: ParsableCommand {
     /// The TUIO sender, when `--tuio` names targets.
     private func tuioSinks(logger: Logger) throws -> [any ReportSink] {
         guard !tuio.isEmpty else { return [] }
-        guard let touches = TUIOTouches(rawValue: tuioTouches) else {
-            throw ValidationError("--tuio-touches \(tuioTouches): expected forwarded or all")
-        }
+        let touches = tuioTouches.flatMap(TUIOTouches.init(rawValue:)) ?? .forwarded
         var targets: [InternetSocketAddress] = []
         for text in tuio {
             // A port alone is one on the loopback.
@@ -218,7 +231,7 @@ struct RunCommand: ParsableCommand {
         if let replay {
             do {
                 let setup = try RecordingReplay(path: replay, descriptionPath: nil, layout: document, tree: tree, window: nil)
-                sources.append(RecordingSource(replay: setup, speed: replaySpeed, clock: clock, waitsForSubscriber: replayWaitsForClient))
+                sources.append(RecordingSource(replay: setup, speed: replaySpeed ?? 1, clock: clock, waitsForSubscriber: replayWaitsForClient))
             } catch {
                 logger.critical("cannot replay \(replay): \(error)")
                 throw ExitCode.failure

@@ -90,6 +90,20 @@ import Testing
         #expect(result.stderr.contains("--replay-speed 0.0: expected a number greater than 0"), "\(result.stderr)")
     }
 
+    @Test func optionsOfAReplayOrOfTUIOAreRefusedWithoutIt() throws {
+        let base = ["--config", DaemonProcessTests.kiosk, "--no-devices", "--socket", "/tmp/touchd-unused.sock"]
+        for (extra, message) in [
+            (["--exit-after-replay"], "--exit-after-replay applies to a replay: give --replay RECORDING too"),
+            (["--replay-waits-for-client"], "--replay-waits-for-client applies to a replay"),
+            (["--replay-speed", "2"], "--replay-speed applies to a replay"),
+            (["--tuio-touches", "all"], "--tuio-touches applies to TUIO output: give --tuio ADDRESS too"),
+            (["--tuio", "3333", "--tuio-touches", "bogus"], "--tuio-touches bogus: expected forwarded or all"),
+        ] {
+            let result = try run(base + extra)
+            #expect(result.status == 64 && result.stderr.contains(message), "\(extra): \(result.stderr)")
+        }
+    }
+
     @Test func theDaemonLogsARecordingsAnomalies() throws {
         let path = NSTemporaryDirectory() + "touchd-diag-daemon-\(getpid()).evemu"
         try Self.recording(events: Self.tap(at: 1, slot: 9) + Self.tap(at: 2)).write(toFile: path, atomically: true, encoding: .utf8)
