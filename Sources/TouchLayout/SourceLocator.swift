@@ -104,7 +104,10 @@ struct LocatorScanner {
     /// Records where `path` is written (the first time), refusing the text once it holds more
     /// values than ``Limits/maximumLayoutValues``.
     mutating func record(_ path: TOMLPath, _ position: SourcePosition) {
-        guard positions[path] == nil else { return }
+        if let seen = positions.index(forKey: path) {
+            refuseOtherSpelling(of: positions[seen], as: path, at: position)
+            return
+        }
         guard positions.count < Limits.maximumLayoutValues else {
             refuse(
                 at: position, kind: .exceedsLimit,
@@ -112,6 +115,19 @@ struct LocatorScanner {
             return
         }
         positions[path] = position
+    }
+
+    /// Keys that are the same Unicode text written with other characters (`é` composed, or `e` and
+    /// a combining accent) are one key to the layout and two to the parser, which keeps both: one
+    /// would be lost without a word. Refused where the second is written.
+    private mutating func refuseOtherSpelling(of first: (key: TOMLPath, value: SourcePosition), as path: TOMLPath, at position: SourcePosition) {
+        guard case .key(let earlier)? = first.key.components.last, case .key(let key)? = path.components.last,
+            !earlier.unicodeScalars.elementsEqual(key.unicodeScalars)
+        else { return }
+        refuse(
+            at: position, kind: .syntax,
+            "the key \(quote(key)) is the key \(quote(earlier)) of line \(first.value.line) written with other Unicode characters "
+                + "(an accent composed, or combining): expected one spelling of a key")
     }
 
     mutating func skipSpaces() {

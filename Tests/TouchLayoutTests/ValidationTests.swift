@@ -746,6 +746,18 @@ import TouchCore
         #expect(found.first?.message.contains("108 bytes long: expected at most 107") == true, "\(found)")
     }
 
+    @Test func keysOfOneTableThatAreOneUnicodeTextAreRefused() {
+        // "café" composed, and with a combining accent: one key to the layout, two to the parser.
+        let text = "[[window]]\nid = \"w\"\nsize = [100, 100]\n[application]\n\"caf\u{E9}\" = 1\n\"cafe\u{301}\" = 2\n"
+        let found = issues(text)
+        #expect(found.count == 1 && found.first?.line == 6 && found.first?.kind == .syntax, "\(found)")
+        #expect(found.first?.message.contains("written with other Unicode characters") == true, "\(found)")
+        // As ids they are one: a reference in either spelling finds the view.
+        let ids = "[[window]]\nid = \"w\"\nsize = [100, 100]\n[[view]]\nid = \"caf\u{E9}\"\nparent = \"w\"\nframe = [0, 0, 50, 50]\n"
+            + "[[view]]\nid = \"x\"\nparent = \"cafe\u{301}\"\nframe = [0, 0, 5, 5]\n"
+        #expect(issues(ids).isEmpty)
+    }
+
     @Test func everyProblemIsReportedAtOnceInLineOrder() {
         let text = """
             version = 2
