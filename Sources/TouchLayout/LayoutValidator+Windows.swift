@@ -62,7 +62,8 @@ extension LayoutValidator {
         settleKeyWindow(&draft)
     }
 
-    /// The key window: the one with `key = true`, else the first not marked `key = false`.
+    /// The key window: the one with `key = true`, else the first not marked `key = false`; every
+    /// window marked `key = false` is refused.
     private func settleKeyWindow(_ draft: inout LayoutDraft) {
         let keyed = draft.windows.indices.filter { draft.windowKeyFlags[$0] == true }
         if let first = keyed.first {
@@ -75,6 +76,11 @@ extension LayoutValidator {
             draft.windows[first].spec.isKey = true
         } else if let first = draft.windows.indices.first(where: { draft.windowKeyFlags[$0] != false }) {
             draft.windows[first].spec.isKey = true
+        } else if let last = draft.windows.last {
+            // Presses, remote control and motion go to the key window: one there must be.
+            log.add(
+                .conflict, path("window", last.index, "key"),
+                "every window has key = false: expected one key window (presses, remote control and motion go to it), or a window without key = false")
         }
     }
 

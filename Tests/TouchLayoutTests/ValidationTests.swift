@@ -758,6 +758,15 @@ import TouchCore
         #expect(issues(ids).isEmpty)
     }
 
+    @Test func aLayoutWithoutAWindowThatMayBeKeyIsRefused() throws {
+        let two = "[[window]]\nid = \"a\"\nsize = [100, 100]\nkey = false\n[[window]]\nid = \"b\"\nsize = [100, 100]\n"
+        #expect(try LayoutLoader.parse(two, file: "layout.toml").keyWindow?.id == "b", "the first window not marked key = false")
+        let none = two + "key = false\n"
+        let found = issues(none)
+        #expect(found.count == 1 && found.first?.keyPath == "window[1].key" && found.first?.line == 8, "\(found)")
+        #expect(found.first?.message.contains("every window has key = false") == true)
+    }
+
     @Test func everyProblemIsReportedAtOnceInLineOrder() {
         let text = """
             version = 2
