@@ -68,6 +68,9 @@ struct ReplayCommand: ParsableCommand {
         if let desc = mapping.desc, let own = try? Recording.load(path: recording), own.descriptionSource == .embedded {
             print("touchd replay: warning: \(recording) describes its device (\"\(own.description.name)\"); --desc \(desc) replaces that description", to: &stderr)
         }
+        if replay.recording.events.isEmpty {
+            print("touchd replay: warning: \(recording) holds no events (a device's description alone): nothing to replay", to: &stderr)
+        }
         var subscriber = SubscriberView(topics: wanted, touchSamples: form)
         var out = ""
         var anomalies = AnomalyPrinter(prefix: "touchd replay: warning: ")

@@ -84,6 +84,12 @@ import Testing
         #expect(missing.stderr.contains("/nonexistent/screen.desc: cannot read the device description"), "\(missing.stderr)")
     }
 
+    @Test func aRecordingOfADescriptionAloneSaysItHasNothingToReplay() throws {
+        let result = try replay(Self.recording(events: []))
+        #expect(result.status == 0 && result.stdout.isEmpty)
+        #expect(result.stderr.contains("holds no events (a device's description alone): nothing to replay"), "\(result.stderr)")
+    }
+
     @Test func aReplaySpeedOfZeroIsRefused() throws {
         let result = try run(["--config", DaemonProcessTests.kiosk, "--no-devices", "--socket", "/tmp/touchd-unused.sock", "--replay", "/nonexistent.evemu", "--replay-speed", "0"])
         #expect(result.status != 0)
