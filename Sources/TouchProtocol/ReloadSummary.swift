@@ -28,10 +28,17 @@ public struct TreeState: Sendable {
     }
 
     /// Every window and view, in tree order, with what it is.
-    fileprivate var entries: [(ResponderID, Entry)] {
+    fileprivate var entries: [(ResponderID, Entry)] { entries(withRootControllers: true) }
+
+    /// ``entries``, the windows' root controllers left out with `false`: no request sets one, and a
+    /// window loses its own when a client removes the controller's view (a removal, not a `set`).
+    fileprivate func entries(withRootControllers: Bool) -> [(ResponderID, Entry)] {
         var list: [(ResponderID, Entry)] = []
         for window in tree.windowIDs {
-            if let w = tree.windowProperties(of: window) { list.append((window, .window(w))) }
+            if var w = tree.windowProperties(of: window) {
+                if !withRootControllers { w.rootController = nil }
+                list.append((window, .window(w)))
+            }
             for view in tree.views(in: window) {
                 guard let p = tree.properties(of: view) else { continue }
                 list.append((view, .view(parent: tree.superview(of: view), p)))
@@ -80,7 +87,8 @@ public struct ReloadSummary: Hashable, Sendable {
         added = bounded(newEntries.filter { oldByID[$0.0] == nil }.map(\.0))
         removed = bounded(oldEntries.filter { newByID[$0.0] == nil }.map(\.0))
         changed = bounded(newEntries.filter { id, entry in oldByID[id].map { $0 != entry } ?? false }.map(\.0))
-        droppedSet = bounded(runningEntries.filter { id, entry in oldByID[id].map { $0 != entry } ?? false }.map(\.0))
+        let oldSettable = Dictionary(old.entries(withRootControllers: false), uniquingKeysWith: { a, _ in a })
+        droppedSet = bounded(running.entries(withRootControllers: false).filter { id, entry in oldSettable[id].map { $0 != entry } ?? false }.map(\.0))
         droppedAdded = bounded(runningEntries.filter { oldByID[$0.0] == nil }.map(\.0))
         droppedRemoved = bounded(oldEntries.filter { runningByID[$0.0] == nil }.map(\.0))
         droppedFirstResponders = bounded(

@@ -105,6 +105,20 @@ import TouchLayout
         #expect((second["dropped"] as? [String: Any])?.values.allSatisfy { ($0 as? [String])?.isEmpty == true } == true, "\(second)")
     }
 
+    @Test func aRootControllersViewRemovedIsNoSetOfItsWindow() throws {
+        // Removing the home controller's root view takes the controller and the window's root
+        // controller with it: a removal, which the reload lists as one, not a `set` of the window.
+        let h = try DaemonHarness(app: try LoadedLayout.load(path: DaemonProcessTests.kiosk).app, layoutFile: DaemonProcessTests.kiosk)
+        let app = try h.connectBare()
+        app.send(#"{"id":1,"cmd":"remove_view","view":"home.root"}"#)
+        app.send(#"{"id":2,"cmd":"reload"}"#)
+        try h.drain(app)
+        #expect(app.code(id: 1) == "ok" && app.code(id: 2) == "ok")
+        let dropped = try #require(app.of(type: "reload").first?["dropped"] as? [String: Any])
+        #expect(dropped["set"] as? [String] == [], "\(dropped)")
+        #expect((dropped["removed"] as? [String])?.first == "home.root", "\(dropped)")
+    }
+
     @Test func aRefusedReloadSendsNoMessage() throws {
         let path = NSTemporaryDirectory() + "touchd-reload-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).toml"
         try Self.before.write(toFile: path, atomically: true, encoding: .utf8)
