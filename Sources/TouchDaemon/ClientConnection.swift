@@ -117,7 +117,8 @@ final class ClientConnection {
         guard lines != nil else { return nextMessage() }
         do {
             if let line = try lines?.nextLine() { return line }
-            // The client closed its side: a last request without its newline is served too.
+            // The client closed its side: a last request without its newline is served too, as
+            // the line it would be with one.
             guard case .closed = inputEnd else { return nil }
             return lines?.finalLine()
         } catch {

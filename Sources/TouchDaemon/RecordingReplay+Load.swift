@@ -2,6 +2,7 @@ import TouchCore
 import TouchEvdev
 import TouchInput
 import TouchLayout
+import TouchProtocol
 
 extension RecordingReplay {
     /// Loads the recording at `path` (and its description) and maps its device the way the layout
@@ -13,5 +14,15 @@ extension RecordingReplay {
     public init(path: String, descriptionPath: String?, layout: LayoutDocument, tree: ViewTree, window: String?) throws {
         let recording = try Recording.load(path: path, descriptionPath: descriptionPath)
         try self.init(recording: recording, layout: layout, tree: tree, window: window)
+    }
+}
+
+extension RecordingReplay {
+    /// What the `devices` request and topic are told of the replayed device: what they are told of
+    /// a live device (its name, kind and the entry that matched it; a recording has no device node
+    /// and no grab), and that it is a recording.
+    public var listing: DeviceListing {
+        let matched = match?.explanation ?? window.map { "mapped onto window \($0)" } ?? "no entry"
+        return DeviceListing(facts, use: .used(id: pipeline.deviceID, matched: matched, grabbed: nil))
     }
 }

@@ -94,13 +94,7 @@ public final class RecordingSource: InputSource {
 
     public var presentDevices: [(id: String, description: DeviceListing)] { isPresent ? [(deviceID, announcement)] : [] }
 
-    /// What the `devices` request and topic are told of the device: what they are told of a live
-    /// device (its name, kind and the entry that matched it; a recording has no device node and
-    /// no grab), and that it is a recording.
-    private var announcement: DeviceListing {
-        let matched = replay.match?.explanation ?? replay.window.map { "mapped onto window \($0)" } ?? "no entry"
-        return DeviceListing(replay.facts, use: .used(id: deviceID, matched: matched, grabbed: nil))
-    }
+    private var announcement: DeviceListing { replay.listing }
 
     /// Reports the recording's anomalies and its device, then starts playing unless it waits for
     /// a subscriber.

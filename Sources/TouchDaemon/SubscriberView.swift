@@ -12,11 +12,14 @@ public struct SubscriberView: Sendable {
 
     /// The lines this subscriber gets for `report`.
     public mutating func lines(for report: DispatchReport) -> [String] {
-        var out: [String] = []
-        for message in MessageEncoder.messages(for: report, interest: MessageInterest([subscription])) where subscription.matches(message) {
-            out.append(message.line(seq: nextSeq))
-            nextSeq += 1
-        }
-        return out
+        MessageEncoder.messages(for: report, interest: MessageInterest([subscription])).compactMap { line(for: $0) }
+    }
+
+    /// The line this subscriber gets for `message` (one about no dispatched event: a device added
+    /// or removed), numbered; nil when its subscription does not take it.
+    public mutating func line(for message: OutboundMessage) -> String? {
+        guard subscription.matches(message) else { return nil }
+        defer { nextSeq += 1 }
+        return message.line(seq: nextSeq)
     }
 }

@@ -77,9 +77,12 @@ final class FuzzClient {
     /// Bytes queued that the socket has not taken.
     var unsentCount: Int { outgoing.count }
 
-    /// Says nothing more will be sent (the daemon still answers what it got).
+    /// Says nothing more will be sent (the daemon still answers what it got, a last request
+    /// without its newline included).
     func finishSending() {
         guard !hungUp else { return }
+        if !partialRequest.isEmpty { requests.append(partialRequest) }
+        partialRequest = []
         SocketIO.shutdown(fd, .sending)
     }
 

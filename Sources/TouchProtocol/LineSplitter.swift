@@ -60,15 +60,15 @@ public struct LineSplitter: Sendable {
     }
 
     /// At the end of the stream, the bytes after the last newline as its last line (a writer that
-    /// closed without a final newline), once; nil when there are none but blanks, or the stream
-    /// was refused. Call it only after ``nextLine()`` gave every complete line.
+    /// closed without a final newline), once; nil when there are none, or the stream was refused.
+    /// Call it only after ``nextLine()`` gave every complete line.
     public mutating func finalLine() -> [UInt8]? {
         guard !tooLong, head < buffer.count else { return nil }
         let rest = Array(buffer[head...])
         buffer = []
         head = 0
         searched = 0
-        return rest.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) ? nil : rest
+        return rest
     }
 
     private mutating func refuse() throws(LineTooLongError) -> [UInt8]? {

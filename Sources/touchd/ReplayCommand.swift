@@ -72,7 +72,9 @@ struct ReplayCommand: ParsableCommand {
             print("touchd replay: warning: \(recording) holds no events (a device's description alone): nothing to replay", to: &stderr)
         }
         var subscriber = SubscriberView(topics: wanted, touchSamples: form)
-        var out = ""
+        // The device comes and goes as a replayed one does in the daemon (`devices`).
+        let device = replay.pipeline.deviceID
+        var out = calls ? "" : subscriber.line(for: MessageEncoder.deviceAdded(id: device, description: replay.listing)) ?? ""
         var anomalies = AnomalyPrinter(prefix: "touchd replay: warning: ")
         replay.run(into: &app, anomaly: { anomalies.print($0) }) { report in
             if calls {
@@ -85,6 +87,7 @@ struct ReplayCommand: ParsableCommand {
                 out = ""
             }
         }
+        if !calls, let removed = subscriber.line(for: MessageEncoder.deviceRemoved(id: device)) { out += removed }
         print(out, terminator: "")
         anomalies.finish()
     }

@@ -90,6 +90,19 @@ import Testing
         #expect(result.stderr.contains("holds no events (a device's description alone): nothing to replay"), "\(result.stderr)")
     }
 
+    @Test func theReplayedDeviceComesAndGoesForTheDevicesTopic() throws {
+        let result = try replay(Self.recording(events: Self.tap(at: 1)), ["--topics", "devices,touches"])
+        let lines = result.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.first??["type"] as? String == "device" && lines.first??["event"] as? String == "added", "\(result.stdout)")
+        #expect((lines.first??["description"] as? [String: Any])?["source"] as? String == "recording")
+        #expect(lines.last??["type"] as? String == "device" && lines.last??["event"] as? String == "removed", "\(result.stdout)")
+        #expect(lines.compactMap { $0?["seq"] as? Int } == Array(1...lines.count), "numbered as one subscriber gets them")
+        #expect(lines.count > 2, "the touches in between")
+        // Without the topic, no device line.
+        let plain = try replay(Self.recording(events: Self.tap(at: 1)))
+        #expect(!plain.stdout.contains("\"type\":\"device\""))
+    }
+
     @Test func aReplaySpeedOfZeroIsRefused() throws {
         let result = try run(["--config", DaemonProcessTests.kiosk, "--no-devices", "--socket", "/tmp/touchd-unused.sock", "--replay", "/nonexistent.evemu", "--replay-speed", "0"])
         #expect(result.status != 0)

@@ -345,10 +345,9 @@ extension SocketServerTests {
         #expect(c.code(id: 2) == "ok")
         #expect(c.closed && c.brokenLines.isEmpty)
 
-        // Blanks after the last newline are no request.
+        // Nothing after the last newline is no request.
         let d = try h.connectBare()
         d.send(#"{"id":3,"cmd":"ping"}"#)
-        d.sendRaw(Array("  \r".utf8))
         d.finishSending()
         for _ in 0..<200 where !d.closed {
             try h.settle()
