@@ -43,9 +43,10 @@ struct SocketOption: ParsableArguments {
     var socket: String?
 
     /// Connects to the socket given after the command, else before it (`root`), else
-    /// `$TOUCHD_SOCKET`, else the default.
+    /// `$TOUCHD_SOCKET` (unless empty, as an unset variable often is), else the default.
     func connect(_ root: Touchctl) throws -> Connection {
-        try Connection(path: socket ?? root.socket ?? ProcessContext.environment("TOUCHD_SOCKET") ?? "/run/touchd/touchd.sock")
+        let environment = ProcessContext.environment("TOUCHD_SOCKET").flatMap { $0.isEmpty ? nil : $0 }
+        return try Connection(path: socket ?? root.socket ?? environment ?? "/run/touchd/touchd.sock")
     }
 }
 

@@ -154,6 +154,22 @@ import TouchSystem
         #expect(refused.status == 1 && refused.stderr.contains("touchd refused the connection: not allowed"), "\(refused.stderr)")
     }
 
+    @Test func anEmptyTOUCHD_SOCKETIsTheDefault() throws {
+        let ping = Process()
+        ping.executableURL = URL(fileURLWithPath: Binaries.touchctl)
+        ping.arguments = ["ping"]
+        ping.environment = ["TOUCHD_SOCKET": "", "PATH": "/usr/bin:/bin"]
+        let errors = Pipe()
+        ping.standardError = errors
+        ping.standardOutput = FileHandle.nullDevice
+        try ping.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        ping.waitUntilExit()
+        // This machine runs no installed daemon: what matters is the path tried.
+        if ping.terminationStatus != 0 { #expect(text.contains("/run/touchd/touchd.sock"), "\(text)") }
+        #expect(!text.contains("cannot connect to :"), "\(text)")
+    }
+
     @Test func aMonitorStoppedBySignalExitsWithZero() throws {
         try Self.withIdleDaemon { socket in
             for stop in [SIGINT, SIGTERM] {
