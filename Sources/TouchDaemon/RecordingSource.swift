@@ -90,11 +90,9 @@ public final class RecordingSource: InputSource {
     public var timeScale: Double { speed }
 
     /// The recording's device while it is present; nothing once it has ended.
-    public var deviceDescriptions: [DeviceListing] { isPresent ? [announcement] : [] }
+    public var deviceDescriptions: [DeviceListing] { isPresent ? [replay.listing] : [] }
 
-    public var presentDevices: [(id: String, description: DeviceListing)] { isPresent ? [(deviceID, announcement)] : [] }
-
-    private var announcement: DeviceListing { replay.listing }
+    public var presentDevices: [(id: String, description: DeviceListing)] { isPresent ? [(deviceID, replay.listing)] : [] }
 
     /// Reports the recording's anomalies and its device, then starts playing unless it waits for
     /// a subscriber.
@@ -102,7 +100,7 @@ public final class RecordingSource: InputSource {
         running = Running(timer: loop.timer { [unowned self] in self.playDue() }, sink: sink)
         for anomaly in anomalies { sink(.anomaly(anomaly)) }
         isPresent = true
-        sink(.deviceAdded(id: deviceID, description: announcement))
+        sink(.deviceAdded(id: deviceID, description: replay.listing))
         if !waitsForSubscriber { begin() }
     }
 
