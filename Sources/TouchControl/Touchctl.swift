@@ -138,7 +138,7 @@ struct Monitor: ParsableCommand {
 
     func validate() throws {
         if topics.split(separator: ",").isEmpty {
-            throw ValidationError("--topics: no topic given: expected one or more of \(Topic.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError("--topics: no topic given: expected one or more of \(Topic.names)")
         }
         _ = try request()
         if let count, count < 1 { throw ValidationError("--count \(count): expected at least 1") }

@@ -35,7 +35,7 @@ public enum SessionRequest: Hashable, Sendable, RequestFamily {
         for name in try RequestField.optionalStrings(d["topics"], "topics") ?? Topic.defaultTopics.map(\.rawValue) {
             guard let topic = Topic(rawValue: name) else {
                 throw RequestError(
-                    .badArgument, "unknown topic \"\(excerpt(name))\": expected one of \(Topic.allCases.map(\.rawValue).joined(separator: ", "))")
+                    .badArgument, "unknown topic \"\(excerpt(name))\": expected one of \(Topic.names)")
             }
             topics.insert(topic)
         }

@@ -29,6 +29,9 @@ public enum Topic: String, CaseIterable, Hashable, Sendable {
     /// a client names when it wants them (they make dispatch cost more while anyone has them).
     public static let defaultTopics: Set<Topic> = Set(allCases.filter { !$0.isOnRequestOnly })
 
+    /// Every topic's name, in the protocol's order, for messages that list them: `hits, actions, ...`.
+    public static let names = allCases.map(\.rawValue).joined(separator: ", ")
+
     /// Whether the topic is given only to a subscription that names it.
     public var isOnRequestOnly: Bool {
         switch self {

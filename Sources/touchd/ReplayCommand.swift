@@ -26,7 +26,7 @@ struct ReplayCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Topics to print, comma-separated: \(Topic.allCases.map(\.rawValue).joined(separator: ", "))."),
+        help: ArgumentHelp("Topics to print, comma-separated: \(Topic.names)."),
         completion: Completions.topics)
     var topics: String = "hits,actions"
 
@@ -41,12 +41,12 @@ struct ReplayCommand: ParsableCommand {
         for name in topics.split(separator: ",") {
             guard let topic = Topic(rawValue: String(name)) else {
                 throw ValidationError(
-                    "--topics: unknown topic \"\(name)\": expected \(Topic.allCases.map(\.rawValue).joined(separator: ", "))")
+                    "--topics: unknown topic \"\(name)\": expected \(Topic.names)")
             }
             wanted.insert(topic)
         }
         if wanted.isEmpty && !calls {
-            throw ValidationError("--topics: no topic given: expected one or more of \(Topic.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError("--topics: no topic given: expected one or more of \(Topic.names)")
         }
         guard let form = TouchSampleForm(rawValue: touchSamples) else {
             throw ValidationError("--touch-samples: unknown form \"\(touchSamples)\": expected latest, coalesced, input or frames")
