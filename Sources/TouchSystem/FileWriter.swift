@@ -15,6 +15,11 @@ public struct FileWriteError: Error, Hashable, Sendable, CustomStringConvertible
     }
 
     public var description: String { "\(path): cannot write: \(reason)" }
+
+    /// The failed call writing `path`: `Permission denied (EACCES) in open`.
+    init(path: String, failure: SystemError) {
+        self.init(path: path, reason: "\(failure.errnoText) in \(failure.call)")
+    }
 }
 
 /// Writes whole files as touchd writes every file it makes (pictures, recordings, state): all or
@@ -49,7 +54,7 @@ public enum FileWriter {
             try syncDirectory(directory)
         } catch {
             if let temporary { unlink(temporary) }
-            throw FileWriteError(path: path, reason: "\(error.errnoText) in \(error.call)")
+            throw FileWriteError(path: path, failure: error)
         }
     }
 
@@ -58,14 +63,7 @@ public enum FileWriter {
     /// and is left as it was otherwise.
     /// - Throws: ``FileWriteError`` from `produce`, or naming the file and the failed call.
     public static func replace(_ path: String, mode: mode_t = 0o644, producing produce: (String) throws(FileWriteError) -> Void) throws(FileWriteError) {
-        let temporary: String
-        do throws(SystemError) {
-            let (fd, name) = try createTemporary(beside: path, mode: mode)
-            Descriptor.close(fd, name)
-            temporary = name
-        } catch {
-            throw FileWriteError(path: path, reason: "\(error.errnoText) in \(error.call)")
-        }
+        let temporary = try emptyTemporary(beside: path, mode: mode)
         do throws(FileWriteError) {
             try produce(temporary)
         } catch {
@@ -78,7 +76,7 @@ public enum FileWriter {
             try syncDirectory(directory)
         } catch {
             unlink(temporary)
-            throw FileWriteError(path: path, reason: "\(error.errnoText) in \(error.call)")
+            throw FileWriteError(path: path, failure: error)
         }
     }
 
@@ -87,16 +85,21 @@ public enum FileWriter {
     /// while (a recording) and must not find out at the end.
     /// - Throws: ``FileWriteError`` naming the file and what is wrong.
     public static func checkWritable(_ path: String) throws(FileWriteError) {
-        do throws(SystemError) {
-            let (fd, name) = try createTemporary(beside: path, mode: 0o600)
-            Descriptor.close(fd, name)
-            unlink(name)
-        } catch {
-            throw FileWriteError(path: path, reason: "\(error.errnoText) in \(error.call)")
-        }
+        unlink(try emptyTemporary(beside: path, mode: 0o600))
         // A directory is never replaced by a file (rename would refuse it at the end).
         if let status = try? FileStatus.of(path), status.kind == .directory {
             throw FileWriteError(path: path, reason: "it is a directory: expected a file's path")
+        }
+    }
+
+    /// The name of a new, empty file beside `path` (``createTemporary(beside:mode:)``, closed).
+    private static func emptyTemporary(beside path: String, mode: mode_t) throws(FileWriteError) -> String {
+        do throws(SystemError) {
+            let (fd, name) = try createTemporary(beside: path, mode: mode)
+            Descriptor.close(fd, name)
+            return name
+        } catch {
+            throw FileWriteError(path: path, failure: error)
         }
     }
 
@@ -173,7 +176,7 @@ public enum FileWriter {
         } catch where error.isMissing {
             return
         } catch {
-            throw FileWriteError(path: path, reason: "\(error.errnoText) in \(error.call)")
+            throw FileWriteError(path: path, failure: error)
         }
     }
 
