@@ -43,6 +43,8 @@ extension Daemon: SocketServerDelegate {
     /// The status line follows the clients (at most once a second).
     public func clientsChanged() { status.changed() }
 
+    public func acceptingProblem(_ text: String?) { observer.acceptingProblem(text) }
+
     /// Answers one request line of `client`: parsed and checked against its domains, refused when
     /// the client's role does not allow it, served by its family, its reply bounded in size.
     public func answer(_ line: [UInt8], from client: SocketServer.ClientHandle) -> RequestAnswer {

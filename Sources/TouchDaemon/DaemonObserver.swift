@@ -29,6 +29,8 @@ public protocol DaemonObserver: AnyObject {
     func deviceSession(_ text: String, device: String)
     /// The daemon is stopping (its clients are told next).
     func stopping()
+    /// New connections wait for want of descriptors (`text` says so), or (`nil`) are taken again.
+    func acceptingProblem(_ text: String?)
 }
 
 extension DaemonObserver {
@@ -45,6 +47,7 @@ extension DaemonObserver {
     public func inputEnded() {}
     public func deviceSession(_ text: String, device: String) {}
     public func stopping() {}
+    public func acceptingProblem(_ text: String?) {}
 }
 
 /// An observer that hears nothing: a daemon in a test, or one nobody watches.

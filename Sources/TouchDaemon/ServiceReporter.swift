@@ -42,6 +42,10 @@ public final class ServiceReporter: DaemonObserver {
 
     public func inputProblem(_ text: String) { logger.error("\(text)") }
 
+    public func acceptingProblem(_ text: String?) {
+        if let text { logger.error("\(text)") } else { logger.notice("connections are accepted again") }
+    }
+
     public func metricsFileProblem(_ text: String?) {
         if let text { logger.error("\(text)") } else { logger.notice("the metrics file is written again") }
     }

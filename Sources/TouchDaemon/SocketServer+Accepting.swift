@@ -1,3 +1,4 @@
+import TouchCore
 import TouchSystem
 import TouchProtocol
 
@@ -12,14 +13,33 @@ extension SocketServer {
         guard acceptor == nil else { return }
         acceptor = try ConnectionAcceptor(
             listening: listenFD, subject: path, loop: loop, backoff: limits.acceptBackoff,
-            paused: { [unowned self] error in self.acceptingPaused(error) }, accepted: { [unowned self] fd in self.admit(fd) })
+            paused: { [unowned self] error in self.acceptingPaused(error) },
+            accepted: { [unowned self] fd in
+                self.acceptedConnection()
+                self.admit(fd)
+            })
     }
 
     /// Accepting (here or on the WebSocket listener) paused for ``ClientLimits/acceptBackoff``:
-    /// out of descriptors (counted), or `accept` failed (reported).
+    /// out of descriptors (counted, and the first of a run told to the delegate, which logs it:
+    /// the waiting clients are not refused, so nothing else would say why they wait), or `accept`
+    /// failed (reported).
     func acceptingPaused(_ error: SystemError?) {
         if let error { return loop.onError(error) }
         statistics.acceptBackoffs += 1
+        pausesInARow += 1
+        guard pausesInARow == 1 else { return }
+        let seconds = DecimalText.fixed(limits.acceptBackoff.seconds, decimals: 1)
+        delegate.acceptingProblem(
+            "out of file descriptors with \(clients.count) clients connected: new connections wait in the backlog "
+                + "and accepting is tried again every \(seconds) s (raise the service's LimitNOFILE)")
+    }
+
+    /// A listener (here or the WebSocket one) took a connection: a run of pauses is over.
+    func acceptedConnection() {
+        guard pausesInARow > 0 else { return }
+        pausesInARow = 0
+        delegate.acceptingProblem(nil)
     }
 
     private func admit(_ fd: Int32) {

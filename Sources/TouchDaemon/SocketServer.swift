@@ -31,6 +31,8 @@ public final class SocketServer {
     var nextSerial: UInt64 = 1
     /// Takes the connections of the listening socket, once ``startAccepting()`` ran.
     var acceptor: ConnectionAcceptor?
+    /// The pauses for want of descriptors since a listener last took a connection.
+    var pausesInARow = 0
     /// Wakes the loop for requests left from the last turn.
     var turnTimer: TimerHandle?
     /// Checks clients being disconnected for progress.

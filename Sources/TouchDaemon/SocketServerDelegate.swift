@@ -13,4 +13,7 @@ public protocol SocketServerDelegate: AnyObject {
     /// `client`'s connection ended (not at shutdown), told after the wakeup's work: what it owned
     /// can be let go.
     func clientLeft(_ client: SocketServer.ClientHandle)
+    /// Accepting paused because the process ran out of descriptors (`text` says so, once for a
+    /// run of pauses), or (`nil`) it took a connection again after such a run.
+    func acceptingProblem(_ text: String?)
 }

@@ -66,7 +66,11 @@ public final class WebSocketListener {
         do {
             acceptor = try ConnectionAcceptor(
                 listening: listenFD, subject: boundAddress, loop: loop, backoff: server.limits.acceptBackoff,
-                paused: { [unowned self] error in self.server.acceptingPaused(error) }, accepted: { [unowned self] fd in self.take(fd) })
+                paused: { [unowned self] error in self.server.acceptingPaused(error) },
+                accepted: { [unowned self] fd in
+                    self.server.acceptedConnection()
+                    self.take(fd)
+                })
         } catch {
             Descriptor.close(listenFD)
             throw error

@@ -188,7 +188,9 @@ import Glibc
         process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
         // Few descriptors: they run out long before the daemon's limit of clients.
         process.arguments = ["--nofile=24:24", Binaries.touchd, "--config", DaemonProcessTests.kiosk, "--socket", socket, "--no-devices"]
-        process.standardError = FileHandle.nullDevice
+        let log = temporaryPath("emfile") + ".log"
+        #expect(FileManager.default.createFile(atPath: log, contents: nil))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         try process.run()
         defer {
             if process.isRunning {
@@ -221,5 +223,10 @@ import Glibc
         }
         #expect(waiting.allSatisfy { !$0.of(type: "hello").isEmpty }, "every waiting client is greeted once there is room")
         #expect(try wakeups(first, id: 3) > after, "the first client is still served")
+        // The log says once why clients wait (not at every pause), and when they are taken again.
+        let lines = (try String(contentsOfFile: log, encoding: .utf8)).split(separator: "\n")
+        let stalls = lines.filter { $0.contains("out of file descriptors") && $0.contains("LimitNOFILE") }
+        #expect(stalls.count == 1, "\(lines)")
+        #expect(lines.contains { $0.contains("connections are accepted again") }, "\(lines)")
     }
 }
