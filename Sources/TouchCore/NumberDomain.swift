@@ -91,6 +91,12 @@ public enum Limits {
     public static let maximumViews = 10_000
     /// The deepest a view may be nested below its window.
     public static let maximumViewDepth = 100
+    /// How far a view's composed transform (its own with those of the views above it, up to its
+    /// window) may enlarge or shrink: at most this many times either way (``ComposedScale``). Each
+    /// transform's scale is within ``transformScale``, but their product along a path of
+    /// ``maximumViewDepth`` views is not: this bound keeps every point converted between a window
+    /// and a view, and every corner of a drawn view, far inside a `Double`'s range.
+    public static let maximumComposedScale = 1_000_000.0
     /// The most gesture recognizers a view's hit path (the view and the views above it) may carry:
     /// a touch landing on the view is offered to each of them, so this bounds what one touch-down
     /// asks of the recognizers.

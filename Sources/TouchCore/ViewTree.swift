@@ -80,7 +80,8 @@ public struct ViewTree: Sendable {
 
     /// Adds a view as the last (topmost) subview of `parent`, a window or a view.
     /// - Throws: ``ViewTreeError/duplicateID(_:)``, ``ViewTreeError/unknownParent(view:parent:)``,
-    ///   ``ViewTreeError/tooDeep(view:depth:)`` past ``maximumDepth``.
+    ///   ``ViewTreeError/tooDeep(view:depth:)`` past ``maximumDepth``,
+    ///   ``ViewTreeError/scaleOutOfRange(view:scale:)`` past ``Limits/maximumComposedScale``.
     public mutating func addView(_ id: ResponderID, parent: ResponderID, _ properties: ViewProperties)
         throws(ViewTreeError)
     {
@@ -90,6 +91,8 @@ public struct ViewTree: Sendable {
         }
         let depth = depth(ofNode: parentIndex) + 1
         guard depth <= Self.maximumDepth else { throw .tooDeep(view: id, depth: depth) }
+        let scale = composedScale(ofNode: parentIndex).appending(properties.transform)
+        guard scale.isWithinLimits else { throw .scaleOutOfRange(view: id, scale: scale) }
         try checkCapacity(for: id)
         let index = Int32(nodes.count)
         nodes.append(
@@ -133,11 +136,16 @@ public struct ViewTree: Sendable {
     }
 
     /// Changes a view's properties in place.
-    /// - Throws: ``ViewTreeError/unknownView(_:)`` when `id` is not a view (windows included).
+    /// - Throws: ``ViewTreeError/unknownView(_:)`` when `id` is not a view (windows included),
+    ///   ``ViewTreeError/scaleOutOfRange(view:scale:)`` when the change would take the view or one
+    ///   inside it past ``Limits/maximumComposedScale``; the view is then left as it was.
     public mutating func updateView(_ id: ResponderID, _ change: (inout ViewProperties) -> Void)
         throws(ViewTreeError)
     {
         guard let index = nodeIndex[id], !isWindowNode(Int(index)) else { throw .unknownView(id) }
+        var updated = nodes[Int(index)].properties
+        change(&updated)
+        try checkScales(of: index, with: updated.transform)
         let parent = Int(nodes[Int(index)].parent)
         let wasExclusive = nodes[Int(index)].properties.isExclusiveTouch
         defer {
@@ -145,16 +153,43 @@ public struct ViewTree: Sendable {
             if isExclusive != wasExclusive { exclusiveTouchViewCount += isExclusive ? 1 : -1 }
         }
         guard nodes[parent].grid != nil else {
-            change(&nodes[Int(index)].properties)
+            nodes[Int(index)].properties = updated
             return
         }
         // The grid is never held in a local while it changes, so its cells are not copied.
         let before = nodes[parent].grid!.placement(of: gridArea(of: index))
-        change(&nodes[Int(index)].properties)
+        nodes[Int(index)].properties = updated
         let after = nodes[parent].grid!.placement(of: gridArea(of: index))
         if after != before {
             nodes[parent].grid?.remove(index, at: before)
             nodes[parent].grid?.insert(index, at: after)
+        }
+    }
+
+    /// The composed scale of a node: its transform's with those of the views above it (a
+    /// window's is the identity).
+    func composedScale(ofNode index: Int32) -> ComposedScale {
+        var scale = ComposedScale.identity
+        var current = index
+        // Views nest at most `maximumDepth` deep.
+        while current >= 0, !isWindowNode(Int(current)) {
+            scale = scale.appending(nodes[Int(current)].properties.transform)
+            current = nodes[Int(current)].parent
+        }
+        return scale
+    }
+
+    /// Throws when giving the view at `index` `transform` would take it or a view inside it past
+    /// ``Limits/maximumComposedScale``; nothing to check when the scale factors stay as they are.
+    private func checkScales(of index: Int32, with transform: ViewTransform) throws(ViewTreeError) {
+        let old = nodes[Int(index)].properties.transform
+        guard transform.scaleX != old.scaleX || transform.scaleY != old.scaleY else { return }
+        var stack = [(index, composedScale(ofNode: nodes[Int(index)].parent).appending(transform))]
+        while let (next, scale) = stack.popLast() {
+            guard scale.isWithinLimits else { throw .scaleOutOfRange(view: nodes[Int(next)].id, scale: scale) }
+            for child in nodes[Int(next)].children {
+                stack.append((child, scale.appending(nodes[Int(child)].properties.transform)))
+            }
         }
     }
 
@@ -512,6 +547,9 @@ public enum ViewTreeError: Error, Hashable, Sendable, CustomStringConvertible {
     case tooDeep(view: ResponderID, depth: Int)
     /// The tree already holds ``ViewTree/maximumNodes`` windows and views.
     case full(view: ResponderID)
+    /// The view would be enlarged or shrunk past ``Limits/maximumComposedScale`` by its
+    /// transform with its superviews'.
+    case scaleOutOfRange(view: ResponderID, scale: ComposedScale)
 
     public var description: String {
         switch self {
@@ -520,6 +558,8 @@ public enum ViewTreeError: Error, Hashable, Sendable, CustomStringConvertible {
             "view \"\(view)\": parent \"\(parent)\" is neither a window nor a view"
         case .tooDeep(let view, let depth):
             "view \"\(view)\" would be nested \(depth) levels deep: expected at most \(ViewTree.maximumDepth)"
+        case .scaleOutOfRange(let view, let scale):
+            "view \"\(view)\": its transform with its superviews' \(scale.excess ?? "stays within the bound"): \(ComposedScale.expectation)"
         case .full(let view): "view \"\(view)\" cannot be added: the tree already holds \(ViewTree.maximumNodes) windows and views"
         case .unknownView(let id): "\"\(id)\" is not a view"
         case .unknownWindow(let id): "\"\(id)\" is not a window"

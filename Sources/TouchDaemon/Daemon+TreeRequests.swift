@@ -37,7 +37,8 @@ extension Daemon {
         do {
             try app.updateView(view) { changes.apply(to: &$0) }
         } catch {
-            return .failure(RequestError(.unknownView, error.description))
+            if case .unknownView = error { return .failure(RequestError(.unknownView, error.description)) }
+            return .failure(RequestError(.badArgument, error.description))
         }
         publishFirstResponderChanges()
         return .success(ReplyResult.done)

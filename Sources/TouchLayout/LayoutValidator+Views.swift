@@ -11,6 +11,7 @@ extension LayoutValidator {
                 ?? "views \(chain) form a cycle of parents: expected every chain of parents to end at a window"
         }
         checkDepths(draft, parentOf: parentOf)
+        checkComposedScales(draft, parentOf: parentOf)
         checkRedirects(draft, parentOf: parentOf)
     }
 
@@ -68,6 +69,53 @@ extension LayoutValidator {
                 "view \(quote(entry.spec.id.rawValue)) is nested \(Limits.maximumViewDepth + 1) levels below its window: "
                     + "expected at most \(Limits.maximumViewDepth) (its subviews are deeper still)")
         }
+    }
+
+    /// Each view's composed scale (its transform's with its superviews') must stay within
+    /// ``Limits/maximumComposedScale``. Only the first view past the bound on a path is reported,
+    /// at its `transform` (its subviews are past it too).
+    private func checkComposedScales(_ draft: LayoutDraft, parentOf: [ResponderID: ResponderID]) {
+        let scales = composedScales(draft, parentOf: parentOf)
+        var seen: Set<ResponderID> = []
+        for entry in draft.views where seen.insert(entry.spec.id).inserted {
+            guard let scale = scales[entry.spec.id], let excess = scale.excess else { continue }
+            let above = parentOf[entry.spec.id].flatMap { scales[$0] } ?? .identity
+            guard above.isWithinLimits else { continue }
+            log.add(
+                .exceedsLimit, path("view", entry.index, "transform"),
+                "view \(quote(entry.spec.id.rawValue)): its transform with its superviews' \(excess): \(ComposedScale.expectation)")
+        }
+    }
+
+    /// Each view's composed scale, by the first declaration of its id; the identity for a view
+    /// whose chain of parents ends in a cycle (cycles were reported already). Each view's scale is found once (a
+    /// walk up stops at the first view whose scale is known), so this is linear in the views.
+    private func composedScales(_ draft: LayoutDraft, parentOf: [ResponderID: ResponderID]) -> [ResponderID: ComposedScale] {
+        var scales: [ResponderID: ComposedScale] = [:]
+        for entry in draft.views where !entry.spec.id.rawValue.isEmpty && scales[entry.spec.id] == nil {
+            var chain: [ResponderID] = []
+            var onChain: Set<ResponderID> = []
+            var current: ResponderID? = entry.spec.id
+            var base = ComposedScale.identity
+            var isCycle = false
+            while let id = current {
+                if let known = scales[id] {
+                    base = known
+                    break
+                }
+                guard onChain.insert(id).inserted else {
+                    isCycle = true
+                    break
+                }
+                chain.append(id)
+                current = parentOf[id]
+            }
+            for member in chain.reversed() {
+                if !isCycle, let transform = viewsByID[member]?.transform { base = base.appending(transform) }
+                scales[member] = base
+            }
+        }
+        return scales
     }
 
     /// A redirecting view's target must be a strict descendant of it.

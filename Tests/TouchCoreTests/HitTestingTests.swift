@@ -226,4 +226,27 @@ import TouchCore
         try tree.addView("fine", parent: parent, ViewProperties(frame: Rect(x: 0, y: 0, width: 1, height: 1)))
         #expect(tree.superview(of: "fine") == parent)
     }
+
+    /// Each view's scale is in its domain, but the product along a path may not pass the bound:
+    /// neither by adding a view nor by changing a transform above others.
+    @Test func aViewWhoseComposedScalePassesTheBoundIsRefused() throws {
+        var tree = ViewTree()
+        try tree.addWindow("w", WindowProperties(size: Size(width: 100, height: 100)))
+        let frame = Rect(x: 0, y: 0, width: 100, height: 100)
+        let enlarged = ViewProperties(frame: frame, transform: ViewTransform(scaleX: 1000, scaleY: 1000))
+        try tree.addView("a", parent: "w", enlarged)
+        try tree.addView("b", parent: "a", enlarged)
+        #expect(throws: ViewTreeError.self) { try tree.addView("c", parent: "b", enlarged) }
+        #expect(tree.kind(of: "c") == nil)
+        try tree.addView("c", parent: "b", ViewProperties(frame: frame))
+        #expect(throws: ViewTreeError.self) { try tree.updateView("c") { $0.transform = ViewTransform(scaleX: 0.5, scaleY: 2) } }
+        #expect(tree.properties(of: "c")?.transform == .identity)
+        // Above "c": the change would take "c" past the bound.
+        #expect(throws: ViewTreeError.self) { try tree.updateView("a") { $0.transform = ViewTransform(rotation: 30, scaleX: 1000, scaleY: 1001) } }
+        #expect(tree.properties(of: "a")?.transform == enlarged.transform)
+        // A change within the bound, or one that leaves the scale alone, goes in.
+        try tree.updateView("c") { $0.transform = ViewTransform(rotation: 45, scaleX: 0.5, scaleY: 1) }
+        try tree.updateView("a") { $0.transform = ViewTransform(translation: Point(x: 5, y: 5), rotation: 90, scaleX: 1000, scaleY: 1000) }
+        #expect(tree.properties(of: "a")?.transform.rotation == 90)
+    }
 }

@@ -200,6 +200,28 @@ import TouchProtocol
         #expect(!stalled.closed)
     }
 
+    /// A view added or changed over the socket meets the layout's bound on its composed scale:
+    /// the request is refused and the tree stays as it was.
+    @Test func treeChangesPastTheComposedScaleBoundAreRefused() throws {
+        let h = try DaemonHarness(app: kioskApp())
+        let c = try h.connect()
+        c.send(#"{"id":1,"cmd":"set","view":"home","properties":{"transform":{"scale":1000}}}"#)
+        c.send(#"{"id":2,"cmd":"add_view","view":"home.fine","parent":"home.ok","properties":{"frame":[0,0,5,5],"transform":{"scale":1000}}}"#)
+        c.send(#"{"id":3,"cmd":"add_view","view":"home.big","parent":"home.fine","properties":{"frame":[0,0,5,5],"transform":{"scale":[2,1]}}}"#)
+        c.send(#"{"id":4,"cmd":"set","view":"home.ok","properties":{"transform":{"scale":1.5}}}"#)
+        c.send(#"{"id":5,"cmd":"set","view":"home.ok","properties":{"transform":{"scale":[1,0.5]}}}"#)
+        try h.settle()
+        c.poll()
+        #expect(c.code(id: 1) == "ok" && c.code(id: 2) == "ok" && c.code(id: 5) == "ok")
+        for (id, view, excess) in [(3, "home.big", "2000000"), (4, "home.fine", "1500000")] {
+            #expect(c.code(id: id) == "bad_argument")
+            let message = (c.reply(id: id)?["error"] as? [String: Any])?["message"] as? String ?? ""
+            #expect(message.contains(#"view "\#(view)""#) && message.contains("enlarges it \(excess)-fold"), "\(message)")
+        }
+        #expect(h.daemon.app.tree.kind(of: "home.big") == nil)
+        #expect(h.daemon.app.tree.properties(of: "home.ok")?.transform.scaleY == 0.5)
+    }
+
     @Test func treeChangesInterleavedWithTouches() throws {
         let h = try DaemonHarness(app: kioskApp())
         let c = try h.connect()

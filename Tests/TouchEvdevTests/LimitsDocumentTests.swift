@@ -32,6 +32,8 @@ import TouchEvdev
             let line = lines.first { $0.hasPrefix("| \(name)") }
             #expect(line?.contains("\(value)") == true, "docs/limits.md: '\(name)' should say \(value)")
         }
+        let bound = formatNumber(Limits.maximumComposedScale)
+        #expect(text.contains("| composed scale | 1/\(bound) to \(bound) |"), "docs/limits.md should give the composed scale's bound")
         for domain in [Limits.eventType, Limits.eventCode, Limits.absoluteAxisCode, Limits.inputProperty] {
             let upper = "0x" + String(Int(domain.range.upperBound), radix: 16)
             #expect(text.contains(upper), "docs/limits.md should give \(upper)")

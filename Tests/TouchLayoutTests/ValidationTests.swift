@@ -392,6 +392,34 @@ import TouchCore
         #expect(found.first?.keyPath == "view[\(Limits.maximumViewDepth + 3)].parent")
     }
 
+    /// `count` views, each inside the previous one under "home.root", each scaled `scale` and
+    /// placed as far out as a frame and a translation may be.
+    func scaledChain(_ count: Int, scale: String) -> String {
+        (1...count).map { i in
+            "[[view]]\nid = \"s\(i)\"\nparent = \"\(i == 1 ? "home.root" : "s\(i - 1)")\"\nframe = [1000000, 1000000, 1000000, 1000000]\n"
+                + "transform = { scale = \(scale), translate = [1000000, 1000000] }\n"
+        }.joined(separator: "\n")
+    }
+
+    @Test(arguments: ["1000", "0.001", "[1000, 0.001]"])
+    func composedScalesUpToTheBoundAreFine(scale: String) throws {
+        let text = baseLayout + scaledChain(2, scale: scale)
+        #expect(issues(text).isEmpty, "\(issues(text).prefix(3))")
+        #expect(try load(text).makeTree().properties(of: "s2") != nil)
+    }
+
+    /// Each view's scale is in its domain, but their product along the path is not: the first
+    /// view past the bound is reported, not its subviews.
+    @Test(arguments: [
+        ("1000", "enlarges it 1000000000-fold"), ("0.001", "shrinks it 1000000000-fold"), ("[0.5, 1000]", "enlarges it 1000000000-fold"),
+    ])
+    func aComposedScalePastTheBoundIsReportedOnce(scale: String, excess: String) {
+        let text = baseLayout + scaledChain(Limits.maximumViewDepth - 1, scale: scale)
+        check(
+            singleIssue(text), kind: .exceedsLimit, keyPath: "view[6].transform", line: line(of: #"id = "s3""#, in: text).map { $0 + 3 },
+            mentions: [#"view "s3""#, excess, "expected at most 1000000-fold either way"])
+    }
+
     @Test func redirectToADeeperDescendantIsFine() {
         let text = baseLayout.replacingOccurrences(
             of: "frame = [0, 0, 800, 600]", with: "frame = [0, 0, 800, 600]\nhit_test = \"redirect\"\nredirect = \"a.child\"")

@@ -107,6 +107,30 @@ struct SeededRandom: RandomNumberGenerator {
     }
 }
 
+/// The deepest path at the composed scale's bound, every view as far out as it may be, is drawn
+/// with finite numbers only, enlarged or shrunk.
+@Suite(.timeLimit(.minutes(10))) struct ComposedScaleDrawingTests {
+    @Test(arguments: [1_000.0, 0.001])
+    func aDeepPathAtTheBoundDrawsFiniteNumbers(scale: Double) throws {
+        let m = Limits.maximumPoints
+        var tree = ViewTree()
+        try tree.addWindow("main", WindowProperties(size: Size(width: 800, height: 600)))
+        var parent: ResponderID = "main"
+        for level in 1...Limits.maximumViewDepth {
+            let factor = level <= 2 ? scale : 1
+            let transform = ViewTransform(translation: Point(x: m, y: -m), rotation: 30, scaleX: factor, scaleY: factor)
+            let id = ResponderID("v\(level)")
+            try tree.addView(id, parent: parent, ViewProperties(frame: Rect(x: m, y: -m, width: m, height: m), boundsOrigin: Point(x: -m, y: m), transform: transform))
+            parent = id
+        }
+        let renderer = try SVGRenderer(tree: tree, window: "main", options: RenderOptions())
+        let hitTest = tree.hitTest(Point(x: m, y: m), inWindow: "main", traced: true)
+        let picture = try renderer.render(touches: [], heatmap: nil, hitTest: hitTest)
+        #expect(allNumbersAreFinite(try SVGDocumentReader.parse(picture.svg)))
+        #expect(renderer.figures.count == Limits.maximumViewDepth)
+    }
+}
+
 /// The index of placed boxes answers exactly what testing every box would.
 @Suite(.timeLimit(.minutes(10))) struct PlacedBoxesTests {
     static func box(_ r: inout SeededRandom) -> Rect {
