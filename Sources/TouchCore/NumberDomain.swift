@@ -289,6 +289,15 @@ extension Limits {
     public static let maximumCalibrationFileBytes = 64 * 1024
     /// The most targets a calibration session shows (and residuals its file lists); a fit needs 3.
     public static let maximumCalibrationPoints = 64
+    /// How far, at least, a calibration's touches must spread compared with their targets (the
+    /// root mean square of their distances from their centre, in the device's normalised
+    /// coordinates): touches huddled in one spot fit a matrix that means nothing. A panel whose
+    /// touches reach a fifth of the way its targets do is far off any real one's.
+    public static let minimumCalibrationSpread = 0.2
+    /// The farthest a calibration's touch may land from its target once fitted, in millimetres of
+    /// the window's display: about a fingertip's width. A real panel's residuals are under a
+    /// millimetre or two; more means a touch missed its target, so the fit is refused.
+    public static let maximumCalibrationResidual = 10.0
     /// The most samples a calibration session keeps (touches the client has not yet assigned).
     public static let maximumCalibrationSamples = 1_024
     /// A sample's number in a calibration session (the daemon numbers them from 1).

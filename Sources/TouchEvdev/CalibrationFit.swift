@@ -17,7 +17,9 @@ public struct CalibrationFitError: Error, Hashable, Sendable, CustomStringConver
 /// then separate out), so the fit is well conditioned whatever the coordinates' offset.
 ///
 /// Refused, with a ``CalibrationFitError`` saying why: fewer than 3 points; reported points or
-/// targets that lie on one line (or on one point), which leave the matrix undetermined; a matrix
+/// targets that lie on one line (or on one point), which leave the matrix undetermined; touches
+/// that spread less than ``TouchCore/Limits/minimumCalibrationSpread`` as far as their targets
+/// (huddled in one spot: the matrix would mean nothing); a matrix
 /// that collapses the plane (no point could be told from another) or has a coefficient outside
 /// ``TouchCore/Limits/calibrationCoefficient``.
 public enum CalibrationFit {
@@ -38,8 +40,14 @@ public enum CalibrationFit {
         guard !from.isOnOneLine else {
             throw CalibrationFitError("the touches lie on one line (or one point): expected touches spread over the screen, not on one line")
         }
-        guard !Spread(pairs.map(\.to)).isOnOneLine else {
+        let to = Spread(pairs.map(\.to))
+        guard !to.isOnOneLine else {
             throw CalibrationFitError("the targets lie on one line (or one point): expected targets spread over the screen, not on one line")
+        }
+        guard from.radius >= Limits.minimumCalibrationSpread * to.radius else {
+            throw CalibrationFitError(
+                "the touches spread over \(formatNumber(from.radius * 100))% of the device's range, their targets over \(formatNumber(to.radius * 100))%: "
+                    + "expected touches spread at least \(formatNumber(Limits.minimumCalibrationSpread * 100))% as far as their targets (a touch on each target)")
         }
         let (a, b, c) = from.solve(pairs.map(\.to.x))
         let (d, e, f) = from.solve(pairs.map(\.to.y))
@@ -84,6 +92,9 @@ public enum CalibrationFit {
             self.mean = mean
             (self.xx, self.xy, self.yy) = (xx, xy, yy)
         }
+
+        /// The root mean square of the points' distances from their mean.
+        var radius: Double { ((xx + yy) / Double(points.count)).squareRoot() }
 
         /// Whether the smaller spread is negligible beside the larger: λmin·λmax / (λmin + λmax)²
         /// (the determinant over the trace squared) is about λmin / λmax when that is small.

@@ -154,7 +154,8 @@ public struct CalibrationSession: Sendable {
 
     /// Fits the matrix for samples paired with their targets (window points), against `mapping`'s
     /// axes, orientation, region and density: what ``fit()`` and an offline fit from a recording do.
-    /// - Throws: ``CalibrationSessionError`` when the points cannot be fitted.
+    /// - Throws: ``CalibrationSessionError`` when the points cannot be fitted, or when a touch lands
+    ///   farther than ``TouchCore/Limits/maximumCalibrationResidual`` from its target with the fit.
     public static func fit(_ points: [(target: Point, targetIndex: Int, sample: Sample)], mapping: DeviceMapping) throws(CalibrationSessionError)
         -> CalibrationOutcome
     {
@@ -180,7 +181,15 @@ public struct CalibrationSession: Sendable {
                 targetIndex: point.targetIndex, target: point.target, sample: point.sample, landed: landed,
                 residualMillimetres: Millimetres(points: distance, pointsPerMillimetre: density))
         }
-        return CalibrationOutcome(matrix: matrix, points: results)
+        let outcome = CalibrationOutcome(matrix: matrix, points: results)
+        if let worst = outcome.points.max(by: { $0.residualMillimetres < $1.residualMillimetres }),
+            !(worst.residualMillimetres.value <= Limits.maximumCalibrationResidual)
+        {
+            throw CalibrationSessionError(
+                "the touch for target \(worst.targetIndex) lands \(formatNumber(worst.residualMillimetres.value)) mm from it with the fitted matrix: "
+                    + "expected every touch within \(formatNumber(Limits.maximumCalibrationResidual)) mm of its target (touch each target in turn, then calibrate again)")
+        }
+        return outcome
     }
 
     /// A sample's position normalised through the device's axes.

@@ -61,6 +61,18 @@ import Glibc
         #expect(three.stderr.contains("has 5 touches for 3 targets: expected one touch per target, in order"), "\(three.stderr)")
     }
 
+    /// Five taps in one spot, not on the targets: the fit would mean nothing, so nothing is written.
+    @Test func touchdRefusesTapsHuddledInOneSpot() throws {
+        let spot = [(0.0, 0.0), (6, 0), (6, 6), (0, 6), (3, 2)].map { Point(x: 640 + $0.0, y: 400 + $0.1) }
+        let dir = try Self.workspace(taps: spot.enumerated().map { (1 + Double($0.offset) * 0.5, $0.element) })
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let run = try runToEnd(
+            Binaries.touchd, ["calibrate", "--from-recording", dir + "/panel.evemu", "--config", dir + "/layout.toml", "--out", dir + "/out.calibration"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("expected touches spread at least"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out.calibration"))
+    }
+
     @Test func touchdMeasuresTouchSizesAndSuggestsThresholds() throws {
         var device = DeviceSessionTests.panel()
         device.absInfo[AbsCode.mtTouchMajor] = AbsInfo(minimum: 0, maximum: 1000)

@@ -134,6 +134,37 @@ private typealias EventType = TouchEvdev.EventType
         }
     }
 
+    /// The default targets' fit from `raws`, one raw position per target.
+    static func fit(_ raws: [(Int32, Int32)], _ pipeline: TouchDevicePipeline) throws(CalibrationSessionError) -> CalibrationOutcome {
+        let targets = CalibrationSession.defaultTargets(in: pipeline.mapping.target.effectiveRegion)
+        let points = zip(targets, raws).enumerated().map { index, pair in
+            (target: pair.0, targetIndex: index, sample: CalibrationSession.Sample(number: index + 1, x: pair.1.0, y: pair.1.1, time: EventTime(microseconds: 0)))
+        }
+        return try CalibrationSession.fit(points, mapping: pipeline.mapping)
+    }
+
+    /// Touches huddled in one spot (not on one line) fit a matrix, but a meaningless one; a touch
+    /// far off its target leaves residuals no calibration should keep. Both are refused.
+    @Test func touchesInOneSpotOrFarOffTheirTargetsAreRefused() throws {
+        let pipeline = try Self.pipeline()
+        let targets = CalibrationSession.defaultTargets(in: pipeline.mapping.target.effectiveRegion)
+        let huddled: [(Int32, Int32)] = [(2000, 1200), (2024, 1200), (2024, 1224), (2000, 1224), (2012, 1210)]
+        #expect {
+            try Self.fit(huddled, pipeline)
+        } throws: { error in
+            "\(error)".contains("expected touches spread at least \(formatNumber(Limits.minimumCalibrationSpread * 100))% as far as their targets")
+        }
+        var raws = targets.map { Self.raw(for: $0, pipeline) }
+        #expect(try Self.fit(raws, pipeline).worstResidualMillimetres < 1)
+        // The centre's touch 30 mm (16 units a millimetre) to the right of where it should be.
+        raws[4].0 += 30 * 16
+        #expect {
+            try Self.fit(raws, pipeline)
+        } throws: { error in
+            "\(error)".contains("expected every touch within \(formatNumber(Limits.maximumCalibrationResidual)) mm of its target")
+        }
+    }
+
     @Test func aTouchCancelledOrAlreadyDownGivesNoSample() throws {
         var session = try CalibrationSession(pipeline: Self.pipeline())
         let frame = { (phase: TouchPhase) in
