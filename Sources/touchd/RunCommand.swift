@@ -100,8 +100,10 @@ struct RunCommand: ParsableCommand {
             "Which touches go out as TUIO cursors: forwarded (those the layout's forward passes on, the default) or all.", valueName: "touches"))
     var tuioTouches: String?
 
-    /// Options that only mean something with another are refused without it: a replay's, TUIO's.
+    /// Options that only mean something with another are refused without it: a replay's, TUIO's;
+    /// those that stand for a layout's `[daemon]` keys are checked as those keys are.
     func validate() throws {
+        try validateDaemonOptions()
         if replay == nil {
             for (given, option) in [(replaySpeed != nil, "--replay-speed"), (replayWaitsForClient, "--replay-waits-for-client"), (exitAfterReplay, "--exit-after-replay")]
             where given {
@@ -114,6 +116,20 @@ struct RunCommand: ParsableCommand {
         if let tuioTouches {
             guard !tuio.isEmpty else { throw ValidationError("--tuio-touches applies to TUIO output: give --tuio ADDRESS too") }
             guard TUIOTouches(rawValue: tuioTouches) != nil else { throw ValidationError("--tuio-touches \(tuioTouches): expected forwarded or all") }
+        }
+    }
+
+    /// `--socket`, `--metrics-file` and `--websocket` as the layout's `socket`, `metrics_file` and
+    /// `websocket` are checked: absolute paths, an address with a port (a usage error, before
+    /// anything starts).
+    private func validateDaemonOptions() throws {
+        for (option, path) in [("--socket", socket), ("--metrics-file", metricsFile)] {
+            if let path, !path.hasPrefix("/") {
+                throw ValidationError("\(option) \(path): expected an absolute path, as the layout's [daemon] keys are")
+            }
+        }
+        if let websocket, !DaemonSpec.isListenAddress(websocket) {
+            throw ValidationError("--websocket \(websocket): expected HOST:PORT with an IP address (127.0.0.1:8765, [::1]:8765): no name is looked up")
         }
     }
 
