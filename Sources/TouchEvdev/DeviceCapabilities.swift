@@ -72,9 +72,15 @@ public struct DeviceCapabilities: Hashable, Sendable {
     /// A code the description lists without an axis counts as an axis from 0 to 0. Protocol B's
     /// slot count is `ABS_MT_SLOT`'s range, at least 1 and at most ``TouchCore/Limits/maximumSlots``,
     /// computed without overflow for any declared range.
+    ///
+    /// A device that declares `ABS_RESERVED` beside `ABS_MT_SLOT` has no multi-touch axes: gaming
+    /// keyboards and mice declare every axis from `ABS_MISC` on, and the codes they share with
+    /// `ABS_MT_*` mean nothing of the kind (udev gives them no multi-touch coordinates, libevdev no
+    /// slots, libinput calls them fake multi-touch). Only their `ABS_X`/`ABS_Y`, if any, count.
     public init(description: DeviceDescription) {
         let axes = AxisLookup(description: description)
-        let hasMTPosition = axes[AbsCode.mtPositionX] != nil && axes[AbsCode.mtPositionY] != nil
+        let isFakeMultitouch = axes[AbsCode.mtSlot] != nil && axes[AbsCode.reserved] != nil
+        let hasMTPosition = !isFakeMultitouch && axes[AbsCode.mtPositionX] != nil && axes[AbsCode.mtPositionY] != nil
         if hasMTPosition {
             (positionXCode, positionYCode) = (AbsCode.mtPositionX, AbsCode.mtPositionY)
         } else if axes[AbsCode.x] != nil && axes[AbsCode.y] != nil {

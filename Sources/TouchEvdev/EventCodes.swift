@@ -80,6 +80,9 @@ public enum AbsCode {
     public static let pressure: UInt16 = 0x18
     /// `ABS_TOOL_WIDTH`.
     public static let toolWidth: UInt16 = 0x1c
+    /// `ABS_RESERVED` (`ABS_MT_SLOT` − 1): declared only by devices that declare every axis from
+    /// `ABS_MISC` on, whose codes from `ABS_MT_SLOT` on are then no multi-touch axes.
+    public static let reserved: UInt16 = 0x2e
     /// `ABS_MT_SLOT`: selects the slot the following `ABS_MT_*` events describe (protocol B).
     public static let mtSlot: UInt16 = 0x2f
     /// `ABS_MT_TOUCH_MAJOR`: the contact's major axis, in surface units.

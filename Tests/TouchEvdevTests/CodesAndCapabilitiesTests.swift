@@ -82,6 +82,31 @@ import TouchEvdev
         #expect(DeviceClassification(description: DeviceDescription(name: "keyboard")).kind == .other)
     }
 
+    @Test func aKeyboardWhoseAxesOverlapTheMultitouchCodesIsNoTouchscreen() {
+        // Gaming keyboards and mice declare every axis from ABS_MISC (0x28) on, ABS_RESERVED
+        // (0x2e) and the ABS_MT_* codes included: libevdev gives them no slots, udev no
+        // multi-touch coordinates, libinput calls them fake multi-touch.
+        var absInfo: [UInt16: AbsInfo] = [0x20: AbsInfo(minimum: 0, maximum: 572)]
+        for code in UInt16(0x28)...0x3f { absInfo[code] = AbsInfo(minimum: 0, maximum: 255) }
+        let keyboard = DeviceDescription(
+            name: "Razer Razer BlackWidow 2013",
+            codes: [EventType.syn: [SynCode.report], EventType.key: [1, 30, 57, 113], EventType.abs: Set(absInfo.keys)],
+            absInfo: absInfo)
+        let classification = DeviceClassification(description: keyboard)
+        #expect(classification.kind == .keys)
+        #expect(classification.capabilities.multitouch == .singleTouch)
+        #expect(classification.capabilities.positionXCode == nil && classification.capabilities.slotCount == 0)
+
+        // With ABS_X and ABS_Y as well (a keyboard cover's pointer), its positions are those.
+        var cover = keyboard
+        cover.absInfo[AbsCode.x] = AbsInfo(minimum: 0, maximum: 1022)
+        cover.absInfo[AbsCode.y] = AbsInfo(minimum: 0, maximum: 487)
+        cover.codes[EventType.abs, default: []].formUnion([AbsCode.x, AbsCode.y])
+        let coverCapabilities = DeviceCapabilities(description: cover)
+        #expect(coverCapabilities.multitouch == .singleTouch && coverCapabilities.positionXCode == AbsCode.x)
+        #expect(!coverCapabilities.hasToolType && coverCapabilities.touchMajorCode == nil && coverCapabilities.pressureCode == nil)
+    }
+
     @Test func tooManySlotsAreClampedAndReported() {
         let assembler = FrameAssembler(description: TestDevices.slotted(slots: 100_000))
         #expect(assembler.capabilities.slotCount == Limits.maximumSlots)
