@@ -147,7 +147,7 @@ public struct ContactSizeReport: Sendable {
 
         /// The suggested threshold (device units) and why; nil with the reason when there is none.
         public var suggestion: (value: Int?, reason: String) {
-            PalmThresholdSuggestion.suggest(largest, axisMaximum: axis?.maximum, name: axisName, format: format)
+            PalmThresholdSuggestion.suggest(largest, axisMinimum: axis?.minimum, axisMaximum: axis?.maximum, name: axisName, format: format)
         }
     }
 
@@ -206,13 +206,15 @@ public struct ContactSizeReport: Sendable {
 
 /// Where a palm threshold goes, from each contact's largest value.
 ///
-/// Contacts that split into two groups with a clear gap between them (the next larger value at
-/// least ``gapRatio`` times the one below it, and more than one step of the device's scale above
-/// it, ``scaleStep(of:)``) are taken as fingers below and palms above: the
-/// threshold is the middle of the widest such gap (by ratio). Without a gap, every contact is taken
-/// for a finger and the threshold is ``gapRatio`` times the largest, unless that is past the axis's
-/// maximum (then no value can tell palms apart). Fewer than ``minimumContacts`` contacts suggest
-/// nothing.
+/// Values are measured from the axis's minimum (a pressure axis from 1000 to 2000 presses nothing
+/// at 1000), or from 0 without an axis. Contacts that split into two groups with a clear gap
+/// between them (the next larger value at least ``gapRatio`` times as far from the minimum as the
+/// one below it, and more than one step of the device's scale above it, ``scaleStep(of:)``) are
+/// taken as fingers below and palms above: the threshold is the middle of the widest such gap (by
+/// ratio). Without a gap, every contact is taken for a finger and the threshold is ``gapRatio``
+/// times the largest, unless that is past the axis's maximum (then no value can tell palms apart).
+/// A threshold is a layout's, from 0: one below 0 becomes 0 when that still parts fingers from
+/// palms, else none is suggested. Fewer than ``minimumContacts`` contacts suggest nothing.
 public enum PalmThresholdSuggestion {
     /// How much larger a palm must be than the largest finger for the two to count as apart.
     public static let gapRatio = 1.5
@@ -220,44 +222,57 @@ public enum PalmThresholdSuggestion {
     public static let minimumContacts = 3
 
     /// The threshold for `values` (each contact's largest, in device units) and why, or nil and why
-    /// not. `format` writes a value with its physical meaning; `name` is the measure's.
+    /// not. `format` writes a value with its physical meaning; `name` is the measure's. The axis's
+    /// range, when known, is where values are measured from and the most a threshold may be.
     public static func suggest(
-        _ values: [Int32], axisMaximum: Int32?, name: String, format: (Int32) -> String
+        _ values: [Int32], axisMinimum: Int32? = nil, axisMaximum: Int32?, name: String, format: (Int32) -> String
     ) -> (value: Int?, reason: String) {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return (nil, "no contact reported a \(name) (the device has no such axis, or nothing touched it)") }
         guard sorted.count >= minimumContacts else {
             return (nil, "only \(sorted.count) contact\(sorted.count == 1 ? "" : "s"): touch at least \(minimumContacts) times, with fingers and with the flat of a hand")
         }
-        let step = Double(scaleStep(of: sorted))
-        var best: (index: Int, ratio: Double)?
-        for i in 0..<(sorted.count - 1) {
-            let (low, high) = (Double(sorted[i]), Double(sorted[i + 1]))
-            let ratio = high / max(low, 1)
-            guard ratio >= gapRatio, high - low >= 2, high - low > step, ratio > (best?.ratio ?? 0) else { continue }
-            best = (i, ratio)
-        }
-        if let (i, ratio) = best {
+        var origin = 0
+        if let axisMinimum, let axisMaximum, axisMinimum < axisMaximum { origin = Int(axisMinimum) }
+        let fromMinimum = origin == 0 ? "" : " (counted from the axis's minimum \(origin))"
+        if let (i, ratio) = widestGap(sorted, origin: origin) {
             let (low, high) = (Int(sorted[i]), Int(sorted[i + 1]))
-            let threshold = (low + high) / 2
+            guard high > 0 else {
+                return (nil, "the larger contacts (palms) reached at most \(format(sorted[i + 1])), below 0, where a [[device]] entry's thresholds start: \(name) cannot tell palms apart on this device")
+            }
             return (
-                threshold,
+                max((low + high) / 2, 0),
                 "\(i + 1) contact\(i == 0 ? "" : "s") reached at most \(format(sorted[i])) and \(sorted.count - i - 1) reached "
-                    + "\(format(sorted[i + 1])) or more, \(ContactSizeReport.decimal(ratio))× as much: the threshold sits in that gap, so the "
+                    + "\(format(sorted[i + 1])) or more, \(ContactSizeReport.decimal(ratio))× as much\(fromMinimum): the threshold sits in that gap, so the "
                     + "smaller contacts (fingers) stay below it and the larger ones (palms) go above it"
             )
         }
         let top = Int(sorted[sorted.count - 1])
-        let threshold = Int(rounding: Double(top) * gapRatio, .up, clampedTo: 0...Int(Int32.max))
+        let threshold = origin + Int(rounding: Double(top - origin) * gapRatio, .up, clampedTo: 0...(1 << 33))
         if let axisMaximum, threshold >= Int(axisMaximum) {
-            return (nil, "every contact looked alike (the largest \(format(sorted[sorted.count - 1]))), and \(ContactSizeReport.decimal(gapRatio))× that is past the axis's maximum \(axisMaximum): \(name) cannot tell palms apart on this device")
+            return (nil, "every contact looked alike (the largest \(format(sorted[sorted.count - 1]))), and \(ContactSizeReport.decimal(gapRatio))× that\(fromMinimum) is past the axis's maximum \(axisMaximum): \(name) cannot tell palms apart on this device")
         }
         return (
-            threshold,
+            min(max(threshold, 0), Int(Int32.max)),
             "every contact looked alike (no gap of \(ContactSizeReport.decimal(gapRatio))× between two; the largest \(format(sorted[sorted.count - 1]))): "
-                + "taken to be fingers, the threshold is \(ContactSizeReport.decimal(gapRatio))× the largest; measure the flat of a hand too to see where palms start"
+                + "taken to be fingers, the threshold is \(ContactSizeReport.decimal(gapRatio))× the largest\(fromMinimum); measure the flat of a hand too to see where palms start"
         )
     }
+
+    /// The widest gap between neighbours of `sorted` (by the ratio of their distances from
+    /// `origin`): the index of the value below it, and the ratio; nil when there is none.
+    private static func widestGap(_ sorted: [Int32], origin: Int) -> (index: Int, ratio: Double)? {
+        let step = Double(scaleStep(of: sorted))
+        var best: (index: Int, ratio: Double)?
+        for i in 0..<(sorted.count - 1) {
+            let (low, high) = (Double(Int(sorted[i]) - origin), Double(Int(sorted[i + 1]) - origin))
+            let ratio = high / max(low, 1)
+            guard ratio >= gapRatio, high - low >= 2, high - low > step, ratio > (best?.ratio ?? 0) else { continue }
+            best = (i, ratio)
+        }
+        return best
+    }
+
     /// The step of the device's own scale when the values show one: the greatest common divisor
     /// of the differences between distinct values, once three distinct values show it (0 before).
     /// A device that reports sizes in steps (80, 120, 160) puts neighbours on its scale 1.5× apart:

@@ -101,6 +101,30 @@ import TouchCore
         #expect(PalmThresholdSuggestion.suggest([100, 100, 300], axisMaximum: 2000, name: "touch major", format: { "\($0)" }).value == 200)
     }
 
+    @Test func aScaleThatDoesNotStartAtZeroIsMeasuredFromItsMinimum() {
+        // Pressure from 1000 to 2000: fingers press 30 % of the range, palms 90 %, three times as
+        // far from the minimum; the raw values (1350, 1900) are only 1.4× apart.
+        let offset = PalmThresholdSuggestion.suggest(
+            [1300, 1320, 1350, 1900, 1950], axisMinimum: 1000, axisMaximum: 2000, name: "pressure", format: { "\($0)" })
+        #expect(offset.value == 1625)
+        #expect(offset.reason.contains("from the axis's minimum 1000"))
+        // Fingers alike: 1.5× the largest distance from the minimum, still inside the axis.
+        let fingers = PalmThresholdSuggestion.suggest(
+            [1300, 1320, 1350], axisMinimum: 1000, axisMaximum: 2000, name: "pressure", format: { "\($0)" })
+        #expect(fingers.value == 1525)
+
+        // From -100 to 100: fingers near -90, palms near -20. No threshold from 0 (the layout's
+        // domain) keeps those palms above it: none is suggested, rather than 0.
+        let negative = PalmThresholdSuggestion.suggest(
+            [-90, -88, -85, -20, -15], axisMinimum: -100, axisMaximum: 100, name: "pressure", format: { "\($0)" })
+        #expect(negative.value == nil)
+        #expect(negative.reason.contains("below 0"))
+        // Palms above 0: the threshold is brought up to 0, which still parts them from the fingers.
+        let parted = PalmThresholdSuggestion.suggest(
+            [-90, -88, -85, 20, 25], axisMinimum: -100, axisMaximum: 100, name: "pressure", format: { "\($0)" })
+        #expect(parted.value == 0)
+    }
+
     @Test func tooFewContactsSuggestNothing() {
         let survey = Self.survey(majors: [90, 300], pressures: [40, 200])
         #expect(survey.report.touchMajor.suggestion.value == nil)
