@@ -5,8 +5,8 @@ import TouchCore
 /// (`palm_touch_major`, `palm_pressure`) they suggest: what `libinput measure touch-size` and
 /// `touch-pressure` show, for a layout's `[[device]]` entry.
 ///
-/// Fed the contact frames of a ``FrameAssembler`` without palm thresholds (so that palms are
-/// measured, not cancelled). Memory is bounded: at most ``maximumContacts`` contacts are kept (later
+/// Fed the contact frames of ``assembler(for:)``, which cancels no palm (so that palms are
+/// measured, not cancelled, those the device flags `MT_TOOL_PALM` too). Memory is bounded: at most ``maximumContacts`` contacts are kept (later
 /// ones are counted), and each keeps at most ``maximumSamplesPerContact`` samples for its median
 /// (its largest value is always exact).
 public struct ContactSizeSurvey: Sendable {
@@ -30,6 +30,8 @@ public struct ContactSizeSurvey: Sendable {
         /// The largest of each.
         public var largestTouchMajor: Int32?
         public var largestPressure: Int32?
+        /// Whether the device flagged it a palm (`ABS_MT_TOOL_TYPE` = `MT_TOOL_PALM`) in any frame.
+        public var flaggedPalm = false
     }
 
     /// The device's axes.
@@ -46,6 +48,13 @@ public struct ContactSizeSurvey: Sendable {
     /// A survey of a device with these axes.
     public init(capabilities: DeviceCapabilities) { self.capabilities = capabilities }
 
+    /// The assembler whose frames a survey of the device `description` describes takes: it
+    /// cancels no contact as a palm, not even one the device flags `MT_TOOL_PALM`, so that palms
+    /// are measured whole.
+    public static func assembler(for description: DeviceDescription) -> FrameAssembler {
+        FrameAssembler(description: description, palmThresholds: .measuring)
+    }
+
     /// The measurement began at `time` (a recording's first event), unless it began earlier.
     public mutating func begin(at time: EventTime) {
         if start.map({ time < $0 }) ?? true { start = time }
@@ -58,6 +67,7 @@ public struct ContactSizeSurvey: Sendable {
             var entry = live[contact.id] ?? Contact(id: contact.id, began: frame.time, last: frame.time)
             entry.last = frame.time
             entry.frames += 1
+            if contact.toolType == MTToolType.palm { entry.flaggedPalm = true }
             if let size = contact.touchMajor {
                 if entry.touchMajors.count < Self.maximumSamplesPerContact { entry.touchMajors.append(size) }
                 entry.largestTouchMajor = max(entry.largestTouchMajor ?? size, size)
@@ -176,6 +186,12 @@ public struct ContactSizeReport: Sendable {
                     + (contact.largestPressure.map(pressure.format) ?? "-"))
         }
         if contactsLeftOut > 0 { lines.append("(\(contactsLeftOut) more contacts not kept)") }
+        let flagged = contacts.filter(\.flaggedPalm).count
+        if flagged > 0 {
+            lines.append(
+                "\(flagged) contact\(flagged == 1 ? " was" : "s were") flagged a palm by the device (MT_TOOL_PALM): "
+                    + "touchd cancels those whatever the thresholds")
+        }
         if unitsPerMillimetre == nil { lines.append("the device gives no resolution: touch sizes are in device units only") }
         for measure in [touchMajor, pressure] {
             if let low = measure.percentile(0), let median = measure.percentile(0.5), let high = measure.percentile(0.9), let top = measure.percentile(1) {

@@ -3,11 +3,11 @@ import TouchEvdev
 
 extension ContactSizeReport {
     /// `touchd measure --json`: `units_per_mm` (null without a resolution), each contact (its
-    /// id, when it began and last changed in seconds from the measurement's start, its frames, and
-    /// its largest touch major, in device units and millimetres, and pressure; null where the
-    /// device has no such axis), then for `palm_touch_major` and `palm_pressure` the distribution
-    /// of the contacts' largest values, how many there were, the suggested threshold (or null)
-    /// and why.
+    /// id, when it began and last changed in seconds from the measurement's start, its frames,
+    /// its largest touch major, in device units and millimetres, and pressure, null where the
+    /// device has no such axis, and whether the device flagged it a palm, `MT_TOOL_PALM`), then
+    /// for `palm_touch_major` and `palm_pressure` the distribution of the contacts' largest
+    /// values, how many there were, the suggested threshold (or null) and why.
     public var json: JSONValue {
         let contacts: [JSONValue] = contacts.map { c in
             .object([
@@ -15,7 +15,7 @@ extension ContactSizeReport {
                 ("ended", .double(secondsFromStart(c.last))),
                 ("frames", .int(Int64(c.frames))), ("touch_major", c.largestTouchMajor.map { .int(Int64($0)) } ?? .null),
                 ("touch_major_mm", c.largestTouchMajor.flatMap { v in unitsPerMillimetre.map { .double(Double(v) / $0) } } ?? .null),
-                ("pressure", c.largestPressure.map { .int(Int64($0)) } ?? .null),
+                ("pressure", c.largestPressure.map { .int(Int64($0)) } ?? .null), ("flagged_palm", .bool(c.flaggedPalm)),
             ])
         }
         return .object([

@@ -57,7 +57,7 @@ struct MeasureCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(error)")
         }
-        var assembler = FrameAssembler(description: recording.description)
+        var assembler = ContactSizeSurvey.assembler(for: recording.description)
         var survey = ContactSizeSurvey(capabilities: assembler.capabilities)
         if let first = recording.events.first { survey.begin(at: first.time) }
         for event in recording.events {
@@ -75,7 +75,7 @@ struct MeasureCommand: ParsableCommand {
         print(
             "touchd measure: touch \(device.path) \"\(device.description.name)\" with fingertips, then with the flat of a hand; "
                 + (duration.map { "measuring for \(formatNumber($0)) s" } ?? "Ctrl-C ends the measurement"), to: &stderr)
-        var assembler = FrameAssembler(description: device.description)
+        var assembler = ContactSizeSurvey.assembler(for: device.description)
         var survey = ContactSizeSurvey(capabilities: assembler.capabilities)
         _ = try DeviceCapture.run(device, duration: duration) { read in
             var frames: [ContactFrame] = []

@@ -125,6 +125,36 @@ import TouchCore
         #expect(parted.value == 0)
     }
 
+    @Test func palmsTheDeviceFlagsAreMeasuredToo() {
+        // Two fingertips, then the flat of a hand that the device flags MT_TOOL_PALM from the start.
+        var device = TestDevices.slotted(toolType: true, touchMajor: true)
+        device.absInfo[AbsCode.mtPositionX]?.resolution = 10
+        device.absInfo[AbsCode.mtPositionY]?.resolution = 10
+        var assembler = ContactSizeSurvey.assembler(for: device)
+        var survey = ContactSizeSurvey(capabilities: assembler.capabilities)
+        var script = EventScript()
+        for (i, major) in [Int32(80), 90].enumerated() {
+            script.down(slot: 0, id: Int32(i + 1), x: 100, y: 100)
+            script.abs(AbsCode.mtTouchMajor, major)
+            script.syn()
+            script.up(slot: 0)
+            script.syn()
+        }
+        script.down(slot: 0, id: 3, x: 100, y: 100)
+        script.abs(AbsCode.mtTouchMajor, 400)
+        script.abs(AbsCode.mtToolType, MTToolType.palm)
+        script.syn()
+        script.abs(AbsCode.mtTouchMajor, 450)
+        script.syn()
+        script.up(slot: 0)
+        script.syn()
+        for event in script.events { if let frame = assembler.feed(event) { survey.add(frame) } }
+        survey.finish()
+        #expect(survey.contacts.map(\.largestTouchMajor) == [80, 90, 450])
+        #expect(survey.contacts.map(\.flaggedPalm) == [false, false, true])
+        #expect(survey.report.lines.contains("1 contact was flagged a palm by the device (MT_TOOL_PALM): touchd cancels those whatever the thresholds"))
+    }
+
     @Test func tooFewContactsSuggestNothing() {
         let survey = Self.survey(majors: [90, 300], pressures: [40, 200])
         #expect(survey.report.touchMajor.suggestion.value == nil)

@@ -27,9 +27,9 @@ import TouchProtocol
         let json = survey.report.json.jsonText
         #expect(
             json.hasPrefix(
-                #"{"units_per_mm":16,"contacts":[{"contact":1,"began":0,"ended":0.05,"frames":2,"touch_major":96,"touch_major_mm":6,"pressure":null},"#),
+                #"{"units_per_mm":16,"contacts":[{"contact":1,"began":0,"ended":0.05,"frames":2,"touch_major":96,"touch_major_mm":6,"pressure":null,"flagged_palm":false},"#),
             "\(json)")
-        #expect(json.contains(#"{"contact":3,"began":2,"ended":2.05,"frames":2,"touch_major":100,"touch_major_mm":6.25,"pressure":null}],"#), "\(json)")
+        #expect(json.contains(#"{"contact":3,"began":2,"ended":2.05,"frames":2,"touch_major":100,"touch_major_mm":6.25,"pressure":null,"flagged_palm":false}],"#), "\(json)")
         #expect(json.contains(#""palm_touch_major":{"least":96,"median":100,"p90":104,"most":104,"contacts":3,"suggested":"#), "\(json)")
         #expect(
             json.hasSuffix(
