@@ -53,6 +53,7 @@ struct CalibrateCommand: ParsableCommand {
 
     func run() throws {
         let (document, app) = try loadLayout(mapping.config)
+        try mapping.checkWindow(in: app.tree)
         let replay: RecordingReplay
         do {
             replay = try mapping.replay(recording, layout: document, tree: app.tree)

@@ -57,6 +57,7 @@ struct ReplayCommand: ParsableCommand {
         app.recordsResponderCalls = calls || wanted.contains(.calls)
         app.tracesHitTests = wanted.contains(.hitTests)
         app.recordsSampleLocationsInView = form == .input
+        try mapping.checkWindow(in: app.tree)
         var replay: RecordingReplay
         var stderr = StandardError()
         do {

@@ -301,10 +301,12 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory))
     }
 
-    @Test func aWindowFromTheCommandLineIsBlamedOnTheCommandLine() throws {
-        let run = try Self.touchd(["replay", "config/demo-taps.evemu", "--config", "config/kiosk.toml", "--window", "nope"])
-        #expect(run.status == 1)
-        #expect(run.stderr.contains("(--window nope) is not a window of the layout; its windows: main"), "\(run.stderr)")
+    @Test(arguments: [["replay", "config/demo-taps.evemu"], ["calibrate", "--from-recording", "config/demo-taps.evemu"]])
+    func aWindowFromTheCommandLineIsBlamedOnTheCommandLine(command: [String]) throws {
+        let run = try Self.touchd(command + ["--config", "config/kiosk.toml", "--window", "nope"])
+        // A usage error, as an unknown --window of hit-test and render is.
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("(--window nope) is not a window of config/kiosk.toml; its windows: main"), "\(run.stderr)")
         #expect(!run.stderr.contains("layout entry"), "\(run.stderr)")
     }
 
