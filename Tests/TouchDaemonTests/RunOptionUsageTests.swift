@@ -9,6 +9,7 @@ import Testing
         (["--metrics-file", "rel.prom"], "--metrics-file rel.prom: expected an absolute path"),
         (["--websocket", "localhost"], "--websocket localhost: expected HOST:PORT with an IP address"),
         (["--tuio", "nowhere"], "--tuio nowhere: expected HOST:PORT"),
+        (["--socket", "/tmp/" + String(repeating: "s", count: 103) + ".sock"], "the path is 113 bytes long: expected at most 107"),
     ])
     func aBadOptionIsAUsageError(options: [String], message: String) throws {
         let dir = temporaryPath("run-options")
