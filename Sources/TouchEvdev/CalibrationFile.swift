@@ -130,7 +130,11 @@ public struct CalibrationFile: Hashable, Sendable {
             case "matrix":
                 guard matrix == nil else { throw error(line, field: 1, "'matrix' once") }
                 let numbers = try Self.numbers(values, count: 6...6, in: Limits.calibrationCoefficient, line: line, what: "6 coefficients a b c d e f")
-                matrix = CalibrationMatrix(a: numbers[0], b: numbers[1], c: numbers[2], d: numbers[3], e: numbers[4], f: numbers[5])
+                let read = CalibrationMatrix(a: numbers[0], b: numbers[1], c: numbers[2], d: numbers[3], e: numbers[4], f: numbers[5])
+                guard !read.flattensThePlane else {
+                    throw error(line, field: 2, "a matrix that keeps the plane (a·e − b·d other than 0), not one that maps the screen onto a line")
+                }
+                matrix = read
             case "device":
                 guard device == nil else { throw error(line, field: 1, "'device' once") }
                 let name = String(content.dropFirst(keyword.utf8.count)).trimmingSpaces()

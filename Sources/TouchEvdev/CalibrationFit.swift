@@ -52,8 +52,7 @@ public enum CalibrationFit {
         let (a, b, c) = from.solve(pairs.map(\.to.x))
         let (d, e, f) = from.solve(pairs.map(\.to.y))
         let matrix = CalibrationMatrix(a: a, b: b, c: c, d: d, e: e, f: f)
-        let scale = max(abs(a) + abs(b), abs(d) + abs(e), .leastNormalMagnitude)
-        guard abs(a * e - b * d) > 1e-9 * scale * scale else {
+        guard !matrix.flattensThePlane else {
             throw CalibrationFitError("the fitted matrix collapses the screen onto a line: expected touches that moved with their targets")
         }
         if let index = matrix.firstCoefficientOutsideDomain {

@@ -46,6 +46,14 @@ public struct CalibrationMatrix: Hashable, Sendable, CustomStringConvertible {
         coefficients.map { String($0) }.joined(separator: " ")
     }
 
+    /// Whether the matrix maps the whole plane onto a line or a point (`a·e − b·d` negligible beside
+    /// its coefficients): no touch could then be told from another along the lost direction, so
+    /// such a matrix is refused wherever it comes from (a layout, a file, udev, a fit).
+    public var flattensThePlane: Bool {
+        let scale = max(abs(a) + abs(b), abs(d) + abs(e), .leastNormalMagnitude)
+        return !(abs(a * e - b * d) > 1e-9 * scale * scale)
+    }
+
     /// The number of the first coefficient outside ``TouchCore/Limits/calibrationCoefficient``
     /// (1 for `a` … 6 for `f`), or nil when all are inside.
     public var firstCoefficientOutsideDomain: Int? {

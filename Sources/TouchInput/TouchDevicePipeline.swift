@@ -51,6 +51,12 @@ public struct TouchDevicePipeline: Sendable {
         let screen = region?.size ?? windowProps.size
         let calibration = try Self.calibration(
             spec: spec, xAxis: xAxis, yAxis: yAxis, screen: screen, udevProperties: udevProperties, deviceID: deviceID)
+        guard !calibration.flattensThePlane else {
+            throw DevicePipelineError(
+                device: deviceID,
+                problem: "its calibration matrix (\(calibration)) maps the whole screen onto one line: expected a matrix that keeps "
+                    + "the plane (a·e − b·d other than 0), as the identity 1 0 0 0 1 0 does")
+        }
         let transform = MappingTransform(
             calibration: calibration, rotation: spec.rotation,
             swapsAxes: spec.swapAxes, invertsX: spec.invertX, invertsY: spec.invertY)

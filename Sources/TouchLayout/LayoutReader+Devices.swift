@@ -37,6 +37,12 @@ extension LayoutReader {
         if let b = fields.bool("invert_y") { spec.invertY = b }
         spec.calibration = fields.numbers(
             "calibration", Self.calibrationElements, expect: "[a, b, c, d, e, f] (a libinput calibration matrix)")
+        if let c = spec.calibration, c.count == 6, CalibrationMatrix(a: c[0], b: c[1], c: c[2], d: c[3], e: c[4], f: c[5]).flattensThePlane {
+            log.add(
+                .invalidValue, fields.at("calibration"),
+                "the matrix maps the whole screen onto one line (a·e − b·d is 0): expected a matrix that keeps the plane, "
+                    + "as the identity [1, 0, 0, 0, 1, 0] does")
+        }
         if let b = fields.bool("udev_calibration") { spec.usesUdevCalibration = b }
         spec.pointercal = fields.string("pointercal", expect: "the path of a tslib pointercal file").map(resolve)
         if fields.has("calibration") && fields.has("pointercal") {

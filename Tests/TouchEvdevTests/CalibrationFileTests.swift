@@ -28,6 +28,12 @@ import TouchCore
             ("version 1\nmatrix 1 0 0 0 1 nan\n", CalibrationError(source: "calibration file", line: 2, field: 7, expected: "\(Limits.calibrationCoefficient)")),
             ("version 1\nmatrix 1 0 0 0 1 2e6\n", CalibrationError(source: "calibration file", line: 2, field: 7, expected: "\(Limits.calibrationCoefficient)")),
             ("version 1\nmatrix 1 0 0 0 1 0\nmatrix 1 0 0 0 1 0\n", CalibrationError(source: "calibration file", line: 3, field: 1, expected: "'matrix' once")),
+            (
+                "version 1\nmatrix 1 1 0 1 1 0\n",
+                CalibrationError(
+                    source: "calibration file", line: 2, field: 2,
+                    expected: "a matrix that keeps the plane (a·e − b·d other than 0), not one that maps the screen onto a line")
+            ),
             ("version 1\nmatrix 1 0 0 0 1 0\nresidual_mm -1\n", CalibrationError(source: "calibration file", line: 3, field: 2, expected: "\(Limits.millimetres)")),
             ("version 1\npassword hunter2\n", CalibrationError(source: "calibration file", line: 2, field: 1, expected: "version, matrix, device or residual_mm")),
         ]

@@ -36,13 +36,17 @@ import TouchCore
     }
 
     static func randomMatrix(_ g: inout SplitMix) -> CalibrationMatrix {
-        var c: [Double] = []
-        for _ in 0..<6 {
-            var x = randomNumber(&g, in: Limits.calibrationCoefficient)
-            if !Limits.calibrationCoefficient.contains(x) { x = 0.5 }  // a fitted matrix is always inside
-            c.append(x)
+        // A fitted matrix is always inside the domain, and never flattens the plane.
+        while true {
+            var c: [Double] = []
+            for _ in 0..<6 {
+                var x = randomNumber(&g, in: Limits.calibrationCoefficient)
+                if !Limits.calibrationCoefficient.contains(x) { x = 0.5 }
+                c.append(x)
+            }
+            let matrix = CalibrationMatrix(a: c[0], b: c[1], c: c[2], d: c[3], e: c[4], f: c[5])
+            if !matrix.flattensThePlane { return matrix }
         }
-        return CalibrationMatrix(a: c[0], b: c[1], c: c[2], d: c[3], e: c[4], f: c[5])
     }
 
     @Test(arguments: [0x5eed_0001, 0x5eed_0002, 0x5eed_0003] as [UInt64])

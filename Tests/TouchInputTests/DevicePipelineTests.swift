@@ -148,7 +148,9 @@ private typealias EventType = TouchEvdev.EventType
             let location = try #require(frame?.contacts.first?.location)
             #expect(Limits.coordinate.contains(location.x) && Limits.coordinate.contains(location.y), "\(location)")
         case .failure(let error):
-            #expect(error.problem.hasPrefix("pointercal /etc/pointercal: "), "\(error)")
+            // Refused for the file, or for a matrix whose coefficients are too small to tell
+            // touches apart (a window of 1e300 points).
+            #expect(error.problem.hasPrefix("pointercal /etc/pointercal: ") || error.problem.contains("maps the whole screen onto one line"), "\(error)")
         }
     }
 

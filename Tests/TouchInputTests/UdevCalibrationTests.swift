@@ -78,4 +78,15 @@ import TouchLayout
         let ignored = try touchDown(matrix: "0 -1 1 1 0 0", udevCalibration: false)
         #expect(abs(ignored.x - 250) < 1 && abs(ignored.y - 125) < 1, "\(ignored)")
     }
+
+    /// A matrix that puts every touch on one line (here x' = y' = u) is refused with the device,
+    /// as a layout's `calibration` is: the screen would otherwise take touches that all land on
+    /// its diagonal.
+    @Test func aMatrixThatFlattensTheScreenIsRefused() throws {
+        let error = #expect(throws: DevicePipelineError.self) { try touchDown(matrix: "1 0 0 1 0 0") }
+        #expect("\(error?.problem ?? "")".contains("maps the whole screen onto one line"), "\(String(describing: error))")
+        #expect(CalibrationMatrix(a: 1, b: 2, c: 0, d: 2, e: 4, f: 0).flattensThePlane)
+        #expect(!CalibrationMatrix(a: 0, b: -1, c: 1, d: 1, e: 0, f: 0).flattensThePlane)
+        #expect(!CalibrationMatrix(a: 1e-3, b: 0, c: 0, d: 0, e: 1e-3, f: 0).flattensThePlane)
+    }
 }

@@ -608,6 +608,17 @@ import TouchCore
             line: line(of: "calibration", in: infinite), mentions: ["f -inf is not a finite number", "expected \(Limits.plainNumber)"])
     }
 
+    @Test func aCalibrationThatFlattensTheScreenIsRefused() {
+        let text = baseLayout + """
+            [[device]]
+            window = "main"
+            calibration = [1, 0, 0, 2, 0, 0]
+            """
+        check(
+            singleIssue(text), kind: .invalidValue, keyPath: "device[0].calibration", line: line(of: "calibration", in: text),
+            mentions: ["maps the whole screen onto one line", "expected a matrix that keeps the plane"])
+    }
+
     @Test func calibrationAndPointercalExcludeEachOther() {
         let text = baseLayout + """
             [[device]]
