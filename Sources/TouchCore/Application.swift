@@ -277,17 +277,10 @@ public struct Application: Sendable {
         guard tree.kind(of: id) == .view else { throw .unknownView(id) }
         let snapshot = tree
         let inSubtree = { (touch: Touch) in touch.view.map { snapshot.isDescendant($0, of: id) } ?? false }
-        var report = cancelTouches(timestamp: timestamp, where: inSubtree)
-        // Touches whose end a recognizer still holds back: their views get the cancellation now.
-        if let held = cancelHeldTouches(timestamp: timestamp, where: inSubtree) {
-            if report == nil {
-                report = held
-            } else {
-                report!.calls += held.calls
-                report!.actions += held.actions
-                report!.log += held.log
-            }
-        }
+        // Touches whose end a recognizer still holds back: their views get the cancellation now,
+        // in the same report (with what goes on to the virtual touchscreens and the handlers' changes).
+        let report = DispatchReport.joined(
+            cancelTouches(timestamp: timestamp, where: inSubtree), cancelHeldTouches(timestamp: timestamp, where: inSubtree))
         let removed = try tree.removeView(id)
         // A view added later under a removed one's name may have another path.
         scratch.hitPaths.removeAll()

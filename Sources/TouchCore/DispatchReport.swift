@@ -140,4 +140,35 @@ public struct DispatchReport: Hashable, Sendable {
         firstResponderChanges.append(change)
         actionsBeforeFirstResponderChanges.append(actions.count)
     }
+
+    /// Adds what `later` (another part of the same event, dispatched after this one) produced,
+    /// after what this report holds: every list, first-responder changes still after the actions
+    /// that came before them. What only a press, remote-control or motion event carries is this
+    /// report's unless it has none.
+    mutating func append(_ later: DispatchReport) {
+        hits += later.hits
+        changedTouches += later.changedTouches
+        calls += later.calls
+        for (change, before) in zip(later.firstResponderChanges, later.actionsBeforeFirstResponderChanges) {
+            firstResponderChanges.append(change)
+            actionsBeforeFirstResponderChanges.append(actions.count + before)
+        }
+        actions += later.actions
+        unhandled += later.unhandled
+        anomalies += later.anomalies
+        gestures += later.gestures
+        log += later.log
+        presses += later.presses
+        forwarded += later.forwarded
+        remoteControl = remoteControl ?? later.remoteControl
+        motion = motion ?? later.motion
+        startResponder = startResponder ?? later.startResponder
+    }
+
+    /// `first` with `later` appended (``append(_:)``); either alone when the other is `nil`.
+    static func joined(_ first: DispatchReport?, _ later: DispatchReport?) -> DispatchReport? {
+        guard var joined = first else { return later }
+        if let later { joined.append(later) }
+        return joined
+    }
 }
