@@ -153,6 +153,19 @@ extension Application {
         }
     }
 
+    /// Lets `waiters`, recognizers that required a recognizer now detached to fail, decide again:
+    /// one holding a recognition back commits it unless it still waits for another, and is reset
+    /// once its touches have finished. `nil` when nothing changed.
+    mutating func decideAgain(_ waiters: [ResponderID], time: InputTime) -> DispatchReport? {
+        guard waiters.contains(where: { gestures.recognizers[$0]?.held != nil }) else { return nil }
+        var report = DispatchReport(event: Event(type: .touches, timestamp: time, allTouches: recordsResponderCalls ? activeTouches : []))
+        for id in waiters {
+            if let held = gestures.recognizers[id]?.held { transition(id, to: held.state, time: time, report: &report) }
+        }
+        resetFinishedRecognizers(time: time, report: &report)
+        return report
+    }
+
     /// The control whose default action a recognizer would take over, if any: then it must not
     /// begin (`UIControl.gestureRecognizerShouldBegin`). A control yields only what overlaps its
     /// own action, to recognizers of its superviews, for a gesture whose first touch began on it:

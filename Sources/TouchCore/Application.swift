@@ -279,17 +279,20 @@ public struct Application: Sendable {
         let inSubtree = { (touch: Touch) in touch.view.map { snapshot.isDescendant($0, of: id) } ?? false }
         // Touches whose end a recognizer still holds back: their views get the cancellation now,
         // in the same report (with what goes on to the virtual touchscreens and the handlers' changes).
-        let report = DispatchReport.joined(
+        var report = DispatchReport.joined(
             cancelTouches(timestamp: timestamp, where: inSubtree), cancelHeldTouches(timestamp: timestamp, where: inSubtree))
         let removed = try tree.removeView(id)
         // A view added later under a removed one's name may have another path.
         scratch.hitPaths.removeAll()
+        var waiters: [ResponderID] = []
         for responder in removed {
             handlers.removeAll(for: responder)
-            gestures.remove(attachedTo: responder)
+            waiters += gestures.remove(attachedTo: responder)
             controls[responder] = nil
             responderTraits[responder] = nil
         }
+        // Recognizers that waited for a removed one to fail decide again, as if it had failed.
+        report = DispatchReport.joined(report, decideAgain(waiters, time: timestamp))
         enforceFirstResponders()
         return report
     }

@@ -21,6 +21,40 @@ import TouchCore
         reports.flatMap(\.gestures).filter { $0.recognizer == recognizer }.map(\.state)
     }
 
+    /// A single tap on `v` waits for a double tap on `c` to fail; `c` (and its double tap) is
+    /// removed while it waits: the single tap goes ahead, as when the double tap fails, and is
+    /// ready for the next tap.
+    @Test func aRecognizerWaitingForOneThatIsRemovedGoesAhead() throws {
+        let single = GestureRecognizerSpec(id: "single", view: "v", kind: .tap(taps: 1, touches: 1), requiresFailureOf: ["double"], action: "single")
+        let double = GestureRecognizerSpec(id: "double", view: "c", kind: .tap(taps: 2, touches: 1), action: "double")
+        var app = Application(tree: tree(), gestureRecognizers: [single, double])
+        #expect(tap(&app, id: 1, at: 100, 500, t: 1).flatMap(\.actions).isEmpty, "the single tap waits")
+        let removal = try app.removeView("c", timestamp: 1.1)
+        #expect(removal.map { states([$0], of: "single") } == [.recognized])
+        #expect(app.flushTimers() == nil)
+        #expect(app.gestureState(of: "single") == .possible)
+        let next = tap(&app, id: 2, at: 700, 500, t: 2)
+        #expect(states(next, of: "single") == [.recognized])
+    }
+
+    /// The same with the touches on two views: a finger tapped `d` (its double tap waits for a
+    /// second tap), another tapped `c`, whose single tap waits for `d`'s double tap. `d` goes:
+    /// `c`'s single tap goes ahead and `c` gets its held `touchesEnded`.
+    @Test func aViewWhoseEndWasHeldByARecognizerWaitingForARemovedOneGetsIt() throws {
+        let single = GestureRecognizerSpec(id: "single", view: "c", kind: .tap(taps: 1, touches: 1), requiresFailureOf: ["double"], action: "single")
+        let double = GestureRecognizerSpec(id: "double", view: "d", kind: .tap(taps: 2, touches: 1), action: "double")
+        var app = Application(tree: tree(), gestureRecognizers: [single, double])
+        var reports = tap(&app, id: 1, at: 700, 500, t: 1)
+        reports += tap(&app, id: 2, at: 100, 500, t: 1.1)
+        #expect(!reports.flatMap(\.calls).contains { $0.responder == "c" && $0.trigger == .touchesEnded }, "held")
+        let removal = try #require(try app.removeView("d", timestamp: 1.2))
+        #expect(states([removal], of: "single") == [.recognized])
+        reports = [removal] + (app.flushTimers().map { [$0] } ?? [])
+        let finals = reports.flatMap(\.calls).filter { $0.responder == "c" && $0.trigger != .touchesBegan }
+        #expect(finals.map(\.trigger) == [.touchesCancelled], "the single tap took the touch: its end is a cancellation")
+        #expect(finals.first?.touches == [2])
+    }
+
     /// A double tap on `v` holds the first tap's end (`delays_touches_ended`) when `v` is removed
     /// with another finger down in it: both touches are cancelled for the views, in the removal's
     /// report, and both are cancelled on the virtual touchscreen they went on to.

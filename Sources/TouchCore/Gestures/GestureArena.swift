@@ -62,8 +62,12 @@ struct GestureArena: Sendable {
         }
     }
 
-    mutating func remove(attachedTo view: ResponderID) {
-        guard let ids = byView[view] else { return }
+    /// Detaches the recognizers of `view`; returns those that remain and required one of them to
+    /// fail, in attachment order (a removed recognizer fails no more: they must decide again).
+    @discardableResult
+    mutating func remove(attachedTo view: ResponderID) -> [ResponderID] {
+        guard let ids = byView[view] else { return [] }
+        let orphaned = ids.flatMap { waiters[$0] ?? [] }
         for id in ids { recognizers[id] = nil }
         let removed = Set(ids)
         order.removeAll { removed.contains($0) }
@@ -72,6 +76,9 @@ struct GestureArena: Sendable {
         for (i, id) in order.enumerated() { position[id] = i }
         byView[view] = nil
         indexWaiters()
+        var waiting: [ResponderID] = []
+        for id in order where orphaned.contains(id) { waiting.append(id) }
+        return waiting
     }
 
     /// Builds ``waiters`` again from the recognizers, in attachment order.
