@@ -307,9 +307,11 @@ public struct Application: Sendable {
     /// Adds a handler between events.
     public mutating func addHandler(_ handler: Handler) { handlers.add(handler) }
 
-    /// Cancels every live touch (shutdown, reload), delivering `touchesCancelled` up their chains.
+    /// Cancels every live touch (shutdown, reload), delivering `touchesCancelled` up their chains,
+    /// and every touch whose end a recognizer still holds back: the views that saw it begin get
+    /// its cancellation now, since no recognizer will decide about it any more.
     public mutating func cancelAllTouches(timestamp: InputTime) -> DispatchReport? {
-        cancelTouches(timestamp: timestamp) { _ in true }
+        DispatchReport.joined(cancelTouches(timestamp: timestamp) { _ in true }, cancelHeldTouches(timestamp: timestamp) { _ in true })
     }
 
     /// Cancels the live touches of one device (it was removed).

@@ -74,4 +74,25 @@ import TouchCore
         #expect(removal.forwarded.allSatisfy { $0.phase == .cancelled })
         #expect(app.flushTimers() == nil)
     }
+
+    /// Every touch is cancelled (a reload, a stop) while a double tap holds the first tap's end:
+    /// the views that saw it begin get its cancellation now, since the application is let go
+    /// after this and no timer of its will fire.
+    @Test func cancellingEveryTouchCancelsTheHeldEndsToo() throws {
+        let double = GestureRecognizerSpec(id: "double", view: "v", kind: .tap(taps: 2, touches: 1))
+        var app = Application(
+            tree: tree(),
+            handlers: HandlerTable([
+                Handler(responder: "c", trigger: .touchesEnded, action: "c.ended"),
+                Handler(responder: "c", trigger: .touchesCancelled, action: "c.cancelled"),
+            ]),
+            gestureRecognizers: [double])
+        app.forwardModes = ["v": .unclaimed]
+        _ = tap(&app, id: 1, at: 100, 500, t: 1)
+        let cancelled = app.cancelAllTouches(timestamp: 1.1)
+        let report = try #require(cancelled)
+        #expect(report.actions.map(\.name) == ["c.cancelled"])
+        #expect(report.forwarded.map(\.phase) == [.cancelled])
+        #expect(app.flushTimers()?.actions.isEmpty ?? true, "and nothing more")
+    }
 }

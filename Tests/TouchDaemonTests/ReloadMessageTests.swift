@@ -131,4 +131,42 @@ import TouchLayout
         #expect(c.code(id: 1) == "reload_failed")
         #expect(c.of(type: "reload").isEmpty)
     }
+
+    /// A reload between the two taps of a double tap, whose recognizer holds the first tap's end
+    /// back from the view: the view gets that touch's cancellation before the `reload` message.
+    @Test func aTouchEndHeldByARecognizerIsCancelledByAReload() throws {
+        let path = NSTemporaryDirectory() + "touchd-reload-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).toml"
+        let layout = Self.before + """
+
+            [[gesture]]
+            id = "home.double"
+            view = "home"
+            kind = "tap"
+            taps = 2
+
+            [[handler]]
+            responder = "home"
+            on = "touches_ended"
+            action = "home.ended"
+
+            [[handler]]
+            responder = "home"
+            on = "touches_cancelled"
+            action = "home.cancelled"
+
+            """
+        try layout.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let h = try DaemonHarness(app: try LoadedLayout.load(path: path).app, layoutFile: path)
+        let c = try h.connect(topics: ["actions"])
+        tap(h.daemon, id: 1, at: Point(x: 400, y: 300), t: 1)
+        c.send(#"{"id":1,"cmd":"reload"}"#)
+        try h.drain(c)
+        #expect(c.code(id: 1) == "ok")
+        let told = c.messages.compactMap { m -> String? in
+            m["type"] as? String == "action" ? m["name"] as? String : m["type"] as? String == "reload" ? "reload" : nil
+        }
+        #expect(told == ["home.cancelled", "reload"])
+    }
 }
+
