@@ -219,6 +219,14 @@ extension Daemon: ScheduledDispatch {
         if let report = app.cancelAllTouches(timestamp: inputNow()) { publish([report]) }
     }
 
+    /// Cancels every key held down (a reload, a stop): the application that saw it go down will
+    /// not see it come up.
+    public func cancelAllPresses() {
+        dispatchQueued()
+        let reports = app.cancelAllPresses(timestamp: inputNow())
+        if !reports.isEmpty { publish(reports) }
+    }
+
     /// Cancels one device's touches (it was removed).
     public func cancelTouches(ofDevice device: String) {
         dispatchQueued()

@@ -6,7 +6,8 @@ import TouchSystem
 extension Daemon {
     // MARK: - Reload
 
-    /// Replaces the application with a freshly loaded one, cancelling every live touch first.
+    /// Replaces the application with a freshly loaded one, cancelling every live touch and every
+    /// key held down first.
     ///
     /// Every touch is cancelled, not only those whose view disappears: the new layout's views,
     /// recognizers and controls are new objects with no state to continue a touch in, and UIKit
@@ -14,6 +15,7 @@ extension Daemon {
     /// until they lift (see ``InputSource/layoutChanged(to:tree:)``).
     public func replaceApplication(_ newApp: Application) {
         cancelAllTouches()  // dispatches what is queued first
+        cancelAllPresses()
         let previous = app
         app = newApp
         for sink in services.sinks { sink.applicationChanged(app) }

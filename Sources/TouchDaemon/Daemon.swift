@@ -113,12 +113,13 @@ public final class Daemon {
         try input.start(on: loop) { [unowned self] event in self.receive(event) }
     }
 
-    /// Stops the daemon: cancels live touches, stops the input, says goodbye to the clients,
+    /// Stops the daemon: cancels live touches and keys held down, stops the input, says goodbye to the clients,
     /// closes the socket and makes the loop's ``EventLoop/run()`` return.
     public func shutdown(reason: String) {
         observer.stopping()
         stopMetricsFile()
         cancelAllTouches()
+        cancelAllPresses()
         for sink in services.sinks { sink.stop() }
         input.stop()
         scheduler.stop()

@@ -168,5 +168,36 @@ import TouchLayout
         }
         #expect(told == ["home.cancelled", "reload"])
     }
+
+    /// A reload while a key is held down: the responders that saw it go down get
+    /// `presses_cancelled`, and clients a `press` message `cancelled`, before the `reload` message.
+    @Test func aKeyHeldDownIsCancelledByAReload() throws {
+        let path = NSTemporaryDirectory() + "touchd-reload-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).toml"
+        let layout = Self.before + """
+
+            [[handler]]
+            responder = "main"
+            on = "presses_cancelled"
+            action = "main.key.cancelled"
+
+            """
+        try layout.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let h = try DaemonHarness(app: try LoadedLayout.load(path: path).app, layoutFile: path)
+        let c = try h.connect(topics: ["presses", "actions"])
+        h.daemon.receive(.presses(PressInput(device: "kbd", window: nil, timestamp: 1, changes: [KeyChange(keyCode: 28, keyName: "KEY_ENTER", phase: .began)])))
+        c.send(#"{"id":1,"cmd":"reload"}"#)
+        try h.drain(c)
+        #expect(c.code(id: 1) == "ok")
+        let told = c.messages.compactMap { m -> String? in
+            switch m["type"] as? String {
+            case "press": "press " + ((m["phase"] as? String) ?? "?")
+            case "action": m["name"] as? String
+            case "reload": "reload"
+            default: nil
+            }
+        }
+        #expect(told == ["press began", "press cancelled", "main.key.cancelled", "reload"], "\(c.messages)")
+    }
 }
 

@@ -53,6 +53,22 @@ extension Application {
         return report
     }
 
+    /// Cancels every key held down (a reload, a stop), as when its device goes away:
+    /// `presses_cancelled` goes where each press began, one event per device and window, oldest
+    /// press first. Empty when no key is down.
+    public mutating func cancelAllPresses(timestamp: InputTime) -> [DispatchReport] {
+        var inputs: [PressInput] = []
+        for press in livePresses.values.sorted(by: { $0.id < $1.id }) {
+            let change = KeyChange(keyCode: press.keyCode, keyName: press.keyName, phase: .cancelled)
+            if let i = inputs.firstIndex(where: { $0.device == press.device && $0.window == press.window }) {
+                inputs[i].changes.append(change)
+            } else {
+                inputs.append(PressInput(device: press.device, window: press.window, timestamp: timestamp, changes: [change]))
+            }
+        }
+        return inputs.map { dispatchPresses($0) }
+    }
+
     /// Dispatches a remote-control event (`remoteControlReceived(with:)`) from the first responder
     /// up, while the application receives them; otherwise it is only counted, as UIKit delivers
     /// none before `beginReceivingRemoteControlEvents()`.
