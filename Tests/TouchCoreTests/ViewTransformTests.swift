@@ -74,11 +74,18 @@ import TouchCore
         #expect(hit.pointInView == Point(x: 10, y: 5), "the view's own coordinates, unscaled")
     }
 
-    @Test func aNonInvertibleTransformIsNeverHitAndNeverTraps() {
-        let tree = makeTree { tree in
-            try tree.addView("flat", parent: "window", view(rect(0, 0, 100, 100)) { $0.transform = ViewTransform(scaleX: 0, scaleY: 1) })
+    @Test func aNonInvertibleTransformIsRefusedOrNeverHitAndNeverTraps() throws {
+        var tree = makeTree { tree in
             try tree.addView("nan", parent: "window", view(rect(0, 0, 100, 100)) { $0.transform = ViewTransform(rotation: .nan) })
         }
+        // A view flattened to a line is past the composed scale's bound: the tree refuses it.
+        #expect(throws: ViewTreeError.self) {
+            try tree.addView("flat", parent: "window", view(rect(0, 0, 100, 100)) { $0.transform = ViewTransform(scaleX: 0, scaleY: 1) })
+        }
+        #expect(throws: ViewTreeError.self) {
+            try tree.updateView("nan") { $0.transform = ViewTransform(scaleX: 1, scaleY: 0) }
+        }
+        // A rotation that is not a number leaves a matrix that cannot be inverted: never hit.
         #expect(tree.hitTest(Point(x: 50, y: 50), inWindow: "window")?.view == "window")
     }
 
