@@ -54,6 +54,12 @@ extension Application {
             live.unsettled.append(key)
             return live[i].touch.phase != .stationary ? i : nil
         }
+        // A contact whose touch was cancelled here: its moves and lift are the finger's, not
+        // faults (a landing again is a new touch).
+        if !cancelledContacts.isEmpty, let c = cancelledContacts.firstIndex(of: key) {
+            if contact.phase != .moved && contact.phase != .stationary { cancelledContacts.remove(at: c) }
+            if contact.phase != .began { return nil }
+        }
         guard contact.phase == .began else {
             if contact.phase != .stationary {
                 report.anomalies.append("device \(frame.device): contact \(contact.id) \(contact.phase.rawValue) without a touch-down")
@@ -82,6 +88,7 @@ extension Application {
         var report = DispatchReport(event: Event(type: .touches, timestamp: timestamp, allTouches: []))
         settleTouches()
         for i in cancelled {
+            noteCancelled(TouchKey(device: live[i].touch.device, contact: live[i].touch.contact))
             live[i].touch.coalescedSamples = []
             live[i].touch.previousLocationInWindow = live[i].touch.locationInWindow
             live[i].touch.phase = .cancelled
@@ -89,6 +96,13 @@ extension Application {
         }
         deliver(cancelled, report: &report)
         return report
+    }
+
+    /// Remembers that the touch of `key` was cancelled with its finger still down (see
+    /// ``cancelledContacts``).
+    private mutating func noteCancelled(_ key: TouchKey) {
+        if cancelledContacts.count >= Self.cancelledContactsKept { cancelledContacts.removeFirst() }
+        cancelledContacts.append(key)
     }
 
     private mutating func begin(_ contact: InputContact, frame: InputFrame, report: inout DispatchReport) {

@@ -73,6 +73,12 @@ public struct Application: Sendable {
     /// says where a sample is in its view.
     public var recordsSampleLocationsInView = true
     var live = LiveTouches()
+    /// The contacts whose touches touchd cancelled while the finger stayed down (a view removed,
+    /// a device's touches cancelled), oldest first, until the device lifts them or they land
+    /// again: their later moves and lift are no fault of the device. At most
+    /// ``cancelledContactsKept`` (past it, the oldest is let go).
+    var cancelledContacts: [TouchKey] = []
+    static let cancelledContactsKept = 64
     /// Lists each dispatch fills and empties, kept with their room (``DispatchScratch``).
     var scratch = DispatchScratch()
     /// The input time through which display ticks were dispatched (``dispatchDue(by:)``): a move

@@ -350,10 +350,29 @@ import TouchCore
         #expect(report.actions.map(\.name) == ["orange.cancelled"])
         #expect(app.activeTouches.isEmpty)
         #expect(app.tree.kind(of: "blue") == nil)
-        // The contact's later updates are ignored, not crashes.
-        let later = app.send(frame(1.6, contact(1, .ended, 70, 150)))
-        #expect(later[0].calls.isEmpty)
-        #expect(later[0].anomalies.count == 1)
+        // The finger's later moves and lift are ignored, and are no fault of the device: touchd
+        // cancelled its touch, the finger stayed down.
+        let moved = app.send(frame(1.55, contact(1, .moved, 72, 150)))
+        let later = app.send(frame(1.6, contact(1, .ended, 72, 150)))
+        #expect(moved.allSatisfy { $0.calls.isEmpty && $0.anomalies.isEmpty }, "\(moved.map(\.anomalies))")
+        #expect(later.allSatisfy { $0.calls.isEmpty && $0.anomalies.isEmpty }, "\(later.map(\.anomalies))")
+        // Once lifted, the contact is a stray again; landing, it is a new touch.
+        let stray = app.send(frame(1.7, contact(1, .moved, 72, 150)))
+        #expect(stray.flatMap(\.anomalies) == ["device dev: contact 1 moved without a touch-down"])
+        let again = app.send(frame(1.8, contact(1, .began, 300, 600)))
+        #expect(again.flatMap(\.changedTouches).map(\.phase) == [.began])
+    }
+
+    @Test func aContactCancelledAndLandingAgainBeforeItsLiftIsANewTouch() throws {
+        var app = Application(tree: seedExperimentTree())
+        _ = app.send(frame(1.0, contact(1, .began, 70, 150)))
+        _ = try app.removeView("orange", timestamp: 1.5)
+        // The device lost the lift (a dropped report): the contact lands again.
+        let again = app.send(frame(1.6, contact(1, .began, 300, 600)))
+        #expect(again.flatMap(\.changedTouches).map(\.phase) == [.began])
+        #expect(again.allSatisfy { $0.anomalies.isEmpty })
+        let lifted = app.send(frame(1.7, contact(1, .ended, 300, 600)))
+        #expect(lifted.flatMap(\.changedTouches).map(\.phase) == [.ended])
     }
 
     @Test func cancelAllTouchesCancelsEveryLiveTouchOnce() {
