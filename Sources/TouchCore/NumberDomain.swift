@@ -248,7 +248,8 @@ extension Limits {
     /// The most multi-touch slots (protocol B) a device is read with. A recording that declares
     /// more is refused; a live device that does is read through its first slots.
     public static let maximumSlots = 256
-    /// The slots a recording's device may declare (`ABS_MT_SLOT` from 0 to at most 255).
+    /// The slots a recording's device may declare (`ABS_MT_SLOT`'s maximum from 0 to 255; slots
+    /// are numbered from 0 whatever its minimum).
     public static let slotCount = NumberDomain(1...Double(maximumSlots), wholeNumbers: true)
 
     /// The largest recording file read (evemu, libinput-record, getevent).

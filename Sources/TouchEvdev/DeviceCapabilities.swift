@@ -70,8 +70,8 @@ public struct DeviceCapabilities: Hashable, Sendable {
     /// Derives the capabilities from a description.
     ///
     /// A code the description lists without an axis counts as an axis from 0 to 0. Protocol B's
-    /// slot count is `ABS_MT_SLOT`'s range, at least 1 and at most ``TouchCore/Limits/maximumSlots``,
-    /// computed without overflow for any declared range.
+    /// slot count is the one ``declaredSlots(_:)`` gives, at least 1 and at most
+    /// ``TouchCore/Limits/maximumSlots``, for a live device and a recording alike.
     ///
     /// A device that declares `ABS_RESERVED` beside `ABS_MT_SLOT` has no multi-touch axes: gaming
     /// keyboards and mice declare every axis from `ABS_MISC` on, and the codes they share with
@@ -110,9 +110,14 @@ public struct DeviceCapabilities: Hashable, Sendable {
         }
     }
 
-    /// The slots `ABS_MT_SLOT` declares (its range, in 64-bit arithmetic), before any limit.
+    /// The slots `ABS_MT_SLOT` declares, before any limit: its maximum + 1 (in 64-bit arithmetic).
+    ///
+    /// The kernel numbers slots from 0 whatever the axis's minimum says: `uinput` makes
+    /// `maximum + 1` slots, the input core passes on `ABS_MT_SLOT` values from 0 to the maximum,
+    /// and libevdev counts `maximum + 1` slots. A nonzero minimum (some devices declare one) is
+    /// therefore ignored: slots 0 to the maximum exist and are read.
     public static func declaredSlots(_ slots: AbsInfo) -> Int {
-        Int(slots.maximum) - Int(slots.minimum) + 1
+        Int(slots.maximum) + 1
     }
 
     private static func multitouch(hasMTPosition: Bool, slots: AbsInfo?) -> (MultitouchProtocol, Int) {

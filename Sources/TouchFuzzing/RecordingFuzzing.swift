@@ -49,7 +49,7 @@ public enum RecordingFuzzing {
         }
         if let slots = d.absInfo[AbsCode.mtSlot], d.absInfo[AbsCode.mtPositionX] != nil {
             try require(
-                slots.minimum == 0 && Limits.slotCount.contains(DeviceCapabilities.declaredSlots(slots)),
+                Limits.slotCount.contains(DeviceCapabilities.declaredSlots(slots)),
                 "ABS_MT_SLOT from \(slots.minimum) to \(slots.maximum)")
         }
     }
