@@ -245,12 +245,9 @@ extension Limits {
     public static let eventSeconds = NumberDomain(0...999_999_999_999, unit: "seconds", wholeNumbers: true)
     /// The microseconds of a recorded event's time.
     public static let eventMicroseconds = NumberDomain(0...999_999, unit: "microseconds", wholeNumbers: true)
-    /// The most multi-touch slots (protocol B) a device is read with. A recording that declares
-    /// more is refused; a live device that does is read through its first slots.
+    /// The most multi-touch slots (protocol B) a device is read with. A device, live or recorded,
+    /// that declares more is read through its first slots, with a warning.
     public static let maximumSlots = 256
-    /// The slots a recording's device may declare (`ABS_MT_SLOT`'s maximum from 0 to 255; slots
-    /// are numbered from 0 whatever its minimum).
-    public static let slotCount = NumberDomain(1...Double(maximumSlots), wholeNumbers: true)
 
     /// The largest recording file read (evemu, libinput-record, getevent).
     public static let maximumRecordingBytes = 64 * 1024 * 1024

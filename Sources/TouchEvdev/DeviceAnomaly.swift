@@ -30,6 +30,8 @@ public struct DeviceAnomaly: Hashable, Sendable, CustomStringConvertible {
         case frameTooLong(limit: Int)
         /// The description declares more slots than the assembler tracks.
         case tooManySlots(declared: Int, limit: Int)
+        /// The description's `ABS_MT_SLOT` declares no slot (a maximum below 0): one is read.
+        case noSlots(maximum: Int32)
         /// A contact began outside the declared position range (the eGalax controller in the
         /// recordings never sends `ABS_X`/`ABS_Y`, so its touches sit at the description's value).
         case beganOutsideAxisRange(x: Int32, y: Int32)
@@ -51,7 +53,7 @@ public struct DeviceAnomaly: Hashable, Sendable, CustomStringConvertible {
         switch kind {
         case .eventsDropped: return .reader
         case .slotOutOfRange, .trackingIDReplaced, .releaseWithoutContact, .contactShorterThanAFrame,
-            .tooManyContacts, .frameTooLong, .tooManySlots, .beganOutsideAxisRange:
+            .tooManyContacts, .frameTooLong, .tooManySlots, .noSlots, .beganOutsideAxisRange:
             return .device
         }
     }
@@ -76,6 +78,8 @@ public struct DeviceAnomaly: Hashable, Sendable, CustomStringConvertible {
             what = "more than \(limit) events without SYN_REPORT; the frame was discarded"
         case .tooManySlots(let declared, let limit):
             what = "the device declares \(declared) slots; only the first \(limit) are tracked"
+        case .noSlots(let maximum):
+            what = "ABS_MT_SLOT declares no slots (its maximum is \(maximum)); slot 0 is read"
         case .beganOutsideAxisRange(let x, let y):
             what = "a contact began at (\(x), \(y)), outside the declared position range"
         }

@@ -176,7 +176,6 @@ private struct EvemuReader {
         let info = AbsInfo(
             minimum: numbers[0], maximum: numbers[1], fuzz: numbers[2], flat: numbers[3],
             resolution: numbers.count == 5 ? numbers[4] : 0)
-        if let problem = RecordingDomains.axisProblem(code: code, info) { throw unexpected(line, problem, text) }
         description.absInfo[code] = info
         description.codes[EventType.abs, default: []].insert(code)
     }

@@ -80,10 +80,13 @@ public struct FrameAssembler: EventStreamDecoder, Sendable {
         case .anonymous: tracker = AnonymousTracker(capabilities: capabilities)
         case .singleTouch: tracker = SingleTouchTracker(description: description, capabilities: capabilities)
         }
+        // A live device and a recording alike: the slot axis is read whatever it declares.
         if let slots = description.absInfo[AbsCode.mtSlot], capabilities.slotCount > 0 {
             let declared = DeviceCapabilities.declaredSlots(slots)
             if declared > Limits.maximumSlots {
                 log.record(DeviceAnomaly(time: EventTime(microseconds: 0), kind: .tooManySlots(declared: declared, limit: Limits.maximumSlots)))
+            } else if declared < 1 {
+                log.record(DeviceAnomaly(time: EventTime(microseconds: 0), kind: .noSlots(maximum: slots.maximum)))
             }
         }
     }

@@ -8,8 +8,8 @@ import TouchCore
 /// A trace carries no axis ranges, so the description is derived from the events
 /// (``DescriptionSource/derivedFromEvents``). When the trace holds several devices, the one with the
 /// most absolute-axis events is kept. Every event is checked against its domain in
-/// ``TouchCore/Limits`` as its line is read; so are `ABS_MT_SLOT` values, which become the derived
-/// slot count.
+/// ``TouchCore/Limits`` as its line is read. The largest `ABS_MT_SLOT` value becomes the derived
+/// slot axis's maximum, read as a live device's (``DeviceCapabilities/declaredSlots(_:)``).
 struct GeteventParser {
     let name: String
 
@@ -124,9 +124,6 @@ struct GeteventParser {
             throw unexpected(line, expected, text)
         }
         try RecordingDomains.checkEvent(type: type, code: code, file: name, line: line, text: text)
-        if type == EventType.abs && code == AbsCode.mtSlot && !(0..<Limits.maximumSlots).contains(Int(value)) {
-            throw unexpected(line, "an ABS_MT_SLOT from 0 to \(Limits.maximumSlots - 1)", text)
-        }
         return (path, InputEvent(time: time, type: type, code: code, value: value))
     }
 

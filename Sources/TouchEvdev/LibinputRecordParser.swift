@@ -137,7 +137,6 @@ struct LibinputRecordParser {
                     found(in: items, count: 5) { _, item in Self.int32(item) != nil })
             }
             let info = AbsInfo(minimum: values[0], maximum: values[1], fuzz: values[2], flat: values[3], resolution: values[4])
-            if let problem = RecordingDomains.axisProblem(code: code, info) { throw unexpected(infoNode, problem, "[\(values[0]), \(values[1]), …]") }
             description.absInfo[code] = info
             description.codes[EventType.abs, default: []].insert(code)
         }

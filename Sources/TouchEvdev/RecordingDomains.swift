@@ -18,18 +18,6 @@ enum RecordingDomains {
         }
     }
 
-    /// What is wrong with an axis a recording declares, or nil. Any 32-bit values are accepted
-    /// (as the kernel's `struct input_absinfo` holds them), except for `ABS_MT_SLOT`'s maximum,
-    /// which gives the device's slot count (``DeviceCapabilities/declaredSlots(_:)``): at most
-    /// ``TouchCore/Limits/maximumSlots`` slots. Its minimum may be any, as a live device's.
-    static func axisProblem(code: UInt16, _ info: AbsInfo) -> String? {
-        guard code == AbsCode.mtSlot else { return nil }
-        guard Limits.slotCount.contains(DeviceCapabilities.declaredSlots(info)) else {
-            return "an ABS_MT_SLOT maximum from 0 to \(Limits.maximumSlots - 1) (at most \(Limits.maximumSlots) slots)"
-        }
-        return nil
-    }
-
     /// Refuses text larger than a recording may be.
     static func checkSize(_ text: String, file: String, limit: Int = Limits.maximumRecordingBytes) throws(RecordingError) {
         guard text.utf8.count <= limit else {

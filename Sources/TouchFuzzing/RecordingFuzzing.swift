@@ -47,11 +47,6 @@ public enum RecordingFuzzing {
         for (type, codes) in d.codes {
             try require(Limits.eventType.contains(type) && codes.allSatisfy { Limits.eventCode.contains($0) }, "codes of type \(type)")
         }
-        if let slots = d.absInfo[AbsCode.mtSlot], d.absInfo[AbsCode.mtPositionX] != nil {
-            try require(
-                Limits.slotCount.contains(DeviceCapabilities.declaredSlots(slots)),
-                "ABS_MT_SLOT from \(slots.minimum) to \(slots.maximum)")
-        }
     }
 
     /// Written as evemu, the recording parses back to the same device and events.

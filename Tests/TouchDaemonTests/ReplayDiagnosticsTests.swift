@@ -6,7 +6,7 @@ import Testing
 /// producing less: anomalies go to stderr (replay) or the log (daemon), bad axes and options are errors.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct ReplayDiagnosticsTests {
     /// A two-slot screen; `axisX` is ABS_MT_POSITION_X's "min max" and `events` the E: lines.
-    static func recording(axisX: String = "0 1279", events: [String]) -> String {
+    static func recording(axisX: String = "0 1279", slots: String = "0 1", events: [String]) -> String {
         """
         N: two slot screen
         I: 0003 0001 0001 0001
@@ -15,7 +15,7 @@ import Testing
         B: 03 03 00 00 00 00 80 60 02
         A: 00 0 1279 0 0 0
         A: 01 0 799 0 0 0
-        A: 2f 0 1 0 0 0
+        A: 2f \(slots) 0 0 0
         A: 35 \(axisX) 0 0 0
         A: 36 0 799 0 0 0
         A: 39 0 65535 0 0 0
@@ -52,6 +52,14 @@ import Testing
         let result = try replay(Self.recording(events: Self.tap(at: 1, slot: 9)))
         #expect(result.status == 0)
         #expect(result.stderr.contains("warning: 1.000000 [device] ABS_MT_SLOT 9 is outside the device's 2 slots"), "\(result.stderr)")
+    }
+
+    /// As a live device declaring them is: read through its first slots, with a warning.
+    @Test func aRecordingOfMoreSlotsThanAreReadReplaysWithAWarning() throws {
+        let result = try replay(Self.recording(slots: "0 299", events: Self.tap(at: 1)))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("warning: 0.000000 [device] the device declares 300 slots; only the first 256 are tracked"), "\(result.stderr)")
+        #expect(result.stdout.contains("\"began\"") && result.stdout.contains("\"ended\""))
     }
 
     @Test func timeGoingBackwardsIsReported() throws {

@@ -121,4 +121,68 @@ import TouchEvdev
             #expect(replayed.slots == live.slots && replayed.anomalies == live.anomalies, "\(recording.format)")
         }
     }
+
+    /// A finger on slot 0, and one on slot 299 of a device that declares 300 slots: past the
+    /// first 256, the ones read.
+    static let pastTheKeptSlots: [InputEvent] = {
+        let script: [(Int64, UInt16, UInt16, Int32)] = [
+            (0, EventType.abs, AbsCode.mtSlot, 0), (0, EventType.abs, AbsCode.mtTrackingID, 10),
+            (0, EventType.abs, AbsCode.mtPositionX, 100), (0, EventType.abs, AbsCode.mtPositionY, 200),
+            (0, EventType.abs, AbsCode.mtSlot, 299), (0, EventType.abs, AbsCode.mtTrackingID, 11),
+            (0, EventType.abs, AbsCode.mtPositionX, 900), (0, EventType.key, KeyCode.btnTouch, 1),
+            (0, EventType.syn, SynCode.report, 0),
+            (20_000, EventType.abs, AbsCode.mtSlot, 0), (20_000, EventType.abs, AbsCode.mtTrackingID, -1),
+            (20_000, EventType.key, KeyCode.btnTouch, 0), (20_000, EventType.syn, SynCode.report, 0),
+        ]
+        return script.map { InputEvent(time: EventTime(microseconds: $0.0), type: $0.1, code: $0.2, value: $0.3) }
+    }()
+
+    /// `events` as Android `getevent -t` prints them (hex types, codes and values).
+    static func getevent(_ events: [InputEvent]) -> String {
+        func hex(_ value: some BinaryInteger, _ width: Int) -> String {
+            let digits = String(UInt32(truncatingIfNeeded: value), radix: 16)
+            return String(repeating: "0", count: max(width - digits.count, 0)) + digits
+        }
+        return events.map { event in
+            let micros = event.time.microseconds
+            let fraction = String(micros % 1_000_000)
+            let padded = String(repeating: "0", count: 6 - fraction.count) + fraction
+            return "[ \(micros / 1_000_000).\(padded)] /dev/input/event2: \(hex(event.type, 4)) \(hex(event.code, 4)) \(hex(event.value, 8))\n"
+        }.joined()
+    }
+
+    @Test func aRecordingOfMoreSlotsThanAreReadPlaysAsTheLiveDeviceDoes() throws {
+        let device = TestDevices.slotted(slots: 300)
+        let live = Self.assemble(device, Self.pastTheKeptSlots)
+        #expect(live.slots == [[0], [0]])
+        #expect(live.anomalies == [.tooManySlots(declared: 300, limit: Limits.maximumSlots), .slotOutOfRange(slot: 299, slotCount: Limits.maximumSlots)])
+        var recordings = try Self.recordings(of: device, Self.pastTheKeptSlots)
+        recordings.append(try Recording.parse(text: Self.getevent(Self.pastTheKeptSlots), name: "device.getevent"))
+        for recording in recordings {
+            #expect(recording.description.absInfo[AbsCode.mtSlot]?.maximum == 299, "\(recording.format)")
+            let replayed = Self.assemble(recording.description, recording.events)
+            #expect(replayed.slots == live.slots && replayed.anomalies == live.anomalies, "\(recording.format)")
+        }
+    }
+
+    @Test func aSlotAxisThatDeclaresNoSlotIsReadAsOneWithAWarning() throws {
+        var device = TestDevices.slotted(slots: 1)
+        device.absInfo[AbsCode.mtSlot] = AbsInfo(minimum: -1, maximum: -1)
+        let script: [(Int64, UInt16, UInt16, Int32)] = [
+            (0, EventType.abs, AbsCode.mtTrackingID, 10), (0, EventType.abs, AbsCode.mtPositionX, 100),
+            (0, EventType.abs, AbsCode.mtPositionY, 200), (0, EventType.key, KeyCode.btnTouch, 1),
+            (0, EventType.syn, SynCode.report, 0), (20_000, EventType.abs, AbsCode.mtTrackingID, -1),
+            (20_000, EventType.key, KeyCode.btnTouch, 0), (20_000, EventType.syn, SynCode.report, 0),
+        ]
+        let fingers = script.map { InputEvent(time: EventTime(microseconds: $0.0), type: $0.1, code: $0.2, value: $0.3) }
+        let live = Self.assemble(device, fingers)
+        #expect(DeviceCapabilities(description: device).slotCount == 1)
+        #expect(live.slots == [[0], [0]] && live.anomalies.count == 1)
+        let warning = live.anomalies.first.map { DeviceAnomaly(time: EventTime(microseconds: 0), kind: $0).description }
+        #expect(warning == "0.000000 [device] ABS_MT_SLOT declares no slots (its maximum is -1); slot 0 is read", "\(live.anomalies)")
+        for recording in try Self.recordings(of: device, fingers) {
+            let replayed = Self.assemble(recording.description, recording.events)
+            #expect(replayed.slots == live.slots && replayed.anomalies == live.anomalies, "\(recording.format)")
+        }
+    }
 }
