@@ -9,6 +9,10 @@ import TouchCore
 /// measured, not cancelled, those the device flags `MT_TOOL_PALM` too). Memory is bounded: at most ``maximumContacts`` contacts are kept (later
 /// ones are counted), and each keeps at most ``maximumSamplesPerContact`` samples for its median
 /// (its largest value is always exact).
+///
+/// Its clock never runs backwards: a frame earlier than the one before (a recording whose time
+/// goes backwards: a device reset, files joined) is taken at that one's time, and the frames
+/// after it keep their spacing. No contact then begins before the start or ends before it began.
 public struct ContactSizeSurvey: Sendable {
     /// The most contacts kept.
     public static let maximumContacts = 10_000
@@ -44,6 +48,10 @@ public struct ContactSizeSurvey: Sendable {
     /// times are reported from it.
     public private(set) var start: EventTime?
     private var live: [UInt64: Contact] = [:]
+    /// The latest frame time on the survey's clock, and what is added to frames' times to put
+    /// them on it (the time the recording's clock went back by, in all).
+    private var latest: EventTime?
+    private var shift: Int64 = 0
 
     /// A survey of a device with these axes.
     public init(capabilities: DeviceCapabilities) { self.capabilities = capabilities }
@@ -63,9 +71,10 @@ public struct ContactSizeSurvey: Sendable {
     /// Takes one frame's contacts into account.
     public mutating func add(_ frame: ContactFrame) {
         if start == nil { start = frame.time }
+        let time = onClock(frame.time)
         for contact in frame.contacts {
-            var entry = live[contact.id] ?? Contact(id: contact.id, began: frame.time, last: frame.time)
-            entry.last = frame.time
+            var entry = live[contact.id] ?? Contact(id: contact.id, began: time, last: time)
+            entry.last = time
             entry.frames += 1
             if contact.toolType == MTToolType.palm { entry.flaggedPalm = true }
             if let size = contact.touchMajor {
@@ -83,6 +92,22 @@ public struct ContactSizeSurvey: Sendable {
                 live[contact.id] = entry
             }
         }
+    }
+
+    /// `time` on the survey's clock: shifted by the time the recording's clock went back by, and
+    /// never before the latest frame's (nor the start).
+    private mutating func onClock(_ time: EventTime) -> EventTime {
+        let floor = latest ?? start ?? time
+        let (shifted, overflow) = time.microseconds.addingReportingOverflow(shift)
+        guard !overflow, shifted >= floor.microseconds else {
+            // Back in time: the clock stays where it was, and later frames are shifted as far.
+            let (back, backOverflow) = floor.microseconds.subtractingReportingOverflow(time.microseconds)
+            if !backOverflow { shift = back }
+            latest = floor
+            return floor
+        }
+        latest = EventTime(microseconds: shifted)
+        return EventTime(microseconds: shifted)
     }
 
     /// Ends the contacts still down (the measurement stopped), oldest first.

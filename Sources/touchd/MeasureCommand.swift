@@ -3,6 +3,7 @@ import TouchCore
 import TouchDaemon
 import TouchDevices
 import TouchEvdev
+import TouchInput
 import TouchProtocol
 import TouchSystem
 
@@ -57,13 +58,18 @@ struct MeasureCommand: ParsableCommand {
         } catch {
             throw CommandFailure("\(error)")
         }
+        // What was odd in the recording, as `touchd replay` tells it.
+        var anomalies = AnomalyPrinter(prefix: "touchd measure: warning: ")
+        for line in RecordingReplay.streamAnomalies(recording.events) { anomalies.print(line) }
         var assembler = ContactSizeSurvey.assembler(for: recording.description)
         var survey = ContactSizeSurvey(capabilities: assembler.capabilities)
         if let first = recording.events.first { survey.begin(at: first.time) }
         for event in recording.events {
             if let frame = assembler.feed(event) { survey.add(frame) }
+            for found in assembler.takeAnomalies() { anomalies.print("\(found)") }
         }
         survey.finish()
+        anomalies.finish()
         return survey
     }
 

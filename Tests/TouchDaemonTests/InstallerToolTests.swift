@@ -108,6 +108,40 @@ import Glibc
         #expect(text.lines.contains { $0.hasPrefix("suggested palm_touch_major = 212: 3 contacts reached at most 104 (6.5 mm)") }, "\(text.stdout)")
     }
 
+    /// A recording whose time goes backwards is measured with the warning `touchd replay` gives,
+    /// and with times that never go below the start.
+    @Test func measureWarnsOfARecordingWhoseTimeGoesBackwards() throws {
+        var device = DeviceDescription(
+            name: "measured panel", properties: [InputProperty.direct],
+            codes: [EventType.syn: [SynCode.report], EventType.abs: [AbsCode.mtSlot, AbsCode.mtTrackingID, AbsCode.mtPositionX, AbsCode.mtPositionY, AbsCode.mtTouchMajor]])
+        device.absInfo = [
+            AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 9), AbsCode.mtTrackingID: AbsInfo(minimum: 0, maximum: 65535),
+            AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 4095, resolution: 16), AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 4095, resolution: 16),
+            AbsCode.mtTouchMajor: AbsInfo(minimum: 0, maximum: 1000),
+        ]
+        var events: [InputEvent] = []
+        // The second contact's clock restarted: it comes after the first in the file, 5 s before it.
+        for (i, start) in [Int64(10_000_000), 5_000_000].enumerated() {
+            events += [
+                InputEvent(time: EventTime(microseconds: start), type: EventType.abs, code: AbsCode.mtTrackingID, value: Int32(i)),
+                InputEvent(time: EventTime(microseconds: start), type: EventType.abs, code: AbsCode.mtTouchMajor, value: 100),
+                InputEvent(time: EventTime(microseconds: start), type: EventType.syn, code: SynCode.report, value: 0),
+                InputEvent(time: EventTime(microseconds: start + 50_000), type: EventType.abs, code: AbsCode.mtTrackingID, value: -1),
+                InputEvent(time: EventTime(microseconds: start + 50_000), type: EventType.syn, code: SynCode.report, value: 0),
+            ]
+        }
+        let path = temporaryPath("measure-backwards") + ".evemu"
+        try EvemuWriter.text(Recording(description: device, events: events)).write(toFile: path, atomically: true, encoding: .utf8)
+        defer { unlink(path) }
+        let run = try runToEnd(Binaries.touchd, ["measure", path, "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("touchd measure: warning: 5.000000 [recording] time goes backwards at event 6 (from 10.050000 to 5.000000)"), "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let contacts = report["contacts"] as? [[String: Any]] ?? []
+        #expect(contacts.compactMap { ($0["began"] as? NSNumber)?.doubleValue } == [0, 0.05], "\(contacts)")
+        #expect(contacts.compactMap { ($0["ended"] as? NSNumber)?.doubleValue } == [0.05, 0.1], "\(contacts)")
+    }
+
     @Test func touchctlRecordsWhatTheDaemonReads() throws {
         let dir = try Self.workspace(taps: [(1, Point(x: 100, y: 100)), (1.5, Point(x: 900, y: 500))])
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -52,6 +52,38 @@ import TouchCore
         #expect(report.lines.dropFirst().first?.hasPrefix("      1        2.5  ") == true, "\(report.lines)")
     }
 
+    /// A recording whose clock jumps back (a device reset, files joined): the survey's clock never
+    /// runs backwards, so no contact begins before the start or ends before it began; a frame
+    /// earlier than the one before is taken at that one's time, the frames after it keep their
+    /// spacing.
+    @Test func timesStayInOrderWhenTheRecordingsTimeGoesBackwards() {
+        let device = TestDevices.slotted(pressure: true, touchMajor: true)
+        var assembler = FrameAssembler(description: device)
+        var survey = ContactSizeSurvey(capabilities: assembler.capabilities)
+        var script = EventScript()
+        for id in Int32(1)...2 {
+            script.down(slot: 0, id: id, x: 100, y: 100)
+            script.syn()
+            script.up(slot: 0)
+            script.syn()
+        }
+        // Contact 1 at 10 s to 10.05 s; contact 2 at 4 s to 4.03 s, after it in the file.
+        let times: [Int64] = [10_000_000, 10_050_000, 4_000_000, 4_030_000]
+        var frame = 0
+        let events = script.events.map { event in
+            let moved = InputEvent(time: EventTime(microseconds: times[min(frame, times.count - 1)]), type: event.type, code: event.code, value: event.value)
+            if event.type == EventType.syn { frame += 1 }
+            return moved
+        }
+        survey.begin(at: events[0].time)
+        for event in events { if let frame = assembler.feed(event) { survey.add(frame) } }
+        survey.finish()
+        let report = survey.report
+        #expect(report.contacts.map { report.secondsFromStart($0.began) } == [0, 0.05])
+        #expect(report.contacts.map { report.secondsFromStart($0.last) } == [0.05, 0.08])
+        #expect(report.lines.dropFirst().prefix(2).allSatisfy { !$0.contains("-") }, "\(report.lines)")
+    }
+
     @Test func eachContactKeepsItsLargestSizeAndPressure() {
         let survey = Self.survey(majors: [96, 100, 112], pressures: [40, 60, 50])
         #expect(survey.contacts.map(\.largestTouchMajor) == [96, 100, 112])
