@@ -99,6 +99,10 @@ public struct Application: Sendable {
     public internal(set) var isReceivingRemoteControlEvents: Bool
     /// Keys held down, by device and key code.
     var livePresses: [PressKey: Press] = [:]
+    /// Keys whose presses were cancelled while they stayed down (a reload, a stop), oldest first,
+    /// until they come up or go down again: their release is no fault of the device. At most
+    /// ``cancelledContactsKept``.
+    var cancelledPresses: [PressKey] = []
     var nextPressID: PressID = 1
 
     struct PressKey: Hashable, Sendable {
@@ -308,6 +312,12 @@ public struct Application: Sendable {
     public mutating func continueNumbering(after previous: Application) {
         nextTouchID = max(nextTouchID, previous.nextTouchID)
         nextPressID = max(nextPressID, previous.nextPressID)
+    }
+
+    /// Takes over the keys `previous` cancelled while they were held down (``cancelAllPresses(timestamp:)``
+    /// before a reload): when they come up here, that is no fault of the device.
+    public mutating func adoptCancelledPresses(from previous: Application) {
+        cancelledPresses = previous.cancelledPresses
     }
 
     /// Adds a handler between events.

@@ -21,6 +21,7 @@ extension Daemon {
         for sink in services.sinks { sink.applicationChanged(app) }
         updateDiagnostics()
         app.continueNumbering(after: previous)
+        app.adoptCancelledPresses(from: previous)
         viewOwnership.removeAll()  // the views clients added went with the old tree
         rearmTimers()
     }

@@ -47,6 +47,25 @@ import TouchCore
         #expect(ahead.send(frame(9, contact(1, .began, 50, 50))).flatMap(\.changedTouches).map(\.id) == [6])
     }
 
+    /// A key held down across a reload: cancelled in the old application, its release in the new
+    /// one is no fault (nothing dispatched, no anomaly); a later stray release is one again.
+    @Test func aKeyCancelledWhileDownComesUpQuietlyInTheApplicationAfter() {
+        var old = app(handlers: [])
+        _ = old.send(keys(1, (28, "KEY_ENTER", .began)))
+        let cancelled = old.cancelAllPresses(timestamp: InputTime(seconds: 1.5))
+        #expect(cancelled.flatMap(\.presses).map(\.phase) == [.cancelled])
+        var fresh = app(handlers: [])
+        fresh.adoptCancelledPresses(from: old)
+        let up = fresh.send(keys(2, (28, "KEY_ENTER", .ended)))
+        #expect(up.flatMap(\.anomalies).isEmpty, "\(up.flatMap(\.anomalies))")
+        #expect(up.flatMap(\.presses).isEmpty && up.flatMap(\.calls).isEmpty)
+        let stray = fresh.send(keys(3, (28, "KEY_ENTER", .ended)))
+        #expect(stray.flatMap(\.anomalies) == ["device kbd: key KEY_ENTER ended without going down"])
+        // In the application that cancelled it, too.
+        let again = old.send(keys(2, (28, "KEY_ENTER", .ended)))
+        #expect(again.flatMap(\.anomalies).isEmpty)
+    }
+
     @Test func keyFilterAndConsumption() {
         var a = app(handlers: [
             Handler(responder: "field", trigger: .pressesEnded, action: "field-up", passesOn: false),

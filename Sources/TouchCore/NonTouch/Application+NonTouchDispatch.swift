@@ -12,6 +12,7 @@ extension Application {
             let key = PressKey(device: input.device, keyCode: change.keyCode)
             switch change.phase {
             case .began:
+                if !cancelledPresses.isEmpty { cancelledPresses.removeAll { $0 == key } }
                 if livePresses[key] != nil {
                     report.anomalies.append("device \(input.device): key \(change.keyName) went down twice")
                     continue
@@ -24,6 +25,11 @@ extension Application {
                 changed.append(press)
             case .ended, .cancelled:
                 guard var press = livePresses.removeValue(forKey: key) else {
+                    // A key whose press was cancelled while it was down comes up: no fault.
+                    if let c = cancelledPresses.firstIndex(of: key) {
+                        cancelledPresses.remove(at: c)
+                        continue
+                    }
                     report.anomalies.append("device \(input.device): key \(change.keyName) \(change.phase.rawValue) without going down")
                     continue
                 }
@@ -59,6 +65,8 @@ extension Application {
     public mutating func cancelAllPresses(timestamp: InputTime) -> [DispatchReport] {
         var inputs: [PressInput] = []
         for press in livePresses.values.sorted(by: { $0.id < $1.id }) {
+            if cancelledPresses.count >= Self.cancelledContactsKept { cancelledPresses.removeFirst() }
+            cancelledPresses.append(PressKey(device: press.device, keyCode: press.keyCode))
             let change = KeyChange(keyCode: press.keyCode, keyName: press.keyName, phase: .cancelled)
             if let i = inputs.firstIndex(where: { $0.device == press.device && $0.window == press.window }) {
                 inputs[i].changes.append(change)
