@@ -3,6 +3,7 @@
     TOUCHD_BIN=$(swift build --show-bin-path) python3 -m unittest discover -s clients/python/tests -v
 """
 import asyncio
+import json
 import os
 import shutil
 import subprocess
@@ -17,7 +18,7 @@ REPO = HERE.parent.parent.parent
 sys.path.insert(0, str(HERE.parent))
 
 from touchd_client import (Action, BlockingClient, Client, ConnectionLost, Disconnected, Dropped, Gap, Hello, Hit,  # noqa: E402
-                           FrameTouch, Reconnected, Reload, TouchdError, TouchFrame, parse_message)
+                           FrameTouch, Other, Reconnected, Reload, TouchdError, TouchFrame, parse_message)
 
 BIN = os.environ.get("TOUCHD_BIN")
 LAYOUT = REPO / "config" / "kiosk.toml"
@@ -209,6 +210,67 @@ class AgainstTheDaemon(unittest.IsolatedAsyncioTestCase):
             self.assertEqual(message.name, "open-tile")
             with self.assertRaises(TouchdError):
                 touchd.request("set", view="nope", properties={"hidden": True})
+
+
+class FakeDaemon:
+    """A stand-in for touchd on a Unix socket: `serve(reader, writer)` runs for each connection;
+    `connections` counts them."""
+
+    def __init__(self, folder, serve):
+        self.path = os.path.join(folder, "fake.sock")
+        self.serve = serve
+        self.connections = 0
+        self.server = None
+
+    async def start(self):
+        async def handle(reader, writer):
+            self.connections += 1
+            try:
+                await self.serve(reader, writer)
+            except (OSError, ConnectionError):
+                pass
+            finally:
+                writer.close()
+        self.server = await asyncio.start_unix_server(handle, self.path)
+        return self
+
+    async def stop(self):
+        self.server.close()
+        await self.server.wait_closed()
+
+
+def line(**message):
+    return (json.dumps(message) + "\n").encode()
+
+
+HELLO = {"type": "hello", "protocol": 2, "daemon": "touchd 0.1.0", "role": "control", "topics": []}
+
+
+class AgainstAFakeDaemon(unittest.IsolatedAsyncioTestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="touchd-client-fake-")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    async def test_a_message_this_version_cannot_read_keeps_the_connection(self):
+        async def serve(reader, writer):
+            writer.write(line(seq=1, **HELLO))
+            writer.write(line(seq=2, type="touch", touch=1, phase="moved", force=None, tap_count=None))
+            writer.write(line(seq=3, type="touch_frame", touches=[[3, "moved", 416, 300, 0.5, 4, "newer"]]))
+            writer.write(line(seq=4, type="action", name="open-door", payload={}))
+            await writer.drain()
+            await reader.read()
+        daemon = await FakeDaemon(self.dir, serve).start()
+        try:
+            async with Client(daemon.path, reconnect=False) as touchd:
+                seen = [await touchd.next_message(5) for _ in range(4)]
+        finally:
+            await daemon.stop()
+        self.assertEqual([type(m) for m in seen], [Hello, Other, TouchFrame, Action])
+        self.assertEqual((seen[1].type, seen[1].seq, seen[1].raw["force"]), ("touch", 2, None))
+        self.assertEqual(seen[2].touches, (FrameTouch(3, "moved", 416.0, 300.0, 0.5, 4.0),))
+        self.assertEqual(daemon.connections, 1)
 
 
 class PureParts(unittest.IsolatedAsyncioTestCase):

@@ -24,7 +24,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Dict, List, Optional
 
-from .messages import (Disconnected, Dropped, Gap, Goodbye, Hello, Message, Reconnected, Reload, Reply,
+from .messages import (Disconnected, Dropped, Gap, Goodbye, Hello, Message, Other, Reconnected, Reload, Reply,
                        parse_message)
 from .transport import Transport, open_transport
 
@@ -68,6 +68,19 @@ class _OwnedView:
     properties: Dict[str, Any]
     keep: bool
     extra: Dict[str, Any] = field(default_factory=dict)
+
+
+def _typed_message(obj: Any) -> Message:
+    """The typed message of a line touchd sent on a connection. A message of a known type whose
+    fields this version cannot read (a `null` where a number was expected, a field of a newer
+    form) comes as `Other`, with its fields in `raw`, rather than ending the connection: only a
+    line that is not a message at all (no `type` or `seq`) does."""
+    try:
+        return parse_message(obj)
+    except ValueError:
+        if isinstance(obj, dict) and isinstance(obj.get("type"), str) and isinstance(obj.get("seq"), int):
+            return Other(obj["type"], obj["seq"], obj)
+        raise
 
 
 class Client:
@@ -305,7 +318,7 @@ class Client:
                 line = await transport.read_line()
                 if line is None:
                     break
-                self._receive(parse_message(json.loads(line)))
+                self._receive(_typed_message(json.loads(line)))
         except (OSError, ConnectionError, ValueError) as error:
             reason = f"the connection failed: {error}"
         except asyncio.CancelledError:

@@ -84,7 +84,8 @@ class Touch(Message):
 
 @dataclass(frozen=True)
 class FrameTouch:
-    """One touch of a `touch_frame`: `[touch, phase, x, y, force, major_radius]`."""
+    """One touch of a `touch_frame`: `[touch, phase, x, y, force, major_radius]` (elements a newer
+    daemon adds after these are in the message's `raw`)."""
     touch: int
     phase: str
     x: float
@@ -94,7 +95,7 @@ class FrameTouch:
 
     @staticmethod
     def of(value: Any) -> "FrameTouch":
-        if not isinstance(value, list) or len(value) != 6:
+        if not isinstance(value, list) or len(value) < 6:
             raise ValueError(f"not a touch_frame entry: {value!r:.100}")
         return FrameTouch(int(value[0]), str(value[1]), float(value[2]), float(value[3]), float(value[4]),
                           float(value[5]))
