@@ -272,6 +272,26 @@ class AgainstAFakeDaemon(unittest.IsolatedAsyncioTestCase):
         self.assertEqual(seen[2].touches, (FrameTouch(3, "moved", 416.0, 300.0, 0.5, 4.0),))
         self.assertEqual(daemon.connections, 1)
 
+    async def test_a_slow_application_is_told_what_it_missed_and_still_sees_the_end(self):
+        async def serve(reader, writer):
+            writer.write(line(seq=1, **HELLO))
+            for seq in range(2, 12):
+                writer.write(line(seq=seq, type="hit", touch=seq))
+            await writer.drain()
+        daemon = await FakeDaemon(self.dir, serve).start()
+        try:
+            touchd = Client(daemon.path, reconnect=False, queue_size=3)
+            await touchd.connect()
+            await asyncio.wait_for(touchd._reader, 5)
+            seen = []
+            while (message := await touchd.next_message(5)) is not None:
+                seen.append(message)
+            await touchd.close()
+        finally:
+            await daemon.stop()
+        self.assertEqual([type(m) for m in seen], [Hello, Hit, Hit, Gap, Disconnected])
+        self.assertEqual((seen[3].first_seq, seen[3].last_seq), (4, 11))
+
 
 class PureParts(unittest.IsolatedAsyncioTestCase):
     async def test_a_gap_without_a_dropped_notice_is_reported(self):

@@ -22,7 +22,7 @@ import asyncio
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Dict, List, Optional
+from typing import Any, AsyncIterator, Dict, List, Optional, Tuple
 
 from .messages import (Disconnected, Dropped, Gap, Goodbye, Hello, Message, Other, Reconnected, Reload, Reply,
                        parse_message)
@@ -90,6 +90,9 @@ class Client:
     (then `token` is sent as the `Authorization: Bearer` header and `origin` as `Origin`).
     `reconnect=False` makes a lost connection final: `messages()` ends after `Disconnected`. A
     final `goodbye` (`input ended`: touchd's replay is over; `not allowed`) ends it the same way.
+    `queue_size` bounds the messages of touchd that wait for the application to read them: beyond
+    it they are dropped, and a `Gap` says which before the next message that is kept (the client's
+    own messages and the end of `messages()` are never dropped).
     """
 
     def __init__(self, target: str = DEFAULT_SOCKET, *, reconnect: bool = True, initial_backoff: float = 0.1,
@@ -103,7 +106,10 @@ class Client:
         self.origin = origin
         self.hello: Optional[Hello] = None
         self._transport: Optional[Transport] = None
-        self._messages: "asyncio.Queue[Optional[Message]]" = asyncio.Queue(queue_size)
+        self.queue_size = queue_size
+        self._messages: "asyncio.Queue[Optional[Message]]" = asyncio.Queue()
+        # The first and last `seq` of touchd's messages dropped because the application did not read.
+        self._overflow: Optional[Tuple[int, int]] = None
         self._pending: Dict[Any, asyncio.Future] = {}
         self._next_id = 1
         # The reason of the connection's `goodbye`, once one came.
@@ -220,10 +226,17 @@ class Client:
     # Inside
 
     def _put(self, message: Optional[Message]) -> None:
-        try:
-            self._messages.put_nowait(message)
-        except asyncio.QueueFull:
-            pass  # the application does not read; touchd's own drop notices tell it later
+        """Queues a message for the application: one of touchd's beyond `queue_size` unread ones is
+        dropped, and a `Gap` before the next message queued says which were."""
+        if message is not None and message.seq > 0 and self._messages.qsize() >= self.queue_size:
+            first = self._overflow[0] if self._overflow is not None else message.seq
+            self._overflow = (first, message.seq)
+            return
+        if self._overflow is not None:
+            first, last = self._overflow
+            self._overflow = None
+            self._messages.put_nowait(Gap("gap", 0, {}, first, last))
+        self._messages.put_nowait(message)
 
     async def _request_now(self, cmd: str, arguments: Dict[str, Any]) -> Any:
         transport = self._transport

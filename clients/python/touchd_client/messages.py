@@ -198,7 +198,9 @@ class Other(Message):
 class Gap(Message):
     """Made by the client: the sequence numbers `first_seq` to `last_seq` never arrived and no
     `dropped` message accounted for them (yet). touchd sends `dropped` for every message it drops,
-    so a gap that no `dropped` follows means a bug or a broken connection."""
+    so a gap that no `dropped` follows means a bug or a broken connection. A gap also reports the
+    messages the client itself dropped, from `first_seq` to `last_seq`, because the application
+    left `queue_size` messages unread."""
     first_seq: int = 0
     last_seq: int = 0
 
