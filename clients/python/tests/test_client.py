@@ -292,6 +292,30 @@ class AgainstAFakeDaemon(unittest.IsolatedAsyncioTestCase):
         self.assertEqual([type(m) for m in seen], [Hello, Hit, Hit, Gap, Disconnected])
         self.assertEqual((seen[3].first_seq, seen[3].last_seq), (4, 11))
 
+    async def test_a_request_given_up_on_leaves_nothing_pending(self):
+        async def serve(reader, writer):
+            writer.write(line(seq=1, **HELLO))
+            await writer.drain()
+            await reader.read()  # never answers
+        daemon = await FakeDaemon(self.dir, serve).start()
+        try:
+            async with Client(daemon.path, reconnect=False) as touchd:
+                with self.assertRaises(asyncio.TimeoutError):
+                    await asyncio.wait_for(touchd.request("ping"), 0.2)
+                self.assertEqual(touchd._pending, {})
+
+                def blocking():
+                    with BlockingClient(daemon.path, timeout=0.2, reconnect=False) as client:
+                        with self.assertRaises(TimeoutError):
+                            client.request("ping")
+                        deadline = time.monotonic() + 5
+                        while client._client._pending and time.monotonic() < deadline:
+                            time.sleep(0.01)
+                        return dict(client._client._pending)
+                self.assertEqual(await asyncio.to_thread(blocking), {})
+        finally:
+            await daemon.stop()
+
 
 class PureParts(unittest.IsolatedAsyncioTestCase):
     async def test_a_gap_without_a_dropped_notice_is_reported(self):

@@ -181,7 +181,8 @@ class Client:
 
     async def request(self, cmd: str, **arguments: Any) -> Any:
         """Sends a request and returns its reply's `result`; raises `TouchdError` when refused,
-        `ConnectionLost` when the connection ended first."""
+        `ConnectionLost` when the connection ended first. It waits for a connection and for the
+        reply as long as they take: bound it with `asyncio.wait_for`, which gives the request up."""
         await self._connected.wait()
         return await self._request_now(cmd, arguments)
 
@@ -251,7 +252,10 @@ class Client:
         except (OSError, ConnectionError) as error:
             self._pending.pop(request_id, None)
             raise ConnectionLost(str(error)) from error
-        reply: Reply = await future
+        try:
+            reply: Reply = await future
+        finally:
+            self._pending.pop(request_id, None)  # a request given up on (a timeout) leaves nothing behind
         if not reply.ok:
             raise TouchdError(reply.error_code or "unknown", reply.error_message or "")
         return reply.result

@@ -6,11 +6,13 @@
             ...
 
 Every method of `aio.Client` is here with the same arguments; each blocks until its reply (at most
-`timeout` seconds) and raises the same errors.
+`timeout` seconds, then it raises `TimeoutError` and the request is given up) and raises the same
+errors. The methods may be called from any thread.
 """
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import threading
 from typing import Any, Dict, Iterator, List, Optional
 
@@ -33,8 +35,14 @@ class BlockingClient:
         return Client(target, **options)
 
     def _call(self, coroutine, timeout: Optional[float] = None) -> Any:
+        """Runs `coroutine` on the client's loop; after `timeout` seconds it is given up (cancelled:
+        a request's reply that comes later is ignored) and `TimeoutError` is raised."""
         future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
-        return future.result(timeout)
+        try:
+            return future.result(timeout)
+        except concurrent.futures.TimeoutError as error:
+            future.cancel()
+            raise TimeoutError(f"no answer from touchd within {timeout} s") from error
 
     def __enter__(self) -> "BlockingClient":
         self.connect()
