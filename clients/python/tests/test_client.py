@@ -316,6 +316,22 @@ class AgainstAFakeDaemon(unittest.IsolatedAsyncioTestCase):
         finally:
             await daemon.stop()
 
+    async def test_a_daemon_that_greets_and_closes_is_retried_with_backoff(self):
+        async def serve(reader, writer):
+            writer.write(line(seq=1, **HELLO))
+            await writer.drain()
+        daemon = await FakeDaemon(self.dir, serve).start()
+        try:
+            touchd = Client(daemon.path, initial_backoff=0.05, max_backoff=0.2)
+            await touchd.connect()
+            await asyncio.sleep(1.0)
+            await touchd.close()
+        finally:
+            await daemon.stop()
+        # 0.05 + 0.1 + 0.2 + 0.2 ... s apart: a handful of connections, not one per round trip.
+        self.assertLessEqual(daemon.connections, 10)
+        self.assertGreaterEqual(daemon.connections, 3)
+
 
 class PureParts(unittest.IsolatedAsyncioTestCase):
     async def test_a_gap_without_a_dropped_notice_is_reported(self):

@@ -10,7 +10,8 @@
 What the client does for the application:
 - requests are awaitable: `await touchd.request("views")` returns the reply's `result`, or raises
   `TouchdError` with touchd's error code and message;
-- it reconnects after the daemon restarts (exponential backoff), subscribes again with the same
+- it reconnects after the daemon restarts (exponential backoff, also between connections that
+  end within a second of their `hello`), subscribes again with the same
   arguments and adds again the views it added (`add_view`); after a layout `reload` it adds again
   the views the reload dropped. `Subscription` objects stay valid across both;
 - it checks `seq`: a `Gap` message says that messages were missed without a `dropped` notice;
@@ -31,6 +32,10 @@ from .transport import Transport, open_transport
 __all__ = ["Client", "Subscription", "TouchdError", "ConnectionLost", "DEFAULT_SOCKET"]
 
 DEFAULT_SOCKET = os.environ.get("TOUCHD_SOCKET", "/run/touchd/touchd.sock")
+
+# A connection that lasted this long (seconds) was a working one: after it ends, the client
+# connects again at once; after a shorter one, it waits the backoff first.
+_STEADY_CONNECTION = 1.0
 
 
 class TouchdError(Exception):
@@ -119,6 +124,10 @@ class Client:
         self._views: Dict[str, _OwnedView] = {}
         self._reader: Optional[asyncio.Task] = None
         self._closed = False
+        # When the current connection was made (the loop's clock), and the wait before connecting
+        # again after a connection that did not last (it grows as `_open`'s backoff does).
+        self._connected_at = 0.0
+        self._retry_delay = initial_backoff
         self._connected = asyncio.Event()
 
     # Connection
@@ -295,6 +304,7 @@ class Client:
         self._last_seq = message.seq
         self._put(message)
         self._reader = asyncio.get_running_loop().create_task(self._read_loop(transport))
+        self._connected_at = asyncio.get_running_loop().time()
         self._connected.set()
         if not first:
             restored = await self._restore()
@@ -374,6 +384,13 @@ class Client:
             self._closed = True
             self._put(None)
             return
+        # A daemon that greets and closes at once (one starting and stopping over and over) is
+        # connected to again with backoff, not in a busy loop.
+        if asyncio.get_running_loop().time() - self._connected_at < _STEADY_CONNECTION:
+            await asyncio.sleep(self._retry_delay)
+            self._retry_delay = min(self._retry_delay * 2, self.max_backoff)
+        else:
+            self._retry_delay = self.initial_backoff
         try:
             await self._open(first=False)
         except ConnectionLost as error:
