@@ -274,5 +274,34 @@ class Configuration(unittest.TestCase):
         self.assertEqual(names, sorted(set(names)))
 
 
+@unittest.skipUnless(mqtt, "paho-mqtt is not installed: the MQTT bridge tests were skipped")
+class TopicsOfNames(unittest.TestCase):
+    def test_any_action_name_has_a_topic_and_a_discovery_topic_of_its_own(self):
+        from touchd_client.messages import Action
+        from touchd_client.mqtt import Bridge, BridgeConfig
+        bridge = Bridge(BridgeConfig(node_id="lobby"))
+        published = []
+        real_publish = bridge.client.publish
+
+        def publish(topic, payload, **options):
+            published.append((topic, json.loads(payload)))
+            return real_publish(topic, payload, **options)  # paho refuses a topic MQTT forbids
+        bridge.client.publish = publish
+        names = ["open-tile", "lights+", "scene#2", "floor/3", "100%", "開く", "閉じる", "a.b", "a b", "x" * 256]
+        for seq, name in enumerate(names, start=1):
+            bridge._forward(Action("action", seq, {"seq": seq, "type": "action", "name": name}, name=name))
+        actions = [(topic, payload) for topic, payload in published if "/action/" in topic]
+        discovery = {topic: payload for topic, payload in published if topic.startswith("homeassistant/")}
+        self.assertEqual([payload["name"] for _, payload in actions], names)
+        self.assertEqual(len({topic for topic, _ in actions}), len(names))
+        self.assertIn(("touchd/lobby/action/open-tile", {"type": "action", "name": "open-tile"}), actions)
+        self.assertEqual(actions[3][0], "touchd/lobby/action/floor%2F3")
+        self.assertEqual(len(discovery), len(names))
+        self.assertIn("homeassistant/device_automation/lobby/open-tile/config", discovery)
+        for topic, config in discovery.items():
+            self.assertRegex(topic.split("/")[3], r"^[A-Za-z0-9_-]+$")
+            self.assertIn(config["topic"], [topic for topic, _ in actions])
+
+
 if __name__ == "__main__":
     unittest.main()

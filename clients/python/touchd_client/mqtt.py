@@ -5,10 +5,13 @@
 What it publishes, under `base_topic` (default `touchd/<node_id>`):
 - `<base>/availability`: `online` while the bridge is connected to both touchd and the broker,
   `offline` otherwise; retained, and the broker's last will, so that a bridge that dies is seen.
-- `<base>/action/<name>`: each action touchd emits, as its JSON message (QoS 1, not retained).
+- `<base>/action/<name>`: each action touchd emits, as its JSON message (QoS 1, not retained);
+  `+`, `#`, `/` and `%` in a name are percent-encoded (`topic_level`).
 - `<base>/device`: each input device that comes or goes (QoS 1).
 - Home Assistant MQTT discovery: a device trigger per action the layout can emit, under
-  `<discovery_prefix>/device_automation/<node_id>/<action>/config` (retained), all on one device.
+  `<discovery_prefix>/device_automation/<node_id>/<object id>/config` (retained), all on one device
+  (`object_id`: the action's name, or when it has other characters than letters, digits, `_` and
+  `-`, a form of it with a hash).
 - `<base>/command`: requests (`{"cmd":"set",...}`) are taken only when the configuration's
   `[commands] allow` lists their `cmd`; each answer goes to `<base>/command/reply`.
 
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import re
 import socket
@@ -38,7 +42,7 @@ try:
 except ImportError:  # Python before 3.11
     tomllib = None
 
-__all__ = ["BridgeConfig", "Bridge", "main", "action_names_of_layout", "slug"]
+__all__ = ["BridgeConfig", "Bridge", "main", "action_names_of_layout", "slug", "topic_level", "object_id"]
 
 
 @dataclass
@@ -127,6 +131,25 @@ def _typed(table: Dict[str, Any], key: str, kind: type, default: Any, origin: st
 def slug(text: str) -> str:
     """A topic- and id-safe form of a name: letters, digits, `_` and `-`."""
     return re.sub(r"[^A-Za-z0-9_-]+", "_", text).strip("_") or "touchd"
+
+
+def topic_level(name: str) -> str:
+    """`name` as one MQTT topic level: the characters MQTT forbids or reads as structure in a topic
+    (`+`, `#`, `/`, U+0000) and `%` are written `%XX` (percent-encoding, as in URLs), so that every
+    name has a topic of its own and a name without them is its own level. Other characters, non-ASCII
+    ones too, are kept (topics are UTF-8)."""
+    return re.sub(r"[%+#/\x00]", lambda match: f"%{ord(match.group()):02X}", name)
+
+
+def object_id(name: str) -> str:
+    """A Home Assistant object id for `name` (letters, digits, `_` and `-`): the name itself when
+    it is one, else its `slug` and 8 hex digits of its SHA-256, so that names that only differ in
+    other characters (`a.b` and `a b`, or names in another script) never share a discovery topic."""
+    if re.fullmatch(r"[A-Za-z0-9_-]+", name):
+        return name
+    digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:8]
+    base = re.sub(r"[^A-Za-z0-9_-]+", "_", name).strip("_")
+    return f"{base}_{digest}" if base else digest
 
 
 def action_names_of_layout(path: str) -> List[str]:
@@ -230,14 +253,14 @@ class Bridge:
         node = self.config.node_id
         config = {
             "automation_type": "trigger",
-            "topic": self.topic("action", name),
+            "topic": self.topic("action", topic_level(name)),
             "type": "action",
             "subtype": name,
             "availability_topic": self.topic("availability"),
             "device": {"identifiers": [f"touchd_{node}"], "name": f"touchd {node}", "manufacturer": "touchd",
                        "model": "touchd"},
         }
-        self.publish(f"{self.config.discovery_prefix}/device_automation/{node}/{slug(name)}/config", config,
+        self.publish(f"{self.config.discovery_prefix}/device_automation/{node}/{object_id(name)}/config", config,
                      retain=True)
 
     # touchd
@@ -300,7 +323,7 @@ class Bridge:
         if isinstance(message, Action):
             self._discover(message.name)
             payload = {key: value for key, value in message.raw.items() if key != "seq"}
-            self.publish(self.topic("action", message.name), payload)
+            self.publish(self.topic("action", topic_level(message.name)), payload)
             self.published_actions.append(message.name)
         elif isinstance(message, Device):
             self.publish(self.topic("device"), {key: value for key, value in message.raw.items() if key != "seq"})
