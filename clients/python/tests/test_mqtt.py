@@ -302,6 +302,33 @@ class TopicsOfNames(unittest.TestCase):
             self.assertRegex(topic.split("/")[3], r"^[A-Za-z0-9_-]+$")
             self.assertIn(config["topic"], [topic for topic, _ in actions])
 
+    def test_a_reload_clears_the_discovery_of_actions_gone(self):
+        from touchd_client.messages import Action, Reload
+        from touchd_client.mqtt import Bridge, BridgeConfig, object_id
+        folder = tempfile.mkdtemp(prefix="touchd-mqtt-reload-")
+        topic = "homeassistant/device_automation/lobby/{}/config".format
+        self.addCleanup(shutil.rmtree, folder, True)
+        layout = os.path.join(folder, "layout.toml")
+        with open(layout, "w") as file:
+            file.write('[[handler]]\naction = "open-door"\n[[handler]]\naction = "lights.off"\n')
+        bridge = Bridge(BridgeConfig(node_id="lobby", layout=layout))
+        published = []
+        bridge.client.publish = lambda topic, payload, **options: published.append((topic, payload, options))
+        for name in bridge.action_names():
+            bridge._discover(name, force=True)
+        bridge._forward(Action("action", 1, {"seq": 1, "type": "action", "name": "seen-once"}, name="seen-once"))
+        with open(layout, "w") as file:
+            file.write('[[handler]]\naction = "open-door"\n')
+        published.clear()
+        bridge._forward(Reload("reload", 2, {"seq": 2, "type": "reload"}))
+        cleared = sorted(topic for topic, payload, options in published if payload == b"" and options["retain"])
+        gone = ("lights.off", "seen-once")
+        self.assertEqual(cleared, sorted(topic(object_id(name)) for name in gone))
+        self.assertEqual(bridge.action_names(), ["open-door"])
+        published.clear()
+        bridge._forward(Action("action", 3, {"seq": 3, "type": "action", "name": "seen-once"}, name="seen-once"))
+        self.assertIn(topic("seen-once"), [sent for sent, _, _ in published])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -8,7 +8,8 @@ What it publishes, under `base_topic` (default `touchd/<node_id>`):
 - `<base>/action/<name>`: each action touchd emits, as its JSON message (QoS 1, not retained);
   `+`, `#`, `/` and `%` in a name are percent-encoded (`topic_level`).
 - `<base>/device`: each input device that comes or goes (QoS 1).
-- Home Assistant MQTT discovery: a device trigger per action the layout can emit, under
+- Home Assistant MQTT discovery: a device trigger per action the layout can emit (and per action
+  seen since; after a layout reload, the triggers of actions the new layout lacks are removed), under
   `<discovery_prefix>/device_automation/<node_id>/<object id>/config` (retained), all on one device
   (`object_id`: the action's name, or when it has other characters than letters, digits, `_` and
   `-`, a form of it with a hash).
@@ -35,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
 from .aio import DEFAULT_SOCKET, Client, TouchdError
-from .messages import Action, Device, Disconnected, Reconnected
+from .messages import Action, Device, Disconnected, Reconnected, Reload
 
 try:
     import tomllib
@@ -245,6 +246,24 @@ class Bridge:
             names.update(action_names_of_layout(self.config.layout))
         return sorted(names)
 
+    def _forget_gone_actions(self) -> None:
+        """After a layout reload: the discovery messages of the actions announced so far that the new
+        layout no longer has are cleared (an empty retained message), so that Home Assistant drops
+        their triggers; an action seen again is announced again."""
+        if self.config.discovery_prefix is None:
+            return
+        current = set(action_names_of_layout(self.config.layout)) if self.config.layout else set()
+        with self._discovery_lock:
+            gone = sorted(self.discovered - current)
+            self.discovered -= set(gone)
+        for name in gone:
+            self.client.publish(self._discovery_topic(name), b"", qos=1, retain=True)
+        for name in sorted(current):
+            self._discover(name)
+
+    def _discovery_topic(self, name: str) -> str:
+        return f"{self.config.discovery_prefix}/device_automation/{self.config.node_id}/{object_id(name)}/config"
+
     def _discover(self, name: str, force: bool = False) -> None:
         with self._discovery_lock:
             if self.config.discovery_prefix is None or (name in self.discovered and not force):
@@ -260,8 +279,7 @@ class Bridge:
             "device": {"identifiers": [f"touchd_{node}"], "name": f"touchd {node}", "manufacturer": "touchd",
                        "model": "touchd"},
         }
-        self.publish(f"{self.config.discovery_prefix}/device_automation/{node}/{object_id(name)}/config", config,
-                     retain=True)
+        self.publish(self._discovery_topic(name), config, retain=True)
 
     # touchd
 
@@ -327,6 +345,8 @@ class Bridge:
             self.published_actions.append(message.name)
         elif isinstance(message, Device):
             self.publish(self.topic("device"), {key: value for key, value in message.raw.items() if key != "seq"})
+        elif isinstance(message, Reload):
+            self._forget_gone_actions()
         elif isinstance(message, Disconnected):
             self._set_touchd_connected(False)
         elif isinstance(message, Reconnected):
