@@ -240,16 +240,31 @@ export class TouchdClient {
       attempts += 1;
       try {
         const transport = await openTransport(this.target, { token: this.token, origin: this.origin });
+        // What comes after the hello before the connection is attached (in the same read, say) is
+        // kept for it: lines and the end of the connection.
+        const early = { lines: [], closed: null };
         const hello = await new Promise((resolve, reject) => {
+          let greeted = false;
           transport.onLine = (line) => {
-            const message = JSON.parse(line);
-            if (message.type === "hello") resolve(message);
-            else if (message.type === "goodbye") reject(Object.assign(new Error(`refused: ${message.reason}`), { final: TouchdClient.isFinalGoodbye(message.reason) }));
-            else reject(new Error(`first message ${message.type}`));
+            if (greeted) return void early.lines.push(line);
+            let message;
+            try {
+              message = JSON.parse(line);
+            } catch {
+              return void reject(new Error("touchd's first line is not JSON"));
+            }
+            if (message?.type === "hello") {
+              greeted = true;
+              resolve(message);
+            } else if (message?.type === "goodbye") reject(Object.assign(new Error(`refused: ${message.reason}`), { final: TouchdClient.isFinalGoodbye(message.reason) }));
+            else reject(new Error(`first message ${message?.type}`));
           };
-          transport.onClose = (reason) => reject(new Error(reason));
+          transport.onClose = (reason) => {
+            if (greeted) early.closed = reason;
+            else reject(new Error(reason));
+          };
         });
-        this.attach(transport, hello);
+        this.attach(transport, hello, early);
         break;
       } catch (error) {
         if (this.closed || !this.reconnect || error.final) throw new ConnectionLost(`cannot connect to ${this.target}: ${error.message}`);
@@ -263,7 +278,7 @@ export class TouchdClient {
     }
   }
 
-  attach(transport, hello) {
+  attach(transport, hello, early = { lines: [], closed: null }) {
     this.transport = transport;
     this.hello = hello;
     this.lastSeq = hello.seq;
@@ -280,6 +295,8 @@ export class TouchdClient {
     this.goodbye = null;
     transport.onClose = (reason) => this.lost(transport, reason, TouchdClient.isFinalGoodbye(this.goodbye ?? ""));
     for (const resolve of this.connectedWaiters.splice(0)) resolve();
+    for (const line of early.lines) transport.onLine(line);
+    if (early.closed !== null) transport.onClose(early.closed);
   }
 
   receive(message) {

@@ -160,6 +160,46 @@ test("a gap in seq without a dropped notice is reported; a dropped notice covers
   assert.deepEqual([types[1].first_seq, types[1].last_seq], [6, 8]);
 });
 
+// A stand-in for touchd on a Unix socket: `serve(socket)` runs for each connection.
+async function fakeDaemon(serve) {
+  const { createServer } = await import("node:net");
+  const folder = mkdtempSync(join(tmpdir(), "touchd-js-fake-"));
+  const path = join(folder, "fake.sock");
+  const server = createServer((socket) => {
+    server.connections += 1;
+    socket.on("error", () => {});
+    serve(socket);
+  });
+  server.connections = 0;
+  await new Promise((resolve) => server.listen(path, resolve));
+  server.path = path;
+  server.stop = () => new Promise((resolve) => server.close(() => {
+    rmSync(folder, { recursive: true, force: true });
+    resolve();
+  }));
+  return server;
+}
+
+const helloLine = JSON.stringify({ seq: 1, type: "hello", protocol: 2, role: "control", topics: [] }) + "\n";
+
+test("what comes in the same read as the hello is kept, and a line that is not JSON is no crash", async () => {
+  const daemon = await fakeDaemon((socket) => socket.end(helloLine + JSON.stringify({ seq: 2, type: "action", name: "x" }) +
+    "\nnot json\n" + JSON.stringify({ seq: 4, type: "goodbye", reason: "input ended" }) + "\n"));
+  const garbage = await fakeDaemon((socket) => socket.end("not json\n"));
+  try {
+    const touchd = new TouchdClient(daemon.path, { reconnect: false });
+    await touchd.connect();
+    const seen = [];
+    for await (const message of touchd.messages()) seen.push(message);
+    assert.deepEqual(seen.map((m) => m.type), ["hello", "action", "gap", "goodbye", "disconnected"]);
+    const refused = new TouchdClient(garbage.path, { reconnect: false });
+    await assert.rejects(refused.connect(), /not JSON/);
+  } finally {
+    await daemon.stop();
+    await garbage.stop();
+  }
+});
+
 test("the module loads on its own and exports the client and its two errors", () => {
   const run = spawnSync(process.execPath, ["--input-type=module", "-e",
     `import(${JSON.stringify(join(repo, "clients", "js", "touchd.mjs"))}).then((m) => console.log(Object.keys(m).sort().join(",")))`]);
