@@ -14,12 +14,17 @@
 // - requests are awaitable: `await touchd.request("views")` resolves to the reply's `result`, or
 //   rejects with a TouchdError carrying touchd's `code`; a connection lost first rejects with
 //   ConnectionLost;
-// - after the daemon restarts it connects again with exponential backoff, subscribes again with the
+// - after the daemon restarts it connects again with exponential backoff (also between connections
+//   that end within a second of their hello), subscribes again with the
 //   same arguments and adds again the views it added; after a layout `reload` it adds again the
 //   views the reload dropped; it says so with `disconnected` and `reconnected` messages of its own;
 // - it checks `seq`: a `gap` message of its own reports messages missed without a `dropped` notice.
 
 const DEFAULT_SOCKET = "/run/touchd/touchd.sock";
+
+// A connection that lasted this long (milliseconds) was a working one: after it ends, the client
+// connects again at once; after a shorter one, it waits the backoff first.
+const STEADY_CONNECTION = 1000;
 
 /** touchd refused a request: `code` is the protocol's error code. */
 export class TouchdError extends Error {
@@ -113,6 +118,8 @@ export class TouchdClient {
     this.waiters = [];
     this.closed = false;
     this.connectedWaiters = [];
+    this.connectedAt = 0;
+    this.retryDelay = this.initialBackoff;
   }
 
   get connected() {
@@ -279,6 +286,7 @@ export class TouchdClient {
   }
 
   attach(transport, hello, early = { lines: [], closed: null }) {
+    this.connectedAt = Date.now();
     this.transport = transport;
     this.hello = hello;
     this.lastSeq = hello.seq;
@@ -363,6 +371,15 @@ export class TouchdClient {
       this.push(null);
       return;
     }
+    // A daemon that greets and closes at once (one starting and stopping over and over) is connected
+    // to again with backoff, not in a busy loop.
+    if (Date.now() - this.connectedAt < STEADY_CONNECTION) {
+      await new Promise((resolve) => setTimeout(resolve, this.retryDelay));
+      this.retryDelay = Math.min(this.retryDelay * 2, this.maxBackoff);
+    } else {
+      this.retryDelay = this.initialBackoff;
+    }
+    if (this.closed) return;
     try {
       await this.open(false);
     } catch (error) {

@@ -200,6 +200,20 @@ test("what comes in the same read as the hello is kept, and a line that is not J
   }
 });
 
+test("a daemon that greets and closes is connected to again with backoff", async () => {
+  const daemon = await fakeDaemon((socket) => socket.end(helloLine));
+  try {
+    const touchd = new TouchdClient(daemon.path, { initialBackoff: 50, maxBackoff: 200 });
+    await touchd.connect();
+    await sleep(1000);
+    touchd.close();
+    // 50 + 100 + 200 + 200 ... ms apart: a handful of connections, not one per round trip.
+    assert.ok(daemon.connections <= 10 && daemon.connections >= 3, `${daemon.connections} connections`);
+  } finally {
+    await daemon.stop();
+  }
+});
+
 test("the module loads on its own and exports the client and its two errors", () => {
   const run = spawnSync(process.execPath, ["--input-type=module", "-e",
     `import(${JSON.stringify(join(repo, "clients", "js", "touchd.mjs"))}).then((m) => console.log(Object.keys(m).sort().join(",")))`]);
