@@ -11,8 +11,9 @@ public enum TUIOTouches: String, Sendable, CaseIterable {
 }
 
 /// Sends touches as TUIO 1.1 cursors (`/tuio/2Dcur` bundles, ``TouchProtocol/TUIOCursors``) in UDP
-/// datagrams to each target: positions normalised to each touch's window. One bundle per
-/// dispatched event that changed a cursor; when the daemon stops, one that says none is down.
+/// datagrams to each target: positions normalised to each touch's window. One frame per
+/// dispatched event that changed a cursor (one bundle, or several of at most 4 KiB when many
+/// cursors moved); when the daemon stops, one that says none is down.
 ///
 /// A datagram nobody takes (no listener: `ECONNREFUSED`) is not an error; other failures are
 /// reported once per target until a send works again.
@@ -74,13 +75,13 @@ public final class TUIOSender: ReportSink {
                 if let update = update(touch.id, phase, touch.locationInWindow, window: window, time: touch.timestamp) { updates.append(update) }
             }
         }
-        if let bundle = cursors.bundle(for: updates) { send(bundle) }
+        for bundle in cursors.bundles(for: updates) { send(bundle) }
     }
 
     public func deliverAhead(_ forwarded: [ForwardedTouch]) {
         // Every touch is reported at its dispatch in the `all` mode.
-        guard touches == .forwarded, let bundle = cursors.bundle(for: updates(forwarded)) else { return }
-        send(bundle)
+        guard touches == .forwarded else { return }
+        for bundle in cursors.bundles(for: updates(forwarded)) { send(bundle) }
     }
 
     /// The cursor updates of forwarded touches' steps.

@@ -33,7 +33,7 @@ import TouchProtocol
 
     @Test func aCursorThatLandsIsAliveAndSet() {
         var cursors = TUIOCursors(source: "touchd")
-        let bundle = cursors.bundle(for: [TUIOCursors.Update(touch: 7, phase: .began, x: 0.25, y: 0.5, time: 1)])
+        let bundle = cursors.bundles(for: [TUIOCursors.Update(touch: 7, phase: .began, x: 0.25, y: 0.5, time: 1)]).last
         let source = s("/tuio/2Dcur") + s(",ss") + s("source") + s("touchd")
         let alive = s("/tuio/2Dcur") + s(",si") + s("alive") + i(7)
         let set = s("/tuio/2Dcur") + s(",sifffff") + s("set") + i(7) + f(0.25) + f(0.5) + f(0) + f(0) + f(0)
@@ -48,15 +48,15 @@ import TouchProtocol
 
     @Test func aMovingCursorHasAVelocityAndAnAccelerationAndALiftedOneLeavesAlive() {
         var cursors = TUIOCursors(source: "t")
-        _ = cursors.bundle(for: [TUIOCursors.Update(touch: 1, phase: .began, x: 0.25, y: 0.5, time: 1)])
-        _ = cursors.bundle(for: [TUIOCursors.Update(touch: 2, phase: .began, x: 0.75, y: 0.5, time: 1.25)])
-        let moved = cursors.bundle(for: [TUIOCursors.Update(touch: 1, phase: .moved, x: 0.5, y: 0.5, time: 1.5)])
+        _ = cursors.bundles(for: [TUIOCursors.Update(touch: 1, phase: .began, x: 0.25, y: 0.5, time: 1)]).last
+        _ = cursors.bundles(for: [TUIOCursors.Update(touch: 2, phase: .began, x: 0.75, y: 0.5, time: 1.25)]).last
+        let moved = cursors.bundles(for: [TUIOCursors.Update(touch: 1, phase: .moved, x: 0.5, y: 0.5, time: 1.5)]).last
         // 0.25 of the window in 0.5 s: 0.5 per second along x, reached from rest in 0.5 s (1 per second²).
         let set = s("/tuio/2Dcur") + s(",sifffff") + s("set") + i(1) + f(0.5) + f(0.5) + f(0.5) + f(0) + f(1)
         let alive = s("/tuio/2Dcur") + s(",sii") + s("alive") + i(1) + i(2)
         #expect(moved.map { contains($0, set) } == true)
         #expect(moved.map { contains($0, alive) } == true)
-        let lifted = cursors.bundle(for: [TUIOCursors.Update(touch: 1, phase: .ended, x: 0.5, y: 0.5, time: 1.6)])
+        let lifted = cursors.bundles(for: [TUIOCursors.Update(touch: 1, phase: .ended, x: 0.5, y: 0.5, time: 1.6)]).last
         let aliveAfter = s("/tuio/2Dcur") + s(",si") + s("alive") + i(2)
         #expect(lifted.map { contains($0, aliveAfter) && !contains($0, s("set")) } == true)
         #expect(lifted.map { contains($0, s("/tuio/2Dcur") + s(",si") + s("fseq") + i(4)) } == true)
@@ -65,12 +65,29 @@ import TouchProtocol
 
     @Test func positionsStayInTheWindowAndNothingChangedSendsNothing() {
         var cursors = TUIOCursors(source: "t")
-        #expect(cursors.bundle(for: []) == nil)
-        let bundle = cursors.bundle(for: [TUIOCursors.Update(touch: 1, phase: .began, x: -3, y: .nan, time: 0)])
+        #expect(cursors.bundles(for: []).isEmpty)
+        let bundle = cursors.bundles(for: [TUIOCursors.Update(touch: 1, phase: .began, x: -3, y: .nan, time: 0)]).last
         #expect(bundle.map { contains($0, i(1) + f(0) + f(0)) } == true)
-        #expect(cursors.bundle(for: [TUIOCursors.Update(touch: 9, phase: .moved, x: 0, y: 0, time: 0)]).map { !contains($0, s("set")) } == true)
+        #expect(cursors.bundles(for: [TUIOCursors.Update(touch: 9, phase: .moved, x: 0, y: 0, time: 0)]).last.map { !contains($0, s("set")) } == true)
         #expect(cursors.clear().map { contains($0, s("/tuio/2Dcur") + s(",s") + s("alive")) } == true, "clearing says no cursor is down")
         #expect(cursors.clear() == nil)
+    }
+
+    @Test func aFrameOfManyCursorsIsSplitIntoBundlesThatFitWithFseqInTheLast() {
+        var cursors = TUIOCursors(source: "touchd")
+        let landed = (1...200).map { TUIOCursors.Update(touch: TouchID($0), phase: .began, x: 0.5, y: 0.5, time: 1) }
+        let first = cursors.bundles(for: landed)
+        let moved = cursors.bundles(for: landed.map { TUIOCursors.Update(touch: $0.touch, phase: .moved, x: 0.25, y: 0.25, time: 1.001) })
+        #expect(first.count > 1 && moved.count > 1)
+        let alive = s("/tuio/2Dcur") + s(",s" + String(repeating: "i", count: 200)) + s("alive") + (1...200).flatMap { i(UInt32($0)) }
+        for (frame, bundles) in [(1, first), (2, moved)] {
+            #expect(bundles.allSatisfy { $0.count <= TUIOCursors.maximumBundle })
+            #expect(bundles.allSatisfy { contains($0, s("source") + s("touchd")) && contains($0, alive) }, "each bundle has source and the whole alive")
+            #expect(bundles.dropLast().allSatisfy { !contains($0, s("fseq")) })
+            #expect(bundles.last.map { contains($0, s("fseq") + i(UInt32(frame))) } == true)
+            let sets = (1...200).filter { n in bundles.contains { contains($0, s("set") + i(UInt32(n))) } }
+            #expect(sets.count == 200, "every cursor is set once in the frame")
+        }
     }
 
     func contains(_ bytes: [UInt8], _ part: [UInt8]) -> Bool {

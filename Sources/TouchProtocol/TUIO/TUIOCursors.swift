@@ -3,11 +3,18 @@ import TouchCore
 /// A TUIO 1.1 tracker's cursors (`/tuio/2Dcur`): what creative tools (TouchDesigner, Unity, Kivy,
 /// openFrameworks) read from multi-touch tables. Pure: touches in, OSC bundles out.
 ///
-/// Each call with changes gives one bundle: `source`, `alive` (the session ids of every cursor
+/// Each call with changes gives one frame: `source`, `alive` (the session ids of every cursor
 /// down, in the order they landed), one `set` per cursor that landed or moved (session id,
 /// position and velocity normalised to the window, 0...1 from the top left, and the motion's
 /// acceleration), and `fseq` (the frame's number, from 1). A lifted or cancelled cursor leaves
 /// `alive`, which is how TUIO says it is gone. A touch's session id is its touch number.
+///
+/// A frame is one bundle of at most ``maximumBundle`` bytes, what receivers that read 4 KiB
+/// datagrams take whole. A frame with more `set`s is split as TUIO 1.1 trackers do: several
+/// bundles, each with `source`, the whole `alive` and some of the `set`s, `fseq` in the last only
+/// (receivers apply a frame at its `fseq`). A bundle passes the bound only when `source` and
+/// `alive` with one `set` do (some 700 cursors down); it never passes what a UDP datagram carries
+/// (65,507 bytes) before some 13,000 cursors are down.
 public struct TUIOCursors: Sendable {
     /// One step of a touch, already normalised to its window.
     public struct Update: Hashable, Sendable {
@@ -53,9 +60,13 @@ public struct TUIOCursors: Sendable {
     /// The cursors down, in the order they landed.
     public var alive: [TouchID] { order }
 
-    /// The bundle for `updates`, or nil when there are none.
-    public mutating func bundle(for updates: [Update]) -> [UInt8]? {
-        guard !updates.isEmpty else { return nil }
+    /// The most bytes in a bundle, when `source` and `alive` with one `set` fit.
+    public static let maximumBundle = 4096
+
+    /// The bundles of the frame for `updates`, in order (`fseq` in the last), or none when there
+    /// are no updates.
+    public mutating func bundles(for updates: [Update]) -> [[UInt8]] {
+        guard !updates.isEmpty else { return [] }
         var set: [TouchID] = []
         for update in updates { apply(update, set: &set) }
         frame = frame == Int32.max ? 1 : frame + 1
@@ -68,7 +79,7 @@ public struct TUIOCursors: Sendable {
         order = []
         cursors = [:]
         frame = frame == Int32.max ? 1 : frame + 1
-        return framed([])
+        return framed([])[0]
     }
 
     private mutating func apply(_ update: Update, set: inout [TouchID]) {
@@ -104,21 +115,40 @@ public struct TUIOCursors: Sendable {
         }
     }
 
-    private func framed(_ set: [TouchID]) -> [UInt8] {
-        var messages = [OSC.message(Self.address, [.string("source"), .string(source)])]
-        messages.append(OSC.message(Self.address, [.string("alive")] + order.map { .int32(Self.session($0)) }))
-        for touch in set {
-            guard let c = cursors[touch] else { continue }
-            messages.append(
-                OSC.message(
-                    Self.address,
-                    [
-                        .string("set"), .int32(Self.session(touch)), .float32(Float(c.x)), .float32(Float(c.y)), .float32(Self.float(c.velocityX)),
-                        .float32(Self.float(c.velocityY)), .float32(Self.float(c.acceleration)),
-                    ]))
+    /// The frame's bundles: each `source`, `alive` and as many `set`s as fit, `fseq` in the last.
+    private func framed(_ set: [TouchID]) -> [[UInt8]] {
+        let head = [
+            OSC.message(Self.address, [.string("source"), .string(source)]),
+            OSC.message(Self.address, [.string("alive")] + order.map { .int32(Self.session($0)) }),
+        ]
+        let fseq = OSC.message(Self.address, [.string("fseq"), .int32(frame)])
+        // A bundle is 16 bytes of header and time tag, and each element with its 4-byte size.
+        let headSize = 16 + head.reduce(0) { $0 + 4 + $1.count }
+        var bundles: [[UInt8]] = []
+        var sets: [[UInt8]] = []
+        var size = headSize + 4 + fseq.count
+        for message in set.compactMap(setMessage) {
+            if !sets.isEmpty, size + 4 + message.count > Self.maximumBundle {
+                bundles.append(OSC.bundle(head + sets))
+                sets = []
+                size = headSize + 4 + fseq.count
+            }
+            sets.append(message)
+            size += 4 + message.count
         }
-        messages.append(OSC.message(Self.address, [.string("fseq"), .int32(frame)]))
-        return OSC.bundle(messages)
+        bundles.append(OSC.bundle(head + sets + [fseq]))
+        return bundles
+    }
+
+    /// The `set` of the cursor of `touch`, when it is down.
+    private func setMessage(_ touch: TouchID) -> [UInt8]? {
+        guard let c = cursors[touch] else { return nil }
+        return OSC.message(
+            Self.address,
+            [
+                .string("set"), .int32(Self.session(touch)), .float32(Float(c.x)), .float32(Float(c.y)), .float32(Self.float(c.velocityX)),
+                .float32(Self.float(c.velocityY)), .float32(Self.float(c.acceleration)),
+            ])
     }
 
     /// A touch number as a TUIO session id (an int32; touch numbers beyond it wrap, past 2³¹ touches).
