@@ -19,6 +19,8 @@
 //   same arguments and adds again the views it added; after a layout `reload` it adds again the
 //   views the reload dropped; it says so with `disconnected` and `reconnected` messages of its own;
 // - it checks `seq`: a `gap` message of its own reports messages missed without a `dropped` notice.
+// - it keeps at most `queueSize` (10000) of touchd's messages unread: beyond, a `gap` says which
+//   it dropped; its own messages are always kept.
 
 const DEFAULT_SOCKET = "/run/touchd/touchd.sock";
 
@@ -97,14 +99,17 @@ function openWebSocket(url, token) {
 export class TouchdClient {
   /**
    * @param {string} target the Unix socket's path (Node) or a ws:// URL
-   * @param {{reconnect?: boolean, initialBackoff?: number, maxBackoff?: number, token?: string}} options
-   *   backoffs in milliseconds; `reconnect: false` makes a lost connection final
+   * @param {{reconnect?: boolean, initialBackoff?: number, maxBackoff?: number, token?: string, queueSize?: number}} options
+   *   backoffs in milliseconds; `reconnect: false` makes a lost connection final; `queueSize`
+   *   bounds touchd's messages left unread: beyond it they are dropped, and a `gap` says which
+   *   before the next message kept (the client's own messages are always kept)
    */
   constructor(target = DEFAULT_SOCKET, options = {}) {
     this.target = target;
     this.reconnect = options.reconnect ?? true;
     this.initialBackoff = options.initialBackoff ?? 100;
     this.maxBackoff = options.maxBackoff ?? 5000;
+    this.queueSize = options.queueSize ?? 10000;
     this.token = options.token;
     this.origin = options.origin;
     this.hello = null;
@@ -115,6 +120,8 @@ export class TouchdClient {
     this.subscriptions = [];
     this.views = new Map();
     this.queue = [];
+    // The first and last seq of touchd's messages dropped since the last one queued, or null.
+    this.overflow = null;
     this.waiters = [];
     this.closed = false;
     this.connectedWaiters = [];
@@ -152,6 +159,8 @@ export class TouchdClient {
 
   /** The next message, or null when the client has ended. */
   nextMessage() {
+    // Read up to the messages dropped: their gap comes now.
+    if (this.queue.length === 0) this.queueGap();
     if (this.queue.length > 0) {
       const message = this.queue.shift();
       if (message === null) this.queue.unshift(null);
@@ -205,10 +214,26 @@ export class TouchdClient {
 
   // Inside
 
+  /**
+   * Hands a message to the application: one of touchd's beyond `queueSize` unread ones is
+   * dropped, and a `gap` before the next message queued says which were.
+   */
   push(message) {
     const waiter = this.waiters.shift();
-    if (waiter) waiter(message);
-    else this.queue.push(message);
+    if (waiter) return void waiter(message);
+    if (message !== null && message.seq > 0 && this.queue.length >= this.queueSize) {
+      this.overflow = { first: this.overflow?.first ?? message.seq, last: message.seq };
+      return;
+    }
+    this.queueGap();
+    this.queue.push(message);
+  }
+
+  /** Queues the `gap` of touchd's messages dropped since the last one queued, if any were. */
+  queueGap() {
+    if (this.overflow === null) return;
+    this.queue.push({ type: "gap", seq: 0, first_seq: this.overflow.first, last_seq: this.overflow.last });
+    this.overflow = null;
   }
 
   whenConnected() {

@@ -160,6 +160,33 @@ test("a gap in seq without a dropped notice is reported; a dropped notice covers
   assert.deepEqual([types[1].first_seq, types[1].last_seq], [6, 8]);
 });
 
+test("past queueSize unread messages the client drops touchd's, says which in a gap, keeps its own", async () => {
+  const touchd = new TouchdClient("/nonexistent", { reconnect: false, queueSize: 3 });
+  assert.equal(new TouchdClient("/nonexistent").queueSize, 10000);
+  for (let seq = 1; seq <= 6; seq++) touchd.receive({ seq, type: "hit" });
+  touchd.push({ type: "disconnected", seq: 0, reason: "gone" });
+  touchd.push(null);
+  const seen = [];
+  for await (const message of touchd.messages()) seen.push(message);
+  assert.deepEqual(seen.map((m) => m.type), ["hit", "hit", "hit", "gap", "disconnected"]);
+  assert.deepEqual(seen.slice(0, 3).map((m) => m.seq), [1, 2, 3]);
+  assert.deepEqual([seen[3].first_seq, seen[3].last_seq], [4, 6]);
+  // The gap comes once what was kept is read, before touchd's next message.
+  const reader = new TouchdClient("/nonexistent", { reconnect: false, queueSize: 2 });
+  for (let seq = 1; seq <= 4; seq++) reader.receive({ seq, type: "hit" });
+  const read = [];
+  for (let i = 0; i < 3; i++) read.push(await reader.nextMessage());
+  reader.receive({ seq: 5, type: "hit" });
+  read.push(await reader.nextMessage());
+  assert.deepEqual(read.map((m) => [m.type, m.seq, m.first_seq, m.last_seq]),
+    [["hit", 1, undefined, undefined], ["hit", 2, undefined, undefined], ["gap", 0, 3, 4], ["hit", 5, undefined, undefined]]);
+  // Read, the queue takes touchd's messages again.
+  touchd.closed = false;
+  touchd.queue = [];
+  touchd.receive({ seq: 7, type: "hit" });
+  assert.equal((await touchd.nextMessage()).seq, 7);
+});
+
 // A stand-in for touchd on a Unix socket: `serve(socket)` runs for each connection.
 async function fakeDaemon(serve) {
   const { createServer } = await import("node:net");
