@@ -149,6 +149,20 @@ import TouchCore
         #expect(steps([report].compactMap { $0 }) == ["1 cancelled 500,500"])
     }
 
+    /// A touch whose began a recognizer holds back, cancelled before the recognizer fails (its
+    /// device goes, its view is removed): the views get its late began and its cancellation, but
+    /// nothing of it ever went on, and nothing goes on now.
+    @Test(arguments: [false, true])
+    func aHeldTouchCancelledBeforeItsRecognizerFailsNeverGoesOn(removingTheView: Bool) throws {
+        let hold = GestureRecognizerSpec(id: "hold", view: "app", kind: .defaultLongPress(), delaysTouchesBegan: true, action: "held")
+        var app = application(recognizers: [hold])
+        var reports = app.send(frame(1, contact(1, .began, 500, 500)))
+        reports += [removingTheView ? try app.removeView("app", timestamp: 1.1) : app.cancelTouches(ofDevice: "dev", timestamp: 1.1)]
+            .compactMap { $0 }
+        reports += [app.advanceTime(to: 5)].compactMap { $0 }
+        #expect(steps(reports).isEmpty)
+    }
+
     @Test func cancellingEveryTouchCancelsTheForwardedOnes() {
         var app = application()
         _ = app.send(frame(1, contact(1, .began, 500, 500), contact(2, .began, 10, 10)))

@@ -85,14 +85,22 @@ extension Application {
     /// A responder call for `touches` started at their view: what it did not consume goes on,
     /// where the touches' mode forwards unclaimed touches. (A claim by a recognizer reaches here
     /// as the views' `touchesCancelled`; a held `touchesBegan`, once its recognizer failed, as the
-    /// views' late `touchesBegan`.)
+    /// views' late `touchesBegan`. A touch cancelled while its began was held never went on: its
+    /// late `touchesBegan`, which comes with its cancellation, does not send it down to cancel it.)
     mutating func forwardCall(_ trigger: HandlerTrigger, _ touches: [Touch], consumed: Bool, report: inout DispatchReport) {
         guard !forwarding.modes.isEmpty, HandlerTrigger.touchMethods.contains(trigger) else { return }
         for touch in touches where forwardMode(of: touch) == .unclaimed {
             // A consumed call keeps a touch that has not gone on; one that has goes on to its end.
             if consumed && !forwarding.live.contains(touch.id) { continue }
+            if trigger == .touchesBegan && !gestures.isEmpty && wasCancelled(touch.id) { continue }
             forward(touch, report: &report)
         }
+    }
+
+    /// Whether the touch `id` was cancelled (it is now, or its held end is a cancellation).
+    private func wasCancelled(_ id: TouchID) -> Bool {
+        if gestures.touches[id]?.heldEnded?.phase == .cancelled { return true }
+        return live.index(of: id).map { live[$0].touch.phase == .cancelled } ?? false
     }
 
     /// The changed touches that go on whatever the views do: every touch where the mode is
