@@ -282,7 +282,8 @@ public struct Application: Sendable {
     }
 
     /// Removes a view and its subtree between events. Touches whose view goes are cancelled first,
-    /// through the responder chain they began in.
+    /// through the responder chain they began in. What the views were (handlers, recognizers,
+    /// controls, `forward`) goes with them: a view added later under one's name starts afresh.
     public mutating func removeView(_ id: ResponderID, timestamp: InputTime) throws(ViewTreeError) -> DispatchReport? {
         guard tree.kind(of: id) == .view else { throw .unknownView(id) }
         let snapshot = tree
@@ -300,6 +301,8 @@ public struct Application: Sendable {
             waiters += gestures.remove(attachedTo: responder)
             controls[responder] = nil
             responderTraits[responder] = nil
+            // Its touches were cancelled above: its `forward` goes with it.
+            forwarding.modes[responder] = nil
         }
         // Recognizers that waited for a removed one to fail decide again, as if it had failed.
         report = DispatchReport.joined(report, decideAgain(waiters, time: timestamp))

@@ -163,6 +163,19 @@ import TouchCore
         #expect(steps(reports).isEmpty)
     }
 
+    /// A removed view's `forward` goes with it: a view added later under its name has its
+    /// superview's mode, and a window whose last forwarding view went forwards nothing.
+    @Test func aRemovedViewsModeGoesWithIt() throws {
+        var app = application(modes: ["app": .unclaimed, "child": ForwardMode.none])
+        _ = try app.removeView("child", timestamp: 1)
+        try app.addView("child", parent: "app", view(rect(800, 800, 200, 200)))
+        #expect(steps(drag(&app, x: 850, y: 850, t: 2)).count == 3, "the new child has app's mode")
+        _ = try app.removeView("app", timestamp: 3)
+        #expect(app.forwardModes.isEmpty)
+        #expect(app.forwardsTouches == false)
+        #expect(app.forwardingWindows.isEmpty)
+    }
+
     @Test func cancellingEveryTouchCancelsTheForwardedOnes() {
         var app = application()
         _ = app.send(frame(1, contact(1, .began, 500, 500), contact(2, .began, 10, 10)))
