@@ -1,4 +1,5 @@
 import TouchCore
+import TouchSystem
 
 /// The `[daemon]` table: where the socket is and who may use it. Command-line options win.
 ///
@@ -54,6 +55,15 @@ public struct DaemonSpec: Hashable, Sendable {
             return !rest.isEmpty && !rest.contains("/") && !rest.contains("?") && !rest.contains("#") && !rest.contains("@")
         }
         return false
+    }
+
+    /// Why the socket path `path` cannot be bound, by its length (a Unix socket's address holds at
+    /// most ``TouchSystem/UnixSocketAddress/maximumPathBytes`` bytes), or `nil` when it fits: the
+    /// one rule for the layout's `socket` and `touchd run --socket`.
+    public static func socketPathLengthProblem(_ path: String) -> String? {
+        guard path.utf8.count > UnixSocketAddress.maximumPathBytes else { return nil }
+        return "the path is \(path.utf8.count) bytes long: expected at most \(UnixSocketAddress.maximumPathBytes), "
+            + "the most a Unix socket's address holds"
     }
 
     /// Whether `text` looks like `HOST:PORT` (the daemon checks the host is an IP literal when it

@@ -13,10 +13,8 @@ extension LayoutReader {
         if let path = fields.string("socket", expect: "an absolute path for the socket") {
             if !path.hasPrefix("/") {
                 log.add(.invalidValue, fields.at("socket"), "\(quote(path)) is relative: expected an absolute path")
-            } else if path.utf8.count > UnixSocketAddress.maximumPathBytes {
-                log.add(
-                    .invalidValue, fields.at("socket"),
-                    "the path is \(path.utf8.count) bytes long: expected at most \(UnixSocketAddress.maximumPathBytes), the most a Unix socket's address holds")
+            } else if let problem = DaemonSpec.socketPathLengthProblem(path) {
+                log.add(.invalidValue, fields.at("socket"), problem)
             } else {
                 spec.socket = path
             }

@@ -128,10 +128,8 @@ struct RunCommand: ParsableCommand {
                 throw ValidationError("\(option) \(path): expected an absolute path, as the layout's [daemon] keys are")
             }
         }
-        if let socket, socket.utf8.count > UnixSocketAddress.maximumPathBytes {
-            throw ValidationError(
-                "--socket \(socket): the path is \(socket.utf8.count) bytes long: expected at most "
-                    + "\(UnixSocketAddress.maximumPathBytes), the most a Unix socket's address holds")
+        if let socket, let problem = DaemonSpec.socketPathLengthProblem(socket) {
+            throw ValidationError("--socket \(socket): \(problem)")
         }
         if let websocket, !DaemonSpec.isListenAddress(websocket) {
             throw ValidationError("--websocket \(websocket): expected HOST:PORT with an IP address (127.0.0.1:8765, [::1]:8765): no name is looked up")
