@@ -101,7 +101,7 @@ extension Application {
     /// Remembers that the touch of `key` was cancelled with its finger still down (see
     /// ``cancelledContacts``).
     private mutating func noteCancelled(_ key: TouchKey) {
-        if cancelledContacts.count >= Self.cancelledContactsKept { cancelledContacts.removeFirst() }
+        if cancelledContacts.count >= Self.cancelledKeptAtMost { cancelledContacts.removeFirst() }
         cancelledContacts.append(key)
     }
 

@@ -76,9 +76,10 @@ public struct Application: Sendable {
     /// The contacts whose touches touchd cancelled while the finger stayed down (a view removed,
     /// a device's touches cancelled), oldest first, until the device lifts them or they land
     /// again: their later moves and lift are no fault of the device. At most
-    /// ``cancelledContactsKept`` (past it, the oldest is let go).
+    /// ``cancelledKeptAtMost`` (past it, the oldest is let go).
     var cancelledContacts: [TouchKey] = []
-    static let cancelledContactsKept = 64
+    /// The most contacts, and the most keys, remembered as cancelled while down.
+    static let cancelledKeptAtMost = 64
     /// Lists each dispatch fills and empties, kept with their room (``DispatchScratch``).
     var scratch = DispatchScratch()
     /// The input time through which display ticks were dispatched (``dispatchDue(by:)``): a move
@@ -101,7 +102,7 @@ public struct Application: Sendable {
     var livePresses: [PressKey: Press] = [:]
     /// Keys whose presses were cancelled while they stayed down (a reload, a stop), oldest first,
     /// until they come up or go down again: their release is no fault of the device. At most
-    /// ``cancelledContactsKept``.
+    /// ``cancelledKeptAtMost``.
     var cancelledPresses: [PressKey] = []
     var nextPressID: PressID = 1
 

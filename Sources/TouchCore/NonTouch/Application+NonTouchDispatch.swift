@@ -65,7 +65,7 @@ extension Application {
     public mutating func cancelAllPresses(timestamp: InputTime) -> [DispatchReport] {
         var inputs: [PressInput] = []
         for press in livePresses.values.sorted(by: { $0.id < $1.id }) {
-            if cancelledPresses.count >= Self.cancelledContactsKept { cancelledPresses.removeFirst() }
+            if cancelledPresses.count >= Self.cancelledKeptAtMost { cancelledPresses.removeFirst() }
             cancelledPresses.append(PressKey(device: press.device, keyCode: press.keyCode))
             let change = KeyChange(keyCode: press.keyCode, keyName: press.keyName, phase: .cancelled)
             if let i = inputs.firstIndex(where: { $0.device == press.device && $0.window == press.window }) {
